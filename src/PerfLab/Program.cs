@@ -1,0 +1,3 @@
+using PerfLab.Cli;
+
+return await PerfLabCli.RunAsync(args);
