@@ -11,6 +11,7 @@ public static class PerfLabCli
         root.Subcommands.Add(SutCommand.Create());
         root.Subcommands.Add(LoadCommand.Create());
         root.Subcommands.Add(CountersCommand.Create());
+        root.Subcommands.Add(MicroCommand.Create());
         return root;
     }
 
