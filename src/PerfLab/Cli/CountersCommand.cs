@@ -201,16 +201,8 @@ public static class CountersCommand
         {
             Description = "Sampling interval (1s, 500ms, 2s).",
             DefaultValueFactory = _ => TimeSpan.FromSeconds(1),
-            CustomParser = r => ParseDuration(r, "--interval") ?? TimeSpan.FromSeconds(1),
+            CustomParser = r => ParseDuration(r, "--interval", TimeSpan.FromMilliseconds(100), TimeSpan.FromHours(1)) ?? TimeSpan.FromSeconds(1),
         };
-        option.Validators.Add(r =>
-        {
-            var v = r.GetValueOrDefault<TimeSpan>();
-            if (v < TimeSpan.FromMilliseconds(100) || v > TimeSpan.FromHours(1))
-            {
-                r.AddError("--interval must be between 100ms and 1h.");
-            }
-        });
         return option;
     }
 
@@ -219,19 +211,12 @@ public static class CountersCommand
         var option = new Option<TimeSpan?>("--duration", "-d")
         {
             Description = description,
-            CustomParser = r => ParseDuration(r, "--duration"),
+            CustomParser = r => ParseDuration(r, "--duration", TimeSpan.FromMilliseconds(1), TimeSpan.FromDays(7)),
         };
         if (defaultValue is not null)
         {
             option.DefaultValueFactory = _ => defaultValue;
         }
-        option.Validators.Add(r =>
-        {
-            if (r.GetValueOrDefault<TimeSpan?>() is { } v && v <= TimeSpan.Zero)
-            {
-                r.AddError("--duration must be positive.");
-            }
-        });
         return option;
     }
 
@@ -242,7 +227,7 @@ public static class CountersCommand
     };
 
     /// <summary>"30s", "500ms", "2m", "1h", or a bare number of seconds.</summary>
-    internal static TimeSpan? ParseDuration(ArgumentResult result, string option)
+    internal static TimeSpan? ParseDuration(ArgumentResult result, string option, TimeSpan min, TimeSpan max)
     {
         var text = result.Tokens.Count > 0 ? result.Tokens[0].Value.Trim() : "";
         var (number, scale) = text switch
@@ -253,11 +238,17 @@ public static class CountersCommand
             _ when text.EndsWith('h') || text.EndsWith('H') => (text[..^1], 3600.0),
             _ => (text, 1.0),
         };
-        if (double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && double.IsFinite(value))
+        if (!double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) || !double.IsFinite(value))
         {
-            return TimeSpan.FromSeconds(value * scale);
+            result.AddError($"{option}: '{text}' is not a duration (use 30s, 500ms, 2m or 1h).");
+            return null;
         }
-        result.AddError($"{option}: '{text}' is not a duration (use 30s, 500ms, 2m or 1h).");
-        return null;
+        var duration = TimeSpan.FromSeconds(Math.Min(value * scale, TimeSpan.MaxValue.TotalSeconds / 2));
+        if (duration < min || duration > max)
+        {
+            result.AddError(string.Create(CultureInfo.InvariantCulture, $"{option} must be between {min.TotalSeconds:0.###}s and {max.TotalSeconds:0}s, not '{text}'."));
+            return null;
+        }
+        return duration;
     }
 }

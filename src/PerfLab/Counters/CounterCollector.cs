@@ -107,7 +107,7 @@ public static class CounterCollector
             string? detail = null;
             if (reading.IsCompleted)
             {
-                var alive = DotnetProcesses.IsAlive(pid);
+                var alive = await ExitsWithinAsync(pid, TimeSpan.FromSeconds(2)).ConfigureAwait(false) == false;
                 ending = alive ? CollectionEnding.Disconnected : CollectionEnding.ProcessExited;
                 detail = alive
                     ? "the event stream ended while the process was still running" + (streamError is null ? "" : ": " + streamError.Message)
@@ -122,6 +122,21 @@ public static class CounterCollector
             store.EmitRipe(progress, all: true);
             return Recording(target, runtime, options, store, startedUnixMs, ending, detail);
         }
+    }
+
+    // The runtime closes the stream as it starts shutting down, a moment before the process is gone.
+    private static async Task<bool> ExitsWithinAsync(int pid, TimeSpan wait)
+    {
+        var deadline = DateTime.UtcNow + wait;
+        while (DotnetProcesses.IsAlive(pid))
+        {
+            if (DateTime.UtcNow > deadline)
+            {
+                return false;
+            }
+            await Task.Delay(50).ConfigureAwait(false);
+        }
+        return true;
     }
 
     // A stop command lets the runtime flush what it buffered; if the target does not answer quickly (it may be

@@ -69,9 +69,24 @@ public static class DotnetProcesses
         try
         {
             using var process = Process.GetProcessById(pid);
-            return !process.HasExited;
+            return !process.HasExited && !IsZombie(pid);
         }
         catch (Exception ex) when (ex is ArgumentException or InvalidOperationException)
+        {
+            return false;
+        }
+    }
+
+    // An exited process nobody has reaped yet still answers kill(pid, 0); its state in /proc says it is gone.
+    private static bool IsZombie(int pid)
+    {
+        try
+        {
+            var stat = File.ReadAllText($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat");
+            var afterName = stat.LastIndexOf(')');
+            return afterName > 0 && afterName + 2 < stat.Length && stat[afterName + 2] is 'Z' or 'X';
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             return false;
         }
