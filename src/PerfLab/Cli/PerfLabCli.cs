@@ -7,6 +7,10 @@ public static class PerfLabCli
     public static RootCommand CreateRoot()
     {
         var root = new RootCommand("PerfLab: measure what an ASP.NET Core performance recommendation is worth.");
+        root.Subcommands.Add(RunCommand.Create());
+        root.Subcommands.Add(ListCommand.Create());
+        root.Subcommands.Add(ReportCommand.Create());
+        root.Subcommands.Add(CompareResultsCommand.Create());
         root.Subcommands.Add(DbCommand.Create());
         root.Subcommands.Add(SutCommand.Create());
         root.Subcommands.Add(LoadCommand.Create());
