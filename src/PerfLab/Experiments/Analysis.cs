@@ -157,7 +157,7 @@ public static class Analysis
             var unit = claim.Metric == "rps" ? "RPS" : "ms";
             var ours = string.Create(CultureInfo.InvariantCulture,
                 $"{Median(claim.Against):0.#} -> {Median(claim.Variant):0.#} {unit} ({comparison.ChangePercent:+0;-0} %)");
-            var sameWay = Math.Sign(comparison.ChangePercent) == Math.Sign(claim.SeedChangePercent);
+            var sameWay = double.IsFinite(comparison.ChangePercent) && comparison.ChangePercent > 0 == claim.SeedChangePercent > 0;
             bool? holds = comparison.Verdict switch
             {
                 Verdict.NotEnoughData => null,
