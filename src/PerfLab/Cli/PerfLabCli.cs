@@ -7,6 +7,10 @@ public static class PerfLabCli
     public static RootCommand CreateRoot()
     {
         var root = new RootCommand("PerfLab: measure what an ASP.NET Core performance recommendation is worth.");
+        root.Subcommands.Add(RunCommand.Create());
+        root.Subcommands.Add(ListCommand.Create());
+        root.Subcommands.Add(ReportCommand.Create());
+        root.Subcommands.Add(CompareResultsCommand.Create());
         root.Subcommands.Add(DbCommand.Create());
         root.Subcommands.Add(SutCommand.Create());
         root.Subcommands.Add(LoadCommand.Create());
@@ -42,6 +46,14 @@ public static class PerfLabCli
         {
             Console.Error.WriteLine("interrupted.");
             return (int)ExitCode.Interrupted;
+        }
+        catch (Exception ex)
+        {
+            // A bug, not a user mistake: one line on the console, the stack trace in a file for the bug report.
+            var crashFile = Path.Combine(Path.GetTempPath(), $"perflab-crash-{DateTime.UtcNow:yyyyMMdd-HHmmss}.txt");
+            File.WriteAllText(crashFile, ex.ToString());
+            Console.Error.WriteLine($"error: perflab failed unexpectedly ({ex.GetType().Name}: {ex.Message}). Details: {crashFile}");
+            return (int)ExitCode.Failed;
         }
     }
 }
