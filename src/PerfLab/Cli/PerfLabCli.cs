@@ -47,5 +47,13 @@ public static class PerfLabCli
             Console.Error.WriteLine("interrupted.");
             return (int)ExitCode.Interrupted;
         }
+        catch (Exception ex)
+        {
+            // A bug, not a user mistake: one line on the console, the stack trace in a file for the bug report.
+            var crashFile = Path.Combine(Path.GetTempPath(), $"perflab-crash-{DateTime.UtcNow:yyyyMMdd-HHmmss}.txt");
+            File.WriteAllText(crashFile, ex.ToString());
+            Console.Error.WriteLine($"error: perflab failed unexpectedly ({ex.GetType().Name}: {ex.Message}). Details: {crashFile}");
+            return (int)ExitCode.Failed;
+        }
     }
 }
