@@ -50,7 +50,8 @@ public static class BenchmarkDotNetJson
                 String(h, "BenchmarkDotNetVersion"),
                 String(h, "RuntimeVersion"),
                 String(h, "ProcessorName"),
-                h.TryGetProperty("LogicalCoreCount", out var cores) && cores.TryGetInt32(out var n) ? n : 0,
+                h.TryGetProperty("LogicalCoreCount", out var cores) && cores.ValueKind == JsonValueKind.Number
+                    && cores.TryGetInt32(out var n) ? n : 0,
                 String(h, "OsVersion"),
                 job ?? "");
         }
@@ -67,7 +68,8 @@ public static class BenchmarkDotNetJson
         }
         long? allocated = null;
         if (b.TryGetProperty("Memory", out var memory) && memory.ValueKind == JsonValueKind.Object
-            && memory.TryGetProperty("BytesAllocatedPerOperation", out var bytes) && bytes.TryGetInt64(out var value))
+            && memory.TryGetProperty("BytesAllocatedPerOperation", out var bytes) && bytes.ValueKind == JsonValueKind.Number
+            && bytes.TryGetInt64(out var value))
         {
             allocated = value;
         }

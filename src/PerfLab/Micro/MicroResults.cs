@@ -8,7 +8,11 @@ public sealed record BenchmarkMeasurement(
     string Parameters,
     double? MeanNs,
     double? StdDevNs,
-    long? AllocatedBytes);
+    long? AllocatedBytes)
+{
+    /// <summary><c>Namespace.Class.Method</c>, without the parameters BenchmarkDotNet appends to the full name.</summary>
+    public string MethodFullName => FullName.IndexOf('(') is var p and >= 0 ? FullName[..p] : FullName;
+}
 
 /// <summary>Where the benchmarks ran, from BenchmarkDotNet's host environment record.</summary>
 public sealed record MicroHost(

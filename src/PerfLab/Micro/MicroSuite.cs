@@ -142,8 +142,8 @@ public sealed class MicroSuite
 
         // A method with [Params] is several cases: it counts as measured only when every case has a mean.
         var notMeasured = options.Benchmarks
-            .Where(name => !results.Benchmarks.Any(b => b.FullName == name)
-                || results.Benchmarks.Any(b => b.FullName == name && b.MeanNs is null))
+            .Where(name => !results.Benchmarks.Any(b => b.MethodFullName == name)
+                || results.Benchmarks.Any(b => b.MethodFullName == name && b.MeanNs is null))
             .ToList();
         return new MicroRunOutcome(comparison, summary, summaryPath, tablesPath, notMeasured, rc, interrupted);
     }
