@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Reflection;
 using PerfLab.Cli;
 
@@ -104,6 +105,7 @@ public sealed class MicroSuite
         arguments.AddRange(options.Benchmarks.Count == available.Count ? ["*"] : options.Benchmarks);
         arguments.AddRange(["--exporters", "json", "github", "--artifacts", artifacts]);
 
+        var loadBefore = LoadAverage();
         var logPath = Path.Combine(outDirectory, "benchmarkdotnet.log");
         var interrupted = false;
         var rc = -1;
@@ -131,6 +133,12 @@ public sealed class MicroSuite
         var results = BenchmarkDotNetJson.ReadDirectory(Path.Combine(artifacts, "results"));
         var comparison = MicroComparer.Compare(results, SeedTables.All);
         var summary = MicroSummaryWriter.Render(comparison, options.Command);
+        if (loadBefore is not null)
+        {
+            // Nanosecond benchmarks on a shared machine move with its load: the figures need this beside them.
+            summary += string.Create(CultureInfo.InvariantCulture,
+                $"\nMachine load: 1-minute load average {loadBefore} at the start, {LoadAverage()} at the end, on {Environment.ProcessorCount} logical cores.\n");
+        }
         if (interrupted)
         {
             summary += "\nInterrupted: only the classes that finished before Ctrl+C are shown.\n";
@@ -146,6 +154,18 @@ public sealed class MicroSuite
                 || results.Benchmarks.Any(b => b.MethodFullName == name && b.MeanNs is null))
             .ToList();
         return new MicroRunOutcome(comparison, summary, summaryPath, tablesPath, notMeasured, rc, interrupted);
+    }
+
+    private static string? LoadAverage()
+    {
+        try
+        {
+            return File.Exists("/proc/loadavg") ? File.ReadAllText("/proc/loadavg").Split(' ')[0] : null;
+        }
+        catch (IOException)
+        {
+            return null;
+        }
     }
 
     private static string RenderTables(string resultsDirectory, string command)

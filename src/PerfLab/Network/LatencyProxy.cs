@@ -23,6 +23,7 @@ public sealed class LatencyProxy : IAsyncDisposable
     private readonly ConcurrentDictionary<DelayedConnection, byte> _connections = new();
     private readonly Task _acceptLoop;
     private long _bytesForwarded;
+    private int _connectionsServed;
     private int _disposed;
 
     private LatencyProxy(Socket listener, EndPoint target, TimeSpan oneWayDelay)
@@ -49,6 +50,9 @@ public sealed class LatencyProxy : IAsyncDisposable
     public int ActiveConnections => _connections.Count;
 
     public long BytesForwarded => Interlocked.Read(ref _bytesForwarded);
+
+    /// <summary>Connections forwarded since the start, the round-trip probes' included.</summary>
+    public int ConnectionsServed => Volatile.Read(ref _connectionsServed);
 
     /// <summary>Starts listening on 127.0.0.1 (port 0: any free port) and forwarding every connection to
     /// <paramref name="target"/>, each chunk held <paramref name="oneWayDelay"/> in each direction.</summary>
@@ -172,6 +176,7 @@ public sealed class LatencyProxy : IAsyncDisposable
 
         var connection = new DelayedConnection(client, server, OneWayDelay, n => Interlocked.Add(ref _bytesForwarded, n));
         _connections[connection] = 0;
+        Interlocked.Increment(ref _connectionsServed);
         if (_stop.IsCancellationRequested)
         {
             connection.Abort(); // disposed while this one was connecting
