@@ -110,7 +110,14 @@ public sealed class LatencyProxy : IAsyncDisposable
         }
         finally
         {
-            probe.Shutdown(SocketShutdown.Both);
+            try
+            {
+                probe.Shutdown(SocketShutdown.Both);
+            }
+            catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+            {
+                // already closed by a cancelled probe
+            }
             probe.Close();
             await relay;
         }

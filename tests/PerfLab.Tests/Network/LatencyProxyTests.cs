@@ -74,6 +74,27 @@ public sealed class LatencyProxyTests
     }
 
     [Fact]
+    public async Task MeasureRoundTrips_Cancelled_StopsWithinASecondAndLeavesTheProxyWorking()
+    {
+        using var cts = new CancellationTokenSource(TestTimeout);
+        await using var echo = new TestEchoServer();
+        await using var proxy = await LatencyProxy.StartAsync(echo.EndPoint, TimeSpan.FromSeconds(2), cts.Token);
+        using var cancel = new CancellationTokenSource(TimeSpan.FromMilliseconds(200));
+
+        var stopwatch = Stopwatch.StartNew();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => proxy.MeasureRoundTripsAsync(5, cancel.Token));
+
+        Assert.True(stopwatch.Elapsed < TimeSpan.FromSeconds(1.2), $"cancelling took {stopwatch.Elapsed.TotalMilliseconds:0} ms");
+        // The probe's connection winds down on its own threads: poll, bounded, instead of sleeping a guess.
+        var deadline = Stopwatch.StartNew();
+        while (proxy.ActiveConnections > 0 && deadline.Elapsed < TimeSpan.FromSeconds(2))
+        {
+            await Task.Delay(10, cts.Token);
+        }
+        Assert.Equal(0, proxy.ActiveConnections);
+    }
+
+    [Fact]
     public async Task Forward_SeveralMegabytesOfRandomBytes_ArriveUnchanged()
     {
         using var cts = new CancellationTokenSource(TestTimeout);
