@@ -14,6 +14,8 @@ public static class DbCommand
         WriteIndented = true,
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
         DefaultIgnoreCondition = JsonIgnoreCondition.Never,
+        // Connection strings and version strings are printed as they are ("15.18 (Debian 15.18-0+deb12u1)").
+        Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
     };
 
     public static Command Create()

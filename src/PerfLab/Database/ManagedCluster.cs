@@ -81,7 +81,7 @@ public sealed class ManagedCluster
         var initialized = File.Exists(Path.Combine(DataDir, "PG_VERSION"));
         var version = initialized ? File.ReadAllText(Path.Combine(DataDir, "PG_VERSION")).Trim() : null;
         var (pid, runningPort) = ReadPostmasterPid();
-        var running = pid is { } p && Directory.Exists($"/proc/{p.ToString(CultureInfo.InvariantCulture)}");
+        var running = pid is { } p && IsPostgresProcess(p);
         return new ClusterStatus(DataDir, initialized, running, running ? pid : null,
             running ? runningPort : ReadRememberedPort(), version);
     }
@@ -266,6 +266,20 @@ public sealed class ManagedCluster
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             return (null, null);
+        }
+    }
+
+    // A postmaster.pid left by a crash may name a pid that another program has since been given.
+    private static bool IsPostgresProcess(int pid)
+    {
+        try
+        {
+            var comm = File.ReadAllText(string.Create(CultureInfo.InvariantCulture, $"/proc/{pid}/comm")).Trim();
+            return comm is "postgres" or "postmaster";
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return false;
         }
     }
 
