@@ -70,6 +70,8 @@ internal static class PerfLabProcess
     }
 
     public static Task<CliResult> RunAsync(params string[] args) => RunAsync(null, args);
+
+    public static string CliPathForTests => CliPath.Value;
 }
 
 // A temp folder (traversable by the postgres user when tests run as root) deleted when the test ends.
