@@ -14,6 +14,8 @@ public static class DbCommand
         WriteIndented = true,
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
         DefaultIgnoreCondition = JsonIgnoreCondition.Never,
+        // Connection strings and version strings are printed as they are ("15.18 (Debian 15.18-0+deb12u1)").
+        Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
     };
 
     public static Command Create()
@@ -56,13 +58,7 @@ public static class DbCommand
         {
             Description = "Port on 127.0.0.1 (default: the one chosen at first start, or a free one).",
         };
-        port.Validators.Add(r =>
-        {
-            if (r.GetValueOrDefault<int?>() is { } p && (p < 1 || p > 65535))
-            {
-                r.AddError("--port must be between 1 and 65535.");
-            }
-        });
+        port.Check(v => v is not { } p || (p >= 1 && p <= 65535), "--port must be between 1 and 65535.");
         var command = new Command("start",
             "Initialize perflab's PostgreSQL cluster if needed, start it, and print its connection string.")
         {

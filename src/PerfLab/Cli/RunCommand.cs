@@ -21,13 +21,7 @@ public static class RunCommand
         };
         profile.AcceptOnlyFromAmong([.. ExperimentLoader.ProfileNames]);
         var repeat = new Option<int?>("--repeat", "-r") { Description = "Repetitions per variant (default: the profile's)." };
-        repeat.Validators.Add(r =>
-        {
-            if (r.GetValueOrDefault<int?>() is < 1 or > 100)
-            {
-                r.AddError("--repeat must be from 1 to 100.");
-            }
-        });
+        repeat.Check(v => v is null or (>= 1 and <= 100), "--repeat must be from 1 to 100.");
         var output = new Option<string?>("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten." };
         var aa = new Option<bool>("--aa")
         {
@@ -68,7 +62,7 @@ public static class RunCommand
                 connectionString, database, layout, Path.Combine(outDir, "logs"));
             var observer = new ConsoleRunObserver();
             var results = await new ExperimentRunner(request, observer).RunAsync(ct);
-            await RunOutput.WriteAsync(results, outDir);
+            RunOutput.Write(results, outDir);
 
             ConsoleRunObserver.PrintSummary(results, outDir);
             if (results.Incomplete)
@@ -136,8 +130,11 @@ public sealed class ConsoleRunObserver : IRunObserver
         {
             foreach (var c in experiment.Comparisons.Where(c => c.Scenario == "all" && c.Metric is "rps" or "batch-mean-ms"))
             {
-                Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"{experiment.Name}: {c.Variant} vs {experiment.Baseline}: {c.Metric} {c.ChangePercent:+0.0;-0.0} % [{c.LowPercent:+0.0;-0.0}, {c.HighPercent:+0.0;-0.0}] -> {VerdictText(c.Verdict)}"));
+                var change = double.IsFinite(c.ChangePercent) ? c.ChangePercent.ToString("+0.0;-0.0", CultureInfo.InvariantCulture) + " %" : "n/a";
+                var interval = double.IsFinite(c.LowPercent)
+                    ? string.Create(CultureInfo.InvariantCulture, $" [{c.LowPercent:+0.0;-0.0}, {c.HighPercent:+0.0;-0.0}]")
+                    : "";
+                Console.WriteLine($"{experiment.Name}: {c.Variant} vs {experiment.Baseline}: {c.Metric} {change}{interval} -> {VerdictText(c.Verdict)}");
             }
         }
         if (results.Incomplete)

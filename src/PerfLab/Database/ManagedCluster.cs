@@ -81,7 +81,7 @@ public sealed class ManagedCluster
         var initialized = File.Exists(Path.Combine(DataDir, "PG_VERSION"));
         var version = initialized ? File.ReadAllText(Path.Combine(DataDir, "PG_VERSION")).Trim() : null;
         var (pid, runningPort) = ReadPostmasterPid();
-        var running = pid is { } p && Directory.Exists($"/proc/{p.ToString(CultureInfo.InvariantCulture)}");
+        var running = pid is { } p && IsPostgresProcess(p);
         return new ClusterStatus(DataDir, initialized, running, running ? pid : null,
             running ? runningPort : ReadRememberedPort(), version);
     }
@@ -131,14 +131,18 @@ public sealed class ManagedCluster
     }
 
     /// <summary>Stops the cluster (fast shutdown); false when it was not running.</summary>
-    public async Task<bool> StopAsync(CancellationToken ct)
+    public Task<bool> StopAsync(CancellationToken ct) => StopAsync(immediate: false, ct);
+
+    /// <summary>Stops the cluster; <paramref name="immediate"/> skips the shutdown checkpoint (for throw-away
+    /// clusters: the next start would need crash recovery).</summary>
+    public async Task<bool> StopAsync(bool immediate, CancellationToken ct)
     {
         if (!GetStatus().Running)
         {
             return false;
         }
         var binaries = PostgresBinaries.Find(_binDir);
-        var result = await ProcessRunner.RunAsync(binaries.PgCtl, ["-D", DataDir, "-w", "-t", "60", "-m", "fast", "stop"],
+        var result = await ProcessRunner.RunAsync(binaries.PgCtl, ["-D", DataDir, "-w", "-t", "60", "-m", immediate ? "immediate" : "fast", "stop"],
             RunAsUser(), PgCtlTimeout, ct);
         if (result.ExitCode != 0 && GetStatus().Running)
         {
@@ -171,7 +175,7 @@ public sealed class ManagedCluster
             catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
             {
                 throw new PerfLabException(
-                    $"cannot create or write the data folder {DataDir}: {ex.Message}. Choose another with --data-dir " +
+                    $"cannot create or write the data folder {DataDir}: {ex.Message.TrimEnd('.')}. Choose another with --data-dir " +
                     $"or {DataDirVariable}.", ExitCode.Environment, ex);
             }
 
@@ -262,6 +266,20 @@ public sealed class ManagedCluster
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             return (null, null);
+        }
+    }
+
+    // A postmaster.pid left by a crash may name a pid that another program has since been given.
+    private static bool IsPostgresProcess(int pid)
+    {
+        try
+        {
+            var comm = File.ReadAllText(string.Create(CultureInfo.InvariantCulture, $"/proc/{pid}/comm")).Trim();
+            return comm is "postgres" or "postmaster";
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return false;
         }
     }
 

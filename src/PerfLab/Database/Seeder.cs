@@ -260,7 +260,7 @@ public static class Seeder
             """VACUUM (ANALYZE) "Production"."Product", "Sales"."SalesOrderHeader", "Sales"."SalesOrderDetail" """, ct);
         progress?.Report(new SeedProgress("analyzed", 0, clock.Elapsed));
 
-        return new SeedResult(hadContent ? SeedOutcome.Reseeded : SeedOutcome.Seeded, builder.Database!,
+        return new SeedResult(hadContent || force ? SeedOutcome.Reseeded : SeedOutcome.Seeded, builder.Database!,
             SchemaVersion, checksum, clock.Elapsed, state.SchemaVersion);
     }
 
@@ -451,7 +451,7 @@ public static class Seeder
         {
             throw new PerfLabException(
                 $"cannot connect to PostgreSQL at {builder.Host}:{builder.Port} (database {connection.Database}): " +
-                $"{ex.Message}. For perflab's own server run `perflab db start`.", ExitCode.Unreachable, ex);
+                $"{ex.Message.TrimEnd('.')}. For perflab's own server run `perflab db start`.", ExitCode.Unreachable, ex);
         }
     }
 

@@ -72,6 +72,7 @@ public static class LoadEngine
         var measuredFromUtc = startedUtc;
         var measureStart = started;
         var cpuAtStart = process.TotalProcessorTime;
+        var allocatedAtStart = GC.GetTotalAllocatedBytes();
         var sampler = new Sampler(runs, started, total, progress);
         var scenarioTasks = new Task[runs.Length];
         for (var i = 0; i < runs.Length; i++)
@@ -96,6 +97,7 @@ public static class LoadEngine
                 measureStart = Stopwatch.GetTimestamp();
                 process.Refresh();
                 cpuAtStart = process.TotalProcessorTime;
+                allocatedAtStart = GC.GetTotalAllocatedBytes();
             }
         }
 
@@ -107,6 +109,7 @@ public static class LoadEngine
         var ended = Stopwatch.GetTimestamp();
         process.Refresh();
         var cpuSeconds = (process.TotalProcessorTime - cpuAtStart).TotalSeconds;
+        var allocated = GC.GetTotalAllocatedBytes() - allocatedAtStart;
         var wallSeconds = Stopwatch.GetElapsedTime(measureStart, ended).TotalSeconds;
 
         var results = new ScenarioResult[runs.Length];
@@ -130,7 +133,8 @@ public static class LoadEngine
         var coresUsed = wallSeconds > 0 ? cpuSeconds / wallSeconds : 0;
         var generator = new GeneratorUsage(cpuSeconds, wallSeconds, coresUsed, cores,
             coresUsed >= GeneratorUsage.SaturationThreshold * cores,
-            requests > 0 ? cpuSeconds * 1e6 / requests : 0);
+            requests > 0 ? cpuSeconds * 1e6 / requests : 0,
+            requests > 0 ? allocated / (double)requests : 0);
         return new LoadResult(startedUtc, measuredFromUtc, endedUtc, reasons.Count > 0, reasons.Count > 0 ? string.Join("; ", reasons) : null, generator, results);
     }
 

@@ -29,13 +29,15 @@ public sealed record LoadResult(
 /// <param name="CoresUsed">CpuSeconds / WallSeconds: 1.0 is one core fully busy.</param>
 /// <param name="AvailableCores">Cores this process may use (Environment.ProcessorCount, which honours affinity).</param>
 /// <param name="CpuMicrosecondsPerRequest">Generator CPU time per measured request, all scenarios together.</param>
+/// <param name="AllocatedBytesPerRequest">Managed bytes this process allocated per measured request (HttpClient's own share included).</param>
 public sealed record GeneratorUsage(
     double CpuSeconds,
     double WallSeconds,
     double CoresUsed,
     int AvailableCores,
     bool Saturated,
-    double CpuMicrosecondsPerRequest)
+    double CpuMicrosecondsPerRequest,
+    double AllocatedBytesPerRequest)
 {
     public const double SaturationThreshold = 0.9;
 }

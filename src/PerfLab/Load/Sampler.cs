@@ -47,7 +47,7 @@ internal sealed class Sampler
             {
                 await Task.Delay(1).ConfigureAwait(false);
             }
-            var deadNow = Sample();
+            var deadNow = Sample(report: true);
             if (died is null && deadNow is not null)
             {
                 died = deadNow;
@@ -58,7 +58,7 @@ internal sealed class Sampler
     }
 
     /// <summary>Closes the current interval. Returns a reason when a scenario saw only connection errors in it.</summary>
-    public string? Sample()
+    public string? Sample(bool report = false)
     {
         var now = DateTimeOffset.UtcNow;
         var seconds = (now - _previousAt).TotalSeconds;
@@ -87,7 +87,10 @@ internal sealed class Sampler
             _previousMeasuring[i] = run.Measuring;
         }
         _previousAt = now;
-        _progress?.Report(new LoadProgress(Stopwatch.GetElapsedTime(_started), _total, _runs.Any(r => !r.Measuring), progress));
+        if (report)
+        {
+            _progress?.Report(new LoadProgress(Stopwatch.GetElapsedTime(_started), _total, _runs.Any(r => !r.Measuring), progress));
+        }
         return died;
     }
 }

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 
 namespace PerfLab.Load;
 
@@ -48,12 +49,13 @@ internal sealed class ScenarioRun : IDisposable
             UseProxy = false,
             EnableMultipleHttp2Connections = true,
         };
-        Client = new HttpClient(handler) { Timeout = Timeout.InfiniteTimeSpan };
+        // HttpMessageInvoker rather than HttpClient: no per-request linked CancellationTokenSource, no buffering logic.
+        Client = new HttpMessageInvoker(handler, disposeHandler: true);
     }
 
     public ScenarioPlan Plan { get; }
     public Uri[] Uris { get; }
-    public HttpClient Client { get; }
+    public HttpMessageInvoker Client { get; }
     public RecorderSet Recorders { get; }
     public CancellationToken Stop => _stop.Token;
     public RecordingSnapshot Baseline { get; private set; }
@@ -100,6 +102,7 @@ internal sealed class ScenarioRun : IDisposable
     /// Sends one request and records it on the current thread's recorder. <paramref name="intended"/> is the
     /// Stopwatch timestamp the request was due (open model) or 0. Returns false when the run is stopping.
     /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<bool> SendAsync(LoadWorker worker, long intended)
     {
         var uri = NextUri(worker);
@@ -127,7 +130,7 @@ internal sealed class ScenarioRun : IDisposable
         try
         {
             using var request = new HttpRequestMessage(HttpMethod.Get, uri) { Version = _version, VersionPolicy = _versionPolicy };
-            using var response = await Client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cts.Token).ConfigureAwait(false);
+            using var response = await Client.SendAsync(request, cts.Token).ConfigureAwait(false);
             status = (int)response.StatusCode;
             using var body = await response.Content.ReadAsStreamAsync(cts.Token).ConfigureAwait(false);
             int read;

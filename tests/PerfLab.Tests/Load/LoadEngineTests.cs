@@ -82,18 +82,18 @@ public sealed class LoadEngineTests
     }
 
     [Theory]
-    [InlineData("/status/404", "http-404")]
-    [InlineData("/status/500", "http-500")]
-    [InlineData("/delay?ms=2000", "timeout")]
-    public async Task RunAsync_FailingEndpoint_ClassifiesTheError(string path, string kind)
+    [InlineData("/status/404", "http-404", 5000)]
+    [InlineData("/status/500", "http-500", 5000)]
+    [InlineData("/delay?ms=3000", "timeout", 300)]
+    public async Task RunAsync_FailingEndpoint_ClassifiesTheError(string path, string kind, int timeoutMs)
     {
         await using var server = await TestServer.StartAsync();
-        var result = await LoadEngine.RunAsync(Plan(new ClosedModel(2), server.Url(path), TimeSpan.FromSeconds(10), count: 6, timeout: TimeSpan.FromMilliseconds(300)));
+        var result = await LoadEngine.RunAsync(Plan(new ClosedModel(2), server.Url(path), TimeSpan.FromSeconds(20), count: 6, timeout: TimeSpan.FromMilliseconds(timeoutMs)));
 
         var s = Assert.Single(result.Scenarios);
         Assert.Equal(6, s.Requests);
         Assert.Equal(6, s.Errors.Total);
-        Assert.Equal(6, s.Errors.ByKind[kind]);
+        Assert.True(6 == s.Errors.ByKind.GetValueOrDefault(kind), string.Join(",", s.Errors.ByKind));
         Assert.Single(s.Errors.ByKind);
     }
 
@@ -166,12 +166,13 @@ public sealed class LoadEngineTests
         var burst = Assert.IsType<BurstStats>(s.Burst);
         Assert.False(result.Incomplete, result.IncompleteReason);
         Assert.Equal(5, burst.BatchMs.Count);
-        Assert.All(burst.BatchMs, ms => Assert.InRange(ms, 97, 400));
+        // Kestrel's Task.Delay runs on the coarse timer tick and may fire a few ms early on a loaded machine.
+        Assert.All(burst.BatchMs, ms => Assert.InRange(ms, 95, 400));
         Assert.Equal(burst.BatchMs.Average(), burst.MeanMs, 9);
         Assert.NotNull(burst.ErrorMs);
         Assert.Equal(100, s.Requests);
         Assert.Equal(120, server.Requests);
-        Assert.InRange(s.Latency.MinMs, 97, 400);
+        Assert.InRange(s.Latency.MinMs, 95, 400);
     }
 
     [Fact]
