@@ -49,7 +49,7 @@ internal static class ChartModel
 
         if (experiment.Summaries.Any(s => s.BatchMeanMs is not null))
         {
-            yield return new BarChart("Batch time", "ms", ["batch"], experiment.Variants
+            yield return new BarChart("Time per batch", "ms", ["batch"], experiment.Variants
                 .Select(v => Series(v, [ReportContent.Summary(experiment, v)?.BatchMeanMs])).ToList());
         }
     }

@@ -73,7 +73,7 @@ internal static class ReportContent
         var hasBatches = experiment.Summaries.Any(s => s.BatchMeanMs is not null);
         if (hasBatches)
         {
-            columns.Add(new("batch mean (ms)"));
+            columns.Add(new("time per batch (ms)"));
         }
 
         var rows = new List<IReadOnlyList<Cell>>();
@@ -150,7 +150,7 @@ internal static class ReportContent
             {
                 row.Add(Fmt.Est(summary?.Counters.GetValueOrDefault(key), decimals, scale));
             }
-            row.Add(StarvationInjections(experiment, variant, summary));
+            row.Add(StarvationInjections(experiment, variant));
             rows.Add(row);
         }
         return new ReportTable(columns, rows);
@@ -241,7 +241,7 @@ internal static class ReportContent
         if (measured.Count > 0)
         {
             var saturated = measured.Count(r => r.GeneratorSaturated);
-            line += $". Load generator CPU at most {Fmt.Num(measured.Max(r => r.GeneratorCpuPercent), 0)} %" +
+            line += $". Load generator CPU at most {Fmt.Num(measured.Max(r => r.GeneratorCpuPercent), 0)} % of one core" +
                     (saturated == 0 ? ", never saturated." : $", saturated in {Fmt.Int(saturated)} of them: those figures understate the SUT.");
         }
         else
@@ -275,17 +275,17 @@ internal static class ReportContent
             ? new Cell(VariantLabel(experiment, variant) + " — no successful run")
             : new Cell(VariantLabel(experiment, variant));
 
-    // Counted per run from thread-pool adjustment events; the runner may also summarize it as a counter.
-    private static string StarvationInjections(ExperimentResult experiment, string variant, VariantSummary? summary)
+    // A count per run from the thread-pool adjustment events. The counter of the same name in the summaries is a
+    // per-second average, a different figure, so the runs' own counts are summarized here.
+    private static string StarvationInjections(ExperimentResult experiment, string variant)
     {
-        if (summary?.Counters.GetValueOrDefault("threadpool-starvation-injections") is { } estimate)
-        {
-            return Fmt.Est(estimate, 0);
-        }
         var perRun = OkRuns(experiment).Where(r => r.Variant == variant).Select(r => (double)r.StarvationInjections).ToList();
-        return perRun.Count == 0
-            ? Fmt.Missing
-            : $"{Fmt.Num(Fmt.Median(perRun), Fmt.Median(perRun) % 1 == 0 ? 0 : 1)} per run (max {Fmt.Num(perRun.Max(), 0)})";
+        if (perRun.Count == 0)
+        {
+            return Fmt.Missing;
+        }
+        var median = Fmt.Median(perRun);
+        return $"{Fmt.Num(median, median % 1 == 0 ? 0 : 1)} per run (max {Fmt.Num(perRun.Max(), 0)})";
     }
 
     private static IReadOnlyList<Cell> Row(string label, Cell value) => [new Cell(label, Strong: true), value];

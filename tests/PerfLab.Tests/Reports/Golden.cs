@@ -21,7 +21,7 @@ internal static class Golden
         Directory.CreateDirectory(Path.GetDirectoryName(actualPath)!);
         File.WriteAllText(actualPath, actual);
         var hint = $"Compare with: diff {goldenPath} {actualPath}\n" +
-                   "If the change is intended, rewrite the golden files: PERFLAB_UPDATE_GOLDEN=1 dotnet test tests/PerfLab.Tests --filter FullyQualifiedName~Reports";
+                   "If the change is intended, rewrite the golden files: PERFLAB_UPDATE_GOLDEN=1 dotnet test tests/PerfLab.Tests --filter FullyQualifiedName~PerfLab.Tests.Reports";
         if (!File.Exists(goldenPath))
         {
             Assert.Fail($"golden file {goldenPath} is missing.\n{hint}");

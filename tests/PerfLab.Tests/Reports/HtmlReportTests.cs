@@ -8,6 +8,7 @@ namespace PerfLab.Tests.Reports;
 
 // report.html opened the way a user opens it: from disk in a real browser with no network, its charts checked by the
 // page's own marker (charts drawn onto non-blank canvases) and by the pixels of a screenshot kept as an artifact.
+[Collection(ChromiumCollection.Name)]
 public sealed partial class HtmlReportTests(ITestOutputHelper output)
 {
     private const string Chromium = "/usr/bin/chromium";
@@ -218,4 +219,11 @@ public sealed partial class HtmlReportTests(ITestOutputHelper output)
             return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
         }
     }
+}
+
+// Chromium takes both cores of the CI machine for a few seconds; alone, it does not skew the timing tests of others.
+[CollectionDefinition(Name, DisableParallelization = true)]
+public sealed class ChromiumCollection
+{
+    public const string Name = "Chromium (not parallel)";
 }

@@ -63,6 +63,23 @@ public sealed class ReportWriterTests
     }
 
     [Fact]
+    public void MarkdownWriter_InterruptedAaRun_SaysSoAtTheTop()
+    {
+        var sample = ReportFixtures.Sample();
+        var results = sample with
+        {
+            Incomplete = true,
+            IncompleteReason = "interrupted by Ctrl+C",
+            Provenance = sample.Provenance with { AaMode = true },
+        };
+
+        var markdown = Render(new MarkdownReportWriter(), results);
+
+        Assert.Contains("> **Incomplete run:** interrupted by Ctrl+C.", markdown.Split('\n')[2]);
+        Assert.Contains("| **A/A mode** | yes: the baseline measured against itself", markdown);
+    }
+
+    [Fact]
     public void ResultsJson_WrittenThenRead_RoundTripsEveryFigure()
     {
         var original = ReportFixtures.Sample();
