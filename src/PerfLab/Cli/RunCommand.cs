@@ -53,6 +53,7 @@ public static class RunCommand
 
             var (connectionString, database) = await DatabasePreparation.EnsureReadyAsync(
                 parse.GetValue(connection), parse.GetValue(dataDir), Console.Out, ct);
+            await DatabasePreparation.WarmAsync(connectionString, ct);
             var layout = RunEnvironment.PlanLayout(parse.GetValue(pin));
             DatabasePreparation.ApplyLayout(layout, parse.GetValue(connection), parse.GetValue(dataDir));
             Console.WriteLine($"cores: {layout.Note}");

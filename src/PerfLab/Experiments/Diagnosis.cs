@@ -73,7 +73,7 @@ public static class Diagnosis
             yield return (FindingKind.GcPressure,
                 "GC pressure: more than 20 % of the time in garbage collection.",
                 "Use Server GC (seed 000 recommendation 3) and allocate less, e.g. System.Text.Json instead of Newtonsoft.Json (recommendation 2).",
-                $"time in GC {F(timeInGc)} %, allocation {F(Counter(CounterNames.AllocRate) / 1048576)} MB/s");
+                $"time in GC {F(timeInGc)} %, allocation {F(Counter(CounterNames.AllocRate) / 1e6)} MB/s");
         }
 
         var cpu = Counter(CounterNames.CpuUsage);

@@ -164,7 +164,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             Experiments.LoadModel.Open => $"{s.Name}: open model, {s.Rate} req/s (latency from the intended send time)",
             Experiments.LoadModel.Burst => $"{s.Name}: burst of {s.BurstSize} concurrent requests, {profile.Batches} batches",
             _ => $"{s.Name}: ramp from {s.RampFrom} to {s.Users} users, +{s.RampStep} per step",
-        })) + $"; warm-up {Durations.Format(profile.Warmup)}, measured {Durations.Format(profile.Duration)}";
+        }));
 
     private double PlannedSeconds(ExperimentDefinition experiment)
     {
