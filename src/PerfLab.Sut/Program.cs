@@ -5,6 +5,7 @@ using PerfLab.Sut.Info;
 using PerfLab.Sut.Logging;
 using PerfLab.Sut.Platform;
 using PerfLab.Sut.Serialization;
+using PerfLab.Sut.Uploads;
 
 // Content root is the app's own folder, so appsettings.json applies whatever folder perflab starts it from.
 var builder = WebApplication.CreateBuilder(new WebApplicationOptions { Args = args, ContentRootPath = AppContext.BaseDirectory });
@@ -20,6 +21,7 @@ catch (InvalidVariantException ex)
     return 2;
 }
 
+builder.AddKestrelLimits();   // Kestrel:Limits:Http2:* and Kestrel:EndpointDefaults:Protocols (h2c) from configuration
 builder.AddSutLogging(variants);
 builder.AddAdventureWorks(variants);
 builder.AddSerialization(variants);
@@ -34,6 +36,7 @@ app.MapControllers();   // Orders/, Products/, Platform/ (MVC, so the Serializer
 app.MapDelays();        // seeds 001, 003, 004
 app.MapInfo();
 app.MapPlatform();
+app.MapUploads();       // seed 002's HTTP/2 upload
 app.AnnounceReadiness();
 
 app.Run();

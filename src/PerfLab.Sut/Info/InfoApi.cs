@@ -1,6 +1,8 @@
 using System.Runtime;
 using System.Runtime.InteropServices;
 using PerfLab.Sut.Data;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Options;
 using PerfLab.Sut.Hosting;
 
 namespace PerfLab.Sut.Info;
@@ -10,7 +12,8 @@ public static class InfoApi
 {
     public static IEndpointRouteBuilder MapInfo(this IEndpointRouteBuilder app)
     {
-        app.MapGet("/info", (EffectiveVariants variants, DatabaseSettings database) => TypedResults.Ok(SutInfo.Read(variants, database)));
+        app.MapGet("/info", (EffectiveVariants variants, DatabaseSettings database, IOptions<KestrelServerOptions> kestrel, IConfiguration configuration) =>
+            TypedResults.Ok(SutInfo.Read(variants, database, kestrel.Value, configuration)));
         return app;
     }
 }
@@ -28,9 +31,10 @@ public sealed record SutInfo(
     string Serializer,
     string DataAccess,
     string Logging,
-    bool DatabaseConfigured)
+    bool DatabaseConfigured,
+    HttpInfo Http)
 {
-    public static SutInfo Read(EffectiveVariants variants, DatabaseSettings database)
+    public static SutInfo Read(EffectiveVariants variants, DatabaseSettings database, KestrelServerOptions kestrel, IConfiguration configuration)
     {
         System.Threading.ThreadPool.GetMinThreads(out var minWorker, out var minIo);
         System.Threading.ThreadPool.GetMaxThreads(out var maxWorker, out var maxIo);
@@ -53,13 +57,18 @@ public sealed record SutInfo(
             Variants.NameOf(Variants.Serializer, variants.Serializer),
             Variants.NameOf(Variants.DataAccess, variants.DataAccess),
             Variants.NameOf(Variants.Logging, variants.Logging),
-            database.ConnectionString is not null);
+            database.ConnectionString is not null,
+            new HttpInfo(configuration["Kestrel:EndpointDefaults:Protocols"] ?? "Http1AndHttp2",
+                kestrel.Limits.Http2.InitialConnectionWindowSize, kestrel.Limits.Http2.InitialStreamWindowSize));
     }
 }
 
 /// <param name="DynamicAdaptationMode">DATAS: 1 when on, 0 when off, null where the runtime does not report it.</param>
 public sealed record GcInfo(bool IsServerGC, string LatencyMode, bool Concurrent, long? HeapCount, long? DynamicAdaptationMode,
     IReadOnlyDictionary<string, string> Configuration);
+
+/// <summary>What Kestrel speaks on cleartext and the HTTP/2 receive windows it advertises (seed 002).</summary>
+public sealed record HttpInfo(string Protocols, int Http2InitialConnectionWindowSize, int Http2InitialStreamWindowSize);
 
 public sealed record ThreadPoolInfo(int MinWorkerThreads, int MinCompletionPortThreads, int MaxWorkerThreads,
     int MaxCompletionPortThreads, int ThreadCount);

@@ -92,7 +92,7 @@ public static class Analysis
         Func<string, string, double?> noiseFloor)
     {
         var results = new List<Comparison>();
-        var burst = experiment.Scenarios.Any(s => s.Model == LoadModel.Burst);
+        var burst = experiment.Scenarios.Any(s => s.Model is LoadModel.Burst or LoadModel.Upload);
         var targets = burst
             ? [("all", "batch-mean-ms")]
             : experiment.Scenarios.Select(s => s.Name).Prepend("all").Distinct()

@@ -28,7 +28,7 @@ public sealed record VariantDefinition
     public IReadOnlyDictionary<string, string> Vars { get; init; } = new Dictionary<string, string>();
 }
 
-public enum LoadModel { Closed, Open, Burst, Ramp }
+public enum LoadModel { Closed, Open, Burst, Ramp, Upload }
 
 public sealed record ScenarioDefinition
 {
@@ -46,12 +46,17 @@ public sealed record ScenarioDefinition
     public int RampFrom { get; init; }
     public int RampStep { get; init; }
     public FeedDefinition? Feed { get; init; }
+    /// <summary>Upload: bytes per upload (a profile may override it) and the round-trip time the latency proxy adds.</summary>
+    public long UploadBytes { get; init; }
+    public TimeSpan Rtt { get; init; }
 }
 
 /// <summary>Fills {placeholder} in a scenario URL from a JSON array the SUT serves (e.g. /customer/orders/ids).</summary>
 public sealed record FeedDefinition(string Placeholder, string FromUrl, bool Random);
 
-public sealed record ProfileDefinition(TimeSpan Warmup, TimeSpan Duration, int Repeat, int Batches);
+/// <param name="Batches">Burst: measured batches; upload: measured uploads (one more of each runs first, unmeasured).</param>
+/// <param name="UploadBytes">Upload: overrides the scenario's size for this profile.</param>
+public sealed record ProfileDefinition(TimeSpan Warmup, TimeSpan Duration, int Repeat, int Batches, long? UploadBytes = null);
 
 /// <summary>A claim of the seed article that the seed reproduction table checks.</summary>
 public sealed record ClaimDefinition

@@ -91,6 +91,10 @@ public static class ExperimentLoader
         {
             throw Error(path, doc["load"].Start, "expected at least one scenario under load.scenarios.");
         }
+        if (scenarios.Count > 1 && scenarios.Any(s => s.Model == LoadModel.Upload))
+        {
+            throw Error(path, doc["load"].Start, "an upload scenario runs alone: expected exactly one scenario.");
+        }
         foreach (var scenario in scenarios)
         {
             foreach (var variant in variants)
@@ -112,7 +116,8 @@ public static class ExperimentLoader
             {
                 throw Error(path, doc["profiles"].Start, $"expected a '{profile}' profile (all of {string.Join(", ", ProfileNames)}).");
             }
-            profiles[profile] = ReadProfile(reader, node, profile, scenarios.Any(s => s.Model == LoadModel.Burst));
+            profiles[profile] = ReadProfile(reader, node, profile, scenarios.Any(s => s.Model is LoadModel.Burst or LoadModel.Upload),
+                scenarios.Any(s => s.Model == LoadModel.Upload));
         }
 
         var claims = doc.ContainsKey("claims")
@@ -156,14 +161,14 @@ public static class ExperimentLoader
 
     private static ScenarioDefinition ReadScenario(NodeReader reader, YamlNode node)
     {
-        var map = reader.Mapping(node, "a scenario", ["name", "url", "model", "users", "rate", "size", "from", "step", "feed"]);
+        var map = reader.Mapping(node, "a scenario", ["name", "url", "model", "users", "rate", "size", "from", "step", "feed", "rtt"]);
         var modelText = reader.RequiredString(map, node, "model");
         if (!Enum.TryParse<LoadModel>(modelText, ignoreCase: true, out var model))
         {
-            throw Error(reader.Path, map["model"].Start, $"model '{modelText}' is not one of closed, open, burst, ramp.");
+            throw Error(reader.Path, map["model"].Start, $"model '{modelText}' is not one of closed, open, burst, ramp, upload.");
         }
         var url = reader.RequiredString(map, node, "url");
-        if (!url.StartsWith('/'))
+        if (!url.StartsWith('/') && !url.StartsWith("${", StringComparison.Ordinal))
         {
             throw Error(reader.Path, map["url"].Start, $"url '{url}' must be a path on the SUT starting with '/'.");
         }
@@ -178,6 +183,8 @@ public static class ExperimentLoader
             RampFrom = model == LoadModel.Ramp ? reader.RequiredInt(map, node, "from", 1, 10_000) : 0,
             RampStep = model == LoadModel.Ramp ? reader.RequiredInt(map, node, "step", 1, 10_000) : 0,
             Feed = map.TryGetValue("feed", out var feedNode) ? ReadFeed(reader, feedNode) : null,
+            UploadBytes = model == LoadModel.Upload ? reader.RequiredSize(map, node, "size") : 0,
+            Rtt = model == LoadModel.Upload ? reader.RequiredRtt(map, node, "rtt") : TimeSpan.Zero,
         };
         if (scenario.Feed is not null && !url.Contains("{" + scenario.Feed.Placeholder + "}", StringComparison.Ordinal))
         {
@@ -201,14 +208,15 @@ public static class ExperimentLoader
         return new FeedDefinition(reader.RequiredString(map, node, "placeholder"), reader.RequiredString(map, node, "from"), order == "random");
     }
 
-    private static ProfileDefinition ReadProfile(NodeReader reader, YamlNode node, string name, bool burst)
+    private static ProfileDefinition ReadProfile(NodeReader reader, YamlNode node, string name, bool batched, bool upload)
     {
-        var map = reader.Mapping(node, $"profile '{name}'", ["warmup", "duration", "repeat", "batches"]);
+        var map = reader.Mapping(node, $"profile '{name}'", ["warmup", "duration", "repeat", "batches", "size"]);
         var warmup = reader.RequiredDuration(map, node, "warmup", allowZero: true);
         var duration = reader.RequiredDuration(map, node, "duration", allowZero: false);
         var repeat = reader.RequiredInt(map, node, "repeat", 1, 100);
-        var batches = burst ? reader.RequiredInt(map, node, "batches", 1, 1000) : 0;
-        return new ProfileDefinition(warmup, duration, repeat, batches);
+        var batches = batched ? reader.RequiredInt(map, node, "batches", 1, 1000) : 0;
+        long? size = upload && map.ContainsKey("size") ? reader.RequiredSize(map, node, "size") : null;
+        return new ProfileDefinition(warmup, duration, repeat, batches, size);
     }
 
     private static ClaimDefinition ReadClaim(NodeReader reader, YamlNode node, List<VariantDefinition> variants,
@@ -334,6 +342,27 @@ public static class ExperimentLoader
             throw Error(Path, node.Start, $"expected '{key}' to be a duration like 500ms, 10s or 3m{(allowZero ? "" : ", above zero")}.");
         }
 
+        /// <summary>A size like 96KB, 16MB or 1GB (binary multiples: KB = 1024 bytes, as Kestrel's windows are written).</summary>
+        public long RequiredSize(Dictionary<string, YamlNode> map, YamlNode parent, string key)
+        {
+            var node = Required(map, parent, key);
+            if (node is YamlScalarNode scalar && Sizes.TryParse(scalar.Value, out var bytes) && bytes >= Sizes.MinUpload && bytes <= Sizes.MaxUpload)
+            {
+                return bytes;
+            }
+            throw Error(Path, node.Start, $"expected '{key}' to be a size from 1KB to 1GB, like 96KB or 108MB.");
+        }
+
+        public TimeSpan RequiredRtt(Dictionary<string, YamlNode> map, YamlNode parent, string key)
+        {
+            var node = Required(map, parent, key);
+            if (node is YamlScalarNode scalar && Durations.TryParse(scalar.Value, out var rtt) && rtt <= Sizes.MaxRtt)
+            {
+                return rtt;
+            }
+            throw Error(Path, node.Start, $"expected '{key}' to be a round-trip time from 0ms to {Durations.Format(Sizes.MaxRtt)}, like 10ms.");
+        }
+
         public IReadOnlyList<YamlNode> Sequence(Dictionary<string, YamlNode> map, YamlNode parent, string key)
         {
             var node = Required(map, parent, key);
@@ -364,6 +393,40 @@ public static class ExperimentLoader
             return result;
         }
     }
+}
+
+/// <summary>Byte sizes as Kestrel's limits are written: 96KB, 16MB, 1GB (binary multiples); a bare number is bytes.</summary>
+public static class Sizes
+{
+    public const long MinUpload = 1024;
+    public const long MaxUpload = 1L << 30;
+    public static readonly TimeSpan MaxRtt = TimeSpan.FromSeconds(1);
+
+    public static bool TryParse(string? text, out long bytes)
+    {
+        bytes = 0;
+        if (string.IsNullOrWhiteSpace(text))
+        {
+            return false;
+        }
+        text = text.Trim().ToUpperInvariant();
+        var (number, unit) = text.EndsWith("GB", StringComparison.Ordinal) ? (text[..^2], 1L << 30)
+            : text.EndsWith("MB", StringComparison.Ordinal) ? (text[..^2], 1L << 20)
+            : text.EndsWith("KB", StringComparison.Ordinal) ? (text[..^2], 1L << 10)
+            : text.EndsWith('B') ? (text[..^1], 1L)
+            : (text, 1L);
+        if (!double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var amount) || amount < 0 || amount * unit > long.MaxValue / 2)
+        {
+            return false;
+        }
+        bytes = (long)(amount * unit);
+        return true;
+    }
+
+    public static string Format(long bytes) =>
+        bytes % (1L << 20) == 0 ? $"{(bytes >> 20).ToString(CultureInfo.InvariantCulture)} MB"
+        : bytes % 1024 == 0 ? $"{(bytes >> 10).ToString(CultureInfo.InvariantCulture)} KB"
+        : $"{bytes.ToString(CultureInfo.InvariantCulture)} B";
 }
 
 /// <summary>Durations as k6 and wrk write them: 500ms, 10s, 3m, 1h (a bare number is seconds).</summary>

@@ -120,6 +120,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             Experiments = results,
             Incomplete = incomplete is not null,
             IncompleteReason = incomplete,
+            Notes = CeilingNotes(results),
         };
     }
 
@@ -154,7 +155,51 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             Comparisons = comparisons,
             Findings = Diagnosis.Diagnose(analyzed, runs),
             Claims = Analysis.CheckClaims(analyzed, runs, Floor),
+            Notes = NotesOf(experiment, runs),
         };
+    }
+
+    private static IReadOnlyList<string> NotesOf(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs)
+    {
+        var notes = new List<string>();
+        var measured = runs.Where(r => r.MeasuredRttMs is { } m && double.IsFinite(m)).Select(r => r.MeasuredRttMs!.Value).ToList();
+        if (experiment.Scenarios is [{ Model: Experiments.LoadModel.Upload } upload])
+        {
+            var inv = System.Globalization.CultureInfo.InvariantCulture;
+            var through = measured.Count > 0
+                ? string.Create(inv, $"measured through it: median {Statistics.Median(measured):0.0} ms (TCP round trips of small messages, 20 per run, median over {measured.Count} runs).")
+                : "not measured.";
+            notes.Add(string.Create(inv,
+                $"Network path: {upload.Rtt.TotalMilliseconds:0.#} ms RTT configured on the latency proxy (each chunk held {upload.Rtt.TotalMilliseconds / 2:0.#} ms each way, bandwidth not limited); {through}"));
+        }
+        return notes;
+    }
+
+    /// <summary>Each experiment's baseline throughput as a share of the plaintext ceiling the platform experiment measured.</summary>
+    public static IReadOnlyList<string> CeilingNotes(IReadOnlyList<ExperimentResult> experiments)
+    {
+        var platform = experiments.FirstOrDefault(e => e.Name == "platform");
+        var ceiling = platform?.Summaries.FirstOrDefault(s => s.Variant == platform.Baseline)?.Scenarios.GetValueOrDefault("plaintext")?.GetValueOrDefault("rps");
+        if (ceiling is null || !double.IsFinite(ceiling.Median) || ceiling.Median <= 0)
+        {
+            return [];
+        }
+        var notes = new List<string>
+        {
+            string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $"Platform ceiling on this machine: {ceiling.Median:0} RPS for minimal-API plaintext (experiment platform). Each experiment's baseline against it:"),
+        };
+        foreach (var experiment in experiments.Where(e => e != platform))
+        {
+            var summary = experiment.Summaries.FirstOrDefault(s => s.Variant == experiment.Baseline);
+            // Batch and upload experiments time single operations; their RPS says nothing against a ceiling.
+            if (summary?.BatchMeanMs is null && summary?.AllRps is { } all && double.IsFinite(all.Median) && all.Median > 0)
+            {
+                notes.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                    $"{experiment.Name} ({experiment.Baseline}): {all.Median:0.#} RPS over all scenarios = {all.Median / ceiling.Median * 100:0.0##} % of the ceiling."));
+            }
+        }
+        return notes;
     }
 
     public static string DescribeLoad(ExperimentDefinition experiment, ProfileDefinition profile) =>
@@ -163,6 +208,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             Experiments.LoadModel.Closed => $"{s.Name}: closed model, {s.Users} users",
             Experiments.LoadModel.Open => $"{s.Name}: open model, {s.Rate} req/s (latency from the intended send time)",
             Experiments.LoadModel.Burst => $"{s.Name}: burst of {s.BurstSize} concurrent requests, {profile.Batches} batches",
+            Experiments.LoadModel.Upload => $"{s.Name}: {profile.Batches} uploads of {Sizes.Format(profile.UploadBytes ?? s.UploadBytes)} each over HTTP/2 (h2c) through a latency proxy adding {Durations.Format(s.Rtt)} RTT",
             _ => $"{s.Name}: ramp from {s.RampFrom} to {s.Users} users, +{s.RampStep} per step",
         }));
 
@@ -229,6 +275,12 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
                 return Failed("the variant did not take effect: " + string.Join("; ", mismatches), sut.TailOfLog(), infoMap);
             }
 
+            if (experiment.Scenarios is [{ Model: Experiments.LoadModel.Upload } upload])
+            {
+                return await RunUploadAsync(sut, upload, profile, variant.Name, rep, order, startedAt, infoMap, ct)
+                    ?? Failed("the upload failed", sut.TailOfLog(), infoMap);
+            }
+
             var loadPlan = BuildPlan(experiment, variant, profile, sut.BaseAddress);
             using var countersStop = CancellationTokenSource.CreateLinkedTokenSource(ct);
             var counters = CollectCountersAsync(sut.Pid, countersStop.Token);
@@ -274,6 +326,82 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             }
             return record;
         }
+    }
+
+    private static async Task<RunRecord?> RunUploadAsync(SutProcess sut, ScenarioDefinition upload, ProfileDefinition profile,
+        string variant, int rep, int order, DateTimeOffset startedAt, IReadOnlyDictionary<string, string> info, CancellationToken ct)
+    {
+        using var countersStop = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        var counters = CollectCountersAsync(sut.Pid, countersStop.Token);
+        UploadRun.Outcome outcome;
+        string? failure = null;
+        try
+        {
+            outcome = await UploadRun.RunAsync(sut, profile.UploadBytes ?? upload.UploadBytes, upload.Rtt, profile.Batches, profile.Duration, ct);
+        }
+        catch (Exception ex) when (!ct.IsCancellationRequested && ex is PerfLabException or HttpRequestException or OperationCanceledException or IOException)
+        {
+            outcome = new UploadRun.Outcome([], upload.Rtt.TotalMilliseconds, double.NaN, startedAt, DateTimeOffset.UtcNow);
+            failure = ex is OperationCanceledException ? $"an upload took longer than {Durations.Format(profile.Duration)}" : ex.Message;
+        }
+        finally
+        {
+            await countersStop.CancelAsync();
+        }
+        var recording = await counters;
+        if (failure is not null)
+        {
+            return new RunRecord
+            {
+                Variant = variant, Repetition = rep, Order = order, Status = RunStatus.Failed, FailureReason = $"the upload failed: {failure}",
+                LogTail = sut.TailOfLog(), StartedAt = startedAt, SutInfo = info, Scenarios = [], Counters = new Dictionary<string, double>(),
+                StarvationInjections = 0, Timeline = [], GeneratorCpuPercent = 0, GeneratorSaturated = false,
+            };
+        }
+        var times = outcome.UploadMs;
+        var sorted = times.Order().ToArray();
+        double Percentile(double p) => sorted.Length == 0 ? double.NaN : sorted[Math.Min(sorted.Length - 1, (int)Math.Ceiling(p / 100 * sorted.Length) - 1)];
+        var seconds = (outcome.Ended - outcome.MeasuredFrom).TotalSeconds;
+        var (averages, starvation, timeline) = CounterPart(recording, outcome.MeasuredFrom, outcome.Ended, new Dictionary<long, List<LoadTimelinePoint>>());
+        var bytes = profile.UploadBytes ?? upload.UploadBytes;
+        return new RunRecord
+        {
+            Variant = variant,
+            Repetition = rep,
+            Order = order,
+            Status = RunStatus.Ok,
+            StartedAt = startedAt,
+            SutInfo = info,
+            Scenarios =
+            [
+                new ScenarioStats
+                {
+                    Scenario = upload.Name,
+                    Requests = times.Count,
+                    Rps = seconds > 0 ? times.Count / seconds : 0,
+                    MeanMs = times.Average(),
+                    StdDevMs = Statistics.StdDev(times),
+                    MinMs = sorted[0],
+                    P50Ms = Percentile(50),
+                    P75Ms = Percentile(75),
+                    P90Ms = Percentile(90),
+                    P95Ms = Percentile(95),
+                    P99Ms = Percentile(99),
+                    P999Ms = Percentile(99.9),
+                    MaxMs = sorted[^1],
+                    BytesReceived = 0,
+                    Errors = 0,
+                },
+            ],
+            Counters = averages,
+            StarvationInjections = starvation,
+            Timeline = timeline,
+            GeneratorCpuPercent = 0,
+            GeneratorSaturated = false,
+            BatchTimesMs = times,
+            ConfiguredRttMs = outcome.ConfiguredRttMs,
+            MeasuredRttMs = outcome.MeasuredRttMs,
+        };
     }
 
     /// <summary>Counters until cancelled; a collector that cannot attach leaves the run without counters, not failed.</summary>
@@ -330,7 +458,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
                 Experiments.LoadModel.Closed => new ClosedModel(s.Users),
                 Experiments.LoadModel.Open => new OpenModel(s.Rate, Math.Max(64, (int)Math.Ceiling(s.Rate))),
                 Experiments.LoadModel.Burst => new BurstModel(s.BurstSize, profile.Batches),
-                _ => RampOf(s, profile),
+                Experiments.LoadModel.Ramp => RampOf(s, profile),
+                _ => throw new InvalidOperationException($"scenario {s.Name}: an upload runs through UploadRun, not the load engine"),
             };
             return new ScenarioPlan(s.Name, model, feed);
         }).ToList();
@@ -346,34 +475,9 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     private static RunRecord ToRecord(string variant, int rep, int order, DateTimeOffset startedAt,
         IReadOnlyDictionary<string, string> info, LoadResult load, CounterRecording? recording)
     {
-        var from = load.MeasuredFromUtc.ToUnixTimeSeconds();
-        var to = load.EndedUtc.ToUnixTimeSeconds();
-        var samples = recording?.Samples.Where(s => s.UnixSeconds >= from && s.UnixSeconds <= to).ToList() ?? [];
-        var counterNames = samples.SelectMany(s => s.Values.Keys).Distinct();
-        var averages = counterNames.ToDictionary(
-            name => name,
-            name => samples.Select(s => s.Get(name)).OfType<double>().DefaultIfEmpty(double.NaN).Average());
-        var starvation = recording?.Adjustments.Count(a => a.Reason == "Starvation"
-            && a.UnixMs >= load.MeasuredFromUtc.ToUnixTimeMilliseconds() && a.UnixMs <= load.EndedUtc.ToUnixTimeMilliseconds()) ?? 0;
-
         var loadSeconds = load.Scenarios.SelectMany(s => s.Timeline).Where(p => !p.Warmup).GroupBy(p => p.UnixSecond)
             .ToDictionary(g => g.Key, g => g.ToList());
-        var counterSeconds = samples.ToDictionary(s => s.UnixSeconds, s => s.Values);
-        var seconds = loadSeconds.Keys.Concat(counterSeconds.Keys).Where(s => s >= from && s <= to).Distinct().Order();
-        var timeline = seconds.Select(second =>
-        {
-            var points = loadSeconds.GetValueOrDefault(second) ?? new List<LoadTimelinePoint>();
-            return new TimelinePoint
-            {
-                Second = (int)(second - from),
-                Rps = points.Sum(p => p.RequestsPerSecond),
-                P50Ms = points.Count > 0 ? points.Max(p => p.P50Ms) : 0,
-                P99Ms = points.Count > 0 ? points.Max(p => p.P99Ms) : 0,
-                Errors = points.Sum(p => p.Errors),
-                Users = points.Sum(p => p.ActiveUsers),
-                Counters = counterSeconds.GetValueOrDefault(second) ?? new Dictionary<string, double>(),
-            };
-        }).ToList();
+        var (averages, starvation, timeline) = CounterPart(recording, load.MeasuredFromUtc, load.EndedUtc, loadSeconds);
 
         return new RunRecord
         {
@@ -403,13 +507,47 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
                 ErrorsByKind = s.Errors.ByKind,
                 UncorrectedP99Ms = s.UncorrectedLatency?.P99Ms,
             }).ToList(),
-            Counters = averages.Where(p => double.IsFinite(p.Value)).ToDictionary(p => p.Key, p => p.Value),
+            Counters = averages,
             StarvationInjections = starvation,
             Timeline = timeline,
             GeneratorCpuPercent = load.Generator.CoresUsed * 100,
             GeneratorSaturated = load.Generator.Saturated,
             BatchTimesMs = load.Scenarios.SelectMany(s => s.Burst?.BatchMs ?? []).ToList(),
         };
+    }
+
+    /// <summary>
+    /// The counters of the measured window: each counter's average, the starvation injections, and the per-second
+    /// timeline with the load's figures of the same UTC second beside them.
+    /// </summary>
+    private static (Dictionary<string, double> Averages, int Starvation, List<TimelinePoint> Timeline) CounterPart(
+        CounterRecording? recording, DateTimeOffset measuredFrom, DateTimeOffset ended, Dictionary<long, List<LoadTimelinePoint>> loadSeconds)
+    {
+        var from = measuredFrom.ToUnixTimeSeconds();
+        var to = ended.ToUnixTimeSeconds();
+        var samples = recording?.Samples.Where(s => s.UnixSeconds >= from && s.UnixSeconds <= to).ToList() ?? [];
+        var averages = samples.SelectMany(s => s.Values.Keys).Distinct().ToDictionary(
+            name => name,
+            name => samples.Select(s => s.Get(name)).OfType<double>().DefaultIfEmpty(double.NaN).Average());
+        var starvation = recording?.Adjustments.Count(a => a.Reason == "Starvation"
+            && a.UnixMs >= measuredFrom.ToUnixTimeMilliseconds() && a.UnixMs <= ended.ToUnixTimeMilliseconds()) ?? 0;
+        var counterSeconds = samples.ToDictionary(s => s.UnixSeconds, s => s.Values);
+        var seconds = loadSeconds.Keys.Concat(counterSeconds.Keys).Where(s => s >= from && s <= to).Distinct().Order();
+        var timeline = seconds.Select(second =>
+        {
+            var points = loadSeconds.GetValueOrDefault(second) ?? new List<LoadTimelinePoint>();
+            return new TimelinePoint
+            {
+                Second = (int)(second - from),
+                Rps = points.Sum(p => p.RequestsPerSecond),
+                P50Ms = points.Count > 0 ? points.Max(p => p.P50Ms) : 0,
+                P99Ms = points.Count > 0 ? points.Max(p => p.P99Ms) : 0,
+                Errors = points.Sum(p => p.Errors),
+                Users = points.Sum(p => p.ActiveUsers),
+                Counters = counterSeconds.GetValueOrDefault(second) ?? new Dictionary<string, double>(),
+            };
+        }).ToList();
+        return (averages.Where(p => double.IsFinite(p.Value)).ToDictionary(p => p.Key, p => p.Value), starvation, timeline);
     }
 
     private static IReadOnlyDictionary<string, string> Flatten(SutInfo info)

@@ -19,6 +19,8 @@ public sealed record RunResults
     /// <summary>True when the run was interrupted (Ctrl+C) or stopped early; the figures cover what was measured.</summary>
     public bool Incomplete { get; init; }
     public string? IncompleteReason { get; init; }
+    /// <summary>Sentences about the run as a whole (e.g. each experiment's throughput against the platform ceiling).</summary>
+    public IReadOnlyList<string> Notes { get; init; } = [];
 }
 
 /// <summary>Where and how the figures were measured.</summary>
@@ -60,6 +62,8 @@ public sealed record ExperimentResult
     public required IReadOnlyList<Comparison> Comparisons { get; init; }
     public required IReadOnlyList<Finding> Findings { get; init; }
     public required IReadOnlyList<ClaimCheck> Claims { get; init; }
+    /// <summary>Sentences the runner adds about how this experiment was measured (e.g. the network path's RTT).</summary>
+    public IReadOnlyList<string> Notes { get; init; } = [];
 }
 
 [JsonConverter(typeof(JsonStringEnumConverter<RunStatus>))]
@@ -85,7 +89,10 @@ public sealed record RunRecord
     public required IReadOnlyList<TimelinePoint> Timeline { get; init; }
     public required double GeneratorCpuPercent { get; init; }
     public required bool GeneratorSaturated { get; init; }
-    /// <summary>Burst model only: each batch's wall time in ms.</summary>
+    /// <summary>Upload model only: the round-trip time configured on the latency proxy and the one measured through it.</summary>
+    public double? ConfiguredRttMs { get; init; }
+    public double? MeasuredRttMs { get; init; }
+    /// <summary>Burst and upload models: each batch's (or upload's) wall time in ms.</summary>
     public IReadOnlyList<double> BatchTimesMs { get; init; } = [];
 }
 

@@ -70,11 +70,13 @@ internal static class Fmt
         _ => metric,
     };
 
-    public static string Holds(bool? holds) => holds switch
+    /// <summary>yes / no; "undecided" when measured without enough repetitions for an interval.</summary>
+    public static string Holds(ClaimCheck claim) => claim.DirectionHolds switch
     {
         true => "yes",
         false => "no",
-        null => "not measured",
+        null when claim.OurFigure == "not measured" => "not measured",
+        null => "undecided",
     };
 
     public static string FindingKind(FindingKind kind) => kind switch

@@ -62,6 +62,10 @@ public sealed partial class HtmlReportWriter : IReportWriter
         }
         Table(html, ReportContent.Provenance(results), "provenance", headerless: true);
         html.Append("<p class=\"note\">").Append(InlineCode(ReportContent.IntervalNote)).Append("</p>\n");
+        foreach (var note in results.Notes)
+        {
+            html.Append("<p class=\"note\">").Append(H(note)).Append("</p>\n");
+        }
         html.Append("<nav>Experiments: ")
             .AppendJoin(", ", results.Experiments.Select(e => $"<a href=\"#{ReportContent.Anchor(e)}\">{H(e.Name)}</a>"))
             .Append(results.Experiments.Count > 0 ? ", " : "")
@@ -97,7 +101,12 @@ public sealed partial class HtmlReportWriter : IReportWriter
         html.Append($"<li><strong>Load:</strong> {H(experiment.LoadDescription)}; warm-up {H(Fmt.Duration(experiment.Warmup))}, " +
                     $"measured {H(Fmt.Duration(experiment.Duration))} per run.</li>\n");
         html.Append($"<li><strong>Baseline:</strong> <code>{H(experiment.Baseline)}</code>. {H(ReportContent.RunsLine(experiment))}</li>\n");
-        html.Append($"<li><strong>Experiment file hash:</strong> <code>{H(experiment.FileHash)}</code></li>\n</ul>\n");
+        html.Append($"<li><strong>Experiment file hash:</strong> <code>{H(experiment.FileHash)}</code></li>\n");
+        foreach (var note in experiment.Notes)
+        {
+            html.Append($"<li><strong>Note:</strong> {H(note)}</li>\n");
+        }
+        html.Append("</ul>\n");
 
         // The script fills these placeholders from the page's data, in the same order as ChartModel lists them.
         html.Append($"<div class=\"charts bars\" data-experiment=\"{id}\"></div>\n");

@@ -24,6 +24,14 @@ public sealed class MarkdownReportWriter : IReportWriter
         md.Line();
         md.Line(ReportContent.IntervalNote);
         md.Line();
+        foreach (var note in results.Notes)
+        {
+            md.Line($"- {Md.Inline(note)}");
+        }
+        if (results.Notes.Count > 0)
+        {
+            md.Line();
+        }
 
         if (results.Experiments.Count > 0)
         {
@@ -40,7 +48,8 @@ public sealed class MarkdownReportWriter : IReportWriter
         md.Line("## Seed reproduction");
         md.Line();
         md.Line("Each claim of a seed article beside our figure. *holds?* is **yes** when our change goes the article's way and " +
-                "clears the noise, **no** when it does not, *not measured* when this run has no figure for it.");
+                "clears the noise, **no** when it does not, *undecided* when one repetition gives a direction but no interval, " +
+                "*not measured* when this run has no figure for it.");
         md.Line();
         var claims = ReportContent.SeedReproduction(results);
         if (claims.Rows.Count == 0)
@@ -64,6 +73,10 @@ public sealed class MarkdownReportWriter : IReportWriter
                 $"measured {Fmt.Duration(experiment.Duration)} per run.");
         md.Line($"- **Baseline:** `{experiment.Baseline}`. {ReportContent.RunsLine(experiment)}");
         md.Line($"- **Experiment file hash:** `{experiment.FileHash}`");
+        foreach (var note in experiment.Notes)
+        {
+            md.Line($"- **Note:** {Md.Inline(note)}");
+        }
         md.Line();
 
         md.Line("### Throughput and mean latency");

@@ -217,7 +217,7 @@ internal static class ReportContent
                 new Cell(c.Claim),
                 new Cell(c.SeedFigure),
                 new Cell(c.OurFigure),
-                new Cell(Fmt.Holds(c.DirectionHolds), Strong: c.DirectionHolds is not null),
+                new Cell(Fmt.Holds(c), Strong: c.DirectionHolds is not null),
                 new Cell(c.Note),
             ]))
             .ToList();

@@ -16,7 +16,10 @@ public sealed record SutInfo(
     string Serializer,
     string DataAccess,
     string Logging,
-    bool DatabaseConfigured);
+    bool DatabaseConfigured,
+    SutHttpInfo? Http);
+
+public sealed record SutHttpInfo(string Protocols, int Http2InitialConnectionWindowSize, int Http2InitialStreamWindowSize);
 
 public sealed record SutGcInfo(bool IsServerGC, string LatencyMode, bool Concurrent, long? HeapCount, long? DynamicAdaptationMode);
 

@@ -16,8 +16,9 @@ public sealed class SutProcess : IAsyncDisposable
 
     private static readonly TimeSpan ReadinessTimeout = TimeSpan.FromSeconds(60);
 
-    private SutProcess(Process process, Uri baseAddress, string logFile, bool detached)
+    private SutProcess(Process process, Uri baseAddress, string logFile, bool detached, bool http2Only)
     {
+        Http2Only = http2Only;
         Process = process;
         BaseAddress = baseAddress;
         LogFile = logFile;
@@ -29,6 +30,8 @@ public sealed class SutProcess : IAsyncDisposable
     public Uri BaseAddress { get; }
     public string LogFile { get; }
     public bool Detached { get; }
+    /// <summary>Kestrel speaks only HTTP/2 here (h2c, prior knowledge): clients must ask for exactly HTTP/2.</summary>
+    public bool Http2Only { get; }
 
     /// <summary>Starts the SUT and waits for its readiness line; a SUT that exits first fails with the tail of its log.</summary>
     /// <param name="detached">Keep it running after perflab exits (own session, no terminal), as `perflab sut start` does.</param>
@@ -80,7 +83,9 @@ public sealed class SutProcess : IAsyncDisposable
         try
         {
             var address = await WaitForReadinessAsync(process, logFile, ct);
-            return new SutProcess(process, address, logFile, detached);
+            var http2Only = launch.Settings.Any(s => s.Key.Equals("Kestrel:EndpointDefaults:Protocols", StringComparison.OrdinalIgnoreCase)
+                && s.Value.Equals("Http2", StringComparison.OrdinalIgnoreCase));
+            return new SutProcess(process, address, logFile, detached, http2Only);
         }
         catch
         {
@@ -119,10 +124,19 @@ public sealed class SutProcess : IAsyncDisposable
     /// <summary>Reads GET /info: what the SUT says is in effect.</summary>
     public async Task<SutInfo> GetInfoAsync(CancellationToken ct = default)
     {
-        using var client = new HttpClient { BaseAddress = BaseAddress, Timeout = TimeSpan.FromSeconds(10) };
+        using var client = CreateClient(TimeSpan.FromSeconds(10));
         return await client.GetFromJsonAsync("/info", SutInfoJsonContext.Default.SutInfo, ct)
             ?? throw new PerfLabException("the SUT answered /info with nothing.", ExitCode.Failed);
     }
+
+    /// <summary>An HttpClient for this SUT, speaking the HTTP version it serves.</summary>
+    public HttpClient CreateClient(TimeSpan timeout, Uri? through = null) => new()
+    {
+        BaseAddress = through ?? BaseAddress,
+        Timeout = timeout,
+        DefaultRequestVersion = Http2Only ? System.Net.HttpVersion.Version20 : System.Net.HttpVersion.Version11,
+        DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
+    };
 
     public string TailOfLog(int lines = 15) => Tail(LogFile, lines);
 

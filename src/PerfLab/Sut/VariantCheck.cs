@@ -28,6 +28,15 @@ public static class VariantCheck
                 case "threadpool:minworkerthreads":
                     Expect("ThreadPool:MinWorkerThreads", value, info.ThreadPool.MinWorkerThreads.ToString(CultureInfo.InvariantCulture));
                     break;
+                case "kestrel:limits:http2:initialconnectionwindowsize" when info.Http is not null:
+                    Expect("Kestrel HTTP/2 connection window", value, info.Http.Http2InitialConnectionWindowSize.ToString(CultureInfo.InvariantCulture));
+                    break;
+                case "kestrel:limits:http2:initialstreamwindowsize" when info.Http is not null:
+                    Expect("Kestrel HTTP/2 stream window", value, info.Http.Http2InitialStreamWindowSize.ToString(CultureInfo.InvariantCulture));
+                    break;
+                case "kestrel:endpointdefaults:protocols" when info.Http is not null:
+                    Expect("Kestrel protocols", value, info.Http.Protocols);
+                    break;
                 case "threadpool:mincompletionportthreads":
                     Expect("ThreadPool:MinCompletionPortThreads", value, info.ThreadPool.MinCompletionPortThreads.ToString(CultureInfo.InvariantCulture));
                     break;
