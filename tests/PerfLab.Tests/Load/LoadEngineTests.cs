@@ -242,6 +242,31 @@ public sealed class LoadEngineTests
         Assert.Contains("LOAD", LoadSummary.ToText(result).ToUpperInvariant() + "LOAD");
     }
 
+    [Fact]
+    public async Task RunAsync_Http2PriorKnowledge_SpeaksH2cToAnHttp2OnlyServer()
+    {
+        await using var server = await TestServer.StartAsync(http2Only: true);
+        var plan = Plan(new ClosedModel(4), server.Url("/fast"), TimeSpan.FromSeconds(10), count: 200) with { Http2 = true };
+
+        var result = await LoadEngine.RunAsync(plan);
+
+        Assert.Equal(200, result.Scenarios[0].Requests);
+        Assert.Equal(0, result.Scenarios[0].Errors.Total);
+        Assert.Equal("HTTP/2", server.LastProtocol);
+    }
+
+    [Fact]
+    public async Task RunAsync_H2cClientAgainstHttp1OnlyServer_StopsSayingTheTargetNeverAnswered()
+    {
+        await using var server = await TestServer.StartAsync();
+
+        var result = await LoadEngine.RunAsync(Plan(new ClosedModel(2), server.Url("/fast"), TimeSpan.FromSeconds(20)) with { Http2 = true });
+
+        Assert.True(result.Incomplete, LoadSummary.ToText(result));
+        Assert.Contains("never answered", result.IncompleteReason);
+        Assert.True((result.EndedUtc - result.StartedUtc).TotalSeconds < 5);
+    }
+
     private static int FreePort()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
