@@ -47,20 +47,8 @@ public static class LoadCommand
         Positive(rampStart);
         Positive(rampStep);
         Positive(rampMax);
-        rate.Validators.Add(r =>
-        {
-            if (r.GetValueOrDefault<double?>() is { } v && !(v > 0 && double.IsFinite(v)))
-            {
-                r.AddError("--rate must be a positive number of requests per second.");
-            }
-        });
-        warmupBatches.Validators.Add(r =>
-        {
-            if (r.GetValueOrDefault<int>() < 0)
-            {
-                r.AddError("--warmup-batches must not be negative.");
-            }
-        });
+        rate.Check(v => v is not { } r || (r > 0 && double.IsFinite(r)), "--rate must be a positive number of requests per second.");
+        warmupBatches.Check(v => v >= 0, "--warmup-batches must not be negative.");
 
         var command = new Command("load", "Apply HTTP load to a URL and report throughput, latency percentiles and errors (like wrk/hey; wrk2-style open model).");
         command.Arguments.Add(url);
@@ -169,15 +157,6 @@ public static class LoadCommand
         return option;
     }
 
-    private static void Positive<T>(Option<T> option)
-    {
-        option.Validators.Add(r =>
-        {
-            var value = r.GetValueOrDefault<T>();
-            if (value is not null && Convert.ToDouble(value, System.Globalization.CultureInfo.InvariantCulture) <= 0)
-            {
-                r.AddError($"{option.Name} must be positive.");
-            }
-        });
-    }
+    private static void Positive<T>(Option<T> option) =>
+        option.Check(v => v is null || Convert.ToDouble(v, System.Globalization.CultureInfo.InvariantCulture) > 0, $"{option.Name} must be positive.");
 }
