@@ -28,6 +28,10 @@ public sealed class LoadEngineTests
         // 8 users at ~50 ms each: about 160 req/s; far fewer means the engine serialized users.
         Assert.InRange(s.RequestsPerSecond, 80, 165);
         Assert.InRange(s.Requests, 240, 500);
+        // The warm-up second is in the timeline, flagged, and outside the statistics.
+        Assert.InRange((result.MeasuredFromUtc - result.StartedUtc).TotalSeconds, 0.95, 1.5);
+        Assert.Contains(s.Timeline, p => p.Warmup);
+        Assert.True(server.Requests > s.Requests + 50, $"server {server.Requests}, measured {s.Requests}");
     }
 
     [Fact]
@@ -205,6 +209,24 @@ public sealed class LoadEngineTests
 
         Assert.Equal(7, result.Scenarios[0].Requests);
         Assert.Equal(["43659", "43660", "43661", "43659", "43660", "43661", "43659"], server.Ids);
+    }
+
+    [Fact]
+    public async Task RunAsync_RandomFeedWithASeed_RepeatsTheSameSequence()
+    {
+        var sequences = new List<List<string>>();
+        for (var i = 0; i < 2; i++)
+        {
+            await using var server = await TestServer.StartAsync();
+            var feed = new RequestFeed(server.BaseUri + "orders/{id}") { Values = ["a", "b", "c", "d", "e"], Order = FeedOrder.Random, Seed = 7 };
+            await LoadEngine.RunAsync(new LoadPlan([new ScenarioPlan("orders", new ClosedModel(1), feed) { MaxRequests = 30 }], TimeSpan.FromSeconds(10), TimeSpan.Zero, TimeSpan.FromSeconds(5)));
+            sequences.Add([.. server.Ids]);
+        }
+
+        Assert.Equal(30, sequences[0].Count);
+        Assert.Equal(sequences[0], sequences[1]);
+        Assert.True(sequences[0].Distinct().Count() >= 4);
+        Assert.NotEqual(["a", "b", "c", "d", "e"], sequences[0].Take(5));
     }
 
     [Fact]
