@@ -78,7 +78,9 @@ internal sealed class Sampler
             }
             if (d.TransportErrors > 0 && d.Responses == 0 && !run.Stop.IsCancellationRequested)
             {
-                died ??= $"{run.Plan.Name}: the target stopped answering ({(d.Refused > 0 ? "connection refused" : "connection errors")}) at unix second {label}";
+                died ??= current.Responses == 0
+                    ? $"{run.Plan.Name}: the target never answered: {run.FirstError}"
+                    : $"{run.Plan.Name}: the target stopped answering ({(d.Refused > 0 ? "connection refused" : "connection errors")}) at unix second {label}";
             }
             var measured = run.Measuring ? current.Requests - run.Baseline.Requests : 0;
             var errors = run.Measuring ? current.Errors - run.Baseline.Errors : 0;

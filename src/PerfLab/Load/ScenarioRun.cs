@@ -25,6 +25,7 @@ internal sealed class ScenarioRun : IDisposable
     private long _budget;
     private int _activeUsers;
     private volatile bool _measuring;
+    private string? _firstError;
 
     public ScenarioRun(ScenarioPlan plan, Uri[] uris, LoadPlan loadPlan, CancellationToken runStop)
     {
@@ -64,7 +65,8 @@ internal sealed class ScenarioRun : IDisposable
     public bool Measuring => _measuring;
     public int ActiveUsers => Volatile.Read(ref _activeUsers);
     public bool BudgetExhausted => Volatile.Read(ref _budget) <= 0;
-    public string? StopReason { get; set; }
+    /// <summary>The message of the first transport error, kept to explain a target that never answered.</summary>
+    public string? FirstError => Volatile.Read(ref _firstError);
 
     public void StopAfter(TimeSpan delay) => _stop.CancelAfter(delay);
 
@@ -149,11 +151,13 @@ internal sealed class ScenarioRun : IDisposable
         {
             status = 0;
             failure = Stop.IsCancellationRequested ? Outcome.Stopped : Outcome.Refused;
+            NoteError(ex);
         }
         catch (Exception ex) when (ex is HttpRequestException or IOException or SocketException)
         {
             status = 0;
             failure = Stop.IsCancellationRequested ? Outcome.Stopped : Outcome.ConnectionError;
+            NoteError(ex);
         }
         var end = Stopwatch.GetTimestamp();
 
@@ -189,6 +193,15 @@ internal sealed class ScenarioRun : IDisposable
                 break;
         }
         return !Stop.IsCancellationRequested;
+    }
+
+    private void NoteError(Exception ex)
+    {
+        if (Volatile.Read(ref _firstError) is null)
+        {
+            var message = ex.InnerException is { } inner && inner.Message != ex.Message ? $"{ex.Message} ({inner.Message})" : ex.Message;
+            Interlocked.CompareExchange(ref _firstError, message, null);
+        }
     }
 
     private static readonly double s_microsPerTick = 1_000_000.0 / Stopwatch.Frequency;

@@ -28,6 +28,10 @@ public sealed class LoadEngineTests
         // 8 users at ~50 ms each: about 160 req/s; far fewer means the engine serialized users.
         Assert.InRange(s.RequestsPerSecond, 80, 165);
         Assert.InRange(s.Requests, 240, 500);
+        // The warm-up second is in the timeline, flagged, and outside the statistics.
+        Assert.InRange((result.MeasuredFromUtc - result.StartedUtc).TotalSeconds, 0.95, 1.5);
+        Assert.Contains(s.Timeline, p => p.Warmup);
+        Assert.True(server.Requests > s.Requests + 50, $"server {server.Requests}, measured {s.Requests}");
     }
 
     [Fact]
@@ -208,6 +212,24 @@ public sealed class LoadEngineTests
     }
 
     [Fact]
+    public async Task RunAsync_RandomFeedWithASeed_RepeatsTheSameSequence()
+    {
+        var sequences = new List<List<string>>();
+        for (var i = 0; i < 2; i++)
+        {
+            await using var server = await TestServer.StartAsync();
+            var feed = new RequestFeed(server.BaseUri + "orders/{id}") { Values = ["a", "b", "c", "d", "e"], Order = FeedOrder.Random, Seed = 7 };
+            await LoadEngine.RunAsync(new LoadPlan([new ScenarioPlan("orders", new ClosedModel(1), feed) { MaxRequests = 30 }], TimeSpan.FromSeconds(10), TimeSpan.Zero, TimeSpan.FromSeconds(5)));
+            sequences.Add([.. server.Ids]);
+        }
+
+        Assert.Equal(30, sequences[0].Count);
+        Assert.Equal(sequences[0], sequences[1]);
+        Assert.True(sequences[0].Distinct().Count() >= 4);
+        Assert.NotEqual(["a", "b", "c", "d", "e"], sequences[0].Take(5));
+    }
+
+    [Fact]
     public async Task RunAsync_TwoScenarios_MeasuresEachOnItsOwn()
     {
         await using var server = await TestServer.StartAsync();
@@ -240,6 +262,31 @@ public sealed class LoadEngineTests
         Assert.Equal(result.Scenarios[0].Latency, back.Scenarios[0].Latency);
         Assert.Contains("\"uncorrectedLatency\"", json);
         Assert.Contains("LOAD", LoadSummary.ToText(result).ToUpperInvariant() + "LOAD");
+    }
+
+    [Fact]
+    public async Task RunAsync_Http2PriorKnowledge_SpeaksH2cToAnHttp2OnlyServer()
+    {
+        await using var server = await TestServer.StartAsync(http2Only: true);
+        var plan = Plan(new ClosedModel(4), server.Url("/fast"), TimeSpan.FromSeconds(10), count: 200) with { Http2 = true };
+
+        var result = await LoadEngine.RunAsync(plan);
+
+        Assert.Equal(200, result.Scenarios[0].Requests);
+        Assert.Equal(0, result.Scenarios[0].Errors.Total);
+        Assert.Equal("HTTP/2", server.LastProtocol);
+    }
+
+    [Fact]
+    public async Task RunAsync_H2cClientAgainstHttp1OnlyServer_StopsSayingTheTargetNeverAnswered()
+    {
+        await using var server = await TestServer.StartAsync();
+
+        var result = await LoadEngine.RunAsync(Plan(new ClosedModel(2), server.Url("/fast"), TimeSpan.FromSeconds(20)) with { Http2 = true });
+
+        Assert.True(result.Incomplete, LoadSummary.ToText(result));
+        Assert.Contains("never answered", result.IncompleteReason);
+        Assert.True((result.EndedUtc - result.StartedUtc).TotalSeconds < 5);
     }
 
     private static int FreePort()

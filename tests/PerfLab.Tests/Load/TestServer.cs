@@ -1,6 +1,8 @@
 using System.Diagnostics;
+using System.Net;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
@@ -30,22 +32,26 @@ internal sealed class TestServer : IAsyncDisposable
 
     public List<string> Ids { get; } = [];
 
+    public string? LastProtocol { get; private set; }
+
     /// <summary>/stall holds every request arriving in [first + StallAfter, first + StallAfter + StallFor) until the window ends.</summary>
     public TimeSpan StallAfter { get; set; } = TimeSpan.FromSeconds(2);
     public TimeSpan StallFor { get; set; } = TimeSpan.FromSeconds(1);
 
     public Uri Url(string pathAndQuery) => new(BaseUri, pathAndQuery);
 
-    public static async Task<TestServer> StartAsync()
+    /// <param name="http2Only">Listen for HTTP/2 with prior knowledge (h2c) only, as Kestrel needs for cleartext HTTP/2.</param>
+    public static async Task<TestServer> StartAsync(bool http2Only = false)
     {
         var builder = WebApplication.CreateSlimBuilder();
-        builder.WebHost.UseUrls("http://127.0.0.1:0");
+        builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0, o => o.Protocols = http2Only ? HttpProtocols.Http2 : HttpProtocols.Http1));
         builder.Logging.ClearProviders();
         var app = builder.Build();
         var server = new TestServer(app);
         app.Use(async (context, next) =>
         {
             Interlocked.Increment(ref server._requests);
+            server.LastProtocol = context.Request.Protocol;
             await next(context);
         });
         app.MapGet("/fast", () => "ok");

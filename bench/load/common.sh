@@ -1,0 +1,54 @@
+# Shared by the load-engine proof scripts: build, start the SUT pinned to a core, wait for its readiness line,
+# stop it on exit. Source it; do not run it.
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+RESULTS="$REPO/bench/load/results"
+PORT="${PORT:-5099}"
+BASE="http://127.0.0.1:$PORT"
+SERVER_CORE="${SERVER_CORE:-0}"
+CLIENT_CORE="${CLIENT_CORE:-1}"
+PERFLAB="$REPO/src/PerfLab/bin/Release/net10.0/perflab.dll"
+SUT="$REPO/src/PerfLab.Sut/bin/Release/net10.0/PerfLab.Sut.dll"
+SUT_PID=""
+mkdir -p "$RESULTS"
+
+build() {
+  dotnet build "$REPO/src/PerfLab/PerfLab.csproj" -c Release -v q -nologo >/dev/null
+}
+
+start_sut() {
+  local log="$RESULTS/sut.log"
+  taskset -c "$SERVER_CORE" dotnet "$SUT" --urls "$BASE" >"$log" 2>&1 &
+  SUT_PID=$!
+  trap stop_sut EXIT
+  for _ in $(seq 1 300); do
+    if grep -q "perflab-sut: listening on" "$log"; then return 0; fi
+    if ! kill -0 "$SUT_PID" 2>/dev/null; then echo "SUT exited:" >&2; cat "$log" >&2; exit 3; fi
+    sleep 0.1
+  done
+  echo "SUT did not announce readiness within 30 s" >&2; exit 3
+}
+
+stop_sut() {
+  if [[ -n "$SUT_PID" ]] && kill -0 "$SUT_PID" 2>/dev/null; then
+    kill -CONT "$SUT_PID" 2>/dev/null || true
+    kill "$SUT_PID" 2>/dev/null || true
+    wait "$SUT_PID" 2>/dev/null || true
+  fi
+  SUT_PID=""
+}
+
+# Runs a command pinned to the client core under /usr/bin/time; prints its output, then "cpu <user+sys seconds>".
+pinned_timed() {
+  local tf; tf="$(mktemp)"
+  /usr/bin/time -f "%U %S" -o "$tf" taskset -c "$CLIENT_CORE" "$@"
+  awk '{ printf "cpu %.3f\n", $1 + $2 }' "$tf"
+  rm -f "$tf"
+}
+
+median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+machine_note() {
+  echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), load average before the run: $(cut -d' ' -f1-3 /proc/loadavg); .NET $(dotnet --version); commit $(git -C "$REPO" rev-parse --short HEAD)."
+}
