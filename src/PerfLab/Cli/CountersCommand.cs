@@ -1,14 +1,254 @@
 using System.CommandLine;
+using System.CommandLine.Parsing;
+using System.Globalization;
+using PerfLab.Counters;
+using Spectre.Console;
 
 namespace PerfLab.Cli;
 
-// Placeholder until the counters verb lands.
+/// <summary>`perflab counters ps|monitor|collect`: the runtime counters of a .NET process, as dotnet-counters names them.</summary>
 public static class CountersCommand
 {
     public static Command Create()
     {
-        var command = new Command("counters", "(not built yet)");
-        command.SetAction(_ => { Console.Error.WriteLine("perflab counters is not built yet."); return (int)ExitCode.Failed; });
+        var command = new Command("counters",
+            "Read the runtime counters (CPU, memory, GC, thread pool, locks, exceptions, ASP.NET Core, Kestrel) and " +
+            "thread-pool adjustments of a running .NET process over EventPipe.");
+        command.Subcommands.Add(CreatePs());
+        command.Subcommands.Add(CreateMonitor());
+        command.Subcommands.Add(CreateCollect());
         return command;
+    }
+
+    private static Command CreatePs()
+    {
+        var command = new Command("ps", "List the .NET processes that can be attached to (those publishing a diagnostics port).");
+        command.SetAction(_ =>
+        {
+            var processes = DotnetProcesses.List();
+            if (processes.Count == 0)
+            {
+                Console.WriteLine("no attachable .NET process found.");
+            }
+            foreach (var p in processes.Where(p => p.ProcessId != Environment.ProcessId))
+            {
+                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{p.ProcessId,8}  {p.Name,-20}  {p.CommandLine}"));
+            }
+            return (int)ExitCode.Success;
+        });
+        return command;
+    }
+
+    private static Command CreateMonitor()
+    {
+        var target = TargetArgument();
+        var interval = IntervalOption();
+        var source = SourceOption();
+        var duration = DurationOption(null, "Stop after this long (30s, 2m, 1h); until Ctrl+C when absent.");
+        var command = new Command("monitor", "Show the counters live, refreshed every interval (plain lines when output is redirected).");
+        command.Arguments.Add(target);
+        command.Options.Add(interval);
+        command.Options.Add(source);
+        command.Options.Add(duration);
+        command.SetAction(async (ParseResult pr, CancellationToken ct) =>
+        {
+            var process = DotnetProcesses.Resolve(pr.GetValue(target)!);
+            var options = new CounterOptions { Interval = pr.GetValue(interval), Source = pr.GetValue(source), Duration = pr.GetValue(duration) };
+            var recording = Console.IsOutputRedirected
+                ? await CounterCollector.CollectAsync(process.ProcessId, options, new PlainLines(), ct)
+                : await MonitorLiveAsync(process, options, ct);
+            return Ending(recording, outPath: null);
+        });
+        return command;
+    }
+
+    private static Command CreateCollect()
+    {
+        var target = TargetArgument();
+        var interval = IntervalOption();
+        var source = SourceOption();
+        var duration = DurationOption(TimeSpan.FromSeconds(30), "How long to collect (30s, 2m, 1h).");
+        var output = new Option<string>("--out", "-o")
+        {
+            Description = "File to write; the format follows the extension (.json, .csv) unless --format is given.",
+            DefaultValueFactory = _ => "counters.json",
+        };
+        var format = new Option<CounterFileFormat?>("--format")
+        {
+            Description = "json (everything: samples, sources, adjustments) or csv (one row per second).",
+        };
+        var command = new Command("collect", "Record the counters for a duration and write them to a JSON or CSV file.");
+        command.Arguments.Add(target);
+        command.Options.Add(duration);
+        command.Options.Add(output);
+        command.Options.Add(format);
+        command.Options.Add(interval);
+        command.Options.Add(source);
+        command.SetAction(async (ParseResult pr, CancellationToken ct) =>
+        {
+            var outPath = pr.GetValue(output)!;
+            var fileFormat = pr.GetValue(format) ?? CounterFiles.FormatFromExtension(outPath)
+                ?? throw new PerfLabException($"cannot tell the format of '{outPath}': use a .json or .csv extension, or --format.", ExitCode.Usage);
+            var process = DotnetProcesses.Resolve(pr.GetValue(target)!);
+            var options = new CounterOptions { Interval = pr.GetValue(interval), Source = pr.GetValue(source), Duration = pr.GetValue(duration) };
+            Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"collecting counters of {process.ProcessId} ({process.Name}) for {options.Duration!.Value.TotalSeconds:0.#} s; Ctrl+C stops and writes what was collected."));
+            var recording = await CounterCollector.CollectAsync(process.ProcessId, options, null, ct);
+            // The file is written even when cancelled: Ctrl+C must not lose what was measured.
+            await CounterFiles.WriteAsync(recording, outPath, fileFormat, CancellationToken.None);
+            return Ending(recording, outPath);
+        });
+        return command;
+    }
+
+    private static int Ending(CounterRecording recording, string? outPath)
+    {
+        var seconds = (recording.EndedUnixMs - recording.StartedUnixMs) / 1000.0;
+        var what = string.Create(CultureInfo.InvariantCulture,
+            $"{recording.Samples.Count} samples, {recording.Adjustments.Count(a => a.Reason == "Starvation")} starvation injections over {seconds:0.0} s")
+            + (outPath is null ? "" : $", written to {outPath}");
+        foreach (var warning in recording.Warnings)
+        {
+            Console.Error.WriteLine($"warning: {warning}");
+        }
+        switch (recording.Ending)
+        {
+            case CollectionEnding.Completed:
+                Console.Error.WriteLine($"done: {what}.");
+                return (int)ExitCode.Success;
+            case CollectionEnding.Cancelled:
+                Console.Error.WriteLine($"interrupted: {what}.");
+                return (int)ExitCode.Interrupted;
+            default:
+                Console.Error.WriteLine($"error: {recording.EndingDetail}; kept {what}.");
+                return (int)ExitCode.Failed;
+        }
+    }
+
+    private static async Task<CounterRecording> MonitorLiveAsync(DotnetProcess process, CounterOptions options, CancellationToken ct)
+    {
+        var latest = new LatestValues();
+        var table = new Table().Border(TableBorder.Simple).AddColumn("counter").AddColumn(new TableColumn("value").RightAligned()).AddColumn("unit");
+        CounterRecording? recording = null;
+        await AnsiConsole.Live(table).StartAsync(async ctx =>
+        {
+            var collecting = CounterCollector.CollectAsync(process.ProcessId, options, latest, ct);
+            while (!collecting.IsCompleted)
+            {
+                await Task.WhenAny(collecting, Task.Delay(250, CancellationToken.None));
+                Render(table, process, latest);
+                ctx.Refresh();
+            }
+            recording = await collecting;
+        });
+        return recording!;
+    }
+
+    private static void Render(Table table, DotnetProcess process, LatestValues latest)
+    {
+        var (second, values) = latest.Read();
+        table.Rows.Clear();
+        table.Title = new TableTitle(string.Create(CultureInfo.InvariantCulture,
+            $"{process.ProcessId} {process.Name}  {(second is null ? "waiting for the first sample..." : DateTimeOffset.FromUnixTimeSeconds(second.Value).UtcDateTime.ToString("HH:mm:ss 'UTC'", CultureInfo.InvariantCulture))}"));
+        foreach (var definition in CounterCatalog.All.Append(CounterCatalog.Starvation))
+        {
+            var value = values.TryGetValue(definition.Name, out var v) ? CounterFiles.Format(v) : "-";
+            table.AddRow(Markup.Escape(definition.Name), value, Markup.Escape(definition.Kind == CounterKind.Rate ? definition.Unit + " / interval" : definition.Unit));
+        }
+    }
+
+    // Keeps the last value of every counter: a counter absent from one second's sample still shows its last figure.
+    private sealed class LatestValues : IProgress<CounterSample>
+    {
+        private readonly Lock _gate = new();
+        private readonly Dictionary<string, double> _values = [];
+        private long? _second;
+
+        public void Report(CounterSample value)
+        {
+            lock (_gate)
+            {
+                _second = value.UnixSeconds;
+                foreach (var (name, v) in value.Values)
+                {
+                    _values[name] = v;
+                }
+            }
+        }
+
+        public (long? Second, Dictionary<string, double> Values) Read()
+        {
+            lock (_gate)
+            {
+                return (_second, new Dictionary<string, double>(_values));
+            }
+        }
+    }
+
+    private sealed class PlainLines : IProgress<CounterSample>
+    {
+        public void Report(CounterSample value) =>
+            Console.WriteLine(DateTimeOffset.FromUnixTimeSeconds(value.UnixSeconds).UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture)
+                + " " + string.Join(' ', value.Values.Select(kv => kv.Key + "=" + CounterFiles.Format(kv.Value))));
+    }
+
+    private static Argument<string> TargetArgument() =>
+        new("process") { Description = "Process id, or a name: the process name or the app dll of `dotnet app.dll` (e.g. PerfLab.Sut)." };
+
+    private static Option<TimeSpan> IntervalOption()
+    {
+        var option = new Option<TimeSpan>("--interval", "-i")
+        {
+            Description = "Sampling interval (1s, 500ms, 2s).",
+            DefaultValueFactory = _ => TimeSpan.FromSeconds(1),
+            CustomParser = r => ParseDuration(r, "--interval", TimeSpan.FromMilliseconds(100), TimeSpan.FromHours(1)) ?? TimeSpan.FromSeconds(1),
+        };
+        return option;
+    }
+
+    private static Option<TimeSpan?> DurationOption(TimeSpan? defaultValue, string description)
+    {
+        var option = new Option<TimeSpan?>("--duration", "-d")
+        {
+            Description = description,
+            CustomParser = r => ParseDuration(r, "--duration", TimeSpan.FromMilliseconds(1), TimeSpan.FromDays(7)),
+        };
+        if (defaultValue is not null)
+        {
+            option.DefaultValueFactory = _ => defaultValue;
+        }
+        return option;
+    }
+
+    private static Option<RuntimeCounterSource> SourceOption() => new("--source")
+    {
+        Description = "Where to read the runtime counters: Auto (the System.Runtime meter on .NET 9+, EventCounters before), Meter or EventCounters.",
+        DefaultValueFactory = _ => RuntimeCounterSource.Auto,
+    };
+
+    /// <summary>"30s", "500ms", "2m", "1h", or a bare number of seconds.</summary>
+    internal static TimeSpan? ParseDuration(ArgumentResult result, string option, TimeSpan min, TimeSpan max)
+    {
+        var text = result.Tokens.Count > 0 ? result.Tokens[0].Value.Trim() : "";
+        var (number, scale) = text switch
+        {
+            _ when text.EndsWith("ms", StringComparison.OrdinalIgnoreCase) => (text[..^2], 0.001),
+            _ when text.EndsWith('s') || text.EndsWith('S') => (text[..^1], 1.0),
+            _ when text.EndsWith('m') || text.EndsWith('M') => (text[..^1], 60.0),
+            _ when text.EndsWith('h') || text.EndsWith('H') => (text[..^1], 3600.0),
+            _ => (text, 1.0),
+        };
+        if (!double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) || !double.IsFinite(value))
+        {
+            result.AddError($"{option}: '{text}' is not a duration (use 30s, 500ms, 2m or 1h).");
+            return null;
+        }
+        var duration = TimeSpan.FromSeconds(Math.Min(value * scale, TimeSpan.MaxValue.TotalSeconds / 2));
+        if (duration < min || duration > max)
+        {
+            result.AddError(string.Create(CultureInfo.InvariantCulture, $"{option} must be between {min.TotalSeconds:0.###}s and {max.TotalSeconds:0}s, not '{text}'."));
+            return null;
+        }
+        return duration;
     }
 }

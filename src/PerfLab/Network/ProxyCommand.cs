@@ -26,27 +26,11 @@ public static class ProxyCommand
             Description = "Port to listen on, on 127.0.0.1 (0: any free port, printed at start).",
             DefaultValueFactory = _ => 0,
         };
-        target.Validators.Add(r =>
-        {
-            if (!TryParseTarget(r.GetValueOrDefault<string>() ?? "", out _))
-            {
-                r.AddError($"--target must be host:port with an IP address or localhost, e.g. 127.0.0.1:5000 (got '{r.GetValueOrDefault<string>()}').");
-            }
-        });
-        rtt.Validators.Add(r =>
-        {
-            if (!TryParseDuration(r.GetValueOrDefault<string>() ?? "", out var value) || value > LatencyProxy.MaxOneWayDelay * 2)
-            {
-                r.AddError($"--rtt must be a duration from 0 to {(LatencyProxy.MaxOneWayDelay * 2).TotalSeconds.ToString(CultureInfo.InvariantCulture)} s, e.g. 10ms (got '{r.GetValueOrDefault<string>()}').");
-            }
-        });
-        port.Validators.Add(r =>
-        {
-            if (r.GetValueOrDefault<int>() is < 0 or > 65535)
-            {
-                r.AddError("--port must be between 0 and 65535.");
-            }
-        });
+        target.Check(v => TryParseTarget(v ?? "", out _),
+            v => $"--target must be host:port with an IP address or localhost, e.g. 127.0.0.1:5000 (got '{v}').");
+        rtt.Check(v => TryParseDuration(v ?? "", out var value) && value <= LatencyProxy.MaxOneWayDelay * 2,
+            v => $"--rtt must be a duration from 0 to {(LatencyProxy.MaxOneWayDelay * 2).TotalSeconds.ToString(CultureInfo.InvariantCulture)} s, e.g. 10ms (got '{v}').");
+        port.Check(v => v is >= 0 and <= 65535, "--port must be between 0 and 65535.");
 
         var command = new Command("proxy", "Forward TCP connections from 127.0.0.1 to a target, adding a round-trip delay without limiting bandwidth.");
         command.Options.Add(target);

@@ -1,0 +1,100 @@
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+using PerfLab.Sut.Data;
+using PerfLab.Sut.Hosting;
+
+namespace PerfLab.Sut.Delays;
+
+/// <summary>
+/// The blocking-versus-awaiting endpoints of seeds 001 (Thread.Sleep / Task.Delay), 003 (a database wait through
+/// pg_sleep) and 004 (Task.Delay(...).Wait()).
+/// </summary>
+public static class DelaysApi
+{
+    private const int MaxMs = 10_000;
+
+    public static IEndpointRouteBuilder MapDelays(this IEndpointRouteBuilder app)
+    {
+        app.MapGet("/weatherforecast-sync", Results<Ok<WeatherForecast[]>, ValidationProblem> (HttpContext context) =>
+        {
+            if (!TryGetMs(context, 150, out var ms, out var problem))
+            {
+                return problem;
+            }
+            Thread.Sleep(ms);
+            return TypedResults.Ok(WeatherForecast.Sample());
+        });
+
+        app.MapGet("/weatherforecast-async", async Task<Results<Ok<WeatherForecast[]>, ValidationProblem>> (HttpContext context) =>
+        {
+            if (!TryGetMs(context, 150, out var ms, out var problem))
+            {
+                return problem;
+            }
+            await Task.Delay(ms, context.RequestAborted);
+            return TypedResults.Ok(WeatherForecast.Sample());
+        });
+
+        app.MapGet("/diagnostics/sync", Results<Ok<DelayResult>, ValidationProblem> (HttpContext context, AdventureWorks db, DatabaseSettings settings) =>
+        {
+            if (!TryGetMs(context, 500, out var ms, out var problem))
+            {
+                return problem;
+            }
+            settings.EnsureConfigured();
+            db.Database.SetCommandTimeout(settings.CommandTimeoutSeconds + ms / 1000);
+            db.Database.ExecuteSqlRaw("SELECT pg_sleep({0})", ms / 1000.0);
+            return TypedResults.Ok(new DelayResult("sync", ms));
+        });
+
+        app.MapGet("/diagnostics/async", async Task<Results<Ok<DelayResult>, ValidationProblem>> (HttpContext context, AdventureWorks db, DatabaseSettings settings) =>
+        {
+            if (!TryGetMs(context, 500, out var ms, out var problem))
+            {
+                return problem;
+            }
+            settings.EnsureConfigured();
+            db.Database.SetCommandTimeout(settings.CommandTimeoutSeconds + ms / 1000);
+            await db.Database.ExecuteSqlRawAsync("SELECT pg_sleep({0})", [ms / 1000.0], context.RequestAborted);
+            return TypedResults.Ok(new DelayResult("async", ms));
+        });
+
+        app.MapGet("/diagnostics/sync-over-async", Results<Ok<DelayResult>, ValidationProblem> (HttpContext context) =>
+        {
+            if (!TryGetMs(context, 200, out var ms, out var problem))
+            {
+                return problem;
+            }
+            // Seed 004's mistake, kept on purpose: block a pool thread on a task instead of awaiting it.
+            Task.Delay(ms).Wait();
+            return TypedResults.Ok(new DelayResult("sync-over-async", ms));
+        });
+
+        return app;
+    }
+
+    private static bool TryGetMs(HttpContext context, int fallback, out int ms, out ValidationProblem problem)
+    {
+        var ok = QueryParameters.TryGetInt(context, "ms", 0, MaxMs, fallback, out ms, out var result);
+        problem = result as ValidationProblem ?? TypedResults.ValidationProblem(new Dictionary<string, string[]>());
+        return ok;
+    }
+}
+
+public sealed record DelayResult(string Mode, int Ms);
+
+public sealed record WeatherForecast(DateOnly Date, int TemperatureC, string Summary)
+{
+    private static readonly string[] Summaries =
+        ["Freezing", "Bracing", "Chilly", "Cool", "Mild", "Warm", "Balmy", "Hot", "Sweltering", "Scorching"];
+
+    public int TemperatureF => 32 + (int)(TemperatureC / 0.5556);
+
+    public static WeatherForecast[] Sample()
+    {
+        var today = DateOnly.FromDateTime(DateTime.UtcNow);
+        return Enumerable.Range(1, 5)
+            .Select(i => new WeatherForecast(today.AddDays(i), Random.Shared.Next(-20, 55), Summaries[Random.Shared.Next(Summaries.Length)]))
+            .ToArray();
+    }
+}

@@ -1,0 +1,101 @@
+namespace PerfLab.Sut.Hosting;
+
+/// <summary>The variant switches, bound from the "Sut" configuration section (env: Sut__DataAccess=sync, ...).</summary>
+public sealed record SutOptions
+{
+    public const string Section = "Sut";
+
+    public string DataAccess { get; init; } = "async";
+    public string Serializer { get; init; } = "system-text-json";
+    public string Logging { get; init; } = "default";
+    public ThreadPoolOptions ThreadPool { get; init; } = new();
+    /// <summary>Seconds before a database command or connection attempt gives up (the 503 path).</summary>
+    public int CommandTimeoutSeconds { get; init; } = 5;
+}
+
+/// <summary>Minimum thread-pool threads applied at start; 0 leaves the runtime's default.</summary>
+public sealed record ThreadPoolOptions
+{
+    public int MinWorkerThreads { get; init; }
+    public int MinCompletionPortThreads { get; init; }
+}
+
+public enum DataAccessMode { Async, Sync, SyncOverAsync }
+
+public enum SerializerKind { SystemTextJson, SystemTextJsonSourceGen, Newtonsoft }
+
+public enum LoggingMode { Default, LockedConsole, SourceGenerated }
+
+/// <summary>The variant values as they are written in configuration, and their parsing.</summary>
+public static class Variants
+{
+    public static readonly IReadOnlyDictionary<string, DataAccessMode> DataAccess = new Dictionary<string, DataAccessMode>
+    {
+        ["async"] = DataAccessMode.Async,
+        ["sync"] = DataAccessMode.Sync,
+        ["sync-over-async"] = DataAccessMode.SyncOverAsync,
+    };
+
+    public static readonly IReadOnlyDictionary<string, SerializerKind> Serializer = new Dictionary<string, SerializerKind>
+    {
+        ["system-text-json"] = SerializerKind.SystemTextJson,
+        ["system-text-json-sourcegen"] = SerializerKind.SystemTextJsonSourceGen,
+        ["newtonsoft"] = SerializerKind.Newtonsoft,
+    };
+
+    public static readonly IReadOnlyDictionary<string, LoggingMode> Logging = new Dictionary<string, LoggingMode>
+    {
+        ["default"] = LoggingMode.Default,
+        ["locked-console"] = LoggingMode.LockedConsole,
+        ["source-generated"] = LoggingMode.SourceGenerated,
+    };
+
+    public static string NameOf<T>(IReadOnlyDictionary<string, T> table, T value) where T : struct, Enum =>
+        table.First(pair => pair.Value.Equals(value)).Key;
+}
+
+/// <summary>The options checked and parsed once at start; a bad value stops the app with the key and allowed values.</summary>
+public sealed record EffectiveVariants(DataAccessMode DataAccess, SerializerKind Serializer, LoggingMode Logging,
+    ThreadPoolOptions ThreadPool, int CommandTimeoutSeconds)
+{
+    public static EffectiveVariants From(SutOptions options)
+    {
+        var errors = new List<string>();
+        var dataAccess = Parse(Variants.DataAccess, options.DataAccess, "DataAccess", errors);
+        var serializer = Parse(Variants.Serializer, options.Serializer, "Serializer", errors);
+        var logging = Parse(Variants.Logging, options.Logging, "Logging", errors);
+        CheckRange(options.ThreadPool.MinWorkerThreads, 0, 32767, "ThreadPool:MinWorkerThreads", errors);
+        CheckRange(options.ThreadPool.MinCompletionPortThreads, 0, 32767, "ThreadPool:MinCompletionPortThreads", errors);
+        CheckRange(options.CommandTimeoutSeconds, 1, 600, "CommandTimeoutSeconds", errors);
+        if (errors.Count > 0)
+        {
+            throw new InvalidVariantException(errors);
+        }
+        return new(dataAccess, serializer, logging, options.ThreadPool, options.CommandTimeoutSeconds);
+    }
+
+    private static T Parse<T>(IReadOnlyDictionary<string, T> table, string value, string key, List<string> errors)
+        where T : struct
+    {
+        if (table.TryGetValue(value.Trim().ToLowerInvariant(), out var parsed))
+        {
+            return parsed;
+        }
+        errors.Add($"{SutOptions.Section}:{key} = '{value}' is not valid; allowed: {string.Join(", ", table.Keys)}.");
+        return default;
+    }
+
+    private static void CheckRange(int value, int min, int max, string key, List<string> errors)
+    {
+        if (value < min || value > max)
+        {
+            errors.Add($"{SutOptions.Section}:{key} = {value} is out of range; allowed: {min}..{max}.");
+        }
+    }
+}
+
+public sealed class InvalidVariantException(IReadOnlyList<string> errors)
+    : Exception("Invalid configuration:" + Environment.NewLine + string.Join(Environment.NewLine, errors.Select(e => "  " + e)))
+{
+    public IReadOnlyList<string> Errors { get; } = errors;
+}

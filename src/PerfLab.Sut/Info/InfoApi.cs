@@ -1,0 +1,65 @@
+using System.Runtime;
+using System.Runtime.InteropServices;
+using PerfLab.Sut.Data;
+using PerfLab.Sut.Hosting;
+
+namespace PerfLab.Sut.Info;
+
+/// <summary>GET /info: what is really in effect in this process, read from the runtime, not from configuration.</summary>
+public static class InfoApi
+{
+    public static IEndpointRouteBuilder MapInfo(this IEndpointRouteBuilder app)
+    {
+        app.MapGet("/info", (EffectiveVariants variants, DatabaseSettings database) => TypedResults.Ok(SutInfo.Read(variants, database)));
+        return app;
+    }
+}
+
+/// <summary>The body of GET /info.</summary>
+public sealed record SutInfo(
+    int ProcessId,
+    string Runtime,
+    string RuntimeVersion,
+    string? TargetFramework,
+    int ProcessorCount,
+    long WorkingSet,
+    GcInfo Gc,
+    ThreadPoolInfo ThreadPool,
+    string Serializer,
+    string DataAccess,
+    string Logging,
+    bool DatabaseConfigured)
+{
+    public static SutInfo Read(EffectiveVariants variants, DatabaseSettings database)
+    {
+        System.Threading.ThreadPool.GetMinThreads(out var minWorker, out var minIo);
+        System.Threading.ThreadPool.GetMaxThreads(out var maxWorker, out var maxIo);
+        var gcConfig = GC.GetConfigurationVariables();
+        return new SutInfo(
+            Environment.ProcessId,
+            RuntimeInformation.FrameworkDescription,
+            Environment.Version.ToString(),
+            AppContext.TargetFrameworkName,
+            Environment.ProcessorCount,
+            Environment.WorkingSet,
+            new GcInfo(
+                GCSettings.IsServerGC,
+                GCSettings.LatencyMode.ToString(),
+                gcConfig.TryGetValue("ConcurrentGC", out var concurrent) && concurrent is true,
+                gcConfig.TryGetValue("HeapCount", out var heaps) ? Convert.ToInt64(heaps, System.Globalization.CultureInfo.InvariantCulture) : null,
+                gcConfig.TryGetValue("GCDynamicAdaptationMode", out var datas) ? Convert.ToInt64(datas, System.Globalization.CultureInfo.InvariantCulture) : null,
+                gcConfig.ToDictionary(pair => pair.Key, pair => Convert.ToString(pair.Value, System.Globalization.CultureInfo.InvariantCulture) ?? "")),
+            new ThreadPoolInfo(minWorker, minIo, maxWorker, maxIo, System.Threading.ThreadPool.ThreadCount),
+            Variants.NameOf(Variants.Serializer, variants.Serializer),
+            Variants.NameOf(Variants.DataAccess, variants.DataAccess),
+            Variants.NameOf(Variants.Logging, variants.Logging),
+            database.ConnectionString is not null);
+    }
+}
+
+/// <param name="DynamicAdaptationMode">DATAS: 1 when on, 0 when off, null where the runtime does not report it.</param>
+public sealed record GcInfo(bool IsServerGC, string LatencyMode, bool Concurrent, long? HeapCount, long? DynamicAdaptationMode,
+    IReadOnlyDictionary<string, string> Configuration);
+
+public sealed record ThreadPoolInfo(int MinWorkerThreads, int MinCompletionPortThreads, int MaxWorkerThreads,
+    int MaxCompletionPortThreads, int ThreadCount);

@@ -1,0 +1,61 @@
+using PerfLab.Sut.Hosting;
+
+namespace PerfLab.Sut.Logging;
+
+/// <summary>
+/// One log line per CRUD request, written the way the Logging variant asks: through the ILogger extension methods
+/// (default and locked-console, whose provider differs) or through source-generated LoggerMessage methods.
+/// </summary>
+public sealed partial class RequestLog(ILogger<RequestLog> logger, EffectiveVariants variants)
+{
+    private readonly bool _sourceGenerated = variants.Logging == LoggingMode.SourceGenerated;
+
+    public void PageServed(string resource, int pageNumber, int pageSize, int count)
+    {
+        if (_sourceGenerated)
+        {
+            LogPageServed(logger, resource, pageNumber, pageSize, count);
+        }
+        else
+        {
+            logger.LogInformation("Served {Resource} page {PageNumber} (size {PageSize}): {Count} rows",
+                resource, pageNumber, pageSize, count);
+        }
+    }
+
+    public void ItemServed(string resource, int id)
+    {
+        if (_sourceGenerated)
+        {
+            LogItemServed(logger, resource, id);
+        }
+        else
+        {
+            logger.LogInformation("Served {Resource} {Id}", resource, id);
+        }
+    }
+
+    public void ItemNotFound(string resource, int id)
+    {
+        if (_sourceGenerated)
+        {
+            LogItemNotFound(logger, resource, id);
+        }
+        else
+        {
+            logger.LogInformation("No {Resource} has id {Id}", resource, id);
+        }
+    }
+
+    public void CountServed(string resource, int count)
+    {
+        if (_sourceGenerated)
+        {
+            LogCountServed(logger, resource, count);
+        }
+        else
+        {
+            logger.LogInformation("Counted {Count} {Resource}", count, resource);
+        }
+    }
+}

@@ -1,0 +1,214 @@
+using System.Diagnostics.Tracing;
+using System.Globalization;
+using Microsoft.Diagnostics.NETCore.Client;
+using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.Parsers.Clr;
+using PerfLab.Cli;
+
+namespace PerfLab.Counters;
+
+/// <summary>
+/// Attaches to a .NET process over EventPipe and records its counters, once per interval, until the duration elapses,
+/// the token is cancelled or the process exits. The runner starts <see cref="CollectAsync"/> next to the load and
+/// cancels it to stop: cancellation is an ordinary ending, the recording is returned, not thrown away.
+/// </summary>
+public static class CounterCollector
+{
+    private const long ThreadingKeyword = 0x10000;
+    private const long TimeSeriesValuesKeyword = 0x2;
+    private static readonly TimeSpan _stopBudget = TimeSpan.FromMilliseconds(700);
+
+    /// <exception cref="PerfLabException">The pid is not an attachable .NET process (Unreachable), or the options are wrong (Usage).</exception>
+    public static async Task<CounterRecording> CollectAsync(
+        int pid, CounterOptions options, IProgress<CounterSample>? progress, CancellationToken ct)
+    {
+        if (options.Interval < TimeSpan.FromMilliseconds(100) || options.Interval > TimeSpan.FromHours(1))
+        {
+            throw new PerfLabException("the counter interval must be between 0.1 s and 1 h.", ExitCode.Usage);
+        }
+        if (options.Duration is { } d && d <= TimeSpan.Zero)
+        {
+            throw new PerfLabException("the collection duration must be positive.", ExitCode.Usage);
+        }
+
+        var target = DotnetProcesses.EnsureAttachable(pid);
+        var runtime = DotnetProcesses.RuntimeVersion(pid);
+        var (useMeter, useRuntimeEventCounters) = options.Source switch
+        {
+            RuntimeCounterSource.Meter => (true, false),
+            RuntimeCounterSource.EventCounters => (false, true),
+            // The System.Runtime meter appeared in .NET 9. Unknown version: ask both, the meter wins where it answers.
+            _ => runtime is null ? (true, true) : (runtime.Major >= 9, runtime.Major < 9),
+        };
+
+        var sessionId = Guid.NewGuid().ToString();
+        var store = new SampleStore(options.Interval.TotalSeconds, options.ThreadPoolEvents);
+        var providers = Providers(options, sessionId, useMeter, useRuntimeEventCounters);
+
+        var startedUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+        EventPipeSession session;
+        try
+        {
+            var client = new DiagnosticsClient(pid);
+            session = await client.StartEventPipeSessionAsync(providers, requestRundown: false, circularBufferMB: 16, ct)
+                .ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            return Recording(target, runtime, options, store, startedUnixMs, CollectionEnding.Cancelled, "cancelled before the session started");
+        }
+        catch (Exception ex) when (ex is ServerNotAvailableException or DiagnosticsClientException or IOException or TimeoutException or UnauthorizedAccessException)
+        {
+            throw new PerfLabException(
+                $"cannot attach to process {pid.ToString(CultureInfo.InvariantCulture)} ({target.Name}): {ex.Message}",
+                ExitCode.Unreachable, ex);
+        }
+
+        using (session)
+        {
+            Exception? streamError = null;
+            var reading = Task.Factory.StartNew(() =>
+            {
+                try
+                {
+                    using var source = new EventPipeEventSource(session.EventStream);
+                    source.Dynamic.All += e => store.OnDynamicEvent(e, sessionId);
+                    if (options.ThreadPoolEvents)
+                    {
+                        source.Clr.ThreadPoolWorkerThreadAdjustmentAdjustment += store.OnAdjustment;
+                    }
+                    source.Process();
+                }
+                catch (Exception ex)
+                {
+                    streamError = ex;
+                }
+            }, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+
+            using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
+            if (options.Duration is { } duration)
+            {
+                stop.CancelAfter(duration);
+            }
+
+            while (!reading.IsCompleted && !stop.IsCancellationRequested)
+            {
+                try
+                {
+                    await Task.WhenAny(reading, Task.Delay(100, stop.Token)).ConfigureAwait(false);
+                }
+                catch (OperationCanceledException)
+                {
+                }
+                store.EmitRipe(progress);
+            }
+
+            CollectionEnding ending;
+            string? detail = null;
+            if (reading.IsCompleted)
+            {
+                var alive = await ExitsWithinAsync(pid, TimeSpan.FromSeconds(2)).ConfigureAwait(false) == false;
+                ending = alive ? CollectionEnding.Disconnected : CollectionEnding.ProcessExited;
+                detail = alive
+                    ? "the event stream ended while the process was still running" + (streamError is null ? "" : ": " + streamError.Message)
+                    : $"process {pid.ToString(CultureInfo.InvariantCulture)} exited during collection";
+            }
+            else
+            {
+                ending = ct.IsCancellationRequested ? CollectionEnding.Cancelled : CollectionEnding.Completed;
+                await StopAsync(session, reading).ConfigureAwait(false);
+            }
+
+            store.EmitRipe(progress, all: true);
+            return Recording(target, runtime, options, store, startedUnixMs, ending, detail);
+        }
+    }
+
+    // The runtime closes the stream as it starts shutting down, a moment before the process is gone.
+    private static async Task<bool> ExitsWithinAsync(int pid, TimeSpan wait)
+    {
+        var deadline = DateTime.UtcNow + wait;
+        while (DotnetProcesses.IsAlive(pid))
+        {
+            if (DateTime.UtcNow > deadline)
+            {
+                return false;
+            }
+            await Task.Delay(50).ConfigureAwait(false);
+        }
+        return true;
+    }
+
+    // A stop command lets the runtime flush what it buffered; if the target does not answer quickly (it may be
+    // suspended or dying), closing the stream ends the reader anyway, so Ctrl+C never waits more than about a second.
+    private static async Task StopAsync(EventPipeSession session, Task reading)
+    {
+        using var budget = new CancellationTokenSource(_stopBudget);
+        try
+        {
+            await session.StopAsync(budget.Token).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is OperationCanceledException or ServerNotAvailableException or DiagnosticsClientException or IOException or TimeoutException)
+        {
+        }
+        if (await Task.WhenAny(reading, Task.Delay(_stopBudget)).ConfigureAwait(false) != reading)
+        {
+            session.EventStream.Dispose();
+            await Task.WhenAny(reading, Task.Delay(_stopBudget)).ConfigureAwait(false);
+        }
+    }
+
+    private static List<EventPipeProvider> Providers(CounterOptions options, string sessionId, bool useMeter, bool useRuntimeEventCounters)
+    {
+        var interval = options.Interval.TotalSeconds.ToString(CultureInfo.InvariantCulture);
+        var counterArgs = new Dictionary<string, string> { ["EventCounterIntervalSec"] = interval };
+        // Level Critical turns the counters on without the sources' per-request Informational events (Hosting's
+        // RequestStart/Stop, Kestrel's connection events): EventCounters payloads are written at LogAlways.
+        var providers = new List<EventPipeProvider>
+        {
+            new(CounterCatalog.HostingEventSource, EventLevel.Critical, 0, counterArgs),
+            new(CounterCatalog.KestrelEventSource, EventLevel.Critical, 0, counterArgs),
+        };
+        if (useRuntimeEventCounters)
+        {
+            providers.Add(new(CounterCatalog.RuntimeEventSource, EventLevel.Critical, 0, counterArgs));
+        }
+        if (useMeter)
+        {
+            providers.Add(new("System.Diagnostics.Metrics", EventLevel.Informational, TimeSeriesValuesKeyword,
+                new Dictionary<string, string>
+                {
+                    ["SessionId"] = sessionId,
+                    ["Metrics"] = CounterCatalog.RuntimeMeter,
+                    ["RefreshInterval"] = interval,
+                    ["MaxTimeSeries"] = "1000",
+                    ["MaxHistograms"] = "10",
+                    ["ClientId"] = sessionId,
+                }));
+        }
+        if (options.ThreadPoolEvents)
+        {
+            providers.Add(new("Microsoft-Windows-DotNETRuntime", EventLevel.Informational, ThreadingKeyword));
+        }
+        return providers;
+    }
+
+    private static CounterRecording Recording(DotnetProcess target, Version? runtime, CounterOptions options, SampleStore store,
+        long startedUnixMs, CollectionEnding ending, string? detail) => new()
+        {
+            ProcessId = target.ProcessId,
+            ProcessName = target.Name,
+            RuntimeVersion = runtime?.ToString(),
+            IntervalSeconds = options.Interval.TotalSeconds,
+            StartedUnixMs = startedUnixMs,
+            EndedUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds(),
+            Ending = ending,
+            EndingDetail = detail,
+            Counters = store.Descriptors(),
+            Samples = store.AllSamples(),
+            Adjustments = store.Adjustments(),
+            Warnings = store.Warnings(),
+        };
+
+    internal static long UnixMs(TraceEvent e) => new DateTimeOffset(e.TimeStamp).ToUnixTimeMilliseconds();
+}

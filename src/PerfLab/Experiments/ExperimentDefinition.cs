@@ -1,0 +1,70 @@
+namespace PerfLab.Experiments;
+
+// An experiment file (experiments/<name>.yaml), parsed and checked. The schema is documented in experiments/README.md.
+
+public sealed record ExperimentDefinition
+{
+    public required string Name { get; init; }
+    public required string Title { get; init; }
+    public required string Seed { get; init; }
+    public required string Reproduces { get; init; }
+    public required string Baseline { get; init; }
+    public required IReadOnlyList<VariantDefinition> Variants { get; init; }
+    public required IReadOnlyList<ScenarioDefinition> Scenarios { get; init; }
+    public required IReadOnlyDictionary<string, ProfileDefinition> Profiles { get; init; }
+    public required IReadOnlyList<ClaimDefinition> Claims { get; init; }
+    public required string FilePath { get; init; }
+    public required string FileHash { get; init; }
+}
+
+/// <summary>One variant: SUT settings (its "Sut" section), runtime environment, framework and URL variables.</summary>
+public sealed record VariantDefinition
+{
+    public required string Name { get; init; }
+    public IReadOnlyDictionary<string, string> Settings { get; init; } = new Dictionary<string, string>();
+    public IReadOnlyDictionary<string, string> Env { get; init; } = new Dictionary<string, string>();
+    public string Framework { get; init; } = "net10.0";
+    /// <summary>Values for ${name} placeholders in scenario URLs (variants that differ by endpoint, as seed 001).</summary>
+    public IReadOnlyDictionary<string, string> Vars { get; init; } = new Dictionary<string, string>();
+}
+
+public enum LoadModel { Closed, Open, Burst, Ramp }
+
+public sealed record ScenarioDefinition
+{
+    public required string Name { get; init; }
+    /// <summary>Path and query on the SUT; ${var} from the variant, {placeholder} from the feed.</summary>
+    public required string Url { get; init; }
+    public required LoadModel Model { get; init; }
+    /// <summary>Closed: virtual users. Ramp: the last step's users.</summary>
+    public int Users { get; init; }
+    /// <summary>Open: requests per second.</summary>
+    public double Rate { get; init; }
+    /// <summary>Burst: requests fired together per batch.</summary>
+    public int BurstSize { get; init; }
+    /// <summary>Ramp: users of the first step and the increment of each further step.</summary>
+    public int RampFrom { get; init; }
+    public int RampStep { get; init; }
+    public FeedDefinition? Feed { get; init; }
+}
+
+/// <summary>Fills {placeholder} in a scenario URL from a JSON array the SUT serves (e.g. /customer/orders/ids).</summary>
+public sealed record FeedDefinition(string Placeholder, string FromUrl, bool Random);
+
+public sealed record ProfileDefinition(TimeSpan Warmup, TimeSpan Duration, int Repeat, int Batches);
+
+/// <summary>A claim of the seed article that the seed reproduction table checks.</summary>
+public sealed record ClaimDefinition
+{
+    public required string Text { get; init; }
+    public required string Variant { get; init; }
+    /// <summary>The variant the change is measured against; the baseline unless the seed compared two others.</summary>
+    public required string Against { get; init; }
+    /// <summary>rps, mean-ms, p99-ms or batch-mean-ms.</summary>
+    public required string Metric { get; init; }
+    /// <summary>"all" or a scenario name.</summary>
+    public required string Scenario { get; init; }
+    public required string SeedFigure { get; init; }
+    /// <summary>The seed's change of the metric in percent (sign gives the direction).</summary>
+    public required double SeedChangePercent { get; init; }
+}

@@ -1,0 +1,397 @@
+using System.Globalization;
+using System.Security.Cryptography;
+using PerfLab.Cli;
+using YamlDotNet.Core;
+using YamlDotNet.RepresentationModel;
+
+namespace PerfLab.Experiments;
+
+/// <summary>
+/// Reads experiment files and checks them against the schema in experiments/README.md. Every problem is reported
+/// as "file:line:column: what was expected", and a malformed file stops the run before anything starts.
+/// </summary>
+public static class ExperimentLoader
+{
+    public static readonly IReadOnlyList<string> ProfileNames = ["article", "quick", "smoke"];
+    public static readonly IReadOnlyList<string> Metrics = ["rps", "mean-ms", "p99-ms", "batch-mean-ms"];
+
+    /// <summary>The built-in experiments folder of this checkout.</summary>
+    public static string DefaultFolder => Path.Combine(Sut.PerfLabPaths.RepoRoot, "experiments");
+
+    public static IReadOnlyList<ExperimentDefinition> LoadFolder(string folder)
+    {
+        if (!Directory.Exists(folder))
+        {
+            throw new PerfLabException($"the experiments folder {folder} does not exist.", ExitCode.Usage);
+        }
+        return Directory.EnumerateFiles(folder, "*.yaml").Order(StringComparer.Ordinal).Select(LoadFile).ToList();
+    }
+
+    public static ExperimentDefinition LoadFile(string path)
+    {
+        string text;
+        try
+        {
+            text = File.ReadAllText(path);
+        }
+        catch (IOException ex)
+        {
+            throw new PerfLabException($"cannot read {path}: {ex.Message}", ExitCode.Usage);
+        }
+        return Parse(text, path);
+    }
+
+    public static ExperimentDefinition Parse(string text, string path)
+    {
+        var stream = new YamlStream();
+        try
+        {
+            stream.Load(new StringReader(text));
+        }
+        catch (YamlException ex)
+        {
+            throw Error(path, ex.Start, $"not valid YAML: {ex.InnerException?.Message ?? ex.Message}");
+        }
+        if (stream.Documents.Count == 0 || stream.Documents[0].RootNode is not YamlMappingNode root)
+        {
+            throw new PerfLabException($"{path}:1:1: expected a mapping with name, title, seed, variants, load, profiles.", ExitCode.Usage);
+        }
+        var reader = new NodeReader(path);
+        var doc = reader.Mapping(root, "the experiment",
+            ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims"]);
+
+        var name = reader.RequiredString(doc, root, "name");
+        var expectedName = Path.GetFileNameWithoutExtension(path);
+        if (name != expectedName)
+        {
+            throw Error(path, doc["name"].Start, $"name '{name}' must match the file name '{expectedName}'.");
+        }
+
+        var variants = reader.Sequence(doc, root, "variants").Select(node => ReadVariant(reader, node)).ToList();
+        if (variants.Count < 2)
+        {
+            throw Error(path, doc["variants"].Start, "expected at least two variants (a baseline and one to compare).");
+        }
+        var duplicate = variants.GroupBy(v => v.Name).FirstOrDefault(g => g.Count() > 1);
+        if (duplicate is not null)
+        {
+            throw Error(path, doc["variants"].Start, $"variant '{duplicate.Key}' is defined twice.");
+        }
+
+        var baseline = reader.RequiredString(doc, root, "baseline");
+        if (variants.All(v => v.Name != baseline))
+        {
+            throw Error(path, doc["baseline"].Start,
+                $"baseline '{baseline}' is not one of the variants ({string.Join(", ", variants.Select(v => v.Name))}).");
+        }
+
+        var load = reader.Mapping(reader.Required(doc, root, "load"), "load", ["scenarios"]);
+        var scenarios = reader.Sequence(load, doc["load"], "scenarios").Select(node => ReadScenario(reader, node)).ToList();
+        if (scenarios.Count == 0)
+        {
+            throw Error(path, doc["load"].Start, "expected at least one scenario under load.scenarios.");
+        }
+        foreach (var scenario in scenarios)
+        {
+            foreach (var variant in variants)
+            {
+                var unresolved = FindVars(scenario.Url).Where(v => !variant.Vars.ContainsKey(v)).ToList();
+                if (unresolved.Count > 0)
+                {
+                    throw Error(path, doc["variants"].Start,
+                        $"variant '{variant.Name}' gives no value for ${{{unresolved[0]}}} used in scenario '{scenario.Name}' (add it under vars).");
+                }
+            }
+        }
+
+        var profilesNode = reader.Mapping(reader.Required(doc, root, "profiles"), "profiles", ProfileNames);
+        var profiles = new Dictionary<string, ProfileDefinition>();
+        foreach (var profile in ProfileNames)
+        {
+            if (!profilesNode.TryGetValue(profile, out var node))
+            {
+                throw Error(path, doc["profiles"].Start, $"expected a '{profile}' profile (all of {string.Join(", ", ProfileNames)}).");
+            }
+            profiles[profile] = ReadProfile(reader, node, profile, scenarios.Any(s => s.Model == LoadModel.Burst));
+        }
+
+        var claims = doc.ContainsKey("claims")
+            ? reader.Sequence(doc, root, "claims").Select(node => ReadClaim(reader, node, variants, scenarios, baseline)).ToList()
+            : [];
+
+        return new ExperimentDefinition
+        {
+            Name = name,
+            Title = reader.RequiredString(doc, root, "title"),
+            Seed = reader.RequiredString(doc, root, "seed"),
+            Reproduces = reader.RequiredString(doc, root, "reproduces"),
+            Baseline = baseline,
+            Variants = variants,
+            Scenarios = scenarios,
+            Profiles = profiles,
+            Claims = claims,
+            FilePath = path,
+            FileHash = Convert.ToHexString(SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(text)))[..16].ToLowerInvariant(),
+        };
+    }
+
+    private static VariantDefinition ReadVariant(NodeReader reader, YamlNode node)
+    {
+        var map = reader.Mapping(node, "a variant", ["name", "settings", "env", "framework", "vars"]);
+        var framework = reader.OptionalString(map, "framework") ?? Sut.SutLaunch.DefaultFramework;
+        if (!Sut.SutLaunch.KnownFrameworks.Contains(framework))
+        {
+            throw Error(reader.Path, map["framework"].Start,
+                $"framework '{framework}' is not one of {string.Join(", ", Sut.SutLaunch.KnownFrameworks)}.");
+        }
+        return new VariantDefinition
+        {
+            Name = reader.RequiredString(map, node, "name"),
+            Settings = reader.StringMap(map, "settings"),
+            Env = reader.StringMap(map, "env"),
+            Framework = framework,
+            Vars = reader.StringMap(map, "vars"),
+        };
+    }
+
+    private static ScenarioDefinition ReadScenario(NodeReader reader, YamlNode node)
+    {
+        var map = reader.Mapping(node, "a scenario", ["name", "url", "model", "users", "rate", "size", "from", "step", "feed"]);
+        var modelText = reader.RequiredString(map, node, "model");
+        if (!Enum.TryParse<LoadModel>(modelText, ignoreCase: true, out var model))
+        {
+            throw Error(reader.Path, map["model"].Start, $"model '{modelText}' is not one of closed, open, burst, ramp.");
+        }
+        var url = reader.RequiredString(map, node, "url");
+        if (!url.StartsWith('/'))
+        {
+            throw Error(reader.Path, map["url"].Start, $"url '{url}' must be a path on the SUT starting with '/'.");
+        }
+        var scenario = new ScenarioDefinition
+        {
+            Name = reader.RequiredString(map, node, "name"),
+            Url = url,
+            Model = model,
+            Users = model is LoadModel.Closed or LoadModel.Ramp ? reader.RequiredInt(map, node, "users", 1, 10_000) : 0,
+            Rate = model == LoadModel.Open ? reader.RequiredInt(map, node, "rate", 1, 1_000_000) : 0,
+            BurstSize = model == LoadModel.Burst ? reader.RequiredInt(map, node, "size", 1, 10_000) : 0,
+            RampFrom = model == LoadModel.Ramp ? reader.RequiredInt(map, node, "from", 1, 10_000) : 0,
+            RampStep = model == LoadModel.Ramp ? reader.RequiredInt(map, node, "step", 1, 10_000) : 0,
+            Feed = map.TryGetValue("feed", out var feedNode) ? ReadFeed(reader, feedNode) : null,
+        };
+        if (scenario.Feed is not null && !url.Contains("{" + scenario.Feed.Placeholder + "}", StringComparison.Ordinal))
+        {
+            throw Error(reader.Path, map["feed"].Start, $"the feed fills {{{scenario.Feed.Placeholder}}} but the url has no such placeholder.");
+        }
+        if (model == LoadModel.Ramp && scenario.RampFrom > scenario.Users)
+        {
+            throw Error(reader.Path, map["from"].Start, $"a ramp starts at {scenario.RampFrom} users but ends at {scenario.Users}; expected from <= users.");
+        }
+        return scenario;
+    }
+
+    private static FeedDefinition ReadFeed(NodeReader reader, YamlNode node)
+    {
+        var map = reader.Mapping(node, "a feed", ["placeholder", "from", "order"]);
+        var order = reader.OptionalString(map, "order") ?? "circular";
+        if (order is not ("circular" or "random"))
+        {
+            throw Error(reader.Path, map["order"].Start, $"order '{order}' is not one of circular, random.");
+        }
+        return new FeedDefinition(reader.RequiredString(map, node, "placeholder"), reader.RequiredString(map, node, "from"), order == "random");
+    }
+
+    private static ProfileDefinition ReadProfile(NodeReader reader, YamlNode node, string name, bool burst)
+    {
+        var map = reader.Mapping(node, $"profile '{name}'", ["warmup", "duration", "repeat", "batches"]);
+        var warmup = reader.RequiredDuration(map, node, "warmup", allowZero: true);
+        var duration = reader.RequiredDuration(map, node, "duration", allowZero: false);
+        var repeat = reader.RequiredInt(map, node, "repeat", 1, 100);
+        var batches = burst ? reader.RequiredInt(map, node, "batches", 1, 1000) : 0;
+        return new ProfileDefinition(warmup, duration, repeat, batches);
+    }
+
+    private static ClaimDefinition ReadClaim(NodeReader reader, YamlNode node, List<VariantDefinition> variants,
+        List<ScenarioDefinition> scenarios, string baseline)
+    {
+        var map = reader.Mapping(node, "a claim", ["text", "variant", "against", "metric", "scenario", "seedFigure", "seedChange"]);
+        var variant = reader.RequiredString(map, node, "variant");
+        var against = reader.OptionalString(map, "against") ?? baseline;
+        foreach (var (key, value) in new[] { ("variant", variant), ("against", against) })
+        {
+            if (variants.All(v => v.Name != value))
+            {
+                throw Error(reader.Path, map[key].Start, $"claim {key} '{value}' is not one of the variants.");
+            }
+        }
+        var metric = reader.RequiredString(map, node, "metric");
+        if (!Metrics.Contains(metric))
+        {
+            throw Error(reader.Path, map["metric"].Start, $"metric '{metric}' is not one of {string.Join(", ", Metrics)}.");
+        }
+        var scenario = reader.OptionalString(map, "scenario") ?? "all";
+        if (scenario != "all" && scenarios.All(s => s.Name != scenario))
+        {
+            throw Error(reader.Path, map["scenario"].Start, $"claim scenario '{scenario}' is not 'all' or one of the scenarios.");
+        }
+        return new ClaimDefinition
+        {
+            Text = reader.RequiredString(map, node, "text"),
+            Variant = variant,
+            Against = against,
+            Metric = metric,
+            Scenario = scenario,
+            SeedFigure = reader.RequiredString(map, node, "seedFigure"),
+            SeedChangePercent = reader.RequiredDouble(map, node, "seedChange"),
+        };
+    }
+
+    /// <summary>The ${name} variables a URL template uses.</summary>
+    public static IEnumerable<string> FindVars(string url)
+    {
+        var index = 0;
+        while ((index = url.IndexOf("${", index, StringComparison.Ordinal)) >= 0)
+        {
+            var end = url.IndexOf('}', index);
+            if (end < 0)
+            {
+                yield break;
+            }
+            yield return url[(index + 2)..end];
+            index = end + 1;
+        }
+    }
+
+    internal static PerfLabException Error(string path, Mark mark, string message) =>
+        new($"{path}:{mark.Line}:{mark.Column}: {message}", ExitCode.Usage);
+
+    /// <summary>Typed reads of YAML nodes that fail with the node's position.</summary>
+    private sealed class NodeReader(string path)
+    {
+        public string Path { get; } = path;
+
+        public Dictionary<string, YamlNode> Mapping(YamlNode node, string what, IReadOnlyList<string> allowed)
+        {
+            if (node is not YamlMappingNode mapping)
+            {
+                throw Error(Path, node.Start, $"expected {what} as a mapping (key: value lines).");
+            }
+            var result = new Dictionary<string, YamlNode>(StringComparer.Ordinal);
+            foreach (var (keyNode, value) in mapping.Children)
+            {
+                var key = ((YamlScalarNode)keyNode).Value ?? "";
+                if (!allowed.Contains(key))
+                {
+                    throw Error(Path, keyNode.Start, $"unknown key '{key}' in {what}; expected one of {string.Join(", ", allowed)}.");
+                }
+                result[key] = value;
+            }
+            return result;
+        }
+
+        public YamlNode Required(Dictionary<string, YamlNode> map, YamlNode parent, string key) =>
+            map.TryGetValue(key, out var node) ? node : throw Error(Path, parent.Start, $"missing required key '{key}'.");
+
+        public string RequiredString(Dictionary<string, YamlNode> map, YamlNode parent, string key)
+        {
+            var node = Required(map, parent, key);
+            return node is YamlScalarNode { Value: { Length: > 0 } value }
+                ? value
+                : throw Error(Path, node.Start, $"expected '{key}' to be a non-empty text value.");
+        }
+
+        public string? OptionalString(Dictionary<string, YamlNode> map, string key) =>
+            map.TryGetValue(key, out var node)
+                ? node is YamlScalarNode scalar ? scalar.Value : throw Error(Path, node.Start, $"expected '{key}' to be a text value.")
+                : null;
+
+        public int RequiredInt(Dictionary<string, YamlNode> map, YamlNode parent, string key, int min, int max)
+        {
+            var node = Required(map, parent, key);
+            if (node is YamlScalarNode scalar && int.TryParse(scalar.Value, NumberStyles.Integer, CultureInfo.InvariantCulture, out var value)
+                && value >= min && value <= max)
+            {
+                return value;
+            }
+            throw Error(Path, node.Start, $"expected '{key}' to be a whole number from {min} to {max}.");
+        }
+
+        public double RequiredDouble(Dictionary<string, YamlNode> map, YamlNode parent, string key)
+        {
+            var node = Required(map, parent, key);
+            return node is YamlScalarNode scalar && double.TryParse(scalar.Value, NumberStyles.Float, CultureInfo.InvariantCulture, out var value)
+                ? value
+                : throw Error(Path, node.Start, $"expected '{key}' to be a number (e.g. 22 or -11.5).");
+        }
+
+        public TimeSpan RequiredDuration(Dictionary<string, YamlNode> map, YamlNode parent, string key, bool allowZero)
+        {
+            var node = Required(map, parent, key);
+            if (node is YamlScalarNode scalar && Durations.TryParse(scalar.Value, out var value) && (allowZero || value > TimeSpan.Zero))
+            {
+                return value;
+            }
+            throw Error(Path, node.Start, $"expected '{key}' to be a duration like 500ms, 10s or 3m{(allowZero ? "" : ", above zero")}.");
+        }
+
+        public IReadOnlyList<YamlNode> Sequence(Dictionary<string, YamlNode> map, YamlNode parent, string key)
+        {
+            var node = Required(map, parent, key);
+            return node is YamlSequenceNode sequence
+                ? sequence.Children.ToList()
+                : throw Error(Path, node.Start, $"expected '{key}' to be a list (lines starting with '- ').");
+        }
+
+        public IReadOnlyDictionary<string, string> StringMap(Dictionary<string, YamlNode> map, string key)
+        {
+            if (!map.TryGetValue(key, out var node))
+            {
+                return new Dictionary<string, string>();
+            }
+            if (node is not YamlMappingNode mapping)
+            {
+                throw Error(Path, node.Start, $"expected '{key}' to be a mapping of names to values.");
+            }
+            var result = new Dictionary<string, string>(StringComparer.Ordinal);
+            foreach (var (k, v) in mapping.Children)
+            {
+                if (v is not YamlScalarNode { Value: not null } scalar)
+                {
+                    throw Error(Path, v.Start, $"expected a text value for '{((YamlScalarNode)k).Value}' under '{key}'.");
+                }
+                result[((YamlScalarNode)k).Value ?? ""] = scalar.Value;
+            }
+            return result;
+        }
+    }
+}
+
+/// <summary>Durations as k6 and wrk write them: 500ms, 10s, 3m, 1h (a bare number is seconds).</summary>
+public static class Durations
+{
+    public static bool TryParse(string? text, out TimeSpan value)
+    {
+        value = default;
+        if (string.IsNullOrWhiteSpace(text))
+        {
+            return false;
+        }
+        text = text.Trim();
+        var (number, unit) = text.EndsWith("ms", StringComparison.Ordinal) ? (text[..^2], 0.001)
+            : text.EndsWith('s') ? (text[..^1], 1.0)
+            : text.EndsWith('m') ? (text[..^1], 60.0)
+            : text.EndsWith('h') ? (text[..^1], 3600.0)
+            : (text, 1.0);
+        if (!double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var amount) || amount < 0 || amount > 86_400 / unit)
+        {
+            return false;
+        }
+        value = TimeSpan.FromSeconds(amount * unit);
+        return true;
+    }
+
+    public static string Format(TimeSpan value) =>
+        value.TotalSeconds >= 60 && value.TotalSeconds % 60 == 0 ? $"{value.TotalMinutes.ToString(CultureInfo.InvariantCulture)}m"
+        : value.TotalSeconds >= 1 ? $"{value.TotalSeconds.ToString(CultureInfo.InvariantCulture)}s"
+        : $"{value.TotalMilliseconds.ToString(CultureInfo.InvariantCulture)}ms";
+}

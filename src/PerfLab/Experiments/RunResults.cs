@@ -1,0 +1,187 @@
+using System.Text.Json.Serialization;
+
+namespace PerfLab.Experiments;
+
+// The one result graph that `perflab run` produces and every report writer renders (results.json).
+// Immutable; written with System.Text.Json (camelCase). Bump SchemaVersion on any breaking change.
+
+/// <summary>Everything one `perflab run` measured: the root of results.json.</summary>
+public sealed record RunResults
+{
+    public const int CurrentSchemaVersion = 1;
+
+    public int SchemaVersion { get; init; } = CurrentSchemaVersion;
+    public required DateTimeOffset StartedAt { get; init; }
+    public required DateTimeOffset FinishedAt { get; init; }
+    public required string Profile { get; init; }
+    public required Provenance Provenance { get; init; }
+    public required IReadOnlyList<ExperimentResult> Experiments { get; init; }
+    /// <summary>True when the run was interrupted (Ctrl+C) or stopped early; the figures cover what was measured.</summary>
+    public bool Incomplete { get; init; }
+    public string? IncompleteReason { get; init; }
+}
+
+/// <summary>Where and how the figures were measured.</summary>
+public sealed record Provenance
+{
+    public required string Commit { get; init; }
+    public required string SdkVersion { get; init; }
+    public required string RuntimeVersion { get; init; }
+    public required string CpuModel { get; init; }
+    public required int LogicalCores { get; init; }
+    public required string OperatingSystem { get; init; }
+    /// <summary>Which CPUs the SUT, the load generator and PostgreSQL were pinned to, or why they were not.</summary>
+    public required CoreLayout CoreLayout { get; init; }
+    public required string Database { get; init; }
+    public required string Profile { get; init; }
+    public required int Repetitions { get; init; }
+    public bool AaMode { get; init; }
+}
+
+public sealed record CoreLayout(string? Sut, string? Generator, string? Database, string Note);
+
+/// <summary>One experiment: its definition, every run, and what the statistics made of them.</summary>
+public sealed record ExperimentResult
+{
+    public required string Name { get; init; }
+    public required string Title { get; init; }
+    public required string Seed { get; init; }
+    public required string Reproduces { get; init; }
+    public required string FileHash { get; init; }
+    public required string Baseline { get; init; }
+    /// <summary>The load model asked, in words ("closed: 10 users per scenario", "open: 200 req/s", ...).</summary>
+    public required string LoadDescription { get; init; }
+    public required IReadOnlyList<string> Variants { get; init; }
+    public required IReadOnlyList<string> Scenarios { get; init; }
+    public required TimeSpan Warmup { get; init; }
+    public required TimeSpan Duration { get; init; }
+    public required IReadOnlyList<RunRecord> Runs { get; init; }
+    public required IReadOnlyList<VariantSummary> Summaries { get; init; }
+    public required IReadOnlyList<Comparison> Comparisons { get; init; }
+    public required IReadOnlyList<Finding> Findings { get; init; }
+    public required IReadOnlyList<ClaimCheck> Claims { get; init; }
+}
+
+[JsonConverter(typeof(JsonStringEnumConverter<RunStatus>))]
+public enum RunStatus { Ok, Failed, Skipped }
+
+/// <summary>One SUT process, one variant, one repetition.</summary>
+public sealed record RunRecord
+{
+    public required string Variant { get; init; }
+    public required int Repetition { get; init; }
+    /// <summary>Position in the interleaved order of the whole experiment (A B C A B C ...), from 1.</summary>
+    public required int Order { get; init; }
+    public required RunStatus Status { get; init; }
+    public string? FailureReason { get; init; }
+    public string? LogTail { get; init; }
+    public required DateTimeOffset StartedAt { get; init; }
+    /// <summary>What the SUT's /info reported (runtime, GC, thread pool, variant switches).</summary>
+    public IReadOnlyDictionary<string, string> SutInfo { get; init; } = new Dictionary<string, string>();
+    public required IReadOnlyList<ScenarioStats> Scenarios { get; init; }
+    /// <summary>Averages over the measured window of every counter read (dotnet-counters names).</summary>
+    public required IReadOnlyDictionary<string, double> Counters { get; init; }
+    public required int StarvationInjections { get; init; }
+    public required IReadOnlyList<TimelinePoint> Timeline { get; init; }
+    public required double GeneratorCpuPercent { get; init; }
+    public required bool GeneratorSaturated { get; init; }
+    /// <summary>Burst model only: each batch's wall time in ms.</summary>
+    public IReadOnlyList<double> BatchTimesMs { get; init; } = [];
+}
+
+/// <summary>Load figures of one scenario in one run (warm-up excluded).</summary>
+public sealed record ScenarioStats
+{
+    public required string Scenario { get; init; }
+    public required long Requests { get; init; }
+    public required double Rps { get; init; }
+    public required double MeanMs { get; init; }
+    public required double StdDevMs { get; init; }
+    public required double MinMs { get; init; }
+    public required double P50Ms { get; init; }
+    public required double P75Ms { get; init; }
+    public required double P90Ms { get; init; }
+    public required double P95Ms { get; init; }
+    public required double P99Ms { get; init; }
+    public required double P999Ms { get; init; }
+    public required double MaxMs { get; init; }
+    public required long BytesReceived { get; init; }
+    public required long Errors { get; init; }
+    public IReadOnlyDictionary<string, long> ErrorsByKind { get; init; } = new Dictionary<string, long>();
+    /// <summary>Open model only: the same percentiles from the actual send time (not corrected for coordinated omission).</summary>
+    public double? UncorrectedP99Ms { get; init; }
+}
+
+/// <summary>One second of one run: load and counters on the same clock (seconds since the measured window began).</summary>
+public sealed record TimelinePoint
+{
+    public required int Second { get; init; }
+    public required double Rps { get; init; }
+    public required double P50Ms { get; init; }
+    public required double P99Ms { get; init; }
+    public required long Errors { get; init; }
+    public required int Users { get; init; }
+    public required IReadOnlyDictionary<string, double> Counters { get; init; }
+}
+
+/// <summary>A median over repetitions with its 95 % interval.</summary>
+public sealed record Estimate(double Median, double Low, double High, int Samples);
+
+/// <summary>Per variant, across its repetitions.</summary>
+public sealed record VariantSummary
+{
+    public required string Variant { get; init; }
+    public required int SuccessfulRuns { get; init; }
+    public required int FailedRuns { get; init; }
+    /// <summary>Per scenario: rps, mean-ms, p99-ms.</summary>
+    public required IReadOnlyDictionary<string, IReadOnlyDictionary<string, Estimate>> Scenarios { get; init; }
+    /// <summary>RPS of all scenarios together (the article's "all (RPS)" column).</summary>
+    public required Estimate? AllRps { get; init; }
+    /// <summary>Burst model: the mean batch time over repetitions.</summary>
+    public Estimate? BatchMeanMs { get; init; }
+    /// <summary>Counter averages per run, summarized: threadpool-thread-count, threadpool-queue-length, time-in-gc, ...</summary>
+    public required IReadOnlyDictionary<string, Estimate> Counters { get; init; }
+    /// <summary>Per-request efficiency: cpu-ms-per-request, alloc-kb-per-request, gc-pause-ms-per-request.</summary>
+    public required IReadOnlyDictionary<string, Estimate> Efficiency { get; init; }
+}
+
+[JsonConverter(typeof(JsonStringEnumConverter<Verdict>))]
+public enum Verdict { Better, Worse, NoDifferenceDetected, NotEnoughData }
+
+/// <summary>A variant against the baseline on one metric.</summary>
+public sealed record Comparison
+{
+    public required string Variant { get; init; }
+    /// <summary>"all" for the combined figure, or a scenario name.</summary>
+    public required string Scenario { get; init; }
+    /// <summary>rps, mean-ms, p99-ms or batch-mean-ms.</summary>
+    public required string Metric { get; init; }
+    public required bool HigherIsBetter { get; init; }
+    public required double ChangePercent { get; init; }
+    public required double LowPercent { get; init; }
+    public required double HighPercent { get; init; }
+    /// <summary>The noise floor in percent this verdict had to clear (measured A/A spread on this machine).</summary>
+    public required double NoiseFloorPercent { get; init; }
+    public required Verdict Verdict { get; init; }
+}
+
+[JsonConverter(typeof(JsonStringEnumConverter<FindingKind>))]
+public enum FindingKind
+{
+    ThreadPoolStarvation, LockContention, GcPressure, BlockedThreadsLowCpu, GeneratorSaturated, Errors, Timeouts,
+}
+
+/// <summary>A diagnosis computed from counters and events, naming the recommendation that addresses it.</summary>
+public sealed record Finding(string Variant, FindingKind Kind, string Message, string Recommendation, string Evidence);
+
+/// <summary>One claim of a seed article set beside our figure.</summary>
+public sealed record ClaimCheck
+{
+    public required string Seed { get; init; }
+    public required string Claim { get; init; }
+    public required string SeedFigure { get; init; }
+    public required string OurFigure { get; init; }
+    /// <summary>True when our change goes the seed's way and clears the noise; false when it does not; null when not measured.</summary>
+    public required bool? DirectionHolds { get; init; }
+    public required string Note { get; init; }
+}

@@ -1,0 +1,100 @@
+using MathNet.Numerics.Distributions;
+
+namespace PerfLab.Experiments;
+
+/// <summary>
+/// The statistics behind every verdict. Repetitions are few (3 to 10), so intervals come from Student's t
+/// distribution rather than a bootstrap, whose percentile intervals are too narrow at such sizes. Throughput and
+/// latency are compared as ratios: the interval of the change is Welch's t interval on the difference of the log
+/// means, turned back into percent.
+/// </summary>
+public static class Statistics
+{
+    public const double Confidence = 0.95;
+
+    /// <summary>The median, with the 95 % t interval of the mean; a single sample has no interval.</summary>
+    public static Estimate Estimate(IReadOnlyList<double> samples)
+    {
+        if (samples.Count == 0)
+        {
+            return new Estimate(double.NaN, double.NaN, double.NaN, 0);
+        }
+        var median = Median(samples);
+        if (samples.Count == 1)
+        {
+            return new Estimate(median, median, median, 1);
+        }
+        var mean = samples.Average();
+        var halfWidth = StudentT.InvCDF(0, 1, samples.Count - 1, 1 - (1 - Confidence) / 2)
+            * StdDev(samples) / Math.Sqrt(samples.Count);
+        // The median and the mean's interval can disagree for skewed samples: widen so the interval holds the median.
+        return new Estimate(median, Math.Min(mean - halfWidth, median), Math.Max(mean + halfWidth, median), samples.Count);
+    }
+
+    /// <summary>
+    /// The change of <paramref name="candidate"/> against <paramref name="baseline"/> in percent, with its 95 %
+    /// interval (Welch on log values), and the verdict: a difference is called only when the interval excludes zero
+    /// and the change exceeds the noise floor.
+    /// </summary>
+    public static (double Change, double Low, double High, Verdict Verdict) Compare(
+        IReadOnlyList<double> baseline, IReadOnlyList<double> candidate, bool higherIsBetter, double noiseFloorPercent)
+    {
+        if (baseline.Count < 2 || candidate.Count < 2 || baseline.Concat(candidate).Any(v => v <= 0 || !double.IsFinite(v)))
+        {
+            var rough = baseline.Count > 0 && candidate.Count > 0 && Median(baseline) > 0
+                ? (Median(candidate) / Median(baseline) - 1) * 100
+                : double.NaN;
+            return (rough, double.NaN, double.NaN, Verdict.NotEnoughData);
+        }
+        var logA = baseline.Select(v => Math.Log(v)).ToList();
+        var logB = candidate.Select(v => Math.Log(v)).ToList();
+        var varA = Variance(logA) / logA.Count;
+        var varB = Variance(logB) / logB.Count;
+        var diff = logB.Average() - logA.Average();
+        var se = Math.Sqrt(varA + varB);
+        double low, high;
+        if (se == 0)
+        {
+            low = high = diff;
+        }
+        else
+        {
+            // Welch–Satterthwaite degrees of freedom.
+            var df = Math.Pow(varA + varB, 2) / (varA * varA / (logA.Count - 1) + varB * varB / (logB.Count - 1));
+            var t = StudentT.InvCDF(0, 1, df, 1 - (1 - Confidence) / 2);
+            low = diff - t * se;
+            high = diff + t * se;
+        }
+        var change = (Math.Exp(diff) - 1) * 100;
+        var lowPercent = (Math.Exp(low) - 1) * 100;
+        var highPercent = (Math.Exp(high) - 1) * 100;
+        var excludesZero = lowPercent > 0 || highPercent < 0;
+        var verdict = !excludesZero || Math.Abs(change) <= noiseFloorPercent
+            ? Verdict.NoDifferenceDetected
+            : (change > 0) == higherIsBetter ? Verdict.Better : Verdict.Worse;
+        return (change, lowPercent, highPercent, verdict);
+    }
+
+    public static double Median(IReadOnlyList<double> values)
+    {
+        if (values.Count == 0)
+        {
+            return double.NaN;
+        }
+        var sorted = values.Order().ToArray();
+        var mid = sorted.Length / 2;
+        return sorted.Length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+
+    public static double StdDev(IReadOnlyList<double> values) => Math.Sqrt(Variance(values));
+
+    private static double Variance(IReadOnlyList<double> values)
+    {
+        if (values.Count < 2)
+        {
+            return 0;
+        }
+        var mean = values.Average();
+        return values.Sum(v => (v - mean) * (v - mean)) / (values.Count - 1);
+    }
+}

@@ -1,0 +1,28 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace PerfLab.Sut;
+
+/// <summary>The parts of the SUT's GET /info that perflab checks and records.</summary>
+public sealed record SutInfo(
+    int ProcessId,
+    string Runtime,
+    string RuntimeVersion,
+    string? TargetFramework,
+    int ProcessorCount,
+    long WorkingSet,
+    SutGcInfo Gc,
+    SutThreadPoolInfo ThreadPool,
+    string Serializer,
+    string DataAccess,
+    string Logging,
+    bool DatabaseConfigured);
+
+public sealed record SutGcInfo(bool IsServerGC, string LatencyMode, bool Concurrent, long? HeapCount, long? DynamicAdaptationMode);
+
+public sealed record SutThreadPoolInfo(int MinWorkerThreads, int MinCompletionPortThreads, int MaxWorkerThreads,
+    int MaxCompletionPortThreads, int ThreadCount);
+
+[JsonSourceGenerationOptions(JsonSerializerDefaults.Web)]
+[JsonSerializable(typeof(SutInfo))]
+internal sealed partial class SutInfoJsonContext : JsonSerializerContext;

@@ -1,0 +1,206 @@
+using System.Diagnostics;
+using System.Net.Http.Json;
+using System.Runtime.InteropServices;
+using PerfLab.Cli;
+
+namespace PerfLab.Sut;
+
+/// <summary>
+/// One running SUT process. Its output goes straight to a log file (the shell redirects it), so that no pump in
+/// perflab's own process competes with the load generator for CPU.
+/// </summary>
+public sealed class SutProcess : IAsyncDisposable
+{
+    /// <summary>The line the SUT prints once Kestrel listens (PerfLab.Sut.Hosting.Readiness).</summary>
+    public const string ReadinessPrefix = "perflab-sut: listening on ";
+
+    private static readonly TimeSpan ReadinessTimeout = TimeSpan.FromSeconds(60);
+
+    private SutProcess(Process process, Uri baseAddress, string logFile, bool detached)
+    {
+        Process = process;
+        BaseAddress = baseAddress;
+        LogFile = logFile;
+        Detached = detached;
+    }
+
+    public Process Process { get; }
+    public int Pid => Process.Id;
+    public Uri BaseAddress { get; }
+    public string LogFile { get; }
+    public bool Detached { get; }
+
+    /// <summary>Starts the SUT and waits for its readiness line; a SUT that exits first fails with the tail of its log.</summary>
+    /// <param name="detached">Keep it running after perflab exits (own session, no terminal), as `perflab sut start` does.</param>
+    public static async Task<SutProcess> StartAsync(SutLaunch launch, bool detached = false,
+        IProgress<string>? progress = null, CancellationToken ct = default)
+    {
+        var (fileName, leading) = await SutBinaries.ResolveAsync(launch.Framework, progress, ct);
+        var logFile = launch.LogFile ?? Path.Combine(PerfLabPaths.CacheRoot, "sut", "logs", $"sut-{DateTime.UtcNow:yyyyMMdd-HHmmss-fff}.log");
+        Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(logFile))!);
+
+        var start = new ProcessStartInfo("/bin/sh") { UseShellExecute = false };
+        start.ArgumentList.Add("-c");
+        start.ArgumentList.Add("exec \"$@\" </dev/null >\"$PERFLAB_SUT_LOG\" 2>&1");
+        start.ArgumentList.Add("perflab-sut");
+        if (detached)
+        {
+            start.ArgumentList.Add("setsid");
+        }
+        if (launch.CpuSet is not null)
+        {
+            start.ArgumentList.Add("taskset");
+            start.ArgumentList.Add("-c");
+            start.ArgumentList.Add(launch.CpuSet);
+        }
+        start.ArgumentList.Add(fileName);
+        foreach (var arg in leading)
+        {
+            start.ArgumentList.Add(arg);
+        }
+        start.ArgumentList.Add("--urls");
+        start.ArgumentList.Add(launch.Urls);
+
+        start.Environment["PERFLAB_SUT_LOG"] = logFile;
+        start.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
+        if (launch.ConnectionString is not null)
+        {
+            start.Environment[SutLaunch.EnvironmentName("ConnectionStrings:AdventureWorks")] = launch.ConnectionString;
+        }
+        foreach (var (key, value) in launch.Settings)
+        {
+            start.Environment[SutLaunch.EnvironmentName(key)] = value;
+        }
+        foreach (var (key, value) in launch.Environment)
+        {
+            start.Environment[key] = value;
+        }
+
+        var process = Process.Start(start) ?? throw new PerfLabException("could not start the SUT process.", ExitCode.Environment);
+        try
+        {
+            var address = await WaitForReadinessAsync(process, logFile, ct);
+            return new SutProcess(process, address, logFile, detached);
+        }
+        catch
+        {
+            await StopProcessAsync(process);
+            process.Dispose();
+            throw;
+        }
+    }
+
+    private static async Task<Uri> WaitForReadinessAsync(Process process, string logFile, CancellationToken ct)
+    {
+        var deadline = Stopwatch.StartNew();
+        while (deadline.Elapsed < ReadinessTimeout)
+        {
+            ct.ThrowIfCancellationRequested();
+            var line = ReadLines(logFile).FirstOrDefault(l => l.StartsWith(ReadinessPrefix, StringComparison.Ordinal));
+            if (line is not null)
+            {
+                var url = line[ReadinessPrefix.Length..].Split(' ')[0];
+                return new Uri(url.Replace("0.0.0.0", "127.0.0.1", StringComparison.Ordinal).Replace("[::]", "127.0.0.1", StringComparison.Ordinal));
+            }
+            if (process.HasExited)
+            {
+                throw new PerfLabException(
+                    $"the SUT exited with code {process.ExitCode} before it was ready. Its log ({logFile}) ends with:" +
+                    Environment.NewLine + Tail(logFile, 15), ExitCode.Failed);
+            }
+            // Polling the log file for the readiness line: the SUT writes it straight to the file.
+            await Task.Delay(50, ct);
+        }
+        throw new PerfLabException(
+            $"the SUT did not report ready within {ReadinessTimeout.TotalSeconds:0} s. Its log ({logFile}) ends with:" +
+            Environment.NewLine + Tail(logFile, 15), ExitCode.Failed);
+    }
+
+    /// <summary>Reads GET /info: what the SUT says is in effect.</summary>
+    public async Task<SutInfo> GetInfoAsync(CancellationToken ct = default)
+    {
+        using var client = new HttpClient { BaseAddress = BaseAddress, Timeout = TimeSpan.FromSeconds(10) };
+        return await client.GetFromJsonAsync("/info", SutInfoJsonContext.Default.SutInfo, ct)
+            ?? throw new PerfLabException("the SUT answered /info with nothing.", ExitCode.Failed);
+    }
+
+    public string TailOfLog(int lines = 15) => Tail(LogFile, lines);
+
+    public static string Tail(string logFile, int lines) =>
+        string.Join(Environment.NewLine, ReadLines(logFile).TakeLast(lines).Select(l => "  | " + l));
+
+    private static IEnumerable<string> ReadLines(string file)
+    {
+        if (!File.Exists(file))
+        {
+            return [];
+        }
+        using var stream = new FileStream(file, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        using var reader = new StreamReader(stream);
+        return reader.ReadToEnd().Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(l => l.TrimEnd('\r')).ToList();
+    }
+
+    /// <summary>Stops the SUT: SIGTERM, then SIGKILL after a grace period.</summary>
+    public async Task StopAsync() => await StopProcessAsync(Process);
+
+    /// <summary>Stops a SUT that another perflab process started (by pid).</summary>
+    public static async Task<bool> StopByPidAsync(int pid)
+    {
+        Process process;
+        try
+        {
+            process = Process.GetProcessById(pid);
+        }
+        catch (ArgumentException)
+        {
+            return false;
+        }
+        using (process)
+        {
+            await StopProcessAsync(process);
+            return true;
+        }
+    }
+
+    private static async Task StopProcessAsync(Process process)
+    {
+        try
+        {
+            if (process.HasExited)
+            {
+                return;
+            }
+            _ = Kill(process.Id, SigTerm);
+            using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+            try
+            {
+                await process.WaitForExitAsync(grace.Token);
+            }
+            catch (OperationCanceledException)
+            {
+                process.Kill(entireProcessTree: true);
+                await process.WaitForExitAsync(CancellationToken.None);
+            }
+        }
+        catch (InvalidOperationException)
+        {
+            // Not started or already reaped: nothing to stop.
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (!Detached)
+        {
+            await StopAsync();
+        }
+        Process.Dispose();
+    }
+
+    private const int SigTerm = 15;
+
+#pragma warning disable SYSLIB1054 // DllImport keeps the project free of unsafe code; kill(2) marshals trivially.
+    [DllImport("libc", EntryPoint = "kill", SetLastError = true)]
+    private static extern int Kill(int pid, int signal);
+#pragma warning restore SYSLIB1054
+}

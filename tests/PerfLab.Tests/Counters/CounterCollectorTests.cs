@@ -1,0 +1,207 @@
+using System.Diagnostics;
+using PerfLab.Counters;
+using PerfLab.Sut;
+
+namespace PerfLab.Tests.Counters;
+
+// Each test starts its own SUT: thread-pool history (threads already injected) would hide what a test looks for.
+public sealed class CounterCollectorTests
+{
+    private static readonly TimeSpan _testBudget = TimeSpan.FromSeconds(60);
+
+    [Fact]
+    public async Task CollectAsync_BlockingEndpointUnderLoad_SeesQueueGrowAndStarvationInjections()
+    {
+        await using var sut = await StartSutAsync();
+        using var stop = new CancellationTokenSource(_testBudget);
+        var samples = new SampleWaiter();
+        var collecting = CounterCollector.CollectAsync(sut.Pid, new CounterOptions(), samples, stop.Token);
+        await samples.WaitForCountAsync(1, stop.Token);
+
+        // 40 users on a 500 ms Thread.Sleep: a pool of 2 threads (2 cores) can serve 4 requests a second, so work
+        // items queue, and no dequeue for longer than the starvation threshold makes the gate thread inject threads.
+        await LoadAsync(sut.BaseAddress, "/weatherforecast-sync?ms=500", users: 40, TimeSpan.FromSeconds(8), stop.Token);
+        await samples.WaitForCountAsync(samples.Count + 1, stop.Token);
+        await stop.CancelAsync();
+        var recording = await collecting;
+
+        Assert.Equal(CollectionEnding.Cancelled, recording.Ending);
+        var queue = Series(recording, "threadpool-queue-length");
+        var threads = Series(recording, "threadpool-thread-count");
+        Assert.True(queue.Max() >= 5, $"queue length never rose: {string.Join(",", queue)}");
+        Assert.True(threads.Max() >= threads.First() + 2, $"thread count did not climb: {string.Join(",", threads)}");
+        var starvation = recording.Adjustments.Count(a => a.Reason == "Starvation");
+        Assert.True(starvation >= 1, $"no Starvation adjustment among {string.Join(",", recording.Adjustments.Select(a => a.Reason))}");
+        Assert.Equal(starvation, (int)Series(recording, CounterCatalog.StarvationCounter).Sum());
+        Assert.True(Series(recording, "requests-per-second").Sum() > 0);
+    }
+
+    [Theory]
+    [InlineData(RuntimeCounterSource.Meter, CounterSource.Meter)]
+    [InlineData(RuntimeCounterSource.EventCounters, CounterSource.EventCounters)]
+    [InlineData(RuntimeCounterSource.Auto, CounterSource.Meter)]
+    public async Task CollectAsync_IdleSut_ValuesMatchWhatTheProcessSaysOfItself(RuntimeCounterSource source, CounterSource expected)
+    {
+        await using var sut = await StartSutAsync();
+        using var stop = new CancellationTokenSource(_testBudget);
+        var samples = new SampleWaiter();
+        var collecting = CounterCollector.CollectAsync(sut.Pid, new CounterOptions { Source = source }, samples, stop.Token);
+        await samples.WaitForCountAsync(3, stop.Token);
+        var info = await sut.GetInfoAsync(stop.Token);
+        await stop.CancelAsync();
+        var recording = await collecting;
+
+        Assert.Equal(info.RuntimeVersion, recording.RuntimeVersion);
+        Assert.Equal(expected, recording.Counters.Single(c => c.Name == "working-set").Source);
+        Assert.Equal(CounterSource.EventCounters, recording.Counters.Single(c => c.Name == "requests-per-second").Source);
+        var last = recording.Samples[^1];
+        var workingSetMb = info.WorkingSet / 1e6;
+        var counted = last.Get("working-set") ?? Series(recording, "working-set").Last();
+        Assert.InRange(counted, workingSetMb * 0.8, workingSetMb * 1.2);
+        Assert.InRange(Series(recording, "threadpool-thread-count").Last(), 1, info.ThreadPool.ThreadCount + 3);
+        Assert.InRange(Series(recording, "cpu-usage").Average(), 0, 100);
+        Assert.All(CounterCatalog.All.Where(d => d.EventSource == CounterCatalog.RuntimeEventSource),
+            d => Assert.Contains(recording.Samples, s => s.Values.ContainsKey(d.Name)));
+    }
+
+    [Fact]
+    public async Task CollectAsync_KnownNumberOfRequests_RequestRateAddsUpToThem()
+    {
+        await using var sut = await StartSutAsync();
+        using var stop = new CancellationTokenSource(_testBudget);
+        var samples = new SampleWaiter();
+        var collecting = CounterCollector.CollectAsync(sut.Pid, new CounterOptions(), samples, stop.Token);
+        await samples.WaitForCountAsync(2, stop.Token);
+
+        using var client = new HttpClient { BaseAddress = sut.BaseAddress };
+        for (var i = 0; i < 50; i++)
+        {
+            (await client.GetAsync("/weatherforecast-async?ms=1", stop.Token)).EnsureSuccessStatusCode();
+        }
+        // Rates are published at the end of the interval they cover: two more samples close the last one.
+        await samples.WaitForCountAsync(samples.Count + 2, stop.Token);
+        await stop.CancelAsync();
+        var recording = await collecting;
+
+        Assert.Equal(50, Series(recording, "requests-per-second").Sum());
+        Assert.True(Series(recording, "alloc-rate").Sum() > 0);
+    }
+
+    [Fact]
+    public async Task CollectAsync_ProcessExitsMidCollection_KeepsWhatWasCollectedAndSaysSo()
+    {
+        await using var sut = await StartSutAsync();
+        using var stop = new CancellationTokenSource(_testBudget);
+        var samples = new SampleWaiter();
+        var collecting = CounterCollector.CollectAsync(sut.Pid, new CounterOptions { Duration = TimeSpan.FromSeconds(40) }, samples, stop.Token);
+        await samples.WaitForCountAsync(2, stop.Token);
+        await sut.StopAsync();
+        var recording = await collecting.WaitAsync(TimeSpan.FromSeconds(15));
+
+        Assert.Equal(CollectionEnding.ProcessExited, recording.Ending);
+        Assert.Contains("exited", recording.EndingDetail);
+        Assert.True(recording.Samples.Count >= 2);
+    }
+
+    [Fact]
+    public async Task CollectAsync_Cancelled_StopsPromptlyAndReturnsTheSamples()
+    {
+        await using var sut = await StartSutAsync();
+        using var stop = new CancellationTokenSource();
+        var samples = new SampleWaiter();
+        var collecting = CounterCollector.CollectAsync(sut.Pid, new CounterOptions { Duration = TimeSpan.FromSeconds(40) }, samples, stop.Token);
+        using (var budget = new CancellationTokenSource(_testBudget))
+        {
+            await samples.WaitForCountAsync(2, budget.Token);
+        }
+        var clock = Stopwatch.StartNew();
+        await stop.CancelAsync();
+        var recording = await collecting.WaitAsync(TimeSpan.FromSeconds(15));
+        clock.Stop();
+
+        Assert.Equal(CollectionEnding.Cancelled, recording.Ending);
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(2), $"took {clock.Elapsed.TotalMilliseconds:0} ms to stop");
+        Assert.True(recording.Samples.Count >= 2);
+        Assert.All(recording.Samples, s => Assert.InRange(s.UnixSeconds * 1000, recording.StartedUnixMs - 1000, recording.EndedUnixMs));
+    }
+
+    [Fact]
+    public async Task CollectAsync_Duration_CompletesOnTime()
+    {
+        await using var sut = await StartSutAsync();
+        var clock = Stopwatch.StartNew();
+        var recording = await CounterCollector.CollectAsync(sut.Pid, new CounterOptions { Duration = TimeSpan.FromSeconds(3) }, null, CancellationToken.None)
+            .WaitAsync(_testBudget);
+
+        Assert.Equal(CollectionEnding.Completed, recording.Ending);
+        Assert.InRange(clock.Elapsed.TotalSeconds, 3, 6);
+        Assert.InRange(recording.Samples.Count, 2, 4);
+    }
+
+    internal static Task<SutProcess> StartSutAsync() => SutProcess.StartAsync(SutLaunch.Default(connectionString: null));
+
+    private static List<double> Series(CounterRecording recording, string counter) =>
+        recording.Samples.Select(s => s.Get(counter)).OfType<double>().ToList();
+
+    private static async Task LoadAsync(Uri baseAddress, string path, int users, TimeSpan duration, CancellationToken ct)
+    {
+        using var client = new HttpClient { BaseAddress = baseAddress, Timeout = TimeSpan.FromSeconds(30) };
+        var until = DateTime.UtcNow + duration;
+        var loops = Enumerable.Range(0, users).Select(async _ =>
+        {
+            for (var i = 0; i < 1000 && DateTime.UtcNow < until && !ct.IsCancellationRequested; i++)
+            {
+                using var response = await client.GetAsync(path, ct);
+            }
+        });
+        await Task.WhenAll(loops);
+    }
+
+    /// <summary>Counts the samples the collector reports, so that a test waits for data rather than for time.</summary>
+    private sealed class SampleWaiter : IProgress<CounterSample>
+    {
+        private readonly Lock _gate = new();
+        private int _count;
+        private TaskCompletionSource _changed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public int Count
+        {
+            get
+            {
+                lock (_gate)
+                {
+                    return _count;
+                }
+            }
+        }
+
+        public void Report(CounterSample value)
+        {
+            TaskCompletionSource changed;
+            lock (_gate)
+            {
+                _count++;
+                changed = _changed;
+                _changed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+            }
+            changed.TrySetResult();
+        }
+
+        public async Task WaitForCountAsync(int count, CancellationToken ct)
+        {
+            while (true)
+            {
+                Task changed;
+                lock (_gate)
+                {
+                    if (_count >= count)
+                    {
+                        return;
+                    }
+                    changed = _changed.Task;
+                }
+                await changed.WaitAsync(ct);
+            }
+        }
+    }
+}
