@@ -49,6 +49,8 @@ public enum ClaimVerdict
     WithinNoise,
     /// <summary>The benchmark failed or did not run.</summary>
     NotMeasured,
+    /// <summary>The benchmark ran but its table's baseline did not, so there is no ratio.</summary>
+    NoBaseline,
 }
 
 /// <summary>One seed row beside our measurement of the same benchmark. <paramref name="OurRatioError"/> is the
@@ -71,7 +73,7 @@ public sealed record ClaimComparison(
             }
             if (OurRatio is not { } ours)
             {
-                return ClaimVerdict.NotMeasured;
+                return Ours?.MeanNs is null ? ClaimVerdict.NotMeasured : ClaimVerdict.NoBaseline;
             }
             var low = MicroComparer.DirectionOf(ours * (1 - OurRatioError));
             var high = MicroComparer.DirectionOf(ours * (1 + OurRatioError));

@@ -95,6 +95,7 @@ public static class MicroSummaryWriter
         ClaimVerdict.Holds => "yes",
         ClaimVerdict.WithinNoise => "within noise",
         ClaimVerdict.NotMeasured => "not measured",
+        ClaimVerdict.NoBaseline => "no ratio: the baseline did not run",
         _ => $"no: {Word(MicroComparer.DirectionOf(row.SeedRatio))} in the seed, {Word(MicroComparer.DirectionOf(row.OurRatio!.Value))} here",
     };
 

@@ -90,6 +90,17 @@ public sealed class MicroSummaryTests
         Assert.Equal("NotFromTheSeed", extra.Method);
     }
 
+    [Fact]
+    public void Compare_BaselineNotRun_SaysSoInsteadOfNotMeasured()
+    {
+        var cached = new BenchmarkMeasurement("PerfLab.Micro.CachedObjectBenchmarks.GetCachedObject",
+            "CachedObjectBenchmarks", "GetCachedObject", "", 0.4, 0.01, 0.005, 0);
+
+        var table = Assert.Single(MicroComparer.Compare(new MicroResults(null, [cached]), SeedTables.All).Tables);
+
+        Assert.Equal([ClaimVerdict.Baseline, ClaimVerdict.NoBaseline], table.Rows.Select(r => r.Verdict));
+    }
+
     [Theory]
     [InlineData(0.73, RatioDirection.Faster)]
     [InlineData(0.98, RatioDirection.Level)]
