@@ -44,6 +44,12 @@ public static class MicroCommand
             {
                 throw new PerfLabException(MicroFilter.NothingMatches(chosen, available), ExitCode.Usage);
             }
+            var withBaselines = MicroFilter.WithBaselines(selected, available, SeedTables.All);
+            foreach (var added in withBaselines.Except(selected))
+            {
+                Console.Error.WriteLine($"micro: also running {MicroFilter.ShortName(added)}, the baseline of its seed table.");
+            }
+            selected = withBaselines;
 
             var commandLine = string.Join(" ", new[] { "perflab", "micro" }
                 .Concat(chosen.Select(f => f.Contains(' ') || f.Contains('*') || f.Contains('?') ? $"'{f}'" : f))

@@ -60,11 +60,15 @@ public static class BenchmarkDotNetJson
 
     private static BenchmarkMeasurement ReadBenchmark(JsonElement b)
     {
-        double? mean = null, stdDev = null;
+        double? mean = null, error = null, stdDev = null;
         if (b.TryGetProperty("Statistics", out var stats) && stats.ValueKind == JsonValueKind.Object)
         {
             mean = Number(stats, "Mean");
             stdDev = Number(stats, "StandardDeviation");
+            if (stats.TryGetProperty("ConfidenceInterval", out var ci) && ci.ValueKind == JsonValueKind.Object)
+            {
+                error = Number(ci, "Margin");
+            }
         }
         long? allocated = null;
         if (b.TryGetProperty("Memory", out var memory) && memory.ValueKind == JsonValueKind.Object
@@ -82,6 +86,7 @@ public static class BenchmarkDotNetJson
             method,
             String(b, "Parameters"),
             mean,
+            error,
             stdDev,
             allocated);
     }

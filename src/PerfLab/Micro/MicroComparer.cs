@@ -30,24 +30,29 @@ public static class MicroComparer
                 matched.Add(o);
             }
 
-            var baselineMean = ours[0]?.MeanNs;
+            var baseline = ours[0];
             var rows = table.Rows.Select((row, i) => new ClaimComparison(
                 row,
                 table.SeedRatio(row),
                 ours[i],
-                ours[i]?.MeanNs is { } mean && baselineMean is > 0 ? mean / baselineMean.Value : null)
-            {
-                IsBaseline = i == 0,
-            }).ToList();
+                ours[i]?.MeanNs is { } mean && baseline?.MeanNs is > 0 ? mean / baseline.MeanNs.Value : null,
+                i == 0 ? 0 : Math.Sqrt(Square(RelativeError(ours[i])) + Square(RelativeError(baseline))),
+                IsBaseline: i == 0)).ToList();
             tables.Add(new TableComparison(table, rows, CheckOrdering(rows)));
         }
         var notInSeed = results.Benchmarks.Where(b => !matched.Contains(b)).ToList();
         return new MicroComparison(results.Host, tables, notInSeed);
     }
 
+    /// <summary>BenchmarkDotNet's error margin as a fraction of the mean (0 when it gave none).</summary>
+    public static double RelativeError(BenchmarkMeasurement? b) =>
+        b is { MeanNs: > 0, ErrorNs: { } error } ? error / b.MeanNs.Value : 0;
+
+    private static double Square(double x) => x * x;
+
     private static OrderingCheck CheckOrdering(IReadOnlyList<ClaimComparison> rows)
     {
-        int checkedPairs = 0, kept = 0;
+        int checkedPairs = 0, kept = 0, noise = 0;
         var reversed = new List<string>();
         for (var i = 0; i < rows.Count; i++)
         {
@@ -63,16 +68,21 @@ public static class MicroComparer
                     continue;
                 }
                 checkedPairs++;
-                if (fast < slow)
+                double errorA = a.Ours.ErrorNs ?? 0, errorB = b.Ours.ErrorNs ?? 0;
+                if (fast + errorA < slow - errorB)
                 {
                     kept++;
                 }
-                else
+                else if (fast - errorA > slow + errorB)
                 {
                     reversed.Add($"{a.Seed.Method} < {b.Seed.Method}");
                 }
+                else
+                {
+                    noise++; // the error margins overlap: this run cannot order the two
+                }
             }
         }
-        return new OrderingCheck(checkedPairs, kept, reversed);
+        return new OrderingCheck(checkedPairs, kept, reversed, noise);
     }
 }

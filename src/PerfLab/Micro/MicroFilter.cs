@@ -17,6 +17,27 @@ public static class MicroFilter
         return available.Where(name => patterns.Any(p => p.IsMatch(name) || p.IsMatch(ShortName(name)))).ToList();
     }
 
+    /// <summary>Adds the baseline of every seed table a selected benchmark belongs to (a ratio needs it), in the
+    /// order of <paramref name="available"/>.</summary>
+    public static IReadOnlyList<string> WithBaselines(
+        IReadOnlyList<string> selected, IReadOnlyList<string> available, IReadOnlyList<SeedTable> tables)
+    {
+        var chosen = selected.ToHashSet(StringComparer.Ordinal);
+        foreach (var name in selected)
+        {
+            var type = ShortName(name).Split('.')[0];
+            foreach (var table in tables.Where(t => t.Type == type))
+            {
+                var baseline = available.FirstOrDefault(a => ShortName(a) == $"{type}.{table.Baseline.Method}");
+                if (baseline is not null)
+                {
+                    chosen.Add(baseline);
+                }
+            }
+        }
+        return available.Where(chosen.Contains).ToList();
+    }
+
     /// <summary><c>PerfLab.Micro.IndexOfAnyBenchmarks.IndexOfAny_String</c> becomes
     /// <c>IndexOfAnyBenchmarks.IndexOfAny_String</c>.</summary>
     public static string ShortName(string fullName)

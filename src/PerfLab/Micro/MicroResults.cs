@@ -1,12 +1,14 @@
 namespace PerfLab.Micro;
 
-/// <summary>One benchmark case as BenchmarkDotNet reported it. Times are in nanoseconds; null when the case failed.</summary>
+/// <summary>One benchmark case as BenchmarkDotNet reported it. Times are in nanoseconds; null when the case failed.
+/// <paramref name="ErrorNs"/> is BenchmarkDotNet's Error column: half the 99.9 % confidence interval of the mean.</summary>
 public sealed record BenchmarkMeasurement(
     string FullName,
     string Type,
     string Method,
     string Parameters,
     double? MeanNs,
+    double? ErrorNs,
     double? StdDevNs,
     long? AllocatedBytes)
 {
@@ -34,25 +36,60 @@ public enum RatioDirection
     Slower,
 }
 
-/// <summary>One seed row beside our measurement of the same benchmark.</summary>
+/// <summary>What a seed ratio came to here.</summary>
+public enum ClaimVerdict
+{
+    /// <summary>The table's baseline row: every ratio is taken against it.</summary>
+    Baseline,
+    /// <summary>Our ratio is on the seed's side of the baseline (faster, level or slower), beyond our error.</summary>
+    Holds,
+    /// <summary>Our ratio is on another side than the seed's, beyond our error.</summary>
+    Differs,
+    /// <summary>Our ratio's error interval spans more than one side: this run cannot tell.</summary>
+    WithinNoise,
+    /// <summary>The benchmark failed or did not run.</summary>
+    NotMeasured,
+    /// <summary>The benchmark ran but its table's baseline did not, so there is no ratio.</summary>
+    NoBaseline,
+}
+
+/// <summary>One seed row beside our measurement of the same benchmark. <paramref name="OurRatioError"/> is the
+/// ratio's relative error, combined from both means' 99.9 % error margins.</summary>
 public sealed record ClaimComparison(
     SeedRow Seed,
     double SeedRatio,
     BenchmarkMeasurement? Ours,
-    double? OurRatio)
+    double? OurRatio,
+    double OurRatioError,
+    bool IsBaseline)
 {
-    public bool IsBaseline { get; init; }
-
-    /// <summary>True when our ratio falls on the same side of the baseline as the seed's (faster, level or slower);
-    /// null when we have no figure.</summary>
-    public bool? DirectionHolds => OurRatio is { } ours
-        ? MicroComparer.DirectionOf(ours) == MicroComparer.DirectionOf(SeedRatio)
-        : null;
+    public ClaimVerdict Verdict
+    {
+        get
+        {
+            if (IsBaseline)
+            {
+                return ClaimVerdict.Baseline;
+            }
+            if (OurRatio is not { } ours)
+            {
+                return Ours?.MeanNs is null ? ClaimVerdict.NotMeasured : ClaimVerdict.NoBaseline;
+            }
+            var low = MicroComparer.DirectionOf(ours * (1 - OurRatioError));
+            var high = MicroComparer.DirectionOf(ours * (1 + OurRatioError));
+            if (low != high)
+            {
+                return ClaimVerdict.WithinNoise;
+            }
+            return low == MicroComparer.DirectionOf(SeedRatio) ? ClaimVerdict.Holds : ClaimVerdict.Differs;
+        }
+    }
 }
 
 /// <summary>Whether the ranking of a table survived: every pair of rows the seed tells apart (means more than 5 %
-/// apart) must come out in the same order here.</summary>
-public sealed record OrderingCheck(int PairsChecked, int PairsKept, IReadOnlyList<string> Reversed)
+/// apart) must come out in the same order here. A pair whose order here is inside our error margins is neither kept
+/// nor reversed, but counted as within noise.</summary>
+public sealed record OrderingCheck(int PairsChecked, int PairsKept, IReadOnlyList<string> Reversed, int WithinNoise)
 {
     public bool Holds => PairsChecked > 0 && PairsKept == PairsChecked;
 }

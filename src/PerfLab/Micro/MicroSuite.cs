@@ -133,11 +133,17 @@ public sealed class MicroSuite
         var results = BenchmarkDotNetJson.ReadDirectory(Path.Combine(artifacts, "results"));
         var comparison = MicroComparer.Compare(results, SeedTables.All);
         var summary = MicroSummaryWriter.Render(comparison, options.Command);
+        var loadAfter = LoadAverage();
         if (loadBefore is not null)
         {
             // Nanosecond benchmarks on a shared machine move with its load: the figures need this beside them.
             summary += string.Create(CultureInfo.InvariantCulture,
-                $"\nMachine load: 1-minute load average {loadBefore} at the start, {LoadAverage()} at the end, on {Environment.ProcessorCount} logical cores.\n");
+                $"\nMachine load: 1-minute load average {loadBefore} at the start, {loadAfter} at the end, on {Environment.ProcessorCount} logical cores.\n");
+            if (Overloaded(loadBefore) || Overloaded(loadAfter))
+            {
+                summary += "A load above the core count means the benchmarks waited for a CPU: their means are inflated unevenly, "
+                    + "so the ratios above say more about the machine than about the code. Run again on a quieter machine.\n";
+            }
         }
         if (interrupted)
         {
@@ -155,6 +161,9 @@ public sealed class MicroSuite
             .ToList();
         return new MicroRunOutcome(comparison, summary, summaryPath, tablesPath, notMeasured, rc, interrupted);
     }
+
+    private static bool Overloaded(string? load) =>
+        double.TryParse(load, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && value > Environment.ProcessorCount;
 
     private static string? LoadAverage()
     {

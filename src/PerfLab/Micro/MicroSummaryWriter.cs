@@ -29,7 +29,8 @@ public static class MicroSummaryWriter
         w.WriteLine();
         w.WriteLine("Ratios are mean / mean of the table's baseline (its first row), in the seed and here. The seed ran");
         w.WriteLine(".NET 7 on other hardware: compare ratios, not nanoseconds. A ratio within 5 % of 1 counts as level;");
-        w.WriteLine("*holds* means our ratio is on the same side of the baseline as the seed's (faster, level or slower).");
+        w.WriteLine("*yes* means our ratio is on the same side of the baseline as the seed's (faster, level or slower),");
+        w.WriteLine("*within noise* that our ratio's error (from BenchmarkDotNet's 99.9 % margins) spans more than one side.");
         w.WriteLine();
 
         if (comparison.Tables.Count == 0)
@@ -47,27 +48,32 @@ public static class MicroSummaryWriter
                 {
                     var title = first ? table.Table.Title : "";
                     var name = row.IsBaseline ? $"{row.Seed.Method} (baseline)" : row.Seed.Method;
-                    w.WriteLine($"| {title} | {name} | {Ns(row.Seed.MeanNs)} | {Ratio(row.SeedRatio)} | {Ns(row.Ours?.MeanNs)} | {Ratio(row.OurRatio)} | {Bytes(row.Seed.AllocatedBytes)} | {Bytes(row.Ours?.AllocatedBytes)} | {Holds(row)} |");
+                    var ourRatio = row.IsBaseline || row.OurRatio is null
+                        ? Ratio(row.OurRatio)
+                        : $"{Ratio(row.OurRatio)} ± {Ratio(row.OurRatio * row.OurRatioError)}";
+                    w.WriteLine($"| {title} | {name} | {Ns(row.Seed.MeanNs)} | {Ratio(row.SeedRatio)} | {Ns(row.Ours?.MeanNs)} | {ourRatio} | {Bytes(row.Seed.AllocatedBytes)} | {Bytes(row.Ours?.AllocatedBytes)} | {Holds(row)} |");
                     first = false;
                 }
             }
 
             w.WriteLine();
-            w.WriteLine("Ordering: every pair of rows whose seed means are more than 5 % apart, in the same order here?");
+            w.WriteLine("Ordering: is every pair of rows whose seed means are more than 5 % apart in the same order here, beyond");
+            w.WriteLine("our error margins?");
             w.WriteLine();
             foreach (var table in comparison.Tables)
             {
                 var o = table.Ordering;
                 var verdict = o.PairsChecked == 0 ? "nothing to check"
                     : o.Holds ? string.Create(Inv, $"holds ({o.PairsKept} of {o.PairsChecked} pairs)")
-                    : string.Create(Inv, $"differs ({o.PairsKept} of {o.PairsChecked} pairs kept; reversed or tied here: {string.Join(", ", o.Reversed)})");
+                    : string.Create(Inv, $"differs ({o.PairsKept} of {o.PairsChecked} pairs kept, {o.WithinNoise} within noise, {o.Reversed.Count} reversed{(o.Reversed.Count > 0 ? ": " + string.Join(", ", o.Reversed) : "")})");
                 w.WriteLine($"- {table.Table.Title}: {verdict}");
             }
 
-            var claims = comparison.Tables.SelectMany(t => t.Rows).Where(r => !r.IsBaseline && r.DirectionHolds is not null).ToList();
+            var claims = comparison.Tables.SelectMany(t => t.Rows)
+                .Where(r => r.Verdict is ClaimVerdict.Holds or ClaimVerdict.Differs or ClaimVerdict.WithinNoise).ToList();
             var tablesChecked = comparison.Tables.Count(t => t.Ordering.PairsChecked > 0);
             w.WriteLine();
-            w.WriteLine(string.Create(Inv, $"Totals: {claims.Count(c => c.DirectionHolds == true)} of {claims.Count} ratios on the seed's side of the baseline; {comparison.Tables.Count(t => t.Ordering.Holds)} of {tablesChecked} tables keep the seed's ordering."));
+            w.WriteLine(string.Create(Inv, $"Totals: of {claims.Count} measured ratios, {claims.Count(c => c.Verdict == ClaimVerdict.Holds)} on the seed's side of the baseline, {claims.Count(c => c.Verdict == ClaimVerdict.Differs)} on another side, {claims.Count(c => c.Verdict == ClaimVerdict.WithinNoise)} within noise; {comparison.Tables.Count(t => t.Ordering.Holds)} of {tablesChecked} tables keep the seed's ordering."));
         }
 
         if (comparison.NotInSeed.Count > 0)
@@ -83,20 +89,15 @@ public static class MicroSummaryWriter
         }
     }
 
-    private static string Holds(ClaimComparison row)
+    private static string Holds(ClaimComparison row) => row.Verdict switch
     {
-        if (row.IsBaseline)
-        {
-            return "";
-        }
-        if (row.OurRatio is not { } ours)
-        {
-            return "not measured";
-        }
-        return row.DirectionHolds == true
-            ? "yes"
-            : $"no: {Word(MicroComparer.DirectionOf(row.SeedRatio))} in the seed, {Word(MicroComparer.DirectionOf(ours))} here";
-    }
+        ClaimVerdict.Baseline => "",
+        ClaimVerdict.Holds => "yes",
+        ClaimVerdict.WithinNoise => "within noise",
+        ClaimVerdict.NotMeasured => "not measured",
+        ClaimVerdict.NoBaseline => "no ratio: the baseline did not run",
+        _ => $"no: {Word(MicroComparer.DirectionOf(row.SeedRatio))} in the seed, {Word(MicroComparer.DirectionOf(row.OurRatio!.Value))} here",
+    };
 
     private static string Word(RatioDirection d) => d switch
     {

@@ -22,6 +22,9 @@ public sealed class LatencyProxy : IAsyncDisposable
     private readonly CancellationTokenSource _stop = new();
     private readonly ConcurrentDictionary<DelayedConnection, byte> _connections = new();
     private readonly Task _acceptLoop;
+    // Connections being set up or forwarded; DisposeAsync returns only once the last one has ended.
+    private readonly TaskCompletionSource _allServed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private int _serving;
     private long _bytesForwarded;
     private int _connectionsServed;
     private int _disposed;
@@ -103,6 +106,7 @@ public sealed class LatencyProxy : IAsyncDisposable
         using var probe = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         await probe.ConnectAsync(probeListener.LocalEndPoint!, ct);
         var accepted = probeListener.Accept(); // already connected: returns at once, and keeps the socket blocking
+        Interlocked.Increment(ref _serving);
         var relay = ServeAsync(accepted, echo.EndPoint);
         try
         {
@@ -131,12 +135,16 @@ public sealed class LatencyProxy : IAsyncDisposable
         }
         await _stop.CancelAsync();
         _listener.Dispose();
+        await _acceptLoop; // no connection starts after this
         foreach (var connection in _connections.Keys)
         {
-            connection.Abort();
+            connection.Abort(); // one that registers after this sees _stop and aborts itself
         }
-        await _acceptLoop;
-        await Task.WhenAll(_connections.Keys.Select(c => c.Completion));
+        if (Volatile.Read(ref _serving) == 0)
+        {
+            _allServed.TrySetResult();
+        }
+        await _allServed.Task;
         _stop.Dispose();
     }
 
@@ -159,17 +167,34 @@ public sealed class LatencyProxy : IAsyncDisposable
                 }
                 continue; // a client that reset before it was accepted
             }
+            Interlocked.Increment(ref _serving);
             _ = Task.Run(() => ServeAsync(client, _target));
         }
     }
 
+    // Every call is counted in _serving by its caller beforehand, so that DisposeAsync can wait for it.
     private async Task ServeAsync(Socket client, EndPoint target)
     {
-        client.NoDelay = true;
+        try
+        {
+            await ServeCoreAsync(client, target);
+        }
+        finally
+        {
+            if (Interlocked.Decrement(ref _serving) == 0 && _stop.IsCancellationRequested)
+            {
+                _allServed.TrySetResult();
+            }
+        }
+    }
+
+    private async Task ServeCoreAsync(Socket client, EndPoint target)
+    {
         var server = new Socket(target.AddressFamily == AddressFamily.Unspecified ? AddressFamily.InterNetwork : target.AddressFamily,
             SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         try
         {
+            client.NoDelay = true;
             using var registration = _stop.Token.Register(server.Dispose);
             server.Connect(target);
         }

@@ -35,6 +35,16 @@ public sealed class MicroFilterTests
         Assert.Equal([Available[1], Available[2]], MicroFilter.Select(Available, ["Two_Chars", "*.GetTask"]));
 
     [Fact]
+    public void WithBaselines_NonBaselineChosen_AddsItsTablesBaselineInListOrder() =>
+        Assert.Equal([Available[2], Available[3]],
+            MicroFilter.WithBaselines([Available[3]], Available, SeedTables.All));
+
+    [Fact]
+    public void WithBaselines_BaselineAlreadyChosen_AddsNothing() =>
+        Assert.Equal([Available[0], Available[1]],
+            MicroFilter.WithBaselines([Available[0], Available[1]], Available, SeedTables.All));
+
+    [Fact]
     public void NothingMatches_ListsEveryBenchmarkByClassAndMethod()
     {
         Assert.Empty(MicroFilter.Select(Available, ["nope"]));

@@ -62,17 +62,21 @@ public sealed class MicroSummaryTests
         var indexOfAny = comparison.Tables.Single(t => t.Table.Type == "IndexOfAnyBenchmarks");
         Assert.Equal([1.0, 0.95, 0.6], indexOfAny.Rows.Select(r => Math.Round(r.OurRatio!.Value, 4)));
         Assert.Equal([1.0, 0.98, 0.73], indexOfAny.Rows.Select(r => r.SeedRatio));
-        Assert.Equal([true, true], indexOfAny.Rows.Skip(1).Select(r => r.DirectionHolds));
+        // 1.9 ± 0.02 against 2.0 ± 0.02 ns: 0.95 ± 1.45 %, which straddles the edge of "level" (0.95).
+        Assert.Equal(0.0145, indexOfAny.Rows[1].OurRatioError, 4);
+        Assert.Equal([ClaimVerdict.WithinNoise, ClaimVerdict.Holds], indexOfAny.Rows.Skip(1).Select(r => r.Verdict));
         Assert.True(indexOfAny.Ordering.Holds);
 
         // 3.0 ns against 4.0 ns is faster here; the seed has the dictionary 2.10x slower than no cache.
         var known = comparison.Tables.Single(t => t.Table.Parameters == "StatusCode=200");
         var dictionary = known.Rows.Single(r => r.Seed.Method == "StaticCacheWithDictionary");
         Assert.Equal(0.75, dictionary.OurRatio);
-        Assert.False(dictionary.DirectionHolds);
-        Assert.Null(known.Rows.Single(r => r.Seed.Method == "DynamicCacheWithFixedSizeArray").DirectionHolds);
+        Assert.Equal(ClaimVerdict.Differs, dictionary.Verdict);
+        Assert.Equal(ClaimVerdict.NotMeasured, known.Rows.Single(r => r.Seed.Method == "DynamicCacheWithFixedSizeArray").Verdict);
         Assert.False(known.Ordering.Holds);
-        Assert.Contains("NoCache < StaticCacheWithDictionary", known.Ordering.Reversed);
+        Assert.Equal(["NoCache < StaticCacheWithDictionary", "StaticCacheWithSwitchExpression < StaticCacheWithDictionary"],
+            known.Ordering.Reversed);
+        Assert.Equal(1, known.Ordering.PairsKept);
     }
 
     [Fact]
@@ -84,6 +88,17 @@ public sealed class MicroSummaryTests
         Assert.DoesNotContain(comparison.Tables, t => t.Table.Parameters == "StatusCode=150");
         var extra = Assert.Single(comparison.NotInSeed);
         Assert.Equal("NotFromTheSeed", extra.Method);
+    }
+
+    [Fact]
+    public void Compare_BaselineNotRun_SaysSoInsteadOfNotMeasured()
+    {
+        var cached = new BenchmarkMeasurement("PerfLab.Micro.CachedObjectBenchmarks.GetCachedObject",
+            "CachedObjectBenchmarks", "GetCachedObject", "", 0.4, 0.01, 0.005, 0);
+
+        var table = Assert.Single(MicroComparer.Compare(new MicroResults(null, [cached]), SeedTables.All).Tables);
+
+        Assert.Equal([ClaimVerdict.Baseline, ClaimVerdict.NoBaseline], table.Rows.Select(r => r.Verdict));
     }
 
     [Theory]

@@ -164,6 +164,22 @@ public sealed class LatencyProxyTests
     }
 
     [Fact]
+    public async Task Connect_TargetDown_ClosesTheClientConnection()
+    {
+        using var cts = new CancellationTokenSource(TestTimeout);
+        using var reserved = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        reserved.Bind(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, 0));
+        var nobody = (System.Net.IPEndPoint)reserved.LocalEndPoint!; // bound, never listening: connections are refused
+        await using var proxy = await LatencyProxy.StartAsync(nobody, TimeSpan.FromMilliseconds(5), cts.Token);
+        using var client = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+
+        await client.ConnectAsync(proxy.EndPoint, cts.Token);
+
+        Assert.True(await IsClosedAsync(client, cts.Token), "the client was left connected to a proxy with no target");
+        Assert.Equal(0, proxy.ConnectionsServed);
+    }
+
+    [Fact]
     public async Task StartAsync_DelayOutOfRange_ThrowsUsage()
     {
         await using var echo = new TestEchoServer();
