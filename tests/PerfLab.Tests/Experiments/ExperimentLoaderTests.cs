@@ -51,7 +51,7 @@ public sealed class ExperimentLoaderTests
 
     [Theory]
     [InlineData("users: 10", "users: many", "demo.yaml:18:14: expected 'users' to be a whole number from 1 to 10000.")]
-    [InlineData("model: closed", "model: closd", "demo.yaml:17:14: model 'closd' is not one of closed, open, burst, ramp.")]
+    [InlineData("model: closed", "model: closd", "demo.yaml:17:14: model 'closd' is not one of closed, open, burst, ramp, upload.")]
     [InlineData("baseline: a", "baseline: z", "demo.yaml:5:11: baseline 'z' is not one of the variants (a, b).")]
     [InlineData("duration: 3m", "duration: forever", "demo.yaml:20:37: expected 'duration' to be a duration like 500ms, 10s or 3m, above zero.")]
     [InlineData("title: Demo", "titel: Demo", "demo.yaml:2:1: unknown key 'titel' in the experiment; expected one of name, title, seed, reproduces, baseline, variants, load, profiles, claims.")]
@@ -84,8 +84,9 @@ public sealed class ExperimentLoaderTests
     public void LoadFolder_BuiltInExperiments_AllParseAndCiteASeed()
     {
         var all = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder);
-        Assert.Equal(["db-wait", "framework", "gc", "logging", "serializer", "sleep-vs-delay", "sync-async", "sync-over-async"], all.Select(e => e.Name));
+        Assert.Equal(["db-wait", "framework", "gc", "http2-window", "logging", "platform", "serializer", "sleep-vs-delay", "sync-async", "sync-over-async"], all.Select(e => e.Name));
         Assert.All(all, e => Assert.Matches("^00[0-4]$", e.Seed));
+        Assert.Equal(new[] { "000", "001", "002", "003", "004" }, all.Select(e => e.Seed).Distinct().Order());
         Assert.All(all, e => Assert.NotEmpty(e.Claims));
     }
 }
