@@ -1,7 +1,7 @@
 # Shared by the counters benchmarks: build once, start/stop a fresh SUT, write the "## Counters" section.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-OUT="${OUT:-$REPO/bench/counters/out}"
+OUT="${OUT:-$REPO/results/bench/counters}"   # results/ is git-ignored
 mkdir -p "$OUT"
 PERFLAB="dotnet $REPO/src/PerfLab/bin/Release/net10.0/perflab.dll"
 SUT_DLL="$REPO/src/PerfLab.Sut/bin/Release/net10.0/PerfLab.Sut.dll"
