@@ -1,14 +1,36 @@
 using System.CommandLine;
+using PerfLab.Experiments;
 
 namespace PerfLab.Cli;
 
-// Placeholder until the list verb lands.
 public static class ListCommand
 {
     public static Command Create()
     {
-        var command = new Command("list", "(not built yet)");
-        command.SetAction(_ => { Console.Error.WriteLine("perflab list is not built yet."); return (int)ExitCode.Failed; });
+        var folder = ExperimentOptions.Folder();
+        var command = new Command("list", "List the experiments with the seed each reproduces, its variants and load.");
+        command.Options.Add(folder);
+        command.SetAction(parse =>
+        {
+            var experiments = ExperimentLoader.LoadFolder(parse.GetValue(folder) ?? ExperimentLoader.DefaultFolder);
+            foreach (var e in experiments)
+            {
+                var quick = e.Profiles["quick"];
+                Console.WriteLine($"{e.Name,-16} seed {e.Seed}  {e.Title}");
+                Console.WriteLine($"{"",-16} variants: {string.Join(", ", e.Variants.Select(v => v.Name == e.Baseline ? v.Name + " (baseline)" : v.Name))}");
+                Console.WriteLine($"{"",-16} load: {ExperimentRunner.DescribeLoad(e, quick)} (quick profile)");
+            }
+            return (int)ExitCode.Success;
+        });
         return command;
     }
+}
+
+/// <summary>Options shared by the verbs that read experiment files.</summary>
+public static class ExperimentOptions
+{
+    public static Option<string?> Folder() => new("--experiments")
+    {
+        Description = "Folder of experiment files (default: the experiments/ folder of this checkout).",
+    };
 }

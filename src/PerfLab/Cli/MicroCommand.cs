@@ -1,14 +1,71 @@
 using System.CommandLine;
+using PerfLab.Micro;
 
 namespace PerfLab.Cli;
 
-// Placeholder until the micro verb lands.
+// perflab micro [filter...] [--quick] [--out DIR]: the seed 002 BenchmarkDotNet suite, compared with the seed's tables.
 public static class MicroCommand
 {
     public static Command Create()
     {
-        var command = new Command("micro", "(not built yet)");
-        command.SetAction(_ => { Console.Error.WriteLine("perflab micro is not built yet."); return (int)ExitCode.Failed; });
+        var filters = new Argument<string[]>("filter")
+        {
+            Description = "Benchmarks to run: globs on Class.Method (e.g. '*IndexOfAny*'); a plain word matches names "
+                + "that contain it. Default: all.",
+            Arity = ArgumentArity.ZeroOrMore,
+        };
+        var quick = new Option<bool>("--quick")
+        {
+            Description = "A short job (1 launch, 3 warm-ups, 7 iterations of 150 ms): the whole suite in about two "
+                + "minutes, with wider errors. Default: BenchmarkDotNet's default job.",
+        };
+        var outDir = new Option<string?>("--out")
+        {
+            Description = "Folder for summary.md, tables.md and BenchmarkDotNet's artifacts. Default: "
+                + "results/micro/<UTC time> under the current folder.",
+        };
+
+        var command = new Command("micro", "Run the seed 002 microbenchmarks (BenchmarkDotNet) and set each ratio beside the seed's.");
+        command.Arguments.Add(filters);
+        command.Options.Add(quick);
+        command.Options.Add(outDir);
+        command.SetAction(async (ParseResult pr, CancellationToken ct) =>
+        {
+            var chosen = pr.GetValue(filters) ?? [];
+            var isQuick = pr.GetValue(quick);
+            var output = pr.GetValue(outDir)
+                ?? Path.Combine("results", "micro", DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
+
+            var suite = MicroSuite.Locate(Console.Error);
+            await suite.BuildAsync(ct);
+            var available = await suite.ListAsync(ct);
+            var selected = MicroFilter.Select(available, chosen);
+            if (selected.Count == 0)
+            {
+                throw new PerfLabException(MicroFilter.NothingMatches(chosen, available), ExitCode.Usage);
+            }
+
+            var commandLine = string.Join(" ", new[] { "perflab", "micro" }
+                .Concat(chosen.Select(f => f.Contains(' ') || f.Contains('*') || f.Contains('?') ? $"'{f}'" : f))
+                .Concat(isQuick ? ["--quick"] : []));
+            var outcome = await suite.RunAsync(new MicroRunOptions(selected, isQuick, output, commandLine), available, ct);
+
+            Console.Out.Write(outcome.Summary);
+            Console.Error.WriteLine($"micro: wrote {outcome.SummaryPath} and {outcome.TablesPath}");
+            if (outcome.Interrupted)
+            {
+                Console.Error.WriteLine("interrupted.");
+                return (int)ExitCode.Interrupted;
+            }
+            if (!outcome.Complete)
+            {
+                Console.Error.WriteLine($"error: BenchmarkDotNet exited with code {outcome.BenchmarkDotNetExitCode}; "
+                    + $"not measured: {(outcome.NotMeasured.Count == 0 ? "-" : string.Join(", ", outcome.NotMeasured.Select(MicroFilter.ShortName)))}. "
+                    + "See benchmarkdotnet.log in the output folder.");
+                return (int)ExitCode.Failed;
+            }
+            return (int)ExitCode.Success;
+        });
         return command;
     }
 }

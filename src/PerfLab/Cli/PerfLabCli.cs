@@ -19,6 +19,23 @@ public static class PerfLabCli
         return root;
     }
 
+    /// <summary>System.CommandLine names CLR types in conversion errors; say what the user should type instead.</summary>
+    private static string Friendly(string message)
+    {
+        var match = System.Text.RegularExpressions.Regex.Match(message,
+            @"^Cannot parse argument '(?<value>.*)' for (?:option|argument) '(?<name>[^']+)' as expected type '(?<type>[^']+)'");
+        if (!match.Success)
+        {
+            return message;
+        }
+        var type = match.Groups["type"].Value;
+        var expected = type.Contains("Int32", StringComparison.Ordinal) || type.Contains("Int64", StringComparison.Ordinal) ? "a whole number"
+            : type.Contains("Double", StringComparison.Ordinal) ? "a number"
+            : type.Contains("Boolean", StringComparison.Ordinal) ? "true or false"
+            : "a value of another form";
+        return $"'{match.Groups["value"].Value}' is not valid for {match.Groups["name"].Value}: expected {expected}.";
+    }
+
     public static async Task<int> RunAsync(string[] args)
     {
         var parseResult = CreateRoot().Parse(args);
@@ -26,10 +43,15 @@ public static class PerfLabCli
         {
             foreach (var error in parseResult.Errors)
             {
-                Console.Error.WriteLine($"error: {error.Message}");
+                Console.Error.WriteLine($"error: {Friendly(error.Message)}");
             }
-            var verb = parseResult.CommandResult.Command.Name;
-            Console.Error.WriteLine($"See 'perflab {(verb == "perflab" ? "" : verb + " ")}--help'.");
+            var path = new List<string>();
+            for (var result = parseResult.CommandResult; result is not null; result = result.Parent as System.CommandLine.Parsing.CommandResult)
+            {
+                path.Insert(0, result.Command.Name);
+            }
+            path[0] = "perflab";
+            Console.Error.WriteLine($"See '{string.Join(' ', path)} --help'.");
             return (int)ExitCode.Usage;
         }
 
@@ -46,6 +68,14 @@ public static class PerfLabCli
         {
             Console.Error.WriteLine("interrupted.");
             return (int)ExitCode.Interrupted;
+        }
+        catch (Exception ex)
+        {
+            // A bug, not a user mistake: one line on the console, the stack trace in a file for the bug report.
+            var crashFile = Path.Combine(Path.GetTempPath(), $"perflab-crash-{DateTime.UtcNow:yyyyMMdd-HHmmss}.txt");
+            File.WriteAllText(crashFile, ex.ToString());
+            Console.Error.WriteLine($"error: perflab failed unexpectedly ({ex.GetType().Name}: {ex.Message}). Details: {crashFile}");
+            return (int)ExitCode.Failed;
         }
     }
 }

@@ -1,14 +1,39 @@
 using System.CommandLine;
+using PerfLab.Reports;
 
 namespace PerfLab.Cli;
 
-// Placeholder until the report verb lands.
+// Re-renders the reports of a result folder from its results.json (after a perflab upgrade, or in another format).
 public static class ReportCommand
 {
     public static Command Create()
     {
-        var command = new Command("report", "(not built yet)");
-        command.SetAction(_ => { Console.Error.WriteLine("perflab report is not built yet."); return (int)ExitCode.Failed; });
+        var folder = new Argument<string>("dir")
+        {
+            Description = "A result folder written by 'perflab run' (it holds results.json).",
+        };
+        var format = new Option<string>("--format", "-f")
+        {
+            Description = "Which reports to write, comma-separated: md, html, json (json rewrites results.json itself).",
+            DefaultValueFactory = _ => "md,html",
+        };
+
+        var command = new Command("report", "Re-render report.md and report.html of a result folder from its results.json.");
+        command.Arguments.Add(folder);
+        command.Options.Add(format);
+        command.SetAction((ParseResult pr, CancellationToken ct) =>
+        {
+            var dir = pr.GetValue(folder)!;
+            var writers = ReportWriters.ForFormats(pr.GetValue(format)!);
+            var results = ResultsJson.ReadFolder(dir);
+            ct.ThrowIfCancellationRequested();
+            var target = File.Exists(dir) ? Path.GetDirectoryName(Path.GetFullPath(dir))! : dir;
+            foreach (var path in ReportWriters.WriteAll(results, target, writers))
+            {
+                Console.WriteLine(path);
+            }
+            return Task.FromResult((int)ExitCode.Success);
+        });
         return command;
     }
 }

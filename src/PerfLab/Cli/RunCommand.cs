@@ -1,14 +1,158 @@
 using System.CommandLine;
+using System.Globalization;
+using PerfLab.Database;
+using PerfLab.Experiments;
 
 namespace PerfLab.Cli;
 
-// Placeholder until the run verb lands.
 public static class RunCommand
 {
     public static Command Create()
     {
-        var command = new Command("run", "(not built yet)");
-        command.SetAction(_ => { Console.Error.WriteLine("perflab run is not built yet."); return (int)ExitCode.Failed; });
+        var names = new Argument<string[]>("experiments")
+        {
+            Description = "Experiments to run (default: all; see `perflab list`).",
+            Arity = ArgumentArity.ZeroOrMore,
+        };
+        var profile = new Option<string>("--profile", "-p")
+        {
+            Description = "Durations and repetitions: article (the seed's own), quick (all in about 15 min), smoke (about 2 min, for CI).",
+            DefaultValueFactory = _ => "quick",
+        };
+        profile.AcceptOnlyFromAmong([.. ExperimentLoader.ProfileNames]);
+        var repeat = new Option<int?>("--repeat", "-r") { Description = "Repetitions per variant (default: the profile's)." };
+        repeat.Check(v => v is null or (>= 1 and <= 100), "--repeat must be from 1 to 100.");
+        var output = new Option<string?>("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten." };
+        var aa = new Option<bool>("--aa")
+        {
+            Description = "A/A run: the baseline against itself, to measure this machine's noise floor (recorded and used by later runs).",
+        };
+        var pin = new Option<bool?>("--pin")
+        {
+            Description = "Pin the SUT, generator and PostgreSQL to separate CPUs (default: only with 4 or more cores); --pin false to never pin.",
+        };
+        var connection = DbOptions.ConnectionString();
+        var dataDir = DbOptions.DataDir();
+        var folder = ExperimentOptions.Folder();
+
+        var command = new Command("run", "Run experiments against the SUT and write report.md, report.html and results.json.");
+        command.Arguments.Add(names);
+        foreach (var option in new Option[] { profile, repeat, output, aa, pin, connection, dataDir, folder })
+        {
+            command.Options.Add(option);
+        }
+        command.SetAction(async (parse, ct) =>
+        {
+            var all = ExperimentLoader.LoadFolder(parse.GetValue(folder) ?? ExperimentLoader.DefaultFolder);
+            var selected = Select(all, parse.GetValue(names) ?? []);
+            var outDir = Path.GetFullPath(parse.GetValue(output) ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
+            if (Directory.Exists(outDir) || File.Exists(outDir))
+            {
+                throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.", ExitCode.Usage);
+            }
+
+            var (connectionString, database) = await DatabasePreparation.EnsureReadyAsync(
+                parse.GetValue(connection), parse.GetValue(dataDir), Console.Out, ct);
+            var layout = RunEnvironment.PlanLayout(parse.GetValue(pin));
+            DatabasePreparation.ApplyLayout(layout, parse.GetValue(connection), parse.GetValue(dataDir));
+            Console.WriteLine($"cores: {layout.Note}");
+
+            Directory.CreateDirectory(outDir);
+            var request = new RunRequest(selected, parse.GetValue(profile)!, parse.GetValue(repeat), parse.GetValue(aa),
+                connectionString, database, layout, Path.Combine(outDir, "logs"));
+            var observer = new ConsoleRunObserver();
+            var results = await new ExperimentRunner(request, observer).RunAsync(ct);
+            RunOutput.Write(results, outDir);
+
+            ConsoleRunObserver.PrintSummary(results, outDir);
+            if (results.Incomplete)
+            {
+                return ct.IsCancellationRequested ? (int)ExitCode.Interrupted : (int)ExitCode.Failed;
+            }
+            return results.Experiments.SelectMany(e => e.Runs).Any(r => r.Status != RunStatus.Ok) ? (int)ExitCode.Failed : (int)ExitCode.Success;
+        });
         return command;
     }
+
+    private static IReadOnlyList<ExperimentDefinition> Select(IReadOnlyList<ExperimentDefinition> all, string[] names)
+    {
+        if (names.Length == 0)
+        {
+            return all;
+        }
+        var unknown = names.Where(n => all.All(e => e.Name != n)).ToList();
+        if (unknown.Count > 0)
+        {
+            throw new PerfLabException(
+                $"unknown experiment{(unknown.Count > 1 ? "s" : "")} {string.Join(", ", unknown.Select(u => $"'{u}'"))}; known: {string.Join(", ", all.Select(e => e.Name))}.",
+                ExitCode.Usage);
+        }
+        return names.Distinct().Select(n => all.First(e => e.Name == n)).ToList();
+    }
+}
+
+/// <summary>Plain progress lines: one when a run starts (with the ETA of the whole run), one with its figures.</summary>
+public sealed class ConsoleRunObserver : IRunObserver
+{
+    public void RunStarting(RunPosition p) =>
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"[{p.Index}/{p.Total}] {p.Experiment}: {p.Variant} (repetition {p.Repetition}/{p.Repetitions}){(p.Remaining is { } r ? $"  ETA {Format(r)}" : "")}"));
+
+    public void RunFinished(RunPosition p, RunRecord record)
+    {
+        if (record.Status != RunStatus.Ok)
+        {
+            Console.WriteLine($"    FAILED: {record.FailureReason}");
+            if (record.LogTail is { Length: > 0 } tail)
+            {
+                Console.WriteLine(tail);
+            }
+            return;
+        }
+        foreach (var s in record.Scenarios)
+        {
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"    {s.Scenario}: {s.Rps:0.0} RPS, mean {s.MeanMs:0.0} ms, p99 {s.P99Ms:0.0} ms, {s.Errors} errors"));
+        }
+        if (record.BatchTimesMs.Count > 0)
+        {
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"    batches: {string.Join(", ", record.BatchTimesMs.Select(b => b.ToString("0", CultureInfo.InvariantCulture)))} ms"));
+        }
+    }
+
+    public void Message(string text) => Console.WriteLine($"    {text}");
+
+    public static void PrintSummary(RunResults results, string outDir)
+    {
+        Console.WriteLine();
+        foreach (var experiment in results.Experiments)
+        {
+            foreach (var c in experiment.Comparisons.Where(c => c.Scenario == "all" && c.Metric is "rps" or "batch-mean-ms"))
+            {
+                var change = double.IsFinite(c.ChangePercent) ? c.ChangePercent.ToString("+0.0;-0.0", CultureInfo.InvariantCulture) + " %" : "n/a";
+                var interval = double.IsFinite(c.LowPercent)
+                    ? string.Create(CultureInfo.InvariantCulture, $" [{c.LowPercent:+0.0;-0.0}, {c.HighPercent:+0.0;-0.0}]")
+                    : "";
+                Console.WriteLine($"{experiment.Name}: {c.Variant} vs {experiment.Baseline}: {c.Metric} {change}{interval} -> {VerdictText(c.Verdict)}");
+            }
+        }
+        if (results.Incomplete)
+        {
+            Console.WriteLine($"incomplete: {results.IncompleteReason}");
+        }
+        Console.WriteLine($"report: {Path.Combine(outDir, "report.md")}");
+        Console.WriteLine($"        {Path.Combine(outDir, "report.html")}");
+        Console.WriteLine($"        {Path.Combine(outDir, "results.json")}");
+    }
+
+    public static string VerdictText(Verdict verdict) => verdict switch
+    {
+        Verdict.Better => "better",
+        Verdict.Worse => "worse",
+        Verdict.NoDifferenceDetected => "no difference detected",
+        _ => "not enough data (repeat 2+ times)",
+    };
+
+    private static string Format(TimeSpan t) => t.TotalHours >= 1 ? t.ToString(@"h\hmm\m", CultureInfo.InvariantCulture) : t.ToString(@"m\mss\s", CultureInfo.InvariantCulture);
 }

@@ -116,7 +116,7 @@ public static class ExperimentLoader
         }
 
         var claims = doc.ContainsKey("claims")
-            ? reader.Sequence(doc, root, "claims").Select(node => ReadClaim(reader, node, variants, scenarios)).ToList()
+            ? reader.Sequence(doc, root, "claims").Select(node => ReadClaim(reader, node, variants, scenarios, baseline)).ToList()
             : [];
 
         return new ExperimentDefinition
@@ -212,13 +212,17 @@ public static class ExperimentLoader
     }
 
     private static ClaimDefinition ReadClaim(NodeReader reader, YamlNode node, List<VariantDefinition> variants,
-        List<ScenarioDefinition> scenarios)
+        List<ScenarioDefinition> scenarios, string baseline)
     {
-        var map = reader.Mapping(node, "a claim", ["text", "variant", "metric", "scenario", "seedFigure", "seedChange"]);
+        var map = reader.Mapping(node, "a claim", ["text", "variant", "against", "metric", "scenario", "seedFigure", "seedChange"]);
         var variant = reader.RequiredString(map, node, "variant");
-        if (variants.All(v => v.Name != variant))
+        var against = reader.OptionalString(map, "against") ?? baseline;
+        foreach (var (key, value) in new[] { ("variant", variant), ("against", against) })
         {
-            throw Error(reader.Path, map["variant"].Start, $"claim variant '{variant}' is not one of the variants.");
+            if (variants.All(v => v.Name != value))
+            {
+                throw Error(reader.Path, map[key].Start, $"claim {key} '{value}' is not one of the variants.");
+            }
         }
         var metric = reader.RequiredString(map, node, "metric");
         if (!Metrics.Contains(metric))
@@ -234,6 +238,7 @@ public static class ExperimentLoader
         {
             Text = reader.RequiredString(map, node, "text"),
             Variant = variant,
+            Against = against,
             Metric = metric,
             Scenario = scenario,
             SeedFigure = reader.RequiredString(map, node, "seedFigure"),

@@ -1,0 +1,51 @@
+using PerfLab.Cli;
+using PerfLab.Experiments;
+
+namespace PerfLab.Database;
+
+/// <summary>Gets a seeded database ready for a run, starting and seeding perflab's own cluster when needed.</summary>
+public static class DatabasePreparation
+{
+    /// <returns>The connection string of the seeded database and a description for the report's provenance.</returns>
+    public static async Task<(string ConnectionString, string Description)> EnsureReadyAsync(
+        string? connectionString, string? dataDir, TextWriter log, CancellationToken ct)
+    {
+        var external = DatabaseTarget.ExternalConnectionString(connectionString);
+        if (external is not null)
+        {
+            var target = await DatabaseTarget.ResolveAsync(external, dataDir, ct);
+            var csb = new Npgsql.NpgsqlConnectionStringBuilder(target);
+            return (target, $"external PostgreSQL at {csb.Host}:{csb.Port}, database {csb.Database}");
+        }
+
+        var cluster = new ManagedCluster(dataDir);
+        var status = cluster.GetStatus();
+        if (!status.Running)
+        {
+            log.WriteLine($"starting perflab's PostgreSQL ({cluster.DataDir})...");
+            status = (await cluster.StartAsync(port: null, ct)).Status;
+        }
+        var connection = status.ConnectionString!;
+        var state = await Seeder.ReadStateAsync(connection, ct);
+        if (!state.IsCurrent)
+        {
+            log.WriteLine($"seeding the AdventureWorks data ({state.Describe()})...");
+            await Seeder.SeedAsync(connection, new Progress<SeedProgress>(p => log.WriteLine($"    {p.Step}: {p.Rows} rows, {p.Elapsed.TotalSeconds:0.0} s")), ct);
+        }
+        return (await DatabaseTarget.ResolveAsync(null, dataDir, ct), $"perflab's PostgreSQL {status.MajorVersion} on 127.0.0.1:{status.Port} ({cluster.DataDir})");
+    }
+
+    /// <summary>Pins this process (the load generator) and the managed PostgreSQL as the layout says.</summary>
+    public static void ApplyLayout(CoreLayout layout, string? connectionString, string? dataDir)
+    {
+        if (layout.Generator is not null)
+        {
+            RunEnvironment.Pin(Environment.ProcessId, layout.Generator);
+        }
+        if (layout.Database is not null && DatabaseTarget.ExternalConnectionString(connectionString) is null
+            && new ManagedCluster(dataDir).GetStatus() is { Running: true, Pid: { } pid })
+        {
+            RunEnvironment.Pin(pid, layout.Database);
+        }
+    }
+}

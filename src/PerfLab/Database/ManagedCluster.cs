@@ -1,0 +1,380 @@
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
+using System.Text.Json;
+using PerfLab.Cli;
+
+namespace PerfLab.Database;
+
+/// <summary>The state of perflab's own PostgreSQL cluster.</summary>
+public sealed record ClusterStatus(
+    string DataDir,
+    bool Initialized,
+    bool Running,
+    int? Pid,
+    int? Port,
+    string? MajorVersion)
+{
+    /// <summary>The connection string of the <c>adventureworks</c> database, when the port is known.</summary>
+    public string? ConnectionString => Port is { } port ? ManagedCluster.ConnectionStringFor(port) : null;
+}
+
+/// <summary>The result of <see cref="ManagedCluster.StartAsync"/>.</summary>
+public sealed record ClusterStartResult(ClusterStatus Status, bool WasRunning, bool Initialized);
+
+/// <summary>
+/// perflab's private PostgreSQL cluster: initdb into its own data folder, loopback only, a free port remembered in
+/// perflab.json, started and stopped with pg_ctl. As root, the programs run as the <c>postgres</c> system user.
+/// </summary>
+public sealed class ManagedCluster
+{
+    public const string DataDirVariable = "PERFLAB_DATA_DIR";
+    public const string Superuser = "perflab";
+    private const string SystemUser = "postgres";
+    private const string StateFile = "perflab.json";
+    private const string LogFile = "server.log";
+    private static readonly TimeSpan InitTimeout = TimeSpan.FromSeconds(120);
+    private static readonly TimeSpan PgCtlTimeout = TimeSpan.FromSeconds(90);
+
+    private readonly string? _binDir;
+    private readonly string _sharedBuffers;
+
+    /// <param name="dataDir">The data folder; null for PERFLAB_DATA_DIR or the default.</param>
+    /// <param name="binDir">The PostgreSQL bin folder; null for PERFLAB_PG_BINDIR or the search.</param>
+    /// <param name="sharedBuffers">shared_buffers for a new cluster (tests use less than the lab's 256MB).</param>
+    public ManagedCluster(string? dataDir = null, string? binDir = null, string sharedBuffers = "256MB")
+    {
+        DataDir = Path.GetFullPath(dataDir ?? DefaultDataDir());
+        _binDir = binDir;
+        _sharedBuffers = sharedBuffers;
+    }
+
+    public string DataDir { get; }
+
+    /// <summary>
+    /// PERFLAB_DATA_DIR, else $XDG_CACHE_HOME/perflab/postgres or ~/.cache/perflab/postgres; as root
+    /// /var/tmp/perflab/postgres, because the postgres user cannot traverse /root.
+    /// </summary>
+    public static string DefaultDataDir()
+    {
+        if (Environment.GetEnvironmentVariable(DataDirVariable) is { Length: > 0 } fromEnv)
+        {
+            return fromEnv;
+        }
+        if (ProcessRunner.IsRoot)
+        {
+            return "/var/tmp/perflab/postgres";
+        }
+        var cache = Environment.GetEnvironmentVariable("XDG_CACHE_HOME") is { Length: > 0 } xdg
+            ? xdg
+            : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".cache");
+        return Path.Combine(cache, "perflab", "postgres");
+    }
+
+    public static string ConnectionStringFor(int port, string database = Seeder.DefaultDatabase) =>
+        string.Create(CultureInfo.InvariantCulture,
+            $"Host=127.0.0.1;Port={port};Username={Superuser};Database={database}");
+
+    /// <summary>Reads the state from the data folder (postmaster.pid, perflab.json); starts no process.</summary>
+    public ClusterStatus GetStatus()
+    {
+        var initialized = File.Exists(Path.Combine(DataDir, "PG_VERSION"));
+        var version = initialized ? File.ReadAllText(Path.Combine(DataDir, "PG_VERSION")).Trim() : null;
+        var (pid, runningPort) = ReadPostmasterPid();
+        var running = pid is { } p && IsPostgresProcess(p);
+        return new ClusterStatus(DataDir, initialized, running, running ? pid : null,
+            running ? runningPort : ReadRememberedPort(), version);
+    }
+
+    /// <summary>Initializes the cluster when needed and starts it unless it runs already.</summary>
+    /// <param name="port">The port to listen on; null for the remembered one, or a free one at first start.</param>
+    public async Task<ClusterStartResult> StartAsync(int? port, CancellationToken ct)
+    {
+        var binaries = PostgresBinaries.Find(_binDir);
+        var status = GetStatus();
+        if (status.Running)
+        {
+            return new ClusterStartResult(status, WasRunning: true, Initialized: false);
+        }
+
+        var runAs = RunAsUser();
+        var remembered = ReadRememberedPort();
+        var chosen = port ?? remembered ?? FreePort();
+        if (!IsPortFree(chosen))
+        {
+            var source = port is not null ? "given with --port"
+                : $"remembered from the first start in {Path.Combine(DataDir, StateFile)}";
+            throw new PerfLabException(
+                $"port {chosen} on 127.0.0.1 ({source}) is in use by another program; stop it or pass --port with a " +
+                "free port.", ExitCode.Environment);
+        }
+
+        var initialized = false;
+        if (!status.Initialized)
+        {
+            await InitializeAsync(binaries, runAs, ct);
+            initialized = true;
+        }
+        WriteRememberedPort(chosen);
+
+        var result = await ProcessRunner.RunAsync(binaries.PgCtl,
+            ["-D", DataDir, "-l", Path.Combine(DataDir, LogFile), "-w", "-t", "60",
+             "-o", string.Create(CultureInfo.InvariantCulture, $"-p {chosen}"), "start"],
+            runAs, PgCtlTimeout, ct);
+        if (result.ExitCode != 0)
+        {
+            throw new PerfLabException(
+                $"PostgreSQL did not start (pg_ctl exit {result.ExitCode}): {result.Output}\n{TailOfLog()}",
+                ExitCode.Environment);
+        }
+        return new ClusterStartResult(GetStatus(), WasRunning: false, initialized);
+    }
+
+    /// <summary>Stops the cluster (fast shutdown); false when it was not running.</summary>
+    public Task<bool> StopAsync(CancellationToken ct) => StopAsync(immediate: false, ct);
+
+    /// <summary>Stops the cluster; <paramref name="immediate"/> skips the shutdown checkpoint (for throw-away
+    /// clusters: the next start would need crash recovery).</summary>
+    public async Task<bool> StopAsync(bool immediate, CancellationToken ct)
+    {
+        if (!GetStatus().Running)
+        {
+            return false;
+        }
+        var binaries = PostgresBinaries.Find(_binDir);
+        var result = await ProcessRunner.RunAsync(binaries.PgCtl, ["-D", DataDir, "-w", "-t", "60", "-m", immediate ? "immediate" : "fast", "stop"],
+            RunAsUser(), PgCtlTimeout, ct);
+        if (result.ExitCode != 0 && GetStatus().Running)
+        {
+            throw new PerfLabException($"PostgreSQL did not stop (pg_ctl exit {result.ExitCode}): {result.Output}",
+                ExitCode.Environment);
+        }
+        return true;
+    }
+
+    private async Task InitializeAsync(PostgresBinaries binaries, string? runAs, CancellationToken ct)
+    {
+        if (Directory.Exists(DataDir) && Directory.EnumerateFileSystemEntries(DataDir).Any())
+        {
+            throw new PerfLabException(
+                $"the data folder {DataDir} is not empty and holds no PostgreSQL cluster; empty it or choose another " +
+                $"with --data-dir or {DataDirVariable}.", ExitCode.Environment);
+        }
+
+        // Remember the topmost folder this call creates, so a failure removes everything it made.
+        var createdRoot = TopmostMissingFolder(DataDir);
+        try
+        {
+            try
+            {
+                Directory.CreateDirectory(DataDir);
+                var probe = Path.Combine(DataDir, ".perflab-write-test");
+                File.WriteAllText(probe, "");
+                File.Delete(probe);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                throw new PerfLabException(
+                    $"cannot create or write the data folder {DataDir}: {ex.Message.TrimEnd('.')}. Choose another with --data-dir " +
+                    $"or {DataDirVariable}.", ExitCode.Environment, ex);
+            }
+
+            if (runAs is not null)
+            {
+                await HandOverToSystemUserAsync(ct);
+            }
+
+            var result = await ProcessRunner.RunAsync(binaries.InitDb,
+                ["-D", DataDir, "-U", Superuser, "--auth=trust", "--encoding=UTF8", "--no-locale",
+                 "--no-instructions"], runAs, InitTimeout, ct);
+            if (result.ExitCode != 0)
+            {
+                throw new PerfLabException($"initdb failed (exit {result.ExitCode}): {result.Output}",
+                    ExitCode.Environment);
+            }
+            await File.AppendAllTextAsync(Path.Combine(DataDir, "postgresql.conf"), $"""
+
+                # Added by perflab: a private benchmark cluster on loopback only; durability is traded for speed
+                # because the data can always be seeded again.
+                listen_addresses = '127.0.0.1'
+                unix_socket_directories = ''
+                max_connections = 300
+                shared_buffers = {_sharedBuffers}
+                fsync = off
+                synchronous_commit = off
+                full_page_writes = off
+                wal_level = minimal
+                max_wal_senders = 0
+
+                """, ct);
+        }
+        catch
+        {
+            DeleteQuietly(createdRoot ?? DataDir, keepFolder: createdRoot is null);
+            throw;
+        }
+    }
+
+    private async Task HandOverToSystemUserAsync(CancellationToken ct)
+    {
+        var chown = await ProcessRunner.RunAsync("chown", [$"{SystemUser}:", DataDir], null,
+            TimeSpan.FromSeconds(30), ct);
+        if (chown.ExitCode != 0)
+        {
+            throw new PerfLabException($"cannot hand the data folder {DataDir} to the {SystemUser} user: {chown.Output}",
+                ExitCode.Environment);
+        }
+        var probe = await ProcessRunner.RunAsync("test", ["-w", DataDir, "-a", "-x", DataDir], SystemUser,
+            TimeSpan.FromSeconds(30), ct);
+        if (probe.ExitCode != 0)
+        {
+            throw new PerfLabException(
+                $"the {SystemUser} user (which runs PostgreSQL, since it refuses to run as root) cannot reach the data " +
+                $"folder {DataDir}: a parent folder is not traversable by other users (as /root is). Choose a data " +
+                $"folder under /var/tmp or /srv with --data-dir or {DataDirVariable}.", ExitCode.Environment);
+        }
+    }
+
+    private static string? RunAsUser()
+    {
+        if (!ProcessRunner.IsRoot)
+        {
+            return null;
+        }
+        var hasUser = File.Exists("/etc/passwd")
+            && File.ReadLines("/etc/passwd").Any(line => line.StartsWith(SystemUser + ":", StringComparison.Ordinal));
+        return hasUser
+            ? SystemUser
+            : throw new PerfLabException(
+                "PostgreSQL refuses to run as root, and there is no 'postgres' system user to run it as. Run perflab " +
+                "as a normal user, create the user (`adduser --system --group postgres`, or install the postgresql " +
+                "package, which creates it), or use an external server with --connection-string.",
+                ExitCode.Environment);
+    }
+
+    private (int? Pid, int? Port) ReadPostmasterPid()
+    {
+        // Lines: pid, data dir, start time, port, socket dir, listen address, shmem key, status.
+        var path = Path.Combine(DataDir, "postmaster.pid");
+        try
+        {
+            var lines = File.ReadAllLines(path);
+            int? pid = lines.Length > 0 && int.TryParse(lines[0], CultureInfo.InvariantCulture, out var p) ? p : null;
+            int? port = lines.Length > 3 && int.TryParse(lines[3], CultureInfo.InvariantCulture, out var q) ? q : null;
+            return (pid, port);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return (null, null);
+        }
+    }
+
+    // A postmaster.pid left by a crash may name a pid that another program has since been given.
+    private static bool IsPostgresProcess(int pid)
+    {
+        try
+        {
+            var comm = File.ReadAllText(string.Create(CultureInfo.InvariantCulture, $"/proc/{pid}/comm")).Trim();
+            return comm is "postgres" or "postmaster";
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return false;
+        }
+    }
+
+    private int? ReadRememberedPort()
+    {
+        try
+        {
+            using var doc = JsonDocument.Parse(File.ReadAllText(Path.Combine(DataDir, StateFile)));
+            return doc.RootElement.TryGetProperty("port", out var port) && port.TryGetInt32(out var value)
+                ? value
+                : null;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or JsonException)
+        {
+            return null;
+        }
+    }
+
+    private void WriteRememberedPort(int port) =>
+        File.WriteAllText(Path.Combine(DataDir, StateFile),
+            string.Create(CultureInfo.InvariantCulture, $"{{ \"port\": {port} }}\n"));
+
+    private string TailOfLog()
+    {
+        try
+        {
+            var lines = File.ReadAllLines(Path.Combine(DataDir, LogFile));
+            return "server log (last lines):\n" + string.Join('\n', lines.TakeLast(10));
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return "";
+        }
+    }
+
+    internal static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    internal static bool IsPortFree(int port)
+    {
+        try
+        {
+            using var listener = new TcpListener(IPAddress.Loopback, port);
+            listener.Start();
+            return true;
+        }
+        catch (SocketException)
+        {
+            return false;
+        }
+    }
+
+    private static string? TopmostMissingFolder(string path)
+    {
+        string? topmost = null;
+        for (var dir = path; !string.IsNullOrEmpty(dir) && !Directory.Exists(dir) && !File.Exists(dir);
+             dir = Path.GetDirectoryName(dir))
+        {
+            topmost = dir;
+        }
+        return topmost;
+    }
+
+    private static void DeleteQuietly(string folder, bool keepFolder)
+    {
+        try
+        {
+            if (!Directory.Exists(folder))
+            {
+                return;
+            }
+            if (!keepFolder)
+            {
+                Directory.Delete(folder, recursive: true);
+                return;
+            }
+            foreach (var entry in Directory.EnumerateFileSystemEntries(folder))
+            {
+                if (Directory.Exists(entry))
+                {
+                    Directory.Delete(entry, recursive: true);
+                }
+                else
+                {
+                    File.Delete(entry);
+                }
+            }
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // Best effort: the error being reported matters more than the cleanup.
+        }
+    }
+}

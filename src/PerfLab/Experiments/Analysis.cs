@@ -1,0 +1,188 @@
+using System.Globalization;
+
+namespace PerfLab.Experiments;
+
+/// <summary>Turns the runs of one experiment into summaries, comparisons, findings and claim checks.</summary>
+public static class Analysis
+{
+    /// <summary>The noise floor used when no A/A run has been recorded on this machine.</summary>
+    public const double DefaultNoiseFloorPercent = 5;
+
+    public static IReadOnlyList<VariantSummary> Summarize(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs)
+    {
+        return experiment.Variants.Select(variant =>
+        {
+            var ok = runs.Where(r => r.Variant == variant.Name && r.Status == RunStatus.Ok).ToList();
+            var scenarios = experiment.Scenarios.ToDictionary(
+                s => s.Name,
+                s => (IReadOnlyDictionary<string, Estimate>)Metrics.Where(m => m != "batch-mean-ms").ToDictionary(
+                    m => m, m => Statistics.Estimate(ok.Select(r => MetricOf(r, s.Name, m)).Where(double.IsFinite).ToList())));
+            var counterNames = ok.SelectMany(r => r.Counters.Keys).Distinct().Order(StringComparer.Ordinal);
+            return new VariantSummary
+            {
+                Variant = variant.Name,
+                SuccessfulRuns = ok.Count,
+                FailedRuns = runs.Count(r => r.Variant == variant.Name && r.Status == RunStatus.Failed),
+                Scenarios = scenarios,
+                AllRps = ok.Count == 0 ? null : Statistics.Estimate(ok.Select(r => r.Scenarios.Sum(s => s.Rps)).ToList()),
+                BatchMeanMs = ok.Any(r => r.BatchTimesMs.Count > 0)
+                    ? Statistics.Estimate(ok.Where(r => r.BatchTimesMs.Count > 0).Select(r => r.BatchTimesMs.Average()).ToList())
+                    : null,
+                Counters = counterNames.ToDictionary(
+                    name => name,
+                    name => Statistics.Estimate(ok.Where(r => r.Counters.ContainsKey(name)).Select(r => r.Counters[name]).ToList())),
+                Efficiency = EfficiencyNames.ToDictionary(
+                    name => name,
+                    name => Statistics.Estimate(ok.Select(r => Efficiency(r, name)).Where(double.IsFinite).ToList())),
+            };
+        }).ToList();
+    }
+
+    public static readonly IReadOnlyList<string> Metrics = ["rps", "mean-ms", "p99-ms", "batch-mean-ms"];
+    public static readonly IReadOnlyList<string> EfficiencyNames = ["cpu-ms-per-request", "alloc-kb-per-request", "gc-pause-ms-per-request"];
+
+    public static bool HigherIsBetter(string metric) => metric == "rps";
+
+    /// <summary>One run's figure for a metric: a scenario's, or all scenarios together ("all").</summary>
+    public static double MetricOf(RunRecord run, string scenario, string metric)
+    {
+        if (metric == "batch-mean-ms")
+        {
+            return run.BatchTimesMs.Count > 0 ? run.BatchTimesMs.Average() : double.NaN;
+        }
+        var stats = scenario == "all" ? run.Scenarios : run.Scenarios.Where(s => s.Scenario == scenario).ToList();
+        if (stats.Count == 0)
+        {
+            return double.NaN;
+        }
+        var requests = stats.Sum(s => s.Requests);
+        return metric switch
+        {
+            "rps" => stats.Sum(s => s.Rps),
+            // All scenarios together: the request-weighted mean, and the worst p99.
+            "mean-ms" => requests == 0 ? double.NaN : stats.Sum(s => s.MeanMs * s.Requests) / requests,
+            "p99-ms" => stats.Max(s => s.P99Ms),
+            _ => double.NaN,
+        };
+    }
+
+    /// <summary>
+    /// Per-request cost, so that variants compare fairly at different RPS. CPU from cpu-usage (percent of all
+    /// cores), allocation from alloc-rate (bytes per second), GC pause from time-in-gc (percent of wall time).
+    /// </summary>
+    public static double Efficiency(RunRecord run, string name)
+    {
+        var rps = run.Scenarios.Sum(s => s.Rps);
+        if (rps <= 0)
+        {
+            return double.NaN;
+        }
+        double Counter(string counter) => run.Counters.TryGetValue(counter, out var v) ? v : double.NaN;
+        var cores = run.SutInfo.TryGetValue("processorCount", out var c) && int.TryParse(c, CultureInfo.InvariantCulture, out var n) ? n : Environment.ProcessorCount;
+        return name switch
+        {
+            "cpu-ms-per-request" => Counter(CounterNames.CpuUsage) / 100 * cores * 1000 / rps,
+            "alloc-kb-per-request" => Counter(CounterNames.AllocRate) / 1024 / rps,
+            "gc-pause-ms-per-request" => Counter(CounterNames.TimeInGc) / 100 * 1000 / rps,
+            _ => double.NaN,
+        };
+    }
+
+    public static IReadOnlyList<Comparison> Compare(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
+        Func<string, string, double?> noiseFloor)
+    {
+        var results = new List<Comparison>();
+        var burst = experiment.Scenarios.Any(s => s.Model == LoadModel.Burst);
+        var targets = burst
+            ? [("all", "batch-mean-ms")]
+            : experiment.Scenarios.Select(s => s.Name).Prepend("all").Distinct()
+                .SelectMany(s => new[] { (s, "rps"), (s, "mean-ms"), (s, "p99-ms") })
+                .Where(t => experiment.Scenarios.Count > 1 || t.Item1 == "all")
+                .ToArray();
+        foreach (var variant in experiment.Variants.Where(v => v.Name != experiment.Baseline))
+        {
+            foreach (var (scenario, metric) in targets)
+            {
+                results.Add(CompareOne(runs, experiment.Baseline, variant.Name, scenario, metric,
+                    noiseFloor(scenario, metric) ?? DefaultNoiseFloorPercent));
+            }
+        }
+        return results;
+    }
+
+    public static Comparison CompareOne(IReadOnlyList<RunRecord> runs, string against, string variant, string scenario,
+        string metric, double noiseFloorPercent)
+    {
+        List<double> Values(string name) => runs.Where(r => r.Variant == name && r.Status == RunStatus.Ok)
+            .Select(r => MetricOf(r, scenario, metric)).Where(double.IsFinite).ToList();
+        var higher = HigherIsBetter(metric);
+        var (change, low, high, verdict) = Statistics.Compare(Values(against), Values(variant), higher, noiseFloorPercent);
+        return new Comparison
+        {
+            Variant = variant,
+            Scenario = scenario,
+            Metric = metric,
+            HigherIsBetter = higher,
+            ChangePercent = change,
+            LowPercent = low,
+            HighPercent = high,
+            NoiseFloorPercent = noiseFloorPercent,
+            Verdict = verdict,
+        };
+    }
+
+    public static IReadOnlyList<ClaimCheck> CheckClaims(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
+        Func<string, string, double?> noiseFloor)
+    {
+        return experiment.Claims.Select(claim =>
+        {
+            var measured = runs.Any(r => r.Variant == claim.Variant && r.Status == RunStatus.Ok)
+                && runs.Any(r => r.Variant == claim.Against && r.Status == RunStatus.Ok);
+            if (!measured)
+            {
+                return new ClaimCheck
+                {
+                    Seed = experiment.Seed,
+                    Claim = claim.Text,
+                    SeedFigure = claim.SeedFigure,
+                    OurFigure = "not measured",
+                    DirectionHolds = null,
+                    Note = $"no successful run of {claim.Variant} and {claim.Against} in this result",
+                };
+            }
+            var comparison = CompareOne(runs, claim.Against, claim.Variant, claim.Scenario, claim.Metric,
+                noiseFloor(claim.Scenario, claim.Metric) ?? DefaultNoiseFloorPercent);
+            double Median(string v) => Statistics.Median(runs.Where(r => r.Variant == v && r.Status == RunStatus.Ok)
+                .Select(r => MetricOf(r, claim.Scenario, claim.Metric)).Where(double.IsFinite).ToList());
+            var unit = claim.Metric == "rps" ? "RPS" : "ms";
+            var ours = string.Create(CultureInfo.InvariantCulture,
+                $"{Median(claim.Against):0.#} -> {Median(claim.Variant):0.#} {unit} ({comparison.ChangePercent:+0;-0} %)");
+            var sameWay = double.IsFinite(comparison.ChangePercent) && comparison.ChangePercent > 0 == claim.SeedChangePercent > 0;
+            bool? holds = comparison.Verdict switch
+            {
+                Verdict.NotEnoughData => null,
+                Verdict.NoDifferenceDetected => false,
+                _ => sameWay,
+            };
+            var note = comparison.Verdict switch
+            {
+                Verdict.NotEnoughData => "one repetition: no interval, direction only (run with --repeat 3 or more)",
+                Verdict.NoDifferenceDetected => string.Create(CultureInfo.InvariantCulture,
+                    $"no difference detected: 95 % interval [{comparison.LowPercent:+0.0;-0.0}, {comparison.HighPercent:+0.0;-0.0}] %, noise floor {comparison.NoiseFloorPercent:0.#} %"),
+                _ when sameWay => string.Create(CultureInfo.InvariantCulture,
+                    $"same direction; 95 % interval [{comparison.LowPercent:+0.0;-0.0}, {comparison.HighPercent:+0.0;-0.0}] %"),
+                _ => string.Create(CultureInfo.InvariantCulture,
+                    $"opposite direction; 95 % interval [{comparison.LowPercent:+0.0;-0.0}, {comparison.HighPercent:+0.0;-0.0}] %"),
+            };
+            return new ClaimCheck
+            {
+                Seed = experiment.Seed,
+                Claim = claim.Text,
+                SeedFigure = claim.SeedFigure,
+                OurFigure = ours,
+                DirectionHolds = holds,
+                Note = note,
+            };
+        }).ToList();
+    }
+}

@@ -1,0 +1,438 @@
+using System.Diagnostics;
+using PerfLab.Cli;
+using PerfLab.Counters;
+using PerfLab.Load;
+using PerfLab.Sut;
+using LoadTimelinePoint = PerfLab.Load.TimelinePoint;
+
+namespace PerfLab.Experiments;
+
+/// <summary>What `perflab run` was asked to do.</summary>
+public sealed record RunRequest(
+    IReadOnlyList<ExperimentDefinition> Experiments,
+    string Profile,
+    int? Repeat,
+    bool Aa,
+    string ConnectionString,
+    string DatabaseDescription,
+    CoreLayout Layout,
+    string LogFolder);
+
+/// <summary>Where the runner reports progress (the live display).</summary>
+public interface IRunObserver
+{
+    void RunStarting(RunPosition position);
+    void RunFinished(RunPosition position, RunRecord record);
+    void Message(string text);
+}
+
+/// <param name="Index">1-based position of this run in the whole plan.</param>
+public sealed record RunPosition(string Experiment, string Variant, int Repetition, int Repetitions, int Index, int Total, TimeSpan? Remaining);
+
+/// <summary>
+/// Runs experiments: for each repetition, every variant in turn (A B C A B C ...), each in a fresh SUT process whose
+/// /info must confirm the variant, warmed up, loaded, and watched over EventPipe. Failures of one run are recorded
+/// and the rest goes on; Ctrl+C stops everything started and returns what was measured.
+/// </summary>
+public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
+{
+    private static readonly TimeSpan RequestTimeout = TimeSpan.FromSeconds(30);
+    private readonly NoiseFloors _noise = NoiseFloors.Load();
+
+    /// <summary>Every experiment's variants as they will run (A/A mode: the baseline against itself).</summary>
+    public static IReadOnlyList<VariantDefinition> VariantsOf(ExperimentDefinition experiment, bool aa)
+    {
+        if (!aa)
+        {
+            return experiment.Variants;
+        }
+        var baseline = experiment.Variants.First(v => v.Name == experiment.Baseline);
+        return [baseline, baseline with { Name = baseline.Name + "-again" }];
+    }
+
+    public async Task<RunResults> RunAsync(CancellationToken ct)
+    {
+        var started = DateTimeOffset.UtcNow;
+        var plan = request.Experiments
+            .SelectMany(e =>
+            {
+                var profile = e.Profiles[request.Profile];
+                var repeat = request.Repeat ?? profile.Repeat;
+                var variants = VariantsOf(e, request.Aa);
+                return Enumerable.Range(1, repeat).SelectMany(rep => variants.Select(v => (Experiment: e, Variant: v, Rep: rep, Repeat: repeat)));
+            })
+            .ToList();
+        var plannedSeconds = plan.Select(p => PlannedSeconds(p.Experiment)).ToList();
+        var overheads = new List<double>();
+
+        var results = new List<ExperimentResult>();
+        string? incomplete = null;
+        var index = 0;
+        foreach (var group in plan.GroupBy(p => p.Experiment))
+        {
+            var experiment = group.Key;
+            var runs = new List<RunRecord>();
+            foreach (var (_, variant, rep, repeat) in group)
+            {
+                if (ct.IsCancellationRequested)
+                {
+                    incomplete = "interrupted (Ctrl+C)";
+                    break;
+                }
+                index++;
+                var overhead = overheads.Count > 0 ? overheads.Average() : 3.0;
+                var remaining = TimeSpan.FromSeconds(plannedSeconds.Skip(index - 1).Sum() + overhead * (plan.Count - index + 1));
+                var position = new RunPosition(experiment.Name, variant.Name, rep, repeat, index, plan.Count, remaining);
+                observer.RunStarting(position);
+                var clock = Stopwatch.StartNew();
+                var record = await RunOneAsync(experiment, variant, rep, index, ct);
+                overheads.Add(Math.Max(0, clock.Elapsed.TotalSeconds - plannedSeconds[index - 1]));
+                runs.Add(record);
+                observer.RunFinished(position, record);
+                if (ct.IsCancellationRequested)
+                {
+                    incomplete = "interrupted (Ctrl+C)";
+                    break;
+                }
+                if (record.Status == RunStatus.Failed && record.FailureReason?.StartsWith(DatabaseDown, StringComparison.Ordinal) == true)
+                {
+                    incomplete = record.FailureReason;
+                    break;
+                }
+            }
+            if (runs.Count > 0)
+            {
+                results.Add(Analyze(experiment, runs));
+            }
+            if (incomplete is not null)
+            {
+                break;
+            }
+        }
+
+        var repetitions = request.Repeat ?? request.Experiments.Select(e => e.Profiles[request.Profile].Repeat).DefaultIfEmpty(0).Max();
+        return new RunResults
+        {
+            StartedAt = started,
+            FinishedAt = DateTimeOffset.UtcNow,
+            Profile = request.Profile,
+            Provenance = RunEnvironment.Describe(request.Profile, repetitions, request.Aa, request.Layout, request.DatabaseDescription),
+            Experiments = results,
+            Incomplete = incomplete is not null,
+            IncompleteReason = incomplete,
+        };
+    }
+
+    private const string DatabaseDown = "the database stopped";
+
+    private ExperimentResult Analyze(ExperimentDefinition experiment, List<RunRecord> runs)
+    {
+        var variants = VariantsOf(experiment, request.Aa);
+        var analyzed = experiment with { Variants = variants, Claims = request.Aa ? [] : experiment.Claims };
+        double? Floor(string scenario, string metric) => request.Aa ? 0 : _noise.For(experiment.Name, scenario, metric);
+        var comparisons = Analysis.Compare(analyzed, runs, Floor);
+        if (request.Aa)
+        {
+            _noise.Record(experiment.Name, comparisons);
+        }
+        var profile = experiment.Profiles[request.Profile];
+        return new ExperimentResult
+        {
+            Name = experiment.Name,
+            Title = experiment.Title + (request.Aa ? " (A/A: the baseline against itself)" : ""),
+            Seed = experiment.Seed,
+            Reproduces = experiment.Reproduces,
+            FileHash = experiment.FileHash,
+            Baseline = experiment.Baseline,
+            LoadDescription = DescribeLoad(experiment, profile),
+            Variants = variants.Select(v => v.Name).ToList(),
+            Scenarios = experiment.Scenarios.Select(s => s.Name).ToList(),
+            Warmup = profile.Warmup,
+            Duration = profile.Duration,
+            Runs = runs,
+            Summaries = Analysis.Summarize(analyzed, runs),
+            Comparisons = comparisons,
+            Findings = Diagnosis.Diagnose(analyzed, runs),
+            Claims = Analysis.CheckClaims(analyzed, runs, Floor),
+        };
+    }
+
+    public static string DescribeLoad(ExperimentDefinition experiment, ProfileDefinition profile) =>
+        string.Join("; ", experiment.Scenarios.Select(s => s.Model switch
+        {
+            Experiments.LoadModel.Closed => $"{s.Name}: closed model, {s.Users} users",
+            Experiments.LoadModel.Open => $"{s.Name}: open model, {s.Rate} req/s (latency from the intended send time)",
+            Experiments.LoadModel.Burst => $"{s.Name}: burst of {s.BurstSize} concurrent requests, {profile.Batches} batches",
+            _ => $"{s.Name}: ramp from {s.RampFrom} to {s.Users} users, +{s.RampStep} per step",
+        })) + $"; warm-up {Durations.Format(profile.Warmup)}, measured {Durations.Format(profile.Duration)}";
+
+    private double PlannedSeconds(ExperimentDefinition experiment)
+    {
+        var profile = experiment.Profiles[request.Profile];
+        return profile.Warmup.TotalSeconds + profile.Duration.TotalSeconds;
+    }
+
+    private async Task<RunRecord> RunOneAsync(ExperimentDefinition experiment, VariantDefinition variant, int rep, int order, CancellationToken ct)
+    {
+        var profile = experiment.Profiles[request.Profile];
+        var startedAt = DateTimeOffset.UtcNow;
+        RunRecord Failed(string reason, string? logTail = null, IReadOnlyDictionary<string, string>? info = null) => new()
+        {
+            Variant = variant.Name,
+            Repetition = rep,
+            Order = order,
+            Status = RunStatus.Failed,
+            FailureReason = reason,
+            LogTail = logTail,
+            StartedAt = startedAt,
+            SutInfo = info ?? new Dictionary<string, string>(),
+            Scenarios = [],
+            Counters = new Dictionary<string, double>(),
+            StarvationInjections = 0,
+            Timeline = [],
+            GeneratorCpuPercent = 0,
+            GeneratorSaturated = false,
+        };
+
+        var launch = new SutLaunch(variant.Settings, variant.Env, request.ConnectionString, variant.Framework,
+            CpuSet: request.Layout.Sut,
+            LogFile: Path.Combine(request.LogFolder, $"{experiment.Name}-{variant.Name}-{rep}.log"));
+        SutProcess sut;
+        try
+        {
+            sut = await SutProcess.StartAsync(launch, progress: new Progress<string>(observer.Message), ct: ct);
+        }
+        catch (PerfLabException ex)
+        {
+            return Failed($"the SUT did not start: {FirstLine(ex.Message)}", RestOf(ex.Message));
+        }
+        catch (OperationCanceledException)
+        {
+            return Failed("interrupted before the SUT was ready");
+        }
+
+        await using (sut)
+        {
+            SutInfo info;
+            try
+            {
+                info = await sut.GetInfoAsync(ct);
+            }
+            catch (Exception ex) when (ex is HttpRequestException or TaskCanceledException or System.Text.Json.JsonException or PerfLabException)
+            {
+                return Failed($"the SUT did not answer /info: {ex.Message}", sut.TailOfLog());
+            }
+            var infoMap = Flatten(info);
+            var mismatches = VariantCheck.Mismatches(launch, info);
+            if (mismatches.Count > 0)
+            {
+                return Failed("the variant did not take effect: " + string.Join("; ", mismatches), sut.TailOfLog(), infoMap);
+            }
+
+            var loadPlan = BuildPlan(experiment, variant, profile, sut.BaseAddress);
+            using var countersStop = CancellationTokenSource.CreateLinkedTokenSource(ct);
+            var counters = CollectCountersAsync(sut.Pid, countersStop.Token);
+            LoadResult load;
+            try
+            {
+                load = await LoadEngine.RunAsync(loadPlan, progress: null, ct);
+            }
+            catch (PerfLabException ex)
+            {
+                await countersStop.CancelAsync();
+                await counters;
+                return Failed($"the load could not run: {ex.Message}", sut.TailOfLog(), infoMap);
+            }
+            finally
+            {
+                await countersStop.CancelAsync();
+            }
+            var recording = await counters;
+
+            if (sut.Process.HasExited)
+            {
+                return Failed($"the SUT crashed during the run (exit code {sut.Process.ExitCode})", sut.TailOfLog(), infoMap);
+            }
+            if (load.Incomplete && !ct.IsCancellationRequested)
+            {
+                return Failed($"the load stopped early: {load.IncompleteReason}", sut.TailOfLog(), infoMap);
+            }
+            var record = ToRecord(variant.Name, rep, order, startedAt, infoMap, load, recording);
+            if (ct.IsCancellationRequested)
+            {
+                return record with { Status = RunStatus.Failed, FailureReason = "interrupted (Ctrl+C): partial figures" };
+            }
+            var requests = record.Scenarios.Sum(s => s.Requests);
+            var unavailable = record.Scenarios.Sum(s => s.ErrorsByKind.GetValueOrDefault("http-503"));
+            if (requests > 0 && unavailable * 2 > requests && !await DatabaseReachableAsync(ct))
+            {
+                return record with
+                {
+                    Status = RunStatus.Failed,
+                    FailureReason = $"{DatabaseDown}: {unavailable} of {requests} requests answered 503 and the database does not accept connections; the remaining runs were skipped",
+                };
+            }
+            return record;
+        }
+    }
+
+    /// <summary>Counters until cancelled; a collector that cannot attach leaves the run without counters, not failed.</summary>
+    private static async Task<CounterRecording?> CollectCountersAsync(int pid, CancellationToken ct)
+    {
+        try
+        {
+            return await CounterCollector.CollectAsync(pid, new CounterOptions { Interval = TimeSpan.FromSeconds(1) }, null, ct);
+        }
+        catch (PerfLabException)
+        {
+            return null;
+        }
+    }
+
+    private async Task<bool> DatabaseReachableAsync(CancellationToken ct)
+    {
+        try
+        {
+            var csb = new Npgsql.NpgsqlConnectionStringBuilder(request.ConnectionString) { Timeout = 3, Pooling = false };
+            await using var connection = new Npgsql.NpgsqlConnection(csb.ConnectionString);
+            await connection.OpenAsync(ct);
+            return true;
+        }
+        catch (Exception ex) when (ex is Npgsql.NpgsqlException or TimeoutException or System.Net.Sockets.SocketException)
+        {
+            return false;
+        }
+    }
+
+    public static LoadPlan BuildPlan(ExperimentDefinition experiment, VariantDefinition variant, ProfileDefinition profile, Uri baseAddress)
+    {
+        var scenarios = experiment.Scenarios.Select(s =>
+        {
+            var path = s.Url;
+            foreach (var (name, value) in variant.Vars)
+            {
+                path = path.Replace("${" + name + "}", value, StringComparison.Ordinal);
+            }
+            var url = new Uri(baseAddress, path).ToString();
+            // Uri escapes braces; the feed's placeholder must stay as written.
+            url = url.Replace("%7B", "{", StringComparison.Ordinal).Replace("%7D", "}", StringComparison.Ordinal);
+            var feed = new RequestFeed(url);
+            if (s.Feed is not null)
+            {
+                feed = feed with
+                {
+                    ValuesUrl = new Uri(baseAddress, s.Feed.FromUrl).ToString(),
+                    Order = s.Feed.Random ? FeedOrder.Random : FeedOrder.Circular,
+                };
+            }
+            Load.LoadModel model = s.Model switch
+            {
+                Experiments.LoadModel.Closed => new ClosedModel(s.Users),
+                Experiments.LoadModel.Open => new OpenModel(s.Rate, Math.Max(64, (int)Math.Ceiling(s.Rate))),
+                Experiments.LoadModel.Burst => new BurstModel(s.BurstSize, profile.Batches),
+                _ => RampOf(s, profile),
+            };
+            return new ScenarioPlan(s.Name, model, feed);
+        }).ToList();
+        return new LoadPlan(scenarios, profile.Duration, profile.Warmup, RequestTimeout);
+    }
+
+    private static RampModel RampOf(ScenarioDefinition s, ProfileDefinition profile)
+    {
+        var steps = 1 + (int)Math.Ceiling((s.Users - s.RampFrom) / (double)s.RampStep);
+        return new RampModel(s.RampFrom, s.RampStep, profile.Duration / steps, s.Users);
+    }
+
+    private static RunRecord ToRecord(string variant, int rep, int order, DateTimeOffset startedAt,
+        IReadOnlyDictionary<string, string> info, LoadResult load, CounterRecording? recording)
+    {
+        var from = load.MeasuredFromUtc.ToUnixTimeSeconds();
+        var to = load.EndedUtc.ToUnixTimeSeconds();
+        var samples = recording?.Samples.Where(s => s.UnixSeconds >= from && s.UnixSeconds <= to).ToList() ?? [];
+        var counterNames = samples.SelectMany(s => s.Values.Keys).Distinct();
+        var averages = counterNames.ToDictionary(
+            name => name,
+            name => samples.Select(s => s.Get(name)).OfType<double>().DefaultIfEmpty(double.NaN).Average());
+        var starvation = recording?.Adjustments.Count(a => a.Reason == "Starvation"
+            && a.UnixMs >= load.MeasuredFromUtc.ToUnixTimeMilliseconds() && a.UnixMs <= load.EndedUtc.ToUnixTimeMilliseconds()) ?? 0;
+
+        var loadSeconds = load.Scenarios.SelectMany(s => s.Timeline).Where(p => !p.Warmup).GroupBy(p => p.UnixSecond)
+            .ToDictionary(g => g.Key, g => g.ToList());
+        var counterSeconds = samples.ToDictionary(s => s.UnixSeconds, s => s.Values);
+        var seconds = loadSeconds.Keys.Concat(counterSeconds.Keys).Where(s => s >= from && s <= to).Distinct().Order();
+        var timeline = seconds.Select(second =>
+        {
+            var points = loadSeconds.GetValueOrDefault(second) ?? new List<LoadTimelinePoint>();
+            return new TimelinePoint
+            {
+                Second = (int)(second - from),
+                Rps = points.Sum(p => p.RequestsPerSecond),
+                P50Ms = points.Count > 0 ? points.Max(p => p.P50Ms) : 0,
+                P99Ms = points.Count > 0 ? points.Max(p => p.P99Ms) : 0,
+                Errors = points.Sum(p => p.Errors),
+                Users = points.Sum(p => p.ActiveUsers),
+                Counters = counterSeconds.GetValueOrDefault(second) ?? new Dictionary<string, double>(),
+            };
+        }).ToList();
+
+        return new RunRecord
+        {
+            Variant = variant,
+            Repetition = rep,
+            Order = order,
+            Status = RunStatus.Ok,
+            StartedAt = startedAt,
+            SutInfo = info,
+            Scenarios = load.Scenarios.Select(s => new ScenarioStats
+            {
+                Scenario = s.Name,
+                Requests = s.Requests,
+                Rps = s.RequestsPerSecond,
+                MeanMs = s.Latency.MeanMs,
+                StdDevMs = s.Latency.StdDevMs,
+                MinMs = s.Latency.MinMs,
+                P50Ms = s.Latency.P50Ms,
+                P75Ms = s.Latency.P75Ms,
+                P90Ms = s.Latency.P90Ms,
+                P95Ms = s.Latency.P95Ms,
+                P99Ms = s.Latency.P99Ms,
+                P999Ms = s.Latency.P999Ms,
+                MaxMs = s.Latency.MaxMs,
+                BytesReceived = s.BytesReceived,
+                Errors = s.Errors.Total,
+                ErrorsByKind = s.Errors.ByKind,
+                UncorrectedP99Ms = s.UncorrectedLatency?.P99Ms,
+            }).ToList(),
+            Counters = averages.Where(p => double.IsFinite(p.Value)).ToDictionary(p => p.Key, p => p.Value),
+            StarvationInjections = starvation,
+            Timeline = timeline,
+            GeneratorCpuPercent = load.Generator.CoresUsed * 100,
+            GeneratorSaturated = load.Generator.Saturated,
+            BatchTimesMs = load.Scenarios.SelectMany(s => s.Burst?.BatchMs ?? []).ToList(),
+        };
+    }
+
+    private static IReadOnlyDictionary<string, string> Flatten(SutInfo info)
+    {
+        static string S(object? v) => Convert.ToString(v, System.Globalization.CultureInfo.InvariantCulture) ?? "";
+        return new Dictionary<string, string>
+        {
+            ["runtime"] = info.Runtime,
+            ["targetFramework"] = info.TargetFramework ?? "",
+            ["processorCount"] = S(info.ProcessorCount),
+            ["gc"] = info.Gc.IsServerGC ? "server" : "workstation",
+            ["gcHeapCount"] = S(info.Gc.HeapCount),
+            ["gcDynamicAdaptationMode"] = S(info.Gc.DynamicAdaptationMode),
+            ["gcConcurrent"] = S(info.Gc.Concurrent),
+            ["threadPoolMin"] = $"{info.ThreadPool.MinWorkerThreads}/{info.ThreadPool.MinCompletionPortThreads}",
+            ["threadPoolMax"] = $"{info.ThreadPool.MaxWorkerThreads}/{info.ThreadPool.MaxCompletionPortThreads}",
+            ["serializer"] = info.Serializer,
+            ["dataAccess"] = info.DataAccess,
+            ["logging"] = info.Logging,
+        };
+    }
+
+    private static string FirstLine(string text) => text.Split('\n')[0].Trim();
+
+    private static string? RestOf(string text) => text.Contains('\n') ? text[(text.IndexOf('\n') + 1)..] : null;
+}

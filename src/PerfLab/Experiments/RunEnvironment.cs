@@ -1,0 +1,102 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+
+namespace PerfLab.Experiments;
+
+/// <summary>Provenance and CPU layout of the machine a run measures on.</summary>
+public static class RunEnvironment
+{
+    /// <summary>Below this many cores the SUT, the generator and PostgreSQL cannot each get their own.</summary>
+    public const int MinCoresToPin = 4;
+
+    public static Provenance Describe(string profile, int repetitions, bool aa, CoreLayout layout, string database) => new()
+    {
+        Commit = Run("git", ["-C", Sut.PerfLabPaths.RepoRoot, "rev-parse", "--short=12", "HEAD"]) is { Length: > 0 } commit
+            ? commit + (Run("git", ["-C", Sut.PerfLabPaths.RepoRoot, "status", "--porcelain", "--untracked-files=no"]) is { Length: > 0 } ? " (modified)" : "")
+            : "unknown",
+        SdkVersion = Run("dotnet", ["--version"]) is { Length: > 0 } sdk ? sdk : "unknown",
+        RuntimeVersion = RuntimeInformation.FrameworkDescription,
+        CpuModel = CpuModel(),
+        LogicalCores = Environment.ProcessorCount,
+        OperatingSystem = RuntimeInformation.OSDescription,
+        CoreLayout = layout,
+        Database = database,
+        Profile = profile,
+        Repetitions = repetitions,
+        AaMode = aa,
+    };
+
+    /// <summary>
+    /// Where each party runs. On a machine with fewer than <see cref="MinCoresToPin"/> cores nothing is pinned:
+    /// pinning the SUT to one of two cores would turn Server GC into workstation GC (the runtime needs two CPUs for
+    /// it) and halve the SUT's capacity, which changes the question the seeds asked.
+    /// </summary>
+    public static CoreLayout PlanLayout(bool? pinRequested)
+    {
+        var cores = Environment.ProcessorCount;
+        var canPin = OperatingSystem.IsLinux() && File.Exists("/usr/bin/taskset");
+        if (pinRequested == false || !canPin || (pinRequested is null && cores < MinCoresToPin))
+        {
+            var why = pinRequested == false ? "pinning switched off (--no-pin)"
+                : !canPin ? "taskset is not available"
+                : $"only {cores} cores: the SUT, the load generator and PostgreSQL share them (pinning the SUT to one core would disable Server GC); pass --pin to pin anyway";
+            return new CoreLayout(null, null, null, $"not pinned: {why}");
+        }
+        if (cores < 2)
+        {
+            return new CoreLayout(null, null, null, "not pinned: one core");
+        }
+        if (cores < MinCoresToPin)
+        {
+            return new CoreLayout("0", $"1-{cores - 1}", $"1-{cores - 1}",
+                $"pinned on request: SUT on CPU 0, generator and PostgreSQL share CPUs 1-{cores - 1}");
+        }
+        var sutCores = cores / 2;
+        var generatorCores = Math.Max(1, cores / 4);
+        var sut = $"0-{sutCores - 1}";
+        var generator = generatorCores == 1 ? $"{sutCores}" : $"{sutCores}-{sutCores + generatorCores - 1}";
+        var database = $"{sutCores + generatorCores}-{cores - 1}";
+        return new CoreLayout(sut, generator, database, $"SUT on CPUs {sut}, generator on {generator}, PostgreSQL on {database}");
+    }
+
+    /// <summary>Pins a running process (all its threads, and children forked later) to a CPU list.</summary>
+    public static bool Pin(int pid, string cpus) =>
+        Run("taskset", ["-a", "-p", "-c", cpus, pid.ToString(System.Globalization.CultureInfo.InvariantCulture)]) is not null;
+
+    private static string CpuModel()
+    {
+        try
+        {
+            var line = File.ReadLines("/proc/cpuinfo").FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal));
+            return line?.Split(':', 2)[1].Trim() ?? RuntimeInformation.ProcessArchitecture.ToString();
+        }
+        catch (IOException)
+        {
+            return RuntimeInformation.ProcessArchitecture.ToString();
+        }
+    }
+
+    private static string? Run(string file, IReadOnlyList<string> args)
+    {
+        try
+        {
+            var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true };
+            foreach (var arg in args)
+            {
+                start.ArgumentList.Add(arg);
+            }
+            using var process = Process.Start(start);
+            if (process is null)
+            {
+                return null;
+            }
+            var output = process.StandardOutput.ReadToEnd();
+            process.WaitForExit(10_000);
+            return process.ExitCode == 0 ? output.Trim() : null;
+        }
+        catch (System.ComponentModel.Win32Exception)
+        {
+            return null;
+        }
+    }
+}

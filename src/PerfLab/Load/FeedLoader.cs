@@ -1,0 +1,97 @@
+using System.Text.Json;
+using PerfLab.Cli;
+
+namespace PerfLab.Load;
+
+/// <summary>Turns a <see cref="RequestFeed"/> into the concrete URLs of a scenario, once, before the run.</summary>
+internal static class FeedLoader
+{
+    public static async Task<Uri[]> ResolveAsync(RequestFeed feed, bool allowRemote, TimeSpan timeout, CancellationToken ct)
+    {
+        var template = feed.UrlTemplate;
+        var open = template.IndexOf('{', StringComparison.Ordinal);
+        var close = open < 0 ? -1 : template.IndexOf('}', open);
+        var values = await LoadValuesAsync(feed, allowRemote, timeout, ct).ConfigureAwait(false);
+
+        if (open < 0 || close < 0)
+        {
+            if (values is not null)
+            {
+                throw new PerfLabException($"values were given for '{template}', which has no {{placeholder}} to fill.", ExitCode.Usage);
+            }
+            var single = TargetGuard.ParseTarget(template, "url");
+            TargetGuard.EnsureAllowed(single, allowRemote);
+            return [single];
+        }
+        if (values is null || values.Count == 0)
+        {
+            throw new PerfLabException($"'{template}' has a placeholder but no values to fill it (give --values, --values-file or --values-url).", ExitCode.Usage);
+        }
+
+        var prefix = template[..open];
+        var suffix = template[(close + 1)..];
+        var uris = new Uri[values.Count];
+        for (var i = 0; i < values.Count; i++)
+        {
+            uris[i] = TargetGuard.ParseTarget(prefix + Uri.EscapeDataString(values[i]) + suffix, "url");
+            TargetGuard.EnsureAllowed(uris[i], allowRemote);
+        }
+        return uris;
+    }
+
+    private static async Task<IReadOnlyList<string>?> LoadValuesAsync(RequestFeed feed, bool allowRemote, TimeSpan timeout, CancellationToken ct)
+    {
+        if (feed.Values is not null)
+        {
+            return feed.Values;
+        }
+        if (feed.ValuesFile is not null)
+        {
+            if (!File.Exists(feed.ValuesFile))
+            {
+                throw new PerfLabException($"values file '{feed.ValuesFile}' does not exist.", ExitCode.Usage);
+            }
+            var text = await File.ReadAllTextAsync(feed.ValuesFile, ct).ConfigureAwait(false);
+            return text.TrimStart().StartsWith('[')
+                ? ParseJsonArray(text, feed.ValuesFile)
+                : [.. text.Split('\n').Select(l => l.Trim()).Where(l => l.Length > 0)];
+        }
+        if (feed.ValuesUrl is not null)
+        {
+            var uri = TargetGuard.ParseTarget(feed.ValuesUrl, "values url");
+            TargetGuard.EnsureAllowed(uri, allowRemote);
+            using var client = new HttpClient { Timeout = timeout };
+            try
+            {
+                var json = await client.GetStringAsync(uri, ct).ConfigureAwait(false);
+                return ParseJsonArray(json, feed.ValuesUrl);
+            }
+            catch (HttpRequestException ex)
+            {
+                throw new PerfLabException($"cannot fetch values from {feed.ValuesUrl}: {ex.Message}", ExitCode.Unreachable, ex);
+            }
+            catch (TaskCanceledException ex) when (!ct.IsCancellationRequested)
+            {
+                throw new PerfLabException($"cannot fetch values from {feed.ValuesUrl}: no answer within {timeout.TotalSeconds:0.#} s.", ExitCode.Unreachable, ex);
+            }
+        }
+        return null;
+    }
+
+    private static List<string> ParseJsonArray(string json, string source)
+    {
+        try
+        {
+            using var doc = JsonDocument.Parse(json);
+            if (doc.RootElement.ValueKind != JsonValueKind.Array)
+            {
+                throw new PerfLabException($"values from {source} are not a JSON array.", ExitCode.Usage);
+            }
+            return [.. doc.RootElement.EnumerateArray().Select(e => e.ValueKind == JsonValueKind.String ? e.GetString()! : e.GetRawText())];
+        }
+        catch (JsonException ex)
+        {
+            throw new PerfLabException($"values from {source} are not valid JSON: {ex.Message}", ExitCode.Usage, ex);
+        }
+    }
+}

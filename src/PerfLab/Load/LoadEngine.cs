@@ -1,0 +1,254 @@
+using System.Diagnostics;
+using System.Globalization;
+using PerfLab.Cli;
+using PerfLab.Load.Models;
+
+namespace PerfLab.Load;
+
+/// <summary>
+/// Runs a <see cref="LoadPlan"/>: all scenarios at once, each on its own connection pool, and returns what was
+/// measured. Throws <see cref="PerfLabException"/> (Usage) for an invalid plan or a refused target, and
+/// (Unreachable) when a target does not accept a TCP connection within <see cref="LoadPlan.ConnectTimeout"/>.
+/// Cancelling <paramref name="ct"/> is not an error: the run stops within a second and the result is returned,
+/// marked incomplete. A target that stops answering mid-run (only connection errors for a whole second) also ends
+/// the run with an incomplete result.
+/// </summary>
+public static class LoadEngine
+{
+    public static async Task<LoadResult> RunAsync(LoadPlan plan, IProgress<LoadProgress>? progress = null, CancellationToken ct = default)
+    {
+        Validate(plan);
+        var uris = new Uri[plan.Scenarios.Count][];
+        for (var i = 0; i < uris.Length; i++)
+        {
+            uris[i] = await FeedLoader.ResolveAsync(plan.Scenarios[i].Feed, plan.AllowRemote, plan.Timeout, ct).ConfigureAwait(false);
+        }
+        foreach (var target in uris.Select(u => u[0]).DistinctBy(u => u.GetLeftPart(UriPartial.Authority)))
+        {
+            await TargetGuard.EnsureReachableAsync(target, plan.ConnectTimeout, ct).ConfigureAwait(false);
+        }
+
+        using var runStop = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        var runs = new ScenarioRun[plan.Scenarios.Count];
+        var runners = new ILoadModelRunner[runs.Length];
+        for (var i = 0; i < runs.Length; i++)
+        {
+            runs[i] = new ScenarioRun(plan.Scenarios[i], uris[i], plan, runStop.Token);
+            runners[i] = ILoadModelRunner.For(plan.Scenarios[i].Model);
+        }
+        try
+        {
+            return await RunCoreAsync(plan, runs, runners, runStop, progress, ct).ConfigureAwait(false);
+        }
+        finally
+        {
+            foreach (var run in runs)
+            {
+                run.Dispose();
+            }
+        }
+    }
+
+    private static async Task<LoadResult> RunCoreAsync(
+        LoadPlan plan, ScenarioRun[] runs, ILoadModelRunner[] runners, CancellationTokenSource runStop,
+        IProgress<LoadProgress>? progress, CancellationToken ct)
+    {
+        var process = Process.GetCurrentProcess();
+        var startedUtc = DateTimeOffset.UtcNow;
+        var started = Stopwatch.GetTimestamp();
+        var timedWarmup = plan.Warmup > TimeSpan.Zero && runners.Any(r => r.UsesTimedWarmup);
+        var total = TimeSpan.Zero;
+        for (var i = 0; i < runs.Length; i++)
+        {
+            var limit = runners[i].UsesTimedWarmup ? plan.Warmup + plan.Duration : plan.Duration;
+            total = limit > total ? limit : total;
+            runs[i].StopAfter(limit);
+            if (runners[i].UsesTimedWarmup && !timedWarmup)
+            {
+                runs[i].BeginMeasurement();
+            }
+        }
+
+        var measuredFromUtc = startedUtc;
+        var measureStart = started;
+        var cpuAtStart = process.TotalProcessorTime;
+        var allocatedAtStart = GC.GetTotalAllocatedBytes();
+        var sampler = new Sampler(runs, started, total, progress);
+        var scenarioTasks = new Task[runs.Length];
+        for (var i = 0; i < runs.Length; i++)
+        {
+            scenarioTasks[i] = RunScenarioAsync(runs[i], runners[i], plan);
+        }
+        var allDone = Task.WhenAll(scenarioTasks);
+        var sampling = sampler.RunAsync(allDone, runStop);
+
+        if (timedWarmup)
+        {
+            if (await Task.WhenAny(allDone, Task.Delay(plan.Warmup, ct)).ConfigureAwait(false) != allDone && !ct.IsCancellationRequested)
+            {
+                for (var i = 0; i < runs.Length; i++)
+                {
+                    if (runners[i].UsesTimedWarmup)
+                    {
+                        runs[i].BeginMeasurement();
+                    }
+                }
+                measuredFromUtc = DateTimeOffset.UtcNow;
+                measureStart = Stopwatch.GetTimestamp();
+                process.Refresh();
+                cpuAtStart = process.TotalProcessorTime;
+                allocatedAtStart = GC.GetTotalAllocatedBytes();
+            }
+        }
+
+        var diedReason = await sampling.ConfigureAwait(false);
+        await allDone.ConfigureAwait(false);
+        sampler.Sample();
+
+        var endedUtc = DateTimeOffset.UtcNow;
+        var ended = Stopwatch.GetTimestamp();
+        process.Refresh();
+        var cpuSeconds = (process.TotalProcessorTime - cpuAtStart).TotalSeconds;
+        var allocated = GC.GetTotalAllocatedBytes() - allocatedAtStart;
+        var wallSeconds = Stopwatch.GetElapsedTime(measureStart, ended).TotalSeconds;
+
+        var results = new ScenarioResult[runs.Length];
+        var reasons = new List<string>();
+        if (ct.IsCancellationRequested)
+        {
+            reasons.Add(string.Create(CultureInfo.InvariantCulture, $"interrupted after {Stopwatch.GetElapsedTime(started, ended).TotalSeconds:0.0} s"));
+        }
+        if (diedReason is not null)
+        {
+            reasons.Add(diedReason);
+        }
+        long requests = 0;
+        for (var i = 0; i < runs.Length; i++)
+        {
+            results[i] = Summarize(runs[i], runners[i], sampler.Timelines[i], reasons, stoppedEarly: ct.IsCancellationRequested || diedReason is not null);
+            requests += results[i].Requests;
+        }
+
+        var cores = Environment.ProcessorCount;
+        var coresUsed = wallSeconds > 0 ? cpuSeconds / wallSeconds : 0;
+        var generator = new GeneratorUsage(cpuSeconds, wallSeconds, coresUsed, cores,
+            coresUsed >= GeneratorUsage.SaturationThreshold * cores,
+            requests > 0 ? cpuSeconds * 1e6 / requests : 0,
+            requests > 0 ? allocated / (double)requests : 0);
+        return new LoadResult(startedUtc, measuredFromUtc, endedUtc, reasons.Count > 0, reasons.Count > 0 ? string.Join("; ", reasons) : null, generator, results);
+    }
+
+    private static async Task RunScenarioAsync(ScenarioRun run, ILoadModelRunner runner, LoadPlan plan)
+    {
+        // Task.Run so a scenario's synchronous start-up (creating users) never delays the others or the sampler.
+        try
+        {
+            await Task.Run(() => runner.RunAsync(run, plan)).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+        }
+        finally
+        {
+            run.MeasureEnd = Stopwatch.GetTimestamp();
+        }
+    }
+
+    private static ScenarioResult Summarize(ScenarioRun run, ILoadModelRunner runner, IReadOnlyList<TimelinePoint> timeline, List<string> reasons, bool stoppedEarly)
+    {
+        var plan = run.Plan;
+        var measured = run.Measuring ? run.Recorders.Snapshot().Minus(run.Baseline) : new RecordingSnapshot(plan.Model is OpenModel);
+        var seconds = run.Measuring ? Stopwatch.GetElapsedTime(run.MeasureStart, run.MeasureEnd).TotalSeconds : 0;
+        var rps = seconds > 0 ? measured.Requests / seconds : 0;
+
+        OpenSchedule? open = null;
+        BurstStats? burst = null;
+        IReadOnlyList<RampStep>? ramp = null;
+        switch (runner)
+        {
+            case BurstRunner b:
+                var model = (BurstModel)plan.Model;
+                var batches = b.BatchMs;
+                burst = new BurstStats(model.BatchSize, [.. batches], batches.Count > 0 ? batches.Average() : 0,
+                    StudentT.MarginOfError(batches, 0.999), StudentT.StdDev(batches));
+                if (batches.Count < model.Batches && !stoppedEarly)
+                {
+                    reasons.Add(string.Create(CultureInfo.InvariantCulture, $"{plan.Name}: time limit reached after {batches.Count} of {model.Batches} batches"));
+                }
+                break;
+            case RampRunner r:
+                ramp = [.. r.Steps];
+                break;
+            case OpenRunner:
+                var rate = ((OpenModel)plan.Model).Rate;
+                open = new OpenSchedule(rate, (long)Math.Round(rate * seconds), measured.Sends, measured.LateSends, measured.MaxLagMicros / 1000.0);
+                break;
+        }
+        if (plan.MaxRequests is { } max && !run.BudgetExhausted && !stoppedEarly)
+        {
+            reasons.Add(string.Create(CultureInfo.InvariantCulture, $"{plan.Name}: time limit reached after {measured.Requests} of {max} requests"));
+        }
+
+        return new ScenarioResult(
+            plan.Name,
+            plan.Model.Kind,
+            plan.Feed.UrlTemplate,
+            plan.Model.Concurrency,
+            measured.Requests,
+            rps,
+            LatencyStats.From(measured.Latency),
+            measured.Uncorrected is null ? null : LatencyStats.From(measured.Uncorrected),
+            measured.Bytes,
+            measured.ToErrorCounts(),
+            open,
+            burst,
+            ramp,
+            timeline);
+    }
+
+    private static void Validate(LoadPlan plan)
+    {
+        static void Require(bool ok, string message)
+        {
+            if (!ok)
+            {
+                throw new PerfLabException(message, ExitCode.Usage);
+            }
+        }
+
+        Require(plan.Scenarios.Count > 0, "the plan has no scenario.");
+        Require(plan.Duration > TimeSpan.Zero, "duration must be positive.");
+        Require(plan.Warmup >= TimeSpan.Zero, "warm-up must not be negative.");
+        Require(plan.Timeout > TimeSpan.Zero, "timeout must be positive.");
+        Require(plan.ConnectTimeout > TimeSpan.Zero, "connect timeout must be positive.");
+        Require(plan.Scenarios.Select(s => s.Name).Distinct(StringComparer.Ordinal).Count() == plan.Scenarios.Count, "scenario names must be unique.");
+        foreach (var s in plan.Scenarios)
+        {
+            Require(s.MaxRequests is null or > 0, $"{s.Name}: the request count must be positive.");
+            switch (s.Model)
+            {
+                case ClosedModel c:
+                    Require(c.Users > 0, $"{s.Name}: users must be positive.");
+                    break;
+                case OpenModel o:
+                    Require(o.Rate > 0 && double.IsFinite(o.Rate), $"{s.Name}: rate must be positive.");
+                    Require(o.MaxInFlight > 0, $"{s.Name}: the in-flight cap (connections) must be positive.");
+                    break;
+                case BurstModel b:
+                    Require(b.BatchSize > 0, $"{s.Name}: burst size must be positive.");
+                    Require(b.Batches > 0, $"{s.Name}: batches must be positive.");
+                    Require(b.WarmupBatches >= 0, $"{s.Name}: warm-up batches must not be negative.");
+                    break;
+                case RampModel r:
+                    Require(r.StartUsers > 0, $"{s.Name}: ramp start users must be positive.");
+                    Require(r.Step > 0, $"{s.Name}: ramp step must be positive.");
+                    Require(r.StepEvery > TimeSpan.Zero, $"{s.Name}: ramp step interval must be positive.");
+                    Require(r.MaxUsers >= r.StartUsers, $"{s.Name}: ramp max users must be at least the start users.");
+                    break;
+                default:
+                    Require(false, $"{s.Name}: unknown load model.");
+                    break;
+            }
+        }
+    }
+}

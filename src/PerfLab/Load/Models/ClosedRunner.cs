@@ -1,0 +1,54 @@
+namespace PerfLab.Load.Models;
+
+internal sealed class ClosedRunner : ILoadModelRunner
+{
+    public bool UsesTimedWarmup => true;
+
+    public Task RunAsync(ScenarioRun run, LoadPlan plan)
+    {
+        var users = ((ClosedModel)run.Plan.Model).Users;
+        var tasks = new Task[users];
+        for (var u = 0; u < users; u++)
+        {
+            tasks[u] = UserAsync(run, new LoadWorker(u, run), TimeSpan.Zero);
+        }
+        return Task.WhenAll(tasks);
+    }
+
+    /// <summary>One virtual user: send, await the answer, send again; shared with the ramp model.</summary>
+    internal static async Task UserAsync(ScenarioRun run, LoadWorker worker, TimeSpan startAfter)
+    {
+        var stop = run.Stop;
+        try
+        {
+            if (startAfter > TimeSpan.Zero)
+            {
+                await Task.Delay(startAfter, stop).ConfigureAwait(false);
+            }
+            run.UserStarted();
+            try
+            {
+                // Yield once so that N users start on the pool, not serially inside the caller's loop.
+                await Task.Yield();
+                while (!stop.IsCancellationRequested && run.TryTakeBudget())
+                {
+                    if (!await run.SendAsync(worker, 0).ConfigureAwait(false))
+                    {
+                        break;
+                    }
+                }
+            }
+            finally
+            {
+                run.UserStopped();
+            }
+        }
+        catch (OperationCanceledException)
+        {
+        }
+        finally
+        {
+            worker.Timeout.Dispose();
+        }
+    }
+}

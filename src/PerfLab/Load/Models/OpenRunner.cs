@@ -1,0 +1,64 @@
+using System.Diagnostics;
+
+namespace PerfLab.Load.Models;
+
+/// <summary>
+/// Constant arrival rate with a fixed schedule per connection, as wrk2: connection k of C sends request i at
+/// start + (k + i·C) / rate. A connection whose previous request is still out sends late, and the lateness is part
+/// of the measured latency, so one slow response cannot hide the requests that would have queued behind it.
+/// </summary>
+internal sealed class OpenRunner : ILoadModelRunner
+{
+    public bool UsesTimedWarmup => true;
+
+    public Task RunAsync(ScenarioRun run, LoadPlan plan)
+    {
+        var model = (OpenModel)run.Plan.Model;
+        var start = Stopwatch.GetTimestamp();
+        var end = start + (long)((plan.Warmup + plan.Duration).TotalSeconds * Stopwatch.Frequency);
+        var ticksPerRequest = Stopwatch.Frequency / model.Rate;
+        var tasks = new Task[model.MaxInFlight];
+        for (var k = 0; k < tasks.Length; k++)
+        {
+            tasks[k] = ConnectionAsync(run, new LoadWorker(k, run), start, end, ticksPerRequest, model.MaxInFlight);
+        }
+        return Task.WhenAll(tasks);
+    }
+
+    private static async Task ConnectionAsync(ScenarioRun run, LoadWorker worker, long start, long end, double ticksPerRequest, int connections)
+    {
+        var stop = run.Stop;
+        run.UserStarted();
+        try
+        {
+            await Task.Yield();
+            for (long i = 0; !stop.IsCancellationRequested; i++)
+            {
+                var intended = start + (long)((worker.Index + (i * connections)) * ticksPerRequest);
+                if (intended >= end)
+                {
+                    break;
+                }
+                var wait = intended - Stopwatch.GetTimestamp();
+                if (wait > 0)
+                {
+                    // Rounded up to whole milliseconds: Task.Delay truncates, and an early send would understate latency.
+                    var ms = (int)Math.Ceiling(wait * 1000.0 / Stopwatch.Frequency);
+                    await Task.Delay(ms, stop).ConfigureAwait(false);
+                }
+                if (!run.TryTakeBudget() || !await run.SendAsync(worker, intended).ConfigureAwait(false))
+                {
+                    break;
+                }
+            }
+        }
+        catch (OperationCanceledException)
+        {
+        }
+        finally
+        {
+            run.UserStopped();
+            worker.Timeout.Dispose();
+        }
+    }
+}

@@ -1,0 +1,179 @@
+using System.Runtime.CompilerServices;
+
+namespace PerfLab.Load;
+
+/// <summary>What one thread recorded for one scenario. Written only by its own thread: no locks, no atomics.</summary>
+internal sealed class ThreadRecorder(bool uncorrected)
+{
+    public const int StatusSlots = 600;
+
+    public readonly LatencyHistogram Latency = new();
+    public readonly LatencyHistogram? Uncorrected = uncorrected ? new LatencyHistogram() : null;
+    public readonly long[] Status = new long[StatusSlots];
+    public long Requests;
+    public long Bytes;
+    public long Timeouts;
+    public long Refused;
+    public long ConnectionErrors;
+    public long Sends;
+    public long LateSends;
+    public long MaxLagMicros;
+}
+
+/// <summary>
+/// The recorders of one scenario, one per thread that ever completed one of its requests. Async continuations hop
+/// between pool threads, but a thread runs one continuation at a time, so a per-thread recorder needs no
+/// synchronization, and their number is bounded by the pool size rather than the user count (1,000 users would
+/// otherwise mean 1,000 histograms). A sampler merges them into cumulative snapshots; differences of snapshots give
+/// per-second and post-warm-up figures.
+/// </summary>
+internal sealed class RecorderSet(bool uncorrected)
+{
+    [ThreadStatic] private static RecorderSet? t_lastSet;
+    [ThreadStatic] private static ThreadRecorder? t_lastRecorder;
+    [ThreadStatic] private static ConditionalWeakTable<RecorderSet, ThreadRecorder>? t_recorders;
+
+    private readonly Lock _gate = new();
+    private readonly List<ThreadRecorder> _all = [];
+    private readonly bool _uncorrected = uncorrected;
+
+    public ThreadRecorder Current => ReferenceEquals(t_lastSet, this) ? t_lastRecorder! : Slow();
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private ThreadRecorder Slow()
+    {
+        var map = t_recorders ??= new ConditionalWeakTable<RecorderSet, ThreadRecorder>();
+        if (!map.TryGetValue(this, out var recorder))
+        {
+            recorder = new ThreadRecorder(_uncorrected);
+            lock (_gate)
+            {
+                _all.Add(recorder);
+            }
+            map.Add(this, recorder);
+        }
+        t_lastSet = this;
+        t_lastRecorder = recorder;
+        return recorder;
+    }
+
+    public RecordingSnapshot Snapshot()
+    {
+        ThreadRecorder[] recorders;
+        lock (_gate)
+        {
+            recorders = [.. _all];
+        }
+        var snapshot = new RecordingSnapshot(_uncorrected);
+        foreach (var r in recorders)
+        {
+            snapshot.Add(r);
+        }
+        return snapshot;
+    }
+}
+
+/// <summary>A merged, cumulative view of a scenario's recorders at one moment (or a difference of two).</summary>
+internal sealed class RecordingSnapshot(bool uncorrected)
+{
+    public LatencyHistogram Latency { get; } = new();
+    public LatencyHistogram? Uncorrected { get; } = uncorrected ? new LatencyHistogram() : null;
+    public long[] Status { get; } = new long[ThreadRecorder.StatusSlots];
+    public long Requests { get; private set; }
+    public long Bytes { get; private set; }
+    public long Timeouts { get; private set; }
+    public long Refused { get; private set; }
+    public long ConnectionErrors { get; private set; }
+    public long Sends { get; private set; }
+    public long LateSends { get; private set; }
+    public long MaxLagMicros { get; private set; }
+
+    public long Errors
+    {
+        get
+        {
+            long errors = Timeouts + Refused + ConnectionErrors;
+            for (var s = 400; s < Status.Length; s++)
+            {
+                errors += Status[s];
+            }
+            return errors;
+        }
+    }
+
+    public long TransportErrors => Refused + ConnectionErrors;
+
+    public long Responses => Requests - Timeouts - Refused - ConnectionErrors;
+
+    public void Add(ThreadRecorder r)
+    {
+        Latency.Add(r.Latency);
+        if (r.Uncorrected is not null)
+        {
+            Uncorrected!.Add(r.Uncorrected);
+        }
+        for (var s = 0; s < Status.Length; s++)
+        {
+            Status[s] += r.Status[s];
+        }
+        Requests += r.Requests;
+        Bytes += r.Bytes;
+        Timeouts += r.Timeouts;
+        Refused += r.Refused;
+        ConnectionErrors += r.ConnectionErrors;
+        Sends += r.Sends;
+        LateSends += r.LateSends;
+        MaxLagMicros = Math.Max(MaxLagMicros, r.MaxLagMicros);
+    }
+
+    /// <summary>This minus <paramref name="earlier"/>: what happened between the two snapshots. The max lag stays cumulative.</summary>
+    public RecordingSnapshot Minus(RecordingSnapshot earlier)
+    {
+        var d = new RecordingSnapshot(Uncorrected is not null);
+        d.Latency.Add(Latency);
+        d.Latency.Subtract(earlier.Latency);
+        if (Uncorrected is not null)
+        {
+            d.Uncorrected!.Add(Uncorrected);
+            d.Uncorrected.Subtract(earlier.Uncorrected!);
+        }
+        for (var s = 0; s < Status.Length; s++)
+        {
+            d.Status[s] = Status[s] - earlier.Status[s];
+        }
+        d.Requests = Requests - earlier.Requests;
+        d.Bytes = Bytes - earlier.Bytes;
+        d.Timeouts = Timeouts - earlier.Timeouts;
+        d.Refused = Refused - earlier.Refused;
+        d.ConnectionErrors = ConnectionErrors - earlier.ConnectionErrors;
+        d.Sends = Sends - earlier.Sends;
+        d.LateSends = LateSends - earlier.LateSends;
+        d.MaxLagMicros = MaxLagMicros;
+        return d;
+    }
+
+    public ErrorCounts ToErrorCounts()
+    {
+        var kinds = new SortedDictionary<string, long>(StringComparer.Ordinal);
+        for (var s = 400; s < Status.Length; s++)
+        {
+            if (Status[s] > 0)
+            {
+                kinds[string.Create(System.Globalization.CultureInfo.InvariantCulture, $"http-{s}")] = Status[s];
+            }
+        }
+        if (Timeouts > 0)
+        {
+            kinds["timeout"] = Timeouts;
+        }
+        if (Refused > 0)
+        {
+            kinds["connection-refused"] = Refused;
+        }
+        if (ConnectionErrors > 0)
+        {
+            kinds["connection-error"] = ConnectionErrors;
+        }
+        return new ErrorCounts(Errors, kinds);
+    }
+}

@@ -1,0 +1,96 @@
+using System.Diagnostics;
+
+namespace PerfLab.Load;
+
+/// <summary>
+/// Once per UTC second: snapshots every scenario, turns the difference into a timeline point, reports progress,
+/// and stops the run when a target stops answering (a whole second of connection errors and no response).
+/// </summary>
+internal sealed class Sampler
+{
+    private readonly ScenarioRun[] _runs;
+    private readonly long _started;
+    private readonly TimeSpan _total;
+    private readonly IProgress<LoadProgress>? _progress;
+    private readonly RecordingSnapshot[] _previous;
+    private readonly bool[] _previousMeasuring;
+    private readonly List<TimelinePoint>[] _timelines;
+    private DateTimeOffset _previousAt;
+
+    public Sampler(ScenarioRun[] runs, long started, TimeSpan total, IProgress<LoadProgress>? progress)
+    {
+        _runs = runs;
+        _started = started;
+        _total = total;
+        _progress = progress;
+        _previous = [.. runs.Select(r => r.Recorders.Snapshot())];
+        _previousMeasuring = [.. runs.Select(r => r.Measuring)];
+        _timelines = [.. runs.Select(_ => new List<TimelinePoint>())];
+        _previousAt = DateTimeOffset.UtcNow;
+    }
+
+    public IReadOnlyList<TimelinePoint>[] Timelines => _timelines;
+
+    /// <summary>Samples until <paramref name="done"/> completes; returns why the target was declared dead, if it was.</summary>
+    public async Task<string?> RunAsync(Task done, CancellationTokenSource runStop)
+    {
+        string? died = null;
+        while (!done.IsCompleted)
+        {
+            var now = DateTimeOffset.UtcNow;
+            var boundary = DateTimeOffset.FromUnixTimeSeconds(now.ToUnixTimeSeconds() + 1);
+            if (await Task.WhenAny(done, Task.Delay(boundary - now)).ConfigureAwait(false) == done)
+            {
+                break;
+            }
+            while (DateTimeOffset.UtcNow < boundary)
+            {
+                await Task.Delay(1).ConfigureAwait(false);
+            }
+            var deadNow = Sample(report: true);
+            if (died is null && deadNow is not null)
+            {
+                died = deadNow;
+                runStop.Cancel();
+            }
+        }
+        return died;
+    }
+
+    /// <summary>Closes the current interval. Returns a reason when a scenario saw only connection errors in it.</summary>
+    public string? Sample(bool report = false)
+    {
+        var now = DateTimeOffset.UtcNow;
+        var seconds = (now - _previousAt).TotalSeconds;
+        var label = _previousAt.ToUnixTimeSeconds();
+        string? died = null;
+        var progress = new ScenarioProgress[_runs.Length];
+        for (var i = 0; i < _runs.Length; i++)
+        {
+            var run = _runs[i];
+            var current = run.Recorders.Snapshot();
+            var d = current.Minus(_previous[i]);
+            var rps = seconds > 0 ? d.Requests / seconds : 0;
+            var p99 = d.Latency.Percentile(99) / 1000.0;
+            if (seconds > 0.001 || d.Requests > 0)
+            {
+                _timelines[i].Add(new TimelinePoint(label, !_previousMeasuring[i], d.Requests, rps, d.Latency.Percentile(50) / 1000.0, p99, d.Errors, run.ActiveUsers));
+            }
+            if (d.TransportErrors > 0 && d.Responses == 0 && !run.Stop.IsCancellationRequested)
+            {
+                died ??= $"{run.Plan.Name}: the target stopped answering ({(d.Refused > 0 ? "connection refused" : "connection errors")}) at unix second {label}";
+            }
+            var measured = run.Measuring ? current.Requests - run.Baseline.Requests : 0;
+            var errors = run.Measuring ? current.Errors - run.Baseline.Errors : 0;
+            progress[i] = new ScenarioProgress(run.Plan.Name, measured, rps, p99, errors, run.ActiveUsers);
+            _previous[i] = current;
+            _previousMeasuring[i] = run.Measuring;
+        }
+        _previousAt = now;
+        if (report)
+        {
+            _progress?.Report(new LoadProgress(Stopwatch.GetElapsedTime(_started), _total, _runs.Any(r => !r.Measuring), progress));
+        }
+        return died;
+    }
+}

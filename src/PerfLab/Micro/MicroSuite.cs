@@ -1,0 +1,184 @@
+using System.Globalization;
+using System.Reflection;
+using PerfLab.Cli;
+
+namespace PerfLab.Micro;
+
+/// <summary>What <c>perflab micro</c> was asked to run.</summary>
+public sealed record MicroRunOptions(IReadOnlyList<string> Benchmarks, bool Quick, string OutDirectory, string Command);
+
+/// <summary>What a run produced: the comparison and where it was written.</summary>
+public sealed record MicroRunOutcome(
+    MicroComparison Comparison,
+    string Summary,
+    string SummaryPath,
+    string TablesPath,
+    IReadOnlyList<string> NotMeasured,
+    int BenchmarkDotNetExitCode,
+    bool Interrupted)
+{
+    public bool Complete => !Interrupted && BenchmarkDotNetExitCode == 0 && NotMeasured.Count == 0;
+}
+
+/// <summary>Builds and runs the BenchmarkDotNet project bench/PerfLab.Micro of the PerfLab source tree.</summary>
+public sealed class MicroSuite
+{
+    private readonly TextWriter _progress;
+
+    public MicroSuite(string repoRoot, TextWriter progress)
+    {
+        RepoRoot = repoRoot;
+        _progress = progress;
+        ProjectDirectory = Path.Combine(repoRoot, "bench", "PerfLab.Micro");
+    }
+
+    public string RepoRoot { get; }
+    public string ProjectDirectory { get; }
+    public string ProjectPath => Path.Combine(ProjectDirectory, "PerfLab.Micro.csproj");
+    public string AssemblyPath => Path.Combine(ProjectDirectory, "bin", "Release", "net10.0", "PerfLab.Micro.dll");
+
+    /// <summary>The suite of the source tree perflab was built from (its <c>PerfLab.RepoRoot</c> metadata).</summary>
+    public static MicroSuite Locate(TextWriter progress)
+    {
+        var root = typeof(MicroSuite).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
+            .FirstOrDefault(a => a.Key == "PerfLab.RepoRoot")?.Value;
+        var suite = root is null ? null : new MicroSuite(root, progress);
+        if (suite is null || !File.Exists(suite.ProjectPath))
+        {
+            throw new PerfLabException(
+                $"perflab micro needs the PerfLab source tree it was built from; bench/PerfLab.Micro was not found under '{root}'.",
+                ExitCode.Environment);
+        }
+        return suite;
+    }
+
+    public async Task BuildAsync(CancellationToken ct)
+    {
+        _progress.WriteLine("micro: building bench/PerfLab.Micro (Release)...");
+        var log = new List<string>();
+        var rc = await ChildProcess.RunAsync(
+            ChildProcess.DotnetHost, ["build", ProjectPath, "-c", "Release", "-nologo", "-v", "q"], RepoRoot, log.Add, ct);
+        if (rc != 0 || !File.Exists(AssemblyPath))
+        {
+            throw new PerfLabException(
+                $"building bench/PerfLab.Micro failed (exit code {rc}):\n{string.Join("\n", log.TakeLast(30))}",
+                ExitCode.Environment);
+        }
+    }
+
+    /// <summary>Every benchmark of the suite, as BenchmarkDotNet lists them (<c>Namespace.Class.Method</c>).</summary>
+    public async Task<IReadOnlyList<string>> ListAsync(CancellationToken ct)
+    {
+        var lines = new List<string>();
+        var rc = await ChildProcess.RunAsync(ChildProcess.DotnetHost, [AssemblyPath, "--list", "flat"], RepoRoot, lines.Add, ct);
+        var names = lines.Select(l => l.Trim())
+            .Where(l => l.Length > 0 && l.All(c => char.IsLetterOrDigit(c) || c is '.' or '_'))
+            .Distinct(StringComparer.Ordinal)
+            .ToList();
+        if (rc != 0 || names.Count == 0)
+        {
+            throw new PerfLabException(
+                $"could not list the benchmarks of bench/PerfLab.Micro (exit code {rc}):\n{string.Join("\n", lines.TakeLast(20))}",
+                ExitCode.Environment);
+        }
+        return names;
+    }
+
+    public async Task<MicroRunOutcome> RunAsync(MicroRunOptions options, IReadOnlyList<string> available, CancellationToken ct)
+    {
+        var outDirectory = Path.GetFullPath(options.OutDirectory);
+        var artifacts = Path.Combine(outDirectory, "benchmarkdotnet");
+        Directory.CreateDirectory(outDirectory);
+        // Results of an earlier run in the same folder would be read back as ours.
+        if (Directory.Exists(Path.Combine(artifacts, "results")))
+        {
+            Directory.Delete(Path.Combine(artifacts, "results"), recursive: true);
+        }
+
+        var arguments = new List<string> { AssemblyPath };
+        if (options.Quick)
+        {
+            arguments.Add("--quick");
+        }
+        arguments.Add("--filter");
+        // Exact names, so that BenchmarkDotNet runs precisely what our own matching chose.
+        arguments.AddRange(options.Benchmarks.Count == available.Count ? ["*"] : options.Benchmarks);
+        arguments.AddRange(["--exporters", "json", "github", "--artifacts", artifacts]);
+
+        var loadBefore = LoadAverage();
+        var logPath = Path.Combine(outDirectory, "benchmarkdotnet.log");
+        var interrupted = false;
+        var rc = -1;
+        _progress.WriteLine($"micro: running {options.Benchmarks.Count} benchmark(s){(options.Quick ? " with the quick job" : "")}; BenchmarkDotNet's log: {logPath}");
+        await using (var log = new StreamWriter(logPath) { AutoFlush = true })
+        {
+            try
+            {
+                rc = await ChildProcess.RunAsync(ChildProcess.DotnetHost, arguments, RepoRoot, line =>
+                {
+                    log.WriteLine(line);
+                    if (line.StartsWith("// Benchmark: ", StringComparison.Ordinal)
+                        || line.StartsWith("// ** Remained", StringComparison.Ordinal))
+                    {
+                        _progress.WriteLine("micro: " + line[3..]);
+                    }
+                }, ct);
+            }
+            catch (OperationCanceledException)
+            {
+                interrupted = true;
+            }
+        }
+
+        var results = BenchmarkDotNetJson.ReadDirectory(Path.Combine(artifacts, "results"));
+        var comparison = MicroComparer.Compare(results, SeedTables.All);
+        var summary = MicroSummaryWriter.Render(comparison, options.Command);
+        if (loadBefore is not null)
+        {
+            // Nanosecond benchmarks on a shared machine move with its load: the figures need this beside them.
+            summary += string.Create(CultureInfo.InvariantCulture,
+                $"\nMachine load: 1-minute load average {loadBefore} at the start, {LoadAverage()} at the end, on {Environment.ProcessorCount} logical cores.\n");
+        }
+        if (interrupted)
+        {
+            summary += "\nInterrupted: only the classes that finished before Ctrl+C are shown.\n";
+        }
+        var summaryPath = Path.Combine(outDirectory, "summary.md");
+        var tablesPath = Path.Combine(outDirectory, "tables.md");
+        await File.WriteAllTextAsync(summaryPath, summary, CancellationToken.None);
+        await File.WriteAllTextAsync(tablesPath, RenderTables(Path.Combine(artifacts, "results"), options.Command), CancellationToken.None);
+
+        // A method with [Params] is several cases: it counts as measured only when every case has a mean.
+        var notMeasured = options.Benchmarks
+            .Where(name => !results.Benchmarks.Any(b => b.MethodFullName == name)
+                || results.Benchmarks.Any(b => b.MethodFullName == name && b.MeanNs is null))
+            .ToList();
+        return new MicroRunOutcome(comparison, summary, summaryPath, tablesPath, notMeasured, rc, interrupted);
+    }
+
+    private static string? LoadAverage()
+    {
+        try
+        {
+            return File.Exists("/proc/loadavg") ? File.ReadAllText("/proc/loadavg").Split(' ')[0] : null;
+        }
+        catch (IOException)
+        {
+            return null;
+        }
+    }
+
+    private static string RenderTables(string resultsDirectory, string command)
+    {
+        var parts = new List<string> { $"# BenchmarkDotNet tables\n\nCommand: `{command}`\n" };
+        if (Directory.Exists(resultsDirectory))
+        {
+            foreach (var file in Directory.GetFiles(resultsDirectory, "*-report-github.md").Order(StringComparer.Ordinal))
+            {
+                var title = Path.GetFileName(file).Replace("-report-github.md", "", StringComparison.Ordinal);
+                parts.Add($"## {title}\n\n{File.ReadAllText(file).Trim()}\n");
+            }
+        }
+        return string.Join("\n", parts);
+    }
+}

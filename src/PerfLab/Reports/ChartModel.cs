@@ -1,0 +1,101 @@
+using PerfLab.Experiments;
+
+namespace PerfLab.Reports;
+
+// The figures report.html's script draws, serialized into the page as JSON. Built from the result graph only.
+
+internal sealed record ChartPage(IReadOnlyList<ExperimentCharts> Experiments);
+
+internal sealed record ExperimentCharts(string Id, string Name, IReadOnlyList<BarChart> Bars, TimelineCharts? Timelines);
+
+/// <summary>Grouped bars with whiskers: one group per scenario (and "all"), one bar per variant.</summary>
+internal sealed record BarChart(string Title, string Unit, IReadOnlyList<string> Groups, IReadOnlyList<BarSeries> Series);
+
+internal sealed record BarSeries(string Variant, IReadOnlyList<double?> Median, IReadOnlyList<double?> Low, IReadOnlyList<double?> High);
+
+internal sealed record TimelineCharts(string Note, bool UsersVary, IReadOnlyList<TimelineSeries> Series);
+
+internal sealed record TimelineSeries(
+    string Variant,
+    int Repetition,
+    IReadOnlyList<int> Second,
+    IReadOnlyList<int> Users,
+    IReadOnlyList<double?> Rps,
+    IReadOnlyList<double?> P99Ms,
+    IReadOnlyList<double?> Threads,
+    IReadOnlyList<double?> QueueLength);
+
+internal static class ChartModel
+{
+    public static ChartPage Build(RunResults results) =>
+        new(results.Experiments.Select(e => new ExperimentCharts(
+            ReportContent.Anchor(e), e.Name, Bars(e).ToList(), Timelines(e))).ToList());
+
+    private static IEnumerable<BarChart> Bars(ExperimentResult experiment)
+    {
+        var groups = experiment.Scenarios.Append("all").ToList();
+        yield return new BarChart("Throughput", "RPS", groups, experiment.Variants.Select(v =>
+        {
+            var summary = ReportContent.Summary(experiment, v);
+            var estimates = experiment.Scenarios.Select(s => ReportContent.ScenarioEstimate(summary, s, "rps")).Append(summary?.AllRps).ToList();
+            return Series(v, estimates);
+        }).ToList());
+
+        yield return new BarChart("Mean latency", "ms", experiment.Scenarios.ToList(), experiment.Variants.Select(v =>
+        {
+            var summary = ReportContent.Summary(experiment, v);
+            return Series(v, experiment.Scenarios.Select(s => ReportContent.ScenarioEstimate(summary, s, "mean-ms")).ToList());
+        }).ToList());
+
+        if (experiment.Summaries.Any(s => s.BatchMeanMs is not null))
+        {
+            yield return new BarChart("Time per batch", "ms", ["batch"], experiment.Variants
+                .Select(v => Series(v, [ReportContent.Summary(experiment, v)?.BatchMeanMs])).ToList());
+        }
+    }
+
+    private static BarSeries Series(string variant, IReadOnlyList<Estimate?> estimates) => new(
+        variant,
+        estimates.Select(e => Finite(e is { Samples: > 0 } ? e.Median : null)).ToList(),
+        estimates.Select(e => Finite(e is { Samples: > 1 } ? e.Low : null)).ToList(),
+        estimates.Select(e => Finite(e is { Samples: > 1 } ? e.High : null)).ToList());
+
+    // One run per variant: the successful run with the median total RPS, so the line shows a typical run.
+    private static TimelineCharts? Timelines(ExperimentResult experiment)
+    {
+        var series = new List<TimelineSeries>();
+        foreach (var variant in experiment.Variants)
+        {
+            var runs = ReportContent.OkRuns(experiment)
+                .Where(r => r.Variant == variant && r.Timeline.Count > 0)
+                .OrderBy(r => r.Scenarios.Sum(s => s.Rps))
+                .ThenBy(r => r.Order)
+                .ToList();
+            if (runs.Count == 0)
+            {
+                continue;
+            }
+            var run = runs[(runs.Count - 1) / 2];
+            var points = run.Timeline.OrderBy(p => p.Second).ToList();
+            series.Add(new TimelineSeries(
+                variant,
+                run.Repetition,
+                points.Select(p => p.Second).ToList(),
+                points.Select(p => p.Users).ToList(),
+                points.Select(p => Finite(p.Rps)).ToList(),
+                points.Select(p => Finite(p.P99Ms)).ToList(),
+                points.Select(p => Finite(p.Counters.TryGetValue("threadpool-thread-count", out var v) ? v : null)).ToList(),
+                points.Select(p => Finite(p.Counters.TryGetValue("threadpool-queue-length", out var v) ? v : null)).ToList()));
+        }
+        if (series.Count == 0)
+        {
+            return null;
+        }
+        var usersVary = series.Any(s => s.Users.Count > 0 && s.Users.Min() != s.Users.Max());
+        var note = "One run per variant: the successful repetition with the median total RPS (" +
+                   string.Join(", ", series.Select(s => $"{s.Variant}: repetition {Fmt.Int(s.Repetition)}")) + ").";
+        return new TimelineCharts(note, usersVary, series);
+    }
+
+    private static double? Finite(double? value) => value is { } v && double.IsFinite(v) ? v : null;
+}

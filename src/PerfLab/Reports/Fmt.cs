@@ -1,0 +1,102 @@
+using System.Globalization;
+using PerfLab.Experiments;
+
+namespace PerfLab.Reports;
+
+// Every number a report shows goes through here: invariant culture, one style for intervals and changes.
+internal static class Fmt
+{
+    public const string Missing = "—";
+
+    private static readonly CultureInfo _inv = CultureInfo.InvariantCulture;
+
+    public static string Num(double value, int decimals) =>
+        double.IsFinite(value) ? value.ToString("F" + decimals.ToString(_inv), _inv) : Missing;
+
+    public static string Int(long value) => value.ToString(_inv);
+
+    /// <summary>"408.4 [395.1–420.0]": the median and its 95 % interval; one sample has no interval.</summary>
+    public static string Est(Estimate? estimate, int decimals, double scale = 1)
+    {
+        if (estimate is null || estimate.Samples == 0)
+        {
+            return Missing;
+        }
+        var median = Num(estimate.Median * scale, decimals);
+        return estimate.Samples < 2
+            ? $"{median} (n=1)"
+            : $"{median} [{Num(estimate.Low * scale, decimals)}–{Num(estimate.High * scale, decimals)}]";
+    }
+
+    public static string Signed(double value, int decimals = 1) =>
+        !double.IsFinite(value) ? Missing : (value > 0 ? "+" : "") + Num(value, decimals);
+
+    /// <summary>"+22.3 % [+15.1, +29.0]".</summary>
+    public static string Change(double change, double low, double high) =>
+        !double.IsFinite(change) ? Missing
+        : double.IsFinite(low) && double.IsFinite(high) ? $"{Signed(change)} % [{Signed(low)}, {Signed(high)}]"
+        : $"{Signed(change)} % (no interval)";
+
+    public static string Timestamp(DateTimeOffset time) =>
+        time.ToUniversalTime().ToString("yyyy-MM-dd HH:mm:ss 'UTC'", _inv);
+
+    public static string Duration(TimeSpan span)
+    {
+        if (span < TimeSpan.FromMinutes(1))
+        {
+            return Num(span.TotalSeconds, span.TotalSeconds % 1 == 0 ? 0 : 1) + " s";
+        }
+        var minutes = (long)span.TotalMinutes;
+        var seconds = span.Seconds;
+        var hours = minutes / 60;
+        var text = hours > 0 ? $"{Int(hours)} h {Int(minutes % 60)} min" : $"{Int(minutes)} min";
+        return seconds == 0 ? text : $"{text} {Int(seconds)} s";
+    }
+
+    public static string Verdict(Verdict verdict) => verdict switch
+    {
+        Experiments.Verdict.Better => "better",
+        Experiments.Verdict.Worse => "worse",
+        Experiments.Verdict.NoDifferenceDetected => "no difference detected",
+        _ => "not enough data",
+    };
+
+    public static string Metric(string metric) => metric switch
+    {
+        "rps" => "RPS",
+        "mean-ms" => "mean (ms)",
+        "p99-ms" => "p99 (ms)",
+        "batch-mean-ms" => "batch mean (ms)",
+        _ => metric,
+    };
+
+    public static string Holds(bool? holds) => holds switch
+    {
+        true => "yes",
+        false => "no",
+        null => "not measured",
+    };
+
+    public static string FindingKind(FindingKind kind) => kind switch
+    {
+        Experiments.FindingKind.ThreadPoolStarvation => "Thread-pool starvation",
+        Experiments.FindingKind.LockContention => "Lock contention",
+        Experiments.FindingKind.GcPressure => "GC pressure",
+        Experiments.FindingKind.BlockedThreadsLowCpu => "Blocked threads at low CPU",
+        Experiments.FindingKind.GeneratorSaturated => "Load generator saturated",
+        Experiments.FindingKind.Errors => "Errors",
+        Experiments.FindingKind.Timeouts => "Timeouts",
+        _ => kind.ToString(),
+    };
+
+    public static double Median(IReadOnlyList<double> values)
+    {
+        if (values.Count == 0)
+        {
+            return double.NaN;
+        }
+        var sorted = values.Order().ToArray();
+        var mid = sorted.Length / 2;
+        return sorted.Length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+}

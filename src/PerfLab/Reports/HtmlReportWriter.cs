@@ -1,0 +1,219 @@
+using System.Net;
+using System.Reflection;
+using System.Text;
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using PerfLab.Experiments;
+
+namespace PerfLab.Reports;
+
+/// <summary>
+/// report.html: one self-contained page (Chart.js, styles, data and script inlined; a Content-Security-Policy that
+/// forbids every network request) with the Markdown report's tables and charts: bars with 95 % interval whiskers per
+/// experiment and timelines of RPS, p99, thread-pool threads and queue length.
+/// </summary>
+public sealed partial class HtmlReportWriter : IReportWriter
+{
+    private const string ResourcePrefix = "PerfLab.Reports.";
+
+    private static readonly Lazy<string> _template = new(() => Resource("report.html"));
+    private static readonly Lazy<string> _style = new(() => Resource("report.css"));
+    private static readonly Lazy<string> _script = new(() => Resource("report.js"));
+    private static readonly Lazy<string> _chartJs = new(() => StripSourceMap(Resource("chart.umd.min.js")));
+
+    // The default encoder escapes <, > and &, so the data cannot close the script element it sits in.
+    private static readonly JsonSerializerOptions _dataOptions = new(ResultsJson.Options)
+    {
+        Encoder = JavaScriptEncoder.Default,
+        WriteIndented = false,
+    };
+
+    public string Format => "html";
+
+    public string FileName => "report.html";
+
+    public void Write(RunResults results, TextWriter output)
+    {
+        var data = JsonSerializer.Serialize(ChartModel.Build(results), _dataOptions);
+        var values = new Dictionary<string, string>
+        {
+            ["title"] = H($"PerfLab report {Fmt.Timestamp(results.StartedAt)}"),
+            ["style"] = _style.Value,
+            ["body"] = Body(results),
+            ["data"] = data,
+            ["chartjs"] = _chartJs.Value,
+            ["script"] = _script.Value,
+        };
+        // One pass over the template: text from the results can never be taken for a placeholder.
+        var page = Placeholder().Replace(_template.Value, m => values[m.Groups[1].Value]);
+        output.Write(page.ReplaceLineEndings("\n"));
+    }
+
+    private static string Body(RunResults results)
+    {
+        var html = new StringBuilder();
+        html.Append("<h1>PerfLab report</h1>\n");
+        if (results.Incomplete)
+        {
+            html.Append("<p class=\"warning\"><strong>Incomplete run:</strong> ")
+                .Append(H(results.IncompleteReason ?? "stopped early"))
+                .Append(". The figures cover what was measured before it stopped.</p>\n");
+        }
+        Table(html, ReportContent.Provenance(results), "provenance", headerless: true);
+        html.Append("<p class=\"note\">").Append(InlineCode(ReportContent.IntervalNote)).Append("</p>\n");
+        html.Append("<nav>Experiments: ")
+            .AppendJoin(", ", results.Experiments.Select(e => $"<a href=\"#{ReportContent.Anchor(e)}\">{H(e.Name)}</a>"))
+            .Append(results.Experiments.Count > 0 ? ", " : "")
+            .Append("<a href=\"#seed-reproduction\">seed reproduction</a></nav>\n");
+
+        foreach (var experiment in results.Experiments)
+        {
+            Experiment(html, experiment);
+        }
+
+        html.Append("<section id=\"seed-reproduction\">\n<h2>Seed reproduction</h2>\n");
+        html.Append("<p class=\"note\"><em>holds?</em> is <strong>yes</strong> when our change goes the article's way and clears the noise, " +
+                    "<strong>no</strong> when it does not, <em>not measured</em> when this run has no figure for it.</p>\n");
+        var claims = ReportContent.SeedReproduction(results);
+        if (claims.Rows.Count == 0)
+        {
+            html.Append("<p>No claims were checked in this run.</p>\n");
+        }
+        else
+        {
+            Table(html, claims, "claims");
+        }
+        html.Append("</section>\n");
+        return html.ToString();
+    }
+
+    private static void Experiment(StringBuilder html, ExperimentResult experiment)
+    {
+        var id = ReportContent.Anchor(experiment);
+        html.Append($"<section class=\"experiment\" id=\"{id}\">\n");
+        html.Append($"<h2>{H(experiment.Name)}: {H(experiment.Title)}</h2>\n<ul class=\"facts\">\n");
+        html.Append($"<li><strong>Seed:</strong> {H(experiment.Seed)}. <strong>Reproduces:</strong> {H(experiment.Reproduces)}</li>\n");
+        html.Append($"<li><strong>Load:</strong> {H(experiment.LoadDescription)}; warm-up {H(Fmt.Duration(experiment.Warmup))}, " +
+                    $"measured {H(Fmt.Duration(experiment.Duration))} per run.</li>\n");
+        html.Append($"<li><strong>Baseline:</strong> <code>{H(experiment.Baseline)}</code>. {H(ReportContent.RunsLine(experiment))}</li>\n");
+        html.Append($"<li><strong>Experiment file hash:</strong> <code>{H(experiment.FileHash)}</code></li>\n</ul>\n");
+
+        // The script fills these placeholders from the page's data, in the same order as ChartModel lists them.
+        html.Append($"<div class=\"charts bars\" data-experiment=\"{id}\"></div>\n");
+        html.Append($"<div class=\"charts timelines\" data-experiment=\"{id}\"></div>\n");
+
+        html.Append("<h3>Throughput and mean latency</h3>\n");
+        Table(html, ReportContent.Throughput(experiment), "throughput");
+        html.Append("<h3>Tail latency</h3>\n");
+        Table(html, ReportContent.TailLatency(experiment), "latency");
+        html.Append("<h3>Runtime counters</h3>\n<p class=\"note\">Averages over the measured window of each run (dotnet-counters names), then the median over runs.</p>\n");
+        Table(html, ReportContent.Counters(experiment), "counters");
+        html.Append("<h3>Per-request efficiency</h3>\n");
+        Table(html, ReportContent.Efficiency(experiment), "efficiency");
+
+        html.Append($"<h3>Against the baseline (<code>{H(experiment.Baseline)}</code>)</h3>\n");
+        if (experiment.Comparisons.Count == 0)
+        {
+            html.Append("<p>No comparison: the baseline or every other variant lacks successful runs.</p>\n");
+        }
+        else
+        {
+            html.Append("<p class=\"note\">A difference is called only when the change's 95 % interval excludes zero and the change exceeds the noise floor.</p>\n");
+            Table(html, ReportContent.Comparisons(experiment), "comparisons");
+        }
+
+        html.Append("<h3>Findings</h3>\n");
+        if (experiment.Findings.Count == 0)
+        {
+            html.Append("<p>Nothing in the counters called for a finding.</p>\n");
+        }
+        else
+        {
+            Table(html, ReportContent.Findings(experiment), "findings");
+        }
+
+        var failed = ReportContent.FailedRuns(experiment).ToList();
+        if (failed.Count > 0)
+        {
+            html.Append("<h3>Failed runs</h3>\n<ul class=\"failed\">\n");
+            foreach (var run in failed)
+            {
+                html.Append($"<li><code>{H(run.Variant)}</code>, repetition {Fmt.Int(run.Repetition)} (run {Fmt.Int(run.Order)}, " +
+                            $"started {H(Fmt.Timestamp(run.StartedAt))}): {H(run.Status.ToString().ToLowerInvariant())}: " +
+                            $"{H(run.FailureReason ?? "no reason recorded")}");
+                if (!string.IsNullOrWhiteSpace(run.LogTail))
+                {
+                    html.Append("\n<pre>").Append(H(run.LogTail.TrimEnd())).Append("</pre>");
+                }
+                html.Append("</li>\n");
+            }
+            html.Append("</ul>\n");
+        }
+        html.Append("</section>\n");
+    }
+
+    private static void Table(StringBuilder html, ReportTable table, string cssClass, bool headerless = false)
+    {
+        html.Append($"<table class=\"{cssClass}\">\n");
+        if (!headerless)
+        {
+            html.Append("<thead><tr>");
+            foreach (var column in table.Columns)
+            {
+                html.Append(column.Align == Align.Right ? "<th class=\"num\">" : "<th>").Append(H(column.Header)).Append("</th>");
+            }
+            html.Append("</tr></thead>\n");
+        }
+        html.Append("<tbody>\n");
+        foreach (var row in table.Rows)
+        {
+            html.Append("<tr>");
+            for (var i = 0; i < row.Count; i++)
+            {
+                var right = i < table.Columns.Count && table.Columns[i].Align == Align.Right;
+                var text = H(row[i].Text);
+                if (row[i].Code)
+                {
+                    text = $"<code>{text}</code>";
+                }
+                if (row[i].Strong)
+                {
+                    text = $"<strong>{text}</strong>";
+                }
+                html.Append(right ? "<td class=\"num\">" : "<td>").Append(text).Append("</td>");
+            }
+            html.Append("</tr>\n");
+        }
+        html.Append("</tbody>\n</table>\n");
+    }
+
+    [GeneratedRegex(@"\{\{(title|style|body|data|chartjs|script)\}\}")]
+    private static partial Regex Placeholder();
+
+    private static string H(string text) => WebUtility.HtmlEncode(text);
+
+    // The interval note carries Markdown backticks; in HTML they become <code>.
+    private static string InlineCode(string text)
+    {
+        var parts = H(text).Split('`');
+        var html = new StringBuilder();
+        for (var i = 0; i < parts.Length; i++)
+        {
+            html.Append(i % 2 == 1 ? $"<code>{parts[i]}</code>" : parts[i]);
+        }
+        return html.ToString();
+    }
+
+    // The page must make no request at all, not even for a source map when developer tools open.
+    private static string StripSourceMap(string script) =>
+        string.Join('\n', script.ReplaceLineEndings("\n").Split('\n').Where(l => !l.StartsWith("//# sourceMappingURL=", StringComparison.Ordinal)));
+
+    private static string Resource(string name)
+    {
+        using var stream = Assembly.GetExecutingAssembly().GetManifestResourceStream(ResourcePrefix + name)
+            ?? throw new InvalidOperationException($"perflab was built without its embedded {name}; rebuild it (the build runs npm ci for Chart.js).");
+        using var reader = new StreamReader(stream, Encoding.UTF8);
+        return reader.ReadToEnd();
+    }
+}

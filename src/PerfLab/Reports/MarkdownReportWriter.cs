@@ -1,0 +1,187 @@
+using System.Text.RegularExpressions;
+using PerfLab.Experiments;
+
+namespace PerfLab.Reports;
+
+/// <summary>report.md: provenance, one section per experiment with the seed articles' tables, then the seed reproduction table.</summary>
+public sealed class MarkdownReportWriter : IReportWriter
+{
+    public string Format => "md";
+
+    public string FileName => "report.md";
+
+    public void Write(RunResults results, TextWriter output)
+    {
+        var md = new MarkdownBuilder(output);
+        md.Line("# PerfLab report");
+        md.Line();
+        if (results.Incomplete)
+        {
+            md.Line($"> **Incomplete run:** {Md.Inline(results.IncompleteReason ?? "stopped early")}. The figures cover what was measured before it stopped.");
+            md.Line();
+        }
+        md.Table(ReportContent.Provenance(results), headerless: true);
+        md.Line();
+        md.Line(ReportContent.IntervalNote);
+        md.Line();
+
+        if (results.Experiments.Count > 0)
+        {
+            md.Line("Experiments: " + string.Join(", ",
+                results.Experiments.Select(e => $"[{Md.Inline(e.Name)}](#{ReportContent.Anchor(e)})")) + ", [seed reproduction](#seed-reproduction).");
+            md.Line();
+        }
+
+        foreach (var experiment in results.Experiments)
+        {
+            WriteExperiment(md, experiment);
+        }
+
+        md.Line("## Seed reproduction");
+        md.Line();
+        md.Line("Each claim of a seed article beside our figure. *holds?* is **yes** when our change goes the article's way and " +
+                "clears the noise, **no** when it does not, *not measured* when this run has no figure for it.");
+        md.Line();
+        var claims = ReportContent.SeedReproduction(results);
+        if (claims.Rows.Count == 0)
+        {
+            md.Line("No claims were checked in this run.");
+        }
+        else
+        {
+            md.Table(claims);
+        }
+    }
+
+    private static void WriteExperiment(MarkdownBuilder md, ExperimentResult experiment)
+    {
+        md.Line($"<a id=\"{ReportContent.Anchor(experiment)}\"></a>");
+        md.Line();
+        md.Line($"## {Md.Inline(experiment.Name)}: {Md.Inline(experiment.Title)}");
+        md.Line();
+        md.Line($"- **Seed:** {Md.Inline(experiment.Seed)}. **Reproduces:** {Md.Inline(experiment.Reproduces)}");
+        md.Line($"- **Load:** {Md.Inline(experiment.LoadDescription)}; warm-up {Fmt.Duration(experiment.Warmup)}, " +
+                $"measured {Fmt.Duration(experiment.Duration)} per run.");
+        md.Line($"- **Baseline:** `{experiment.Baseline}`. {ReportContent.RunsLine(experiment)}");
+        md.Line($"- **Experiment file hash:** `{experiment.FileHash}`");
+        md.Line();
+
+        md.Line("### Throughput and mean latency");
+        md.Line();
+        md.Table(ReportContent.Throughput(experiment));
+        md.Line();
+        md.Line("### Tail latency");
+        md.Line();
+        md.Table(ReportContent.TailLatency(experiment));
+        md.Line();
+        md.Line("### Runtime counters");
+        md.Line();
+        md.Line("Averages over the measured window of each run (dotnet-counters names), then the median over runs.");
+        md.Line();
+        md.Table(ReportContent.Counters(experiment));
+        md.Line();
+        md.Line("### Per-request efficiency");
+        md.Line();
+        md.Table(ReportContent.Efficiency(experiment));
+        md.Line();
+
+        md.Line($"### Against the baseline (`{experiment.Baseline}`)");
+        md.Line();
+        if (experiment.Comparisons.Count == 0)
+        {
+            md.Line("No comparison: the baseline or every other variant lacks successful runs.");
+        }
+        else
+        {
+            md.Line("A difference is called only when the change's 95 % interval excludes zero and the change exceeds the noise floor.");
+            md.Line();
+            md.Table(ReportContent.Comparisons(experiment));
+        }
+        md.Line();
+
+        md.Line("### Findings");
+        md.Line();
+        if (experiment.Findings.Count == 0)
+        {
+            md.Line("Nothing in the counters called for a finding.");
+        }
+        else
+        {
+            md.Table(ReportContent.Findings(experiment));
+        }
+        md.Line();
+
+        var failed = ReportContent.FailedRuns(experiment).ToList();
+        if (failed.Count > 0)
+        {
+            md.Line("### Failed runs");
+            md.Line();
+            foreach (var run in failed)
+            {
+                md.Line($"- `{run.Variant}`, repetition {Fmt.Int(run.Repetition)} (run {Fmt.Int(run.Order)}, started {Fmt.Timestamp(run.StartedAt)}): " +
+                        $"{run.Status.ToString().ToLowerInvariant()}: {Md.Inline(run.FailureReason ?? "no reason recorded")}");
+                if (!string.IsNullOrWhiteSpace(run.LogTail))
+                {
+                    md.Line();
+                    md.CodeBlock(run.LogTail);
+                }
+            }
+            md.Line();
+        }
+    }
+
+    private sealed class MarkdownBuilder(TextWriter output)
+    {
+        public void Line(string text = "") => output.Write(text + "\n");
+
+        public void Table(ReportTable table, bool headerless = false)
+        {
+            var headers = headerless ? table.Columns.Select(_ => " ") : table.Columns.Select(c => Md.Inline(c.Header));
+            Line("| " + string.Join(" | ", headers) + " |");
+            Line("|" + string.Join("|", table.Columns.Select(c => c.Align == Align.Right ? "---:" : "---")) + "|");
+            foreach (var row in table.Rows)
+            {
+                Line("| " + string.Join(" | ", row.Select(Md.Cell)) + " |");
+            }
+        }
+
+        public void CodeBlock(string text)
+        {
+            // A fence longer than any backtick run inside the log keeps the block closed where we mean it to be.
+            var longest = 0;
+            var run = 0;
+            foreach (var c in text)
+            {
+                run = c == '`' ? run + 1 : 0;
+                longest = Math.Max(longest, run);
+            }
+            var fence = new string('`', Math.Max(3, longest + 1));
+            Line("  " + fence + "text");
+            foreach (var line in text.ReplaceLineEndings("\n").TrimEnd('\n').Split('\n'))
+            {
+                Line("  " + line);
+            }
+            Line("  " + fence);
+        }
+    }
+}
+
+internal static partial class Md
+{
+    /// <summary>Text inside a table cell or a line: one line, pipes escaped, nothing a renderer would take for an HTML tag.</summary>
+    public static string Inline(string text) =>
+        TagStart().Replace(text.ReplaceLineEndings(" ").Replace("|", "\\|", StringComparison.Ordinal).Trim(), "&lt;");
+
+    [GeneratedRegex("<(?=[A-Za-z/!?])")]
+    private static partial Regex TagStart();
+
+    public static string Cell(Cell cell)
+    {
+        if (cell.Text.Length == 0)
+        {
+            return "";
+        }
+        var text = cell.Code ? $"`{Inline(cell.Text).Replace("`", "'", StringComparison.Ordinal)}`" : Inline(cell.Text);
+        return cell.Strong ? $"**{text}**" : text;
+    }
+}

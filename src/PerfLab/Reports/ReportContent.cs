@@ -1,0 +1,292 @@
+using PerfLab.Experiments;
+
+namespace PerfLab.Reports;
+
+// What a report says, independent of Markdown or HTML: the provenance, the per-experiment tables and the seed
+// reproduction table. Only selects and formats figures; the runner computed them.
+internal static class ReportContent
+{
+    public const string IntervalNote =
+        "Figures are medians over the repetitions with their 95 % interval in brackets, e.g. `408.4 [395.1–420.0]`; " +
+        "(n=1) marks a figure from a single successful run.";
+
+    // Counter columns: dotnet-counters name, header, decimals, scale (alloc-rate is bytes per second).
+    private static readonly (string Key, string Header, int Decimals, double Scale)[] _counterColumns =
+    [
+        ("threadpool-thread-count", "thread-pool threads", 1, 1),
+        ("threadpool-queue-length", "queue length", 1, 1),
+        ("time-in-gc", "time in GC %", 1, 1),
+        ("alloc-rate", "alloc rate MB/s", 2, 1e-6),
+        ("working-set", "working set MB", 1, 1),
+    ];
+
+    private static readonly (string Key, string Header, int Decimals)[] _efficiencyColumns =
+    [
+        ("cpu-ms-per-request", "CPU ms/req", 3),
+        ("alloc-kb-per-request", "alloc KB/req", 1),
+        ("gc-pause-ms-per-request", "GC pause ms/req", 3),
+    ];
+
+    public static ReportTable Provenance(RunResults results)
+    {
+        var p = results.Provenance;
+        var layout = p.CoreLayout;
+        var pinned = $"SUT: {layout.Sut ?? "not pinned"}; generator: {layout.Generator ?? "not pinned"}; " +
+                     $"database: {layout.Database ?? "not pinned"}";
+        if (!string.IsNullOrWhiteSpace(layout.Note))
+        {
+            pinned += $" ({layout.Note})";
+        }
+        var rows = new List<IReadOnlyList<Cell>>
+        {
+            Row("started", Fmt.Timestamp(results.StartedAt)),
+            Row("finished", $"{Fmt.Timestamp(results.FinishedAt)} ({Fmt.Duration(results.FinishedAt - results.StartedAt)})"),
+            Row("commit", new Cell(p.Commit, Code: true)),
+            Row("SDK / runtime", $"{p.SdkVersion} / {p.RuntimeVersion}"),
+            Row("CPU", $"{p.CpuModel}, {Fmt.Int(p.LogicalCores)} logical cores"),
+            Row("OS", p.OperatingSystem),
+            Row("core layout", pinned),
+            Row("database", p.Database),
+            Row("profile", new Cell(p.Profile, Code: true)),
+            Row("repetitions", Fmt.Int(p.Repetitions) + " per variant, variants interleaved"),
+        };
+        if (p.AaMode)
+        {
+            rows.Add(Row("A/A mode", "yes: the baseline measured against itself (every difference called is a false positive)"));
+        }
+        return new ReportTable([new("", Align.Left), new("", Align.Left)], rows);
+    }
+
+    public static string VariantLabel(ExperimentResult experiment, string variant) =>
+        variant == experiment.Baseline ? $"{variant} (baseline)" : variant;
+
+    /// <summary>The seed article's table: RPS and mean latency per scenario, then all scenarios' RPS.</summary>
+    public static ReportTable Throughput(ExperimentResult experiment)
+    {
+        var columns = new List<Column> { new("variant", Align.Left) };
+        foreach (var scenario in experiment.Scenarios)
+        {
+            columns.Add(new($"{scenario} (RPS)"));
+            columns.Add(new($"{scenario} mean (ms)"));
+        }
+        columns.Add(new("all (RPS)"));
+        var hasBatches = experiment.Summaries.Any(s => s.BatchMeanMs is not null);
+        if (hasBatches)
+        {
+            columns.Add(new("time per batch (ms)"));
+        }
+
+        var rows = new List<IReadOnlyList<Cell>>();
+        foreach (var variant in experiment.Variants)
+        {
+            var summary = Summary(experiment, variant);
+            var row = new List<Cell> { VariantCell(experiment, variant, summary) };
+            foreach (var scenario in experiment.Scenarios)
+            {
+                row.Add(Fmt.Est(ScenarioEstimate(summary, scenario, "rps"), 1));
+                row.Add(Fmt.Est(ScenarioEstimate(summary, scenario, "mean-ms"), 2));
+            }
+            row.Add(Fmt.Est(summary?.AllRps, 1));
+            if (hasBatches)
+            {
+                row.Add(Fmt.Est(summary?.BatchMeanMs, 2));
+            }
+            rows.Add(row);
+        }
+        return new ReportTable(columns, rows);
+    }
+
+    /// <summary>p99 per scenario; in the open model also the p99 from the actual send time (not corrected).</summary>
+    public static ReportTable TailLatency(ExperimentResult experiment)
+    {
+        var uncorrected = experiment.Scenarios
+            .Where(s => OkRuns(experiment).Any(r => r.Scenarios.Any(x => x.Scenario == s && x.UncorrectedP99Ms is not null)))
+            .ToHashSet();
+        var columns = new List<Column> { new("variant", Align.Left) };
+        foreach (var scenario in experiment.Scenarios)
+        {
+            columns.Add(new($"{scenario} p99 (ms)"));
+            if (uncorrected.Contains(scenario))
+            {
+                columns.Add(new($"{scenario} p99 uncorrected (ms)"));
+            }
+        }
+
+        var rows = new List<IReadOnlyList<Cell>>();
+        foreach (var variant in experiment.Variants)
+        {
+            var summary = Summary(experiment, variant);
+            var row = new List<Cell> { VariantCell(experiment, variant, summary) };
+            foreach (var scenario in experiment.Scenarios)
+            {
+                row.Add(Fmt.Est(ScenarioEstimate(summary, scenario, "p99-ms"), 2));
+                if (uncorrected.Contains(scenario))
+                {
+                    var values = OkRuns(experiment).Where(r => r.Variant == variant)
+                        .SelectMany(r => r.Scenarios)
+                        .Where(x => x.Scenario == scenario && x.UncorrectedP99Ms is not null)
+                        .Select(x => x.UncorrectedP99Ms!.Value)
+                        .ToList();
+                    row.Add(values.Count == 0 ? Fmt.Missing : $"{Fmt.Num(Fmt.Median(values), 2)} (median of {Fmt.Int(values.Count)})");
+                }
+            }
+            rows.Add(row);
+        }
+        return new ReportTable(columns, rows);
+    }
+
+    public static ReportTable Counters(ExperimentResult experiment)
+    {
+        var columns = new List<Column> { new("variant", Align.Left) };
+        columns.AddRange(_counterColumns.Select(c => new Column(c.Header)));
+        columns.Add(new("starvation injections"));
+
+        var rows = new List<IReadOnlyList<Cell>>();
+        foreach (var variant in experiment.Variants)
+        {
+            var summary = Summary(experiment, variant);
+            var row = new List<Cell> { VariantCell(experiment, variant, summary) };
+            foreach (var (key, _, decimals, scale) in _counterColumns)
+            {
+                row.Add(Fmt.Est(summary?.Counters.GetValueOrDefault(key), decimals, scale));
+            }
+            row.Add(StarvationInjections(experiment, variant));
+            rows.Add(row);
+        }
+        return new ReportTable(columns, rows);
+    }
+
+    public static ReportTable Efficiency(ExperimentResult experiment)
+    {
+        var columns = new List<Column> { new("variant", Align.Left) };
+        columns.AddRange(_efficiencyColumns.Select(c => new Column(c.Header)));
+        var rows = new List<IReadOnlyList<Cell>>();
+        foreach (var variant in experiment.Variants)
+        {
+            var summary = Summary(experiment, variant);
+            var row = new List<Cell> { VariantCell(experiment, variant, summary) };
+            foreach (var (key, _, decimals) in _efficiencyColumns)
+            {
+                row.Add(Fmt.Est(summary?.Efficiency.GetValueOrDefault(key), decimals));
+            }
+            rows.Add(row);
+        }
+        return new ReportTable(columns, rows);
+    }
+
+    public static ReportTable Comparisons(ExperimentResult experiment)
+    {
+        var rows = experiment.Comparisons.Select(c => (IReadOnlyList<Cell>)
+        [
+            new Cell(c.Variant),
+            new Cell(c.Scenario),
+            new Cell(Fmt.Metric(c.Metric)),
+            new Cell(Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)),
+            new Cell("±" + Fmt.Num(c.NoiseFloorPercent, 1) + " %"),
+            VerdictCell(c.Verdict),
+        ]).ToList();
+        return new ReportTable(
+            [new("variant", Align.Left), new("scenario", Align.Left), new("metric", Align.Left), new("change vs baseline"),
+             new("noise floor"), new("verdict", Align.Left)],
+            rows);
+    }
+
+    public static ReportTable Findings(ExperimentResult experiment)
+    {
+        var rows = experiment.Findings.Select(f => (IReadOnlyList<Cell>)
+        [
+            new Cell(f.Variant),
+            new Cell(Fmt.FindingKind(f.Kind), Strong: true),
+            new Cell(f.Message),
+            new Cell(f.Evidence),
+            new Cell(f.Recommendation),
+        ]).ToList();
+        return new ReportTable(
+            [new("variant", Align.Left), new("finding", Align.Left), new("what was seen", Align.Left),
+             new("evidence", Align.Left), new("recommendation", Align.Left)],
+            rows);
+    }
+
+    public static ReportTable SeedReproduction(RunResults results)
+    {
+        var rows = results.Experiments
+            .SelectMany(e => e.Claims.Select(c => (IReadOnlyList<Cell>)
+            [
+                new Cell(c.Seed),
+                new Cell(e.Name, Code: true),
+                new Cell(c.Claim),
+                new Cell(c.SeedFigure),
+                new Cell(c.OurFigure),
+                new Cell(Fmt.Holds(c.DirectionHolds), Strong: c.DirectionHolds is not null),
+                new Cell(c.Note),
+            ]))
+            .ToList();
+        return new ReportTable(
+            [new("seed", Align.Left), new("experiment", Align.Left), new("claim", Align.Left), new("seed figure"),
+             new("our figure"), new("holds?", Align.Left), new("note", Align.Left)],
+            rows);
+    }
+
+    public static string RunsLine(ExperimentResult experiment)
+    {
+        var ok = experiment.Runs.Count(r => r.Status == RunStatus.Ok);
+        var failed = experiment.Runs.Count(r => r.Status == RunStatus.Failed);
+        var skipped = experiment.Runs.Count(r => r.Status == RunStatus.Skipped);
+        var line = $"{Fmt.Int(experiment.Runs.Count)} runs: {Fmt.Int(ok)} ok, {Fmt.Int(failed)} failed";
+        if (skipped > 0)
+        {
+            line += $", {Fmt.Int(skipped)} skipped";
+        }
+        var measured = experiment.Runs.Where(r => r.Status == RunStatus.Ok).ToList();
+        if (measured.Count > 0)
+        {
+            var saturated = measured.Count(r => r.GeneratorSaturated);
+            line += $". Load generator CPU at most {Fmt.Num(measured.Max(r => r.GeneratorCpuPercent), 0)} % of one core" +
+                    (saturated == 0 ? ", never saturated." : $", saturated in {Fmt.Int(saturated)} of them: those figures understate the SUT.");
+        }
+        else
+        {
+            line += ".";
+        }
+        return line;
+    }
+
+    public static IEnumerable<RunRecord> FailedRuns(ExperimentResult experiment) =>
+        experiment.Runs.Where(r => r.Status != RunStatus.Ok).OrderBy(r => r.Order);
+
+    public static IEnumerable<RunRecord> OkRuns(ExperimentResult experiment) =>
+        experiment.Runs.Where(r => r.Status == RunStatus.Ok);
+
+    /// <summary>A stable anchor for an experiment heading (HTML ids, Markdown links).</summary>
+    public static string Anchor(ExperimentResult experiment) =>
+        new string(experiment.Name.ToLowerInvariant().Select(c => char.IsAsciiLetterOrDigit(c) ? c : '-').ToArray());
+
+    public static VariantSummary? Summary(ExperimentResult experiment, string variant) =>
+        experiment.Summaries.FirstOrDefault(s => s.Variant == variant);
+
+    public static Estimate? ScenarioEstimate(VariantSummary? summary, string scenario, string metric) =>
+        summary is not null && summary.Scenarios.TryGetValue(scenario, out var metrics) ? metrics.GetValueOrDefault(metric) : null;
+
+    private static Cell VerdictCell(Verdict verdict) =>
+        new(Fmt.Verdict(verdict), Strong: verdict is Verdict.Better or Verdict.Worse);
+
+    private static Cell VariantCell(ExperimentResult experiment, string variant, VariantSummary? summary) =>
+        summary is null || summary.SuccessfulRuns == 0
+            ? new Cell(VariantLabel(experiment, variant) + " — no successful run")
+            : new Cell(VariantLabel(experiment, variant));
+
+    // A count per run from the thread-pool adjustment events. The counter of the same name in the summaries is a
+    // per-second average, a different figure, so the runs' own counts are summarized here.
+    private static string StarvationInjections(ExperimentResult experiment, string variant)
+    {
+        var perRun = OkRuns(experiment).Where(r => r.Variant == variant).Select(r => (double)r.StarvationInjections).ToList();
+        if (perRun.Count == 0)
+        {
+            return Fmt.Missing;
+        }
+        var median = Fmt.Median(perRun);
+        return $"{Fmt.Num(median, median % 1 == 0 ? 0 : 1)} per run (max {Fmt.Num(perRun.Max(), 0)})";
+    }
+
+    private static IReadOnlyList<Cell> Row(string label, Cell value) => [new Cell(label, Strong: true), value];
+}

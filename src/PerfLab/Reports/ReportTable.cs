@@ -1,0 +1,14 @@
+namespace PerfLab.Reports;
+
+// The tables both the Markdown and the HTML writer show, built once so the two can never disagree.
+
+internal enum Align { Left, Right }
+
+internal sealed record Cell(string Text, bool Strong = false, bool Code = false)
+{
+    public static implicit operator Cell(string text) => new(text);
+}
+
+internal sealed record Column(string Header, Align Align = Align.Right);
+
+internal sealed record ReportTable(IReadOnlyList<Column> Columns, IReadOnlyList<IReadOnlyList<Cell>> Rows);

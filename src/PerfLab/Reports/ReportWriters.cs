@@ -1,0 +1,68 @@
+using System.Text;
+using PerfLab.Cli;
+using PerfLab.Experiments;
+
+namespace PerfLab.Reports;
+
+/// <summary>The report writers perflab knows, and writing them into a result folder.</summary>
+public static class ReportWriters
+{
+    public static IReadOnlyList<IReportWriter> All { get; } =
+        [new JsonReportWriter(), new MarkdownReportWriter(), new HtmlReportWriter()];
+
+    /// <summary>The writers named in a comma-separated list such as "md,html" (in the order <see cref="All"/> gives).</summary>
+    public static IReadOnlyList<IReportWriter> ForFormats(string formats)
+    {
+        var names = formats.Split([',', ' '], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .Select(n => n.ToLowerInvariant())
+            .ToHashSet();
+        if (names.Count == 0)
+        {
+            throw new PerfLabException($"no report format given; choose from {Known}.", ExitCode.Usage);
+        }
+        var unknown = names.Where(n => All.All(w => w.Format != n)).ToList();
+        if (unknown.Count > 0)
+        {
+            throw new PerfLabException($"unknown report format '{string.Join("', '", unknown)}'; choose from {Known}.", ExitCode.Usage);
+        }
+        return All.Where(w => names.Contains(w.Format)).ToList();
+    }
+
+    /// <summary>
+    /// Writes each writer's file into <paramref name="directory"/> (created if missing) and returns the paths written.
+    /// Each file is written beside its final name and then moved, so an interrupted write never leaves half a report.
+    /// </summary>
+    public static IReadOnlyList<string> WriteAll(RunResults results, string directory, IEnumerable<IReportWriter>? writers = null)
+    {
+        Directory.CreateDirectory(directory);
+        var written = new List<string>();
+        foreach (var writer in writers ?? All)
+        {
+            var path = Path.Combine(directory, writer.FileName);
+            WriteFile(path, output => writer.Write(results, output));
+            written.Add(path);
+        }
+        return written;
+    }
+
+    internal static void WriteFile(string path, Action<TextWriter> write)
+    {
+        var temp = path + ".tmp";
+        try
+        {
+            using (var output = new StreamWriter(temp, append: false, new UTF8Encoding(encoderShouldEmitUTF8Identifier: false)))
+            {
+                // Reports are compared byte for byte (golden files, diffs between runs): the same newline everywhere.
+                output.NewLine = "\n";
+                write(output);
+            }
+            File.Move(temp, path, overwrite: true);
+        }
+        finally
+        {
+            File.Delete(temp);
+        }
+    }
+
+    private static string Known => string.Join(", ", All.Select(w => w.Format));
+}

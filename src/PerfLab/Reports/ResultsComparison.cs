@@ -1,0 +1,139 @@
+using PerfLab.Experiments;
+
+namespace PerfLab.Reports;
+
+/// <summary>One figure of one experiment, variant and scenario in two result folders: B against A.</summary>
+public sealed record ComparedFigure(
+    string Experiment,
+    string Variant,
+    string Scenario,
+    string Metric,
+    Estimate? A,
+    Estimate? B,
+    double ChangePercent,
+    double LowPercent,
+    double HighPercent,
+    double? NoiseFloorPercent,
+    Verdict Verdict);
+
+/// <summary>What <c>perflab compare-results A B</c> found: the matched figures and what only one side has.</summary>
+public sealed record ResultsComparison(
+    string LabelA,
+    string LabelB,
+    RunResults A,
+    RunResults B,
+    IReadOnlyList<ComparedFigure> Figures,
+    IReadOnlyList<string> OnlyInA,
+    IReadOnlyList<string> OnlyInB,
+    IReadOnlyList<string> WithoutData)
+{
+    public const string Method =
+        "Change = B median / A median - 1. Its 95 % interval is approximated from the two medians' intervals by the " +
+        "MOVER method (Zou & Donner, 2008) on the log scale: each side of the interval of ln(B/A) combines the matching " +
+        "half-widths of ln B and ln A in quadrature, which treats the two runs as independent. A difference is called only " +
+        "when that interval excludes zero and the change exceeds the larger noise floor either run measured for the figure; " +
+        "a figure from fewer than two successful runs has no interval and gets no verdict.";
+
+    public static ResultsComparison Compare(RunResults a, RunResults b, string labelA = "A", string labelB = "B")
+    {
+        var figures = new List<ComparedFigure>();
+        var onlyA = new List<string>();
+        var onlyB = new List<string>();
+        var withoutData = new List<string>();
+
+        foreach (var ea in a.Experiments)
+        {
+            var eb = b.Experiments.FirstOrDefault(e => e.Name == ea.Name);
+            if (eb is null)
+            {
+                onlyA.Add($"experiment {ea.Name}");
+                continue;
+            }
+            onlyA.AddRange(ea.Variants.Except(eb.Variants).Select(v => $"{ea.Name} / variant {v}"));
+            onlyB.AddRange(eb.Variants.Except(ea.Variants).Select(v => $"{ea.Name} / variant {v}"));
+            onlyA.AddRange(ea.Scenarios.Except(eb.Scenarios).Select(s => $"{ea.Name} / scenario {s}"));
+            onlyB.AddRange(eb.Scenarios.Except(ea.Scenarios).Select(s => $"{ea.Name} / scenario {s}"));
+
+            var scenarios = ea.Scenarios.Intersect(eb.Scenarios).ToList();
+            foreach (var variant in ea.Variants.Intersect(eb.Variants))
+            {
+                var sa = ReportContent.Summary(ea, variant);
+                var sb = ReportContent.Summary(eb, variant);
+                if (sa is not { SuccessfulRuns: > 0 })
+                {
+                    withoutData.Add($"{ea.Name} / {variant}: no successful run in {labelA}");
+                }
+                if (sb is not { SuccessfulRuns: > 0 })
+                {
+                    withoutData.Add($"{ea.Name} / {variant}: no successful run in {labelB}");
+                }
+                foreach (var scenario in scenarios)
+                {
+                    foreach (var (metric, higherIsBetter) in new[] { ("rps", true), ("mean-ms", false) })
+                    {
+                        figures.Add(Figure(ea, eb, variant, scenario, metric, higherIsBetter,
+                            ReportContent.ScenarioEstimate(sa, scenario, metric), ReportContent.ScenarioEstimate(sb, scenario, metric)));
+                    }
+                }
+                // With a single scenario its RPS is the experiment's: an "all" row would only repeat it.
+                var single = ea.Scenarios.Count == 1 && eb.Scenarios.Count == 1 && scenarios.Count == 1;
+                if (!single && (sa?.AllRps is not null || sb?.AllRps is not null))
+                {
+                    figures.Add(Figure(ea, eb, variant, "all", "rps", true, sa?.AllRps, sb?.AllRps));
+                }
+                if (sa?.BatchMeanMs is not null || sb?.BatchMeanMs is not null)
+                {
+                    figures.Add(Figure(ea, eb, variant, "all", "batch-mean-ms", false, sa?.BatchMeanMs, sb?.BatchMeanMs));
+                }
+            }
+        }
+        onlyB.AddRange(b.Experiments.Where(e => a.Experiments.All(x => x.Name != e.Name)).Select(e => $"experiment {e.Name}"));
+        return new ResultsComparison(labelA, labelB, a, b, figures, onlyA, onlyB, withoutData);
+    }
+
+    /// <summary>The change B vs A in percent with its approximate 95 % interval (see <see cref="Method"/>).</summary>
+    public static (double Change, double Low, double High) RatioInterval(Estimate a, Estimate b)
+    {
+        var lnA = Math.Log(a.Median);
+        var lnB = Math.Log(b.Median);
+        var aDown = lnA - Math.Log(a.Low);
+        var aUp = Math.Log(a.High) - lnA;
+        var bDown = lnB - Math.Log(b.Low);
+        var bUp = Math.Log(b.High) - lnB;
+        var ln = lnB - lnA;
+        var low = ln - Math.Sqrt((bDown * bDown) + (aUp * aUp));
+        var high = ln + Math.Sqrt((bUp * bUp) + (aDown * aDown));
+        return (Percent(ln), Percent(low), Percent(high));
+
+        static double Percent(double logRatio) => (Math.Exp(logRatio) - 1) * 100;
+    }
+
+    private static ComparedFigure Figure(
+        ExperimentResult ea, ExperimentResult eb, string variant, string scenario, string metric, bool higherIsBetter, Estimate? a, Estimate? b)
+    {
+        var floors = ea.Comparisons.Concat(eb.Comparisons)
+            .Where(c => c.Scenario == scenario && c.Metric == metric && double.IsFinite(c.NoiseFloorPercent))
+            .Select(c => c.NoiseFloorPercent)
+            .ToList();
+        double? floor = floors.Count > 0 ? floors.Max() : null;
+
+        if (a is null || b is null || !Usable(a) || !Usable(b))
+        {
+            var change = a is { Median: > 0 } && b is not null && double.IsFinite(b.Median) ? (b.Median / a.Median - 1) * 100 : double.NaN;
+            return new(ea.Name, variant, scenario, metric, a, b, change, double.NaN, double.NaN, floor, Verdict.NotEnoughData);
+        }
+
+        var (changePct, low, high) = RatioInterval(a, b);
+        var verdict = Verdict.NoDifferenceDetected;
+        if ((low > 0 || high < 0) && Math.Abs(changePct) > (floor ?? 0))
+        {
+            verdict = changePct > 0 == higherIsBetter ? Verdict.Better : Verdict.Worse;
+        }
+        return new(ea.Name, variant, scenario, metric, a, b, changePct, low, high, floor, verdict);
+    }
+
+    // Logs need positive figures, and an interval needs at least two runs behind it.
+    private static bool Usable(Estimate e) =>
+        e.Samples >= 2 && e.Low > 0 && e.Median > 0 && e.High > 0
+        && double.IsFinite(e.Low) && double.IsFinite(e.High) && e.Low <= e.Median && e.Median <= e.High;
+}

@@ -1,0 +1,100 @@
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using PerfLab.Cli;
+using PerfLab.Experiments;
+
+namespace PerfLab.Reports;
+
+/// <summary>results.json: writing a run's result graph and reading it back to re-render or compare it.</summary>
+public static class ResultsJson
+{
+    public const string FileName = "results.json";
+
+    /// <summary>camelCase, indented, enums as strings; dictionary keys (scenario and counter names) kept as they are.</summary>
+    public static JsonSerializerOptions Options { get; } = CreateOptions();
+
+    public static string Serialize(RunResults results) => JsonSerializer.Serialize(results, Options);
+
+    /// <summary>Parses results.json text; <paramref name="source"/> names it in error messages.</summary>
+    public static RunResults Deserialize(string json, string source)
+    {
+        int? version;
+        try
+        {
+            using var document = JsonDocument.Parse(json);
+            version = document.RootElement.ValueKind == JsonValueKind.Object
+                && document.RootElement.TryGetProperty("schemaVersion", out var v)
+                && v.TryGetInt32(out var n) ? n : null;
+        }
+        catch (JsonException ex)
+        {
+            throw new PerfLabException($"{source} is not valid JSON (line {ex.LineNumber + 1}): {ex.Message}", ExitCode.Usage, ex);
+        }
+
+        if (version is null)
+        {
+            throw new PerfLabException($"{source} has no schemaVersion: it is not a perflab results file.", ExitCode.Usage);
+        }
+        if (version != RunResults.CurrentSchemaVersion)
+        {
+            throw new PerfLabException(
+                $"{source} has schema version {version}, but this perflab reads schema version {RunResults.CurrentSchemaVersion}; " +
+                "render it with the perflab version that wrote it, or run the experiments again.",
+                ExitCode.Usage);
+        }
+
+        try
+        {
+            return JsonSerializer.Deserialize<RunResults>(json, Options)
+                ?? throw new PerfLabException($"{source} holds null instead of a run.", ExitCode.Usage);
+        }
+        catch (JsonException ex)
+        {
+            throw new PerfLabException(
+                $"{source} does not match results schema version {RunResults.CurrentSchemaVersion} " +
+                $"(line {ex.LineNumber + 1}, at {ex.Path ?? "$"}): {ex.Message}",
+                ExitCode.Usage, ex);
+        }
+    }
+
+    public static RunResults Read(string path) => Deserialize(File.ReadAllText(path), path);
+
+    /// <summary>
+    /// Reads the results of a run folder (or a results.json named directly), with the user-facing errors of
+    /// <c>perflab report</c> and <c>perflab compare-results</c>.
+    /// </summary>
+    public static RunResults ReadFolder(string folderOrFile)
+    {
+        if (File.Exists(folderOrFile))
+        {
+            return Read(folderOrFile);
+        }
+        if (!Directory.Exists(folderOrFile))
+        {
+            throw new PerfLabException($"'{folderOrFile}' does not exist; give a result folder written by 'perflab run'.", ExitCode.Usage);
+        }
+        var path = Path.Combine(folderOrFile, FileName);
+        if (!File.Exists(path))
+        {
+            throw new PerfLabException($"'{folderOrFile}' has no {FileName}; is it a result folder written by 'perflab run'?", ExitCode.Usage);
+        }
+        return Read(path);
+    }
+
+    private static JsonSerializerOptions CreateOptions()
+    {
+        var options = new JsonSerializerOptions(JsonSerializerDefaults.Web)
+        {
+            WriteIndented = true,
+            // results.json is read by people and never embedded in a page as is (report.html escapes its own copy).
+            Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+            // A run that measured nothing leaves NaN in a mean; it must still be written, not lost to an exception.
+            NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
+            UnmappedMemberHandling = JsonUnmappedMemberHandling.Skip,
+        };
+        options.Converters.Add(new JsonStringEnumConverter());
+        options.MakeReadOnly(populateMissingResolver: true);
+        return options;
+    }
+}

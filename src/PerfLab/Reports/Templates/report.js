@@ -1,0 +1,196 @@
+// Draws report.html's charts from the JSON data in the page with the inlined Chart.js, then records on <body>
+// how many charts it created (data-charts-total) and how many drew data onto a non-blank canvas
+// (data-charts-rendered), so a headless browser can check the page without a human looking at it.
+(function () {
+  'use strict';
+  const palette = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
+  const body = document.body;
+  const charts = [];
+
+  const fmt = (v, d) => (v === null || v === undefined) ? '—' : Number(v).toFixed(d);
+
+  // The 95 % interval of each bar's median, drawn as a whisker over the bar.
+  const whiskers = {
+    id: 'perflabWhiskers',
+    afterDatasetsDraw(chart) {
+      const ctx = chart.ctx;
+      const y = chart.scales.y;
+      chart.data.datasets.forEach((ds, i) => {
+        const meta = chart.getDatasetMeta(i);
+        if (meta.hidden || !ds.perflabLow) return;
+        meta.data.forEach((bar, j) => {
+          const lo = ds.perflabLow[j];
+          const hi = ds.perflabHigh[j];
+          if (lo === null || hi === null || lo === undefined || hi === undefined) return;
+          const yl = y.getPixelForValue(lo);
+          const yh = y.getPixelForValue(hi);
+          const w = Math.max(3, Math.min(bar.width / 4, 10));
+          ctx.save();
+          ctx.strokeStyle = '#1f2328';
+          ctx.lineWidth = 1.5;
+          ctx.beginPath();
+          ctx.moveTo(bar.x, yl); ctx.lineTo(bar.x, yh);
+          ctx.moveTo(bar.x - w, yl); ctx.lineTo(bar.x + w, yl);
+          ctx.moveTo(bar.x - w, yh); ctx.lineTo(bar.x + w, yh);
+          ctx.stroke();
+          ctx.restore();
+        });
+      });
+    }
+  };
+
+  function frame(container, title) {
+    const box = document.createElement('div');
+    box.className = 'chart';
+    const h = document.createElement('h4');
+    h.textContent = title;
+    const f = document.createElement('div');
+    f.className = 'frame';
+    const canvas = document.createElement('canvas');
+    f.appendChild(canvas);
+    box.appendChild(h);
+    box.appendChild(f);
+    container.appendChild(box);
+    return canvas;
+  }
+
+  function note(container, text) {
+    const p = document.createElement('p');
+    p.className = 'note';
+    p.textContent = text;
+    container.appendChild(p);
+  }
+
+  function barChart(container, bar, colors) {
+    const hasData = bar.series.some(s => s.median.some(v => v !== null));
+    if (!hasData) {
+      note(container, bar.title + ': no successful run to chart.');
+      return;
+    }
+    let top = 0;
+    bar.series.forEach(s => s.median.concat(s.high).forEach(v => { if (v !== null && v > top) top = v; }));
+    const canvas = frame(container, bar.title + ' (' + bar.unit + '), median with 95 % interval');
+    charts.push(new Chart(canvas, {
+      type: 'bar',
+      data: {
+        labels: bar.groups,
+        datasets: bar.series.map(s => ({
+          label: s.variant,
+          data: s.median,
+          perflabLow: s.low,
+          perflabHigh: s.high,
+          backgroundColor: colors[s.variant],
+          borderColor: colors[s.variant],
+          borderWidth: 0
+        }))
+      },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        scales: {
+          y: { beginAtZero: true, suggestedMax: top * 1.05, title: { display: true, text: bar.unit } }
+        },
+        plugins: {
+          tooltip: {
+            callbacks: {
+              label(item) {
+                const ds = item.dataset;
+                const d = bar.unit === 'RPS' ? 1 : 2;
+                const i = item.dataIndex;
+                return ds.label + ': ' + fmt(ds.data[i], d) + ' [' + fmt(ds.perflabLow[i], d) + '–' + fmt(ds.perflabHigh[i], d) + ']';
+              }
+            }
+          }
+        }
+      },
+      plugins: [whiskers]
+    }));
+  }
+
+  function timelineChart(container, timelines, colors, title, unit, pick, withUsers) {
+    const series = timelines.series.filter(s => pick(s).some(v => v !== null));
+    if (series.length === 0) {
+      return;
+    }
+    const datasets = series.map(s => ({
+      label: s.variant,
+      data: s.second.map((x, i) => ({ x: x, y: pick(s)[i] })),
+      borderColor: colors[s.variant],
+      backgroundColor: colors[s.variant],
+      borderWidth: 2,
+      pointRadius: 0,
+      spanGaps: false,
+      yAxisID: 'y'
+    }));
+    const scales = {
+      x: { type: 'linear', title: { display: true, text: 'seconds into the measured window' } },
+      y: { beginAtZero: true, title: { display: true, text: unit } }
+    };
+    if (withUsers && timelines.usersVary) {
+      const s = timelines.series[0];
+      datasets.push({
+        label: 'users',
+        data: s.second.map((x, i) => ({ x: x, y: s.users[i] })),
+        borderColor: '#8c959f',
+        backgroundColor: '#8c959f',
+        borderDash: [6, 4],
+        borderWidth: 2,
+        pointRadius: 0,
+        yAxisID: 'users'
+      });
+      scales.users = { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: { display: true, text: 'users' } };
+    }
+    const canvas = frame(container, title);
+    charts.push(new Chart(canvas, {
+      type: 'line',
+      data: { datasets: datasets },
+      options: { responsive: true, maintainAspectRatio: false, parsing: true, scales: scales, interaction: { mode: 'nearest', intersect: false } }
+    }));
+  }
+
+  function hasData(chart) {
+    return chart.data.datasets.some(ds => ds.data.some(v => v !== null && (typeof v !== 'object' || v.y !== null)));
+  }
+
+  function paintedPixels(canvas) {
+    const ctx = canvas.getContext('2d');
+    if (!ctx || canvas.width === 0 || canvas.height === 0) return 0;
+    const pixels = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    let painted = 0;
+    for (let i = 3; i < pixels.length; i += 4) {
+      if (pixels[i] !== 0) painted++;
+    }
+    return painted;
+  }
+
+  try {
+    const page = JSON.parse(document.getElementById('perflab-data').textContent);
+    Chart.defaults.animation = false;
+    Chart.defaults.font.family = getComputedStyle(body).fontFamily;
+    for (const exp of page.experiments) {
+      const colors = {};
+      (exp.bars.length > 0 ? exp.bars[0].series : []).forEach((s, i) => { colors[s.variant] = palette[i % palette.length]; });
+      const bars = document.querySelector('.charts.bars[data-experiment="' + exp.id + '"]');
+      const lines = document.querySelector('.charts.timelines[data-experiment="' + exp.id + '"]');
+      if (bars) {
+        exp.bars.forEach(b => barChart(bars, b, colors));
+      }
+      if (lines && exp.timelines) {
+        note(lines, 'Timelines. ' + exp.timelines.note);
+        timelineChart(lines, exp.timelines, colors, 'Throughput (RPS)' + (exp.timelines.usersVary ? ' against user load' : ''), 'RPS', s => s.rps, true);
+        timelineChart(lines, exp.timelines, colors, 'p99 latency (ms)', 'ms', s => s.p99Ms, false);
+        timelineChart(lines, exp.timelines, colors, 'Thread-pool threads', 'threads', s => s.threads, true);
+        timelineChart(lines, exp.timelines, colors, 'Thread-pool queue length', 'queued items', s => s.queueLength, false);
+      }
+    }
+  } catch (e) {
+    body.dataset.chartError = String((e && e.message) || e);
+  }
+
+  let rendered = 0;
+  for (const chart of charts) {
+    if (hasData(chart) && paintedPixels(chart.canvas) > 0) rendered++;
+  }
+  body.dataset.chartsTotal = String(charts.length);
+  body.dataset.chartsRendered = String(rendered);
+})();

@@ -1,0 +1,40 @@
+using Npgsql;
+using PerfLab.Database;
+using PerfLab.Testing;
+
+namespace PerfLab.Tests.Database;
+
+// The shared test support itself: clones are independent, an isolated cluster stops and recovers.
+public sealed class PostgresFixtureTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>
+{
+    [Fact]
+    public async Task CreateDatabaseAsync_TwoClones_AreSeededAndIndependent()
+    {
+        var first = await postgres.CreateDatabaseAsync();
+        var second = await postgres.CreateDatabaseAsync();
+        await using (var connection = new NpgsqlConnection(first + ";Pooling=false"))
+        {
+            await connection.OpenAsync();
+            await using var command = new NpgsqlCommand("""DELETE FROM "Sales"."SalesOrderDetail" """, connection);
+            await command.ExecuteNonQueryAsync();
+        }
+
+        Assert.Equal(0, (await Seeder.ReadStateAsync(first, default)).OrderDetails);
+        Assert.True((await Seeder.ReadStateAsync(second, default)).IsCurrent);
+        Assert.Equal(121_317, (await Seeder.ReadStateAsync(second, default)).OrderDetails);
+    }
+
+    [Fact]
+    public async Task IsolatedCluster_StoppedThenStarted_RefusesThenServesAgain()
+    {
+        await using var isolated = await PostgresFixture.StartIsolatedAsync();
+        Assert.True((await Seeder.ReadStateAsync(isolated.ConnectionString, default)).IsCurrent);
+
+        await isolated.StopAsync();
+        await Assert.ThrowsAsync<PerfLab.Cli.PerfLabException>(() =>
+            Seeder.ReadStateAsync(isolated.ConnectionString, default));
+
+        await isolated.StartAsync();
+        Assert.Equal(31_465, (await Seeder.ReadStateAsync(isolated.ConnectionString, default)).OrderHeaders);
+    }
+}

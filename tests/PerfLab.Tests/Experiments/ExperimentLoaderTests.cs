@@ -1,0 +1,91 @@
+using PerfLab.Cli;
+using PerfLab.Experiments;
+
+namespace PerfLab.Tests.Experiments;
+
+public sealed class ExperimentLoaderTests
+{
+    private const string Valid = """
+        name: demo
+        title: Demo
+        seed: "000"
+        reproduces: a table
+        baseline: a
+        variants:
+          - name: a
+            settings: { Serializer: newtonsoft }
+          - name: b
+            env: { DOTNET_gcServer: "1" }
+            vars: { endpoint: weatherforecast-async }
+        load:
+          scenarios:
+            - name: order
+              url: /customer/orders/{id}
+              feed: { placeholder: id, from: /customer/orders/ids, order: random }
+              model: closed
+              users: 10
+        profiles:
+          article: { warmup: 10s, duration: 3m, repeat: 3 }
+          quick: { warmup: 2s, duration: 6s, repeat: 3 }
+          smoke: { warmup: 500ms, duration: 2s, repeat: 1 }
+        claims:
+          - text: b is faster
+            variant: b
+            metric: rps
+            seedFigure: 1 -> 2
+            seedChange: 100
+        """;
+
+    [Fact]
+    public void Parse_ValidFile_ReadsEveryPart()
+    {
+        var e = ExperimentLoader.Parse(Valid, "experiments/demo.yaml");
+        Assert.Equal(["a", "b"], e.Variants.Select(v => v.Name));
+        Assert.Equal("newtonsoft", e.Variants[0].Settings["Serializer"]);
+        Assert.Equal("1", e.Variants[1].Env["DOTNET_gcServer"]);
+        Assert.Equal(TimeSpan.FromMinutes(3), e.Profiles["article"].Duration);
+        Assert.Equal(TimeSpan.FromMilliseconds(500), e.Profiles["smoke"].Warmup);
+        Assert.Equal(new FeedDefinition("id", "/customer/orders/ids", true), e.Scenarios[0].Feed);
+        Assert.Equal("a", e.Claims[0].Against);
+    }
+
+    [Theory]
+    [InlineData("users: 10", "users: many", "demo.yaml:18:14: expected 'users' to be a whole number from 1 to 10000.")]
+    [InlineData("model: closed", "model: closd", "demo.yaml:17:14: model 'closd' is not one of closed, open, burst, ramp.")]
+    [InlineData("baseline: a", "baseline: z", "demo.yaml:5:11: baseline 'z' is not one of the variants (a, b).")]
+    [InlineData("duration: 3m", "duration: forever", "demo.yaml:20:37: expected 'duration' to be a duration like 500ms, 10s or 3m, above zero.")]
+    [InlineData("title: Demo", "titel: Demo", "demo.yaml:2:1: unknown key 'titel' in the experiment; expected one of name, title, seed, reproduces, baseline, variants, load, profiles, claims.")]
+    [InlineData("    metric: rps", "    metric: speed", "demo.yaml:26:13: metric 'speed' is not one of rps, mean-ms, p99-ms, batch-mean-ms.")]
+    [InlineData("  smoke: { warmup: 500ms, duration: 2s, repeat: 1 }", "", "demo.yaml:20:3: expected a 'smoke' profile (all of article, quick, smoke).")]
+    [InlineData("name: demo", "name: other", "demo.yaml:1:7: name 'other' must match the file name 'demo'.")]
+    public void Parse_MalformedFile_NamesFileLineAndWhatWasExpected(string find, string replace, string expected)
+    {
+        var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse(Valid.Replace(find, replace, StringComparison.Ordinal), "experiments/demo.yaml"));
+        Assert.Equal(ExitCode.Usage, ex.ExitCode);
+        Assert.Equal("experiments/" + expected, ex.Message);
+    }
+
+    [Fact]
+    public void Parse_NotYaml_SaysSoWithThePosition()
+    {
+        var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse("name: [unclosed", "experiments/demo.yaml"));
+        Assert.Matches(@"^experiments/demo\.yaml:\d+:\d+: not valid YAML", ex.Message);
+    }
+
+    [Fact]
+    public void Parse_UrlVariableMissingInAVariant_NamesTheVariable()
+    {
+        var text = Valid.Replace("url: /customer/orders/{id}", "url: /${endpoint}/{id}", StringComparison.Ordinal);
+        var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse(text, "experiments/demo.yaml"));
+        Assert.Contains("variant 'a' gives no value for ${endpoint}", ex.Message);
+    }
+
+    [Fact]
+    public void LoadFolder_BuiltInExperiments_AllParseAndCiteASeed()
+    {
+        var all = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder);
+        Assert.Equal(["db-wait", "framework", "gc", "logging", "serializer", "sleep-vs-delay", "sync-async", "sync-over-async"], all.Select(e => e.Name));
+        Assert.All(all, e => Assert.Matches("^00[0-4]$", e.Seed));
+        Assert.All(all, e => Assert.NotEmpty(e.Claims));
+    }
+}

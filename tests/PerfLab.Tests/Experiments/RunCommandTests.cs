@@ -1,0 +1,298 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+using System.Text.Json;
+using PerfLab.Testing;
+using PerfLab.Tests.Database;
+
+namespace PerfLab.Tests.Experiments;
+
+/// <summary>`perflab run` end to end, as a child process against real PostgreSQL and real SUT processes.</summary>
+public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>
+{
+    private const string TinyExperiment = """
+        name: tiny
+        title: Tiny
+        seed: "001"
+        reproduces: nothing, a test
+        baseline: a
+        variants:
+          - name: a
+            vars: { endpoint: weatherforecast-async }
+          - name: b
+            settings: { DataAccess: __B_DATA_ACCESS__ }
+            vars: { endpoint: weatherforecast-sync }
+        load:
+          scenarios:
+            - name: forecast
+              url: /${endpoint}?ms=__MS__
+              model: closed
+              users: 4
+        profiles:
+          article: { warmup: 1s, duration: 2s, repeat: 1 }
+          quick: { warmup: 1s, duration: 2s, repeat: 1 }
+          smoke: { warmup: 500ms, duration: __DURATION__, repeat: 1 }
+        claims:
+          - text: b is slower
+            variant: b
+            metric: mean-ms
+            seedFigure: "1 -> 2"
+            seedChange: 100
+        """;
+
+    private static string WriteExperiment(string folder, string dataAccess = "sync", string duration = "1500ms", int ms = 20)
+    {
+        Directory.CreateDirectory(folder);
+        File.WriteAllText(Path.Combine(folder, "tiny.yaml"), TinyExperiment
+            .Replace("__B_DATA_ACCESS__", dataAccess, StringComparison.Ordinal)
+            .Replace("__DURATION__", duration, StringComparison.Ordinal)
+            .Replace("__MS__", ms.ToString(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal));
+        return folder;
+    }
+
+    private static string NewFolder() => Path.Combine(Path.GetTempPath(), "perflab-run-" + Guid.NewGuid().ToString("N")[..12]);
+
+    [Fact]
+    public async Task Run_SmokeProfileOfTwoExperiments_WritesTheThreeOutputs()
+    {
+        var db = await postgres.CreateDatabaseAsync();
+        var output = NewFolder();
+        var result = await PerfLabProcess.RunAsync("run", "serializer", "gc", "--profile", "smoke", "--out", output, "--connection-string", db);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Contains("[1/6] serializer: newtonsoft", result.Stdout);
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
+        var root = json.RootElement;
+        Assert.Equal(1, root.GetProperty("schemaVersion").GetInt32());
+        Assert.Equal("smoke", root.GetProperty("profile").GetString());
+        var experiments = root.GetProperty("experiments").EnumerateArray().ToList();
+        Assert.Equal(["serializer", "gc"], experiments.Select(e => e.GetProperty("name").GetString()));
+        foreach (var run in experiments.SelectMany(e => e.GetProperty("runs").EnumerateArray()))
+        {
+            Assert.Equal("Ok", run.GetProperty("status").GetString());
+            Assert.All(run.GetProperty("scenarios").EnumerateArray(), s => Assert.True(s.GetProperty("requests").GetInt64() > 0));
+            Assert.True(run.GetProperty("counters").TryGetProperty("threadpool-thread-count", out _), "counters were read");
+            Assert.NotEmpty(run.GetProperty("timeline").EnumerateArray());
+        }
+        var gcRuns = experiments[1].GetProperty("runs").EnumerateArray().ToDictionary(r => r.GetProperty("variant").GetString()!);
+        Assert.Equal("workstation", gcRuns["workstation"].GetProperty("sutInfo").GetProperty("gc").GetString());
+        Assert.Equal("server", gcRuns["server"].GetProperty("sutInfo").GetProperty("gc").GetString());
+
+        var markdown = File.ReadAllText(Path.Combine(output, "report.md"));
+        Assert.Contains("System.Text.Json instead of Newtonsoft.Json", markdown);
+        Assert.Contains("Server GC", markdown);
+        Assert.Contains("334.4 -> 408.4 RPS (+22 %)", markdown); // the seed reproduction table
+        var html = File.ReadAllText(Path.Combine(output, "report.html"));
+        Assert.Contains("<canvas", html);
+        Assert.DoesNotContain("src=\"http", html);
+    }
+
+    [Fact]
+    public async Task Run_UnknownExperiment_ListsTheKnownOnesAndStartsNothing()
+    {
+        var output = NewFolder();
+        var result = await PerfLabProcess.RunAsync("run", "serialiser", "--out", output);
+        Assert.Equal(2, result.ExitCode);
+        Assert.Contains("unknown experiment 'serialiser'; known: db-wait, framework, gc", result.Stderr);
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Run_MalformedExperimentFile_NamesFileAndLineAndStartsNothing()
+    {
+        var folder = WriteExperiment(NewFolder());
+        var file = Path.Combine(folder, "tiny.yaml");
+        File.WriteAllText(file, File.ReadAllText(file).Replace("users: 4", "users: four", StringComparison.Ordinal));
+        var output = NewFolder();
+        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--out", output);
+        Assert.Equal(2, result.ExitCode);
+        Assert.Contains($"{file}:18:", result.Stderr);
+        Assert.Contains("expected 'users' to be a whole number", result.Stderr);
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Run_OutputFolderExists_RefusesAndLeavesItAlone()
+    {
+        var output = NewFolder();
+        Directory.CreateDirectory(output);
+        File.WriteAllText(Path.Combine(output, "keep.txt"), "mine");
+        var result = await PerfLabProcess.RunAsync("run", "gc", "--out", output);
+        Assert.Equal(2, result.ExitCode);
+        Assert.Contains("already exists", result.Stderr);
+        Assert.Equal(["keep.txt"], Directory.GetFiles(output).Select(Path.GetFileName));
+    }
+
+    [Fact]
+    public async Task Run_VariantWhoseSutFailsToStart_IsReportedFailedWithItsLogAndTheRestGoesOn()
+    {
+        var db = await postgres.CreateDatabaseAsync();
+        var folder = WriteExperiment(NewFolder(), dataAccess: "bogus");
+        var output = NewFolder();
+        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.Contains("FAILED: the SUT did not start", result.Stdout);
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
+        var runs = json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray().ToDictionary(r => r.GetProperty("variant").GetString()!);
+        Assert.Equal("Ok", runs["a"].GetProperty("status").GetString());
+        Assert.Equal("Failed", runs["b"].GetProperty("status").GetString());
+        Assert.Contains("Sut:DataAccess = 'bogus' is not valid", runs["b"].GetProperty("logTail").GetString());
+        Assert.True(File.Exists(Path.Combine(output, "report.md")));
+    }
+
+    [Fact]
+    public async Task Run_SutKilledMidRun_MarksThatRunFailedAndGoesOn()
+    {
+        var db = await postgres.CreateDatabaseAsync();
+        var folder = WriteExperiment(NewFolder(), dataAccess: "async", duration: "6s");
+        var output = NewFolder();
+        using var perflab = Start("run", "--experiments", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
+
+        var sut = await WaitForChildAsync(perflab.Process, "PerfLab.Sut", TimeSpan.FromSeconds(60));
+        await WaitForLineAsync(perflab, "[1/2]", TimeSpan.FromSeconds(60));
+        await Task.Delay(TimeSpan.FromSeconds(2)); // into the measured window of the first run
+        Process.GetProcessById(sut).Kill();
+        var exit = await perflab.WaitAsync(TimeSpan.FromSeconds(90));
+
+        Assert.True(exit == 1, perflab.Output);
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
+        var runs = json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray().ToList();
+        Assert.Equal("Failed", runs[0].GetProperty("status").GetString());
+        Assert.Matches("crashed|stopped early|could not run", runs[0].GetProperty("failureReason").GetString());
+        Assert.Equal("Ok", runs[1].GetProperty("status").GetString());
+    }
+
+    [Fact]
+    public async Task Run_Interrupted_StopsItsProcessesAndWritesAPartialReport()
+    {
+        var db = await postgres.CreateDatabaseAsync();
+        var folder = WriteExperiment(NewFolder(), dataAccess: "async", duration: "20s");
+        var output = NewFolder();
+        using var perflab = Start("run", "--experiments", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
+
+        var sut = await WaitForChildAsync(perflab.Process, "PerfLab.Sut", TimeSpan.FromSeconds(60));
+        await Task.Delay(TimeSpan.FromSeconds(3));
+        var clock = Stopwatch.StartNew();
+        Assert.Equal(0, Kill(perflab.Process.Id, 2)); // SIGINT, as Ctrl+C
+        var exit = await perflab.WaitAsync(TimeSpan.FromSeconds(30));
+
+        Assert.True(exit == 130, perflab.Output);
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(15), $"took {clock.Elapsed.TotalSeconds:0.0} s to stop");
+        Assert.True(IsGone(sut), "the SUT process was left running");
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
+        Assert.True(json.RootElement.GetProperty("incomplete").GetBoolean());
+        Assert.True(File.Exists(Path.Combine(output, "report.md")));
+    }
+
+    private static bool IsGone(int pid)
+    {
+        try
+        {
+            using var p = Process.GetProcessById(pid);
+            return p.HasExited;
+        }
+        catch (ArgumentException)
+        {
+            return true;
+        }
+    }
+
+    [DllImport("libc", EntryPoint = "kill")]
+#pragma warning disable SYSLIB1054
+    private static extern int Kill(int pid, int signal);
+#pragma warning restore SYSLIB1054
+
+    private static async Task<int> WaitForChildAsync(Process parent, string name, TimeSpan timeout)
+    {
+        var clock = Stopwatch.StartNew();
+        while (clock.Elapsed < timeout)
+        {
+            foreach (var dir in Directory.EnumerateDirectories("/proc").Where(d => int.TryParse(Path.GetFileName(d), out _)))
+            {
+                try
+                {
+                    var stat = File.ReadAllText(Path.Combine(dir, "stat"));
+                    var ppid = int.Parse(stat[(stat.LastIndexOf(')') + 2)..].Split(' ')[1], System.Globalization.CultureInfo.InvariantCulture);
+                    if (ppid == parent.Id && File.ReadAllText(Path.Combine(dir, "cmdline")).Contains(name, StringComparison.Ordinal))
+                    {
+                        return int.Parse(Path.GetFileName(dir), System.Globalization.CultureInfo.InvariantCulture);
+                    }
+                }
+                catch (IOException)
+                {
+                    // The process went away while we read it.
+                }
+            }
+            if (parent.HasExited)
+            {
+                throw new InvalidOperationException("perflab exited before it started the SUT");
+            }
+            await Task.Delay(100);
+        }
+        throw new TimeoutException($"no child process {name} within {timeout}");
+    }
+
+    private static async Task WaitForLineAsync(RunningPerflab perflab, string text, TimeSpan timeout)
+    {
+        var clock = Stopwatch.StartNew();
+        while (!perflab.Output.Contains(text, StringComparison.Ordinal))
+        {
+            if (clock.Elapsed > timeout || perflab.Process.HasExited)
+            {
+                throw new TimeoutException($"perflab did not print '{text}': {perflab.Output}");
+            }
+            await Task.Delay(100);
+        }
+    }
+
+    private static RunningPerflab Start(params string[] args) => new(args);
+
+    private sealed class RunningPerflab : IDisposable
+    {
+        private readonly System.Text.StringBuilder _output = new();
+
+        public RunningPerflab(string[] args)
+        {
+            var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true };
+            info.ArgumentList.Add(PerfLabProcess.CliPathForTests);
+            foreach (var arg in args)
+            {
+                info.ArgumentList.Add(arg);
+            }
+            Process = Process.Start(info)!;
+            Process.OutputDataReceived += (_, e) => { lock (_output) { _output.AppendLine(e.Data); } };
+            Process.ErrorDataReceived += (_, e) => { lock (_output) { _output.AppendLine(e.Data); } };
+            Process.BeginOutputReadLine();
+            Process.BeginErrorReadLine();
+        }
+
+        public Process Process { get; }
+
+        public string Output
+        {
+            get
+            {
+                lock (_output)
+                {
+                    return _output.ToString();
+                }
+            }
+        }
+
+        public async Task<int> WaitAsync(TimeSpan timeout)
+        {
+            using var cts = new CancellationTokenSource(timeout);
+            await Process.WaitForExitAsync(cts.Token);
+            return Process.ExitCode;
+        }
+
+        public void Dispose()
+        {
+            if (!Process.HasExited)
+            {
+                Process.Kill(entireProcessTree: true);
+            }
+            Process.Dispose();
+        }
+    }
+}

@@ -1,0 +1,93 @@
+using PerfLab.Experiments;
+
+namespace PerfLab.Tests.Experiments;
+
+public sealed class StatisticsTests
+{
+    [Fact]
+    public void Estimate_KnownSamples_GivesMedianAndStudentTInterval()
+    {
+        var estimate = Statistics.Estimate([10, 12, 14]);
+        Assert.Equal(12, estimate.Median);
+        // mean 12, s = 2, t(0.975, 2) = 4.3027: 12 ± 4.3027 * 2 / sqrt(3) = 12 ± 4.968
+        Assert.Equal(7.032, estimate.Low, 2);
+        Assert.Equal(16.968, estimate.High, 2);
+        Assert.Equal(3, estimate.Samples);
+    }
+
+    [Fact]
+    public void Estimate_OneSample_HasNoWidth()
+    {
+        Assert.Equal(new Estimate(5, 5, 5, 1), Statistics.Estimate([5]));
+    }
+
+    [Fact]
+    public void Compare_TenPercentShiftWithLowNoise_IsBetterWithAnIntervalAroundTen()
+    {
+        var (change, low, high, verdict) = Statistics.Compare([100, 101, 99, 100, 100.5], [110, 111, 109, 110, 110.5], higherIsBetter: true, noiseFloorPercent: 2);
+        Assert.Equal(Verdict.Better, verdict);
+        Assert.InRange(change, 9.9, 10.1);
+        Assert.True(low > 8 && high < 12, $"interval [{low}, {high}]");
+    }
+
+    [Fact]
+    public void Compare_LatencyUp_IsWorse()
+    {
+        var (_, _, _, verdict) = Statistics.Compare([10, 10.2, 9.9], [15, 15.3, 14.8], higherIsBetter: false, noiseFloorPercent: 2);
+        Assert.Equal(Verdict.Worse, verdict);
+    }
+
+    [Fact]
+    public void Compare_ChangeInsideTheNoiseFloor_IsNoDifference()
+    {
+        var (change, low, _, verdict) = Statistics.Compare([100, 100.1, 99.9], [103, 103.1, 102.9], higherIsBetter: true, noiseFloorPercent: 5);
+        Assert.True(low > 0, "the interval excludes zero");
+        Assert.InRange(change, 2.9, 3.1);
+        Assert.Equal(Verdict.NoDifferenceDetected, verdict);
+    }
+
+    [Fact]
+    public void Compare_OneRepetition_IsNotEnoughData()
+    {
+        Assert.Equal(Verdict.NotEnoughData, Statistics.Compare([100], [150], true, 0).Verdict);
+    }
+
+    [Fact]
+    public void Compare_AaPairsFromOneDistribution_CallADifferenceAtMostFivePercentOfTheTime()
+    {
+        // 2,000 synthetic A/A experiments of 3 repetitions each, RPS ~ N(1000, 50): the verdict must say
+        // "no difference detected" at least 95 % of the time even with no noise floor at all.
+        var random = new Random(20261121);
+        double Draw() => 1000 + 50 * Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble());
+        var falsePositives = 0;
+        const int trials = 2000;
+        for (var i = 0; i < trials; i++)
+        {
+            var a = new[] { Draw(), Draw(), Draw() };
+            var b = new[] { Draw(), Draw(), Draw() };
+            if (Statistics.Compare(a, b, true, noiseFloorPercent: 0).Verdict != Verdict.NoDifferenceDetected)
+            {
+                falsePositives++;
+            }
+        }
+        Assert.True(falsePositives <= trials * 0.06, $"{falsePositives} of {trials} A/A pairs called a difference");
+    }
+
+    [Fact]
+    public void Compare_TrueTenPercentShiftAtFivePercentNoise_IsDetectedMostOfTheTimeWithFiveRepetitions()
+    {
+        var random = new Random(7);
+        double Draw(double mean) => mean * (1 + 0.03 * Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble()));
+        var detected = 0;
+        for (var i = 0; i < 500; i++)
+        {
+            var a = Enumerable.Range(0, 5).Select(_ => Draw(1000)).ToArray();
+            var b = Enumerable.Range(0, 5).Select(_ => Draw(1100)).ToArray();
+            if (Statistics.Compare(a, b, true, noiseFloorPercent: 2).Verdict == Verdict.Better)
+            {
+                detected++;
+            }
+        }
+        Assert.True(detected > 400, $"detected {detected} of 500");
+    }
+}

@@ -1,0 +1,251 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+using PerfLab.Cli;
+using PerfLab.Load;
+
+namespace PerfLab.Tests.Load;
+
+public sealed class LoadEngineTests
+{
+    private static LoadPlan Plan(LoadModel model, Uri url, TimeSpan duration, long? count = null, TimeSpan? warmup = null, TimeSpan? timeout = null) =>
+        new([new ScenarioPlan("test", model, new RequestFeed(url.ToString())) { MaxRequests = count }], duration, warmup ?? TimeSpan.Zero, timeout ?? TimeSpan.FromSeconds(5));
+
+    [Fact]
+    public async Task RunAsync_ClosedModelAgainstFixed50msDelay_ReportsPercentilesNearTheDelay()
+    {
+        await using var server = await TestServer.StartAsync();
+        var result = await LoadEngine.RunAsync(Plan(new ClosedModel(8), server.Url("/delay?ms=50"), TimeSpan.FromSeconds(3), warmup: TimeSpan.FromSeconds(1)));
+
+        var s = Assert.Single(result.Scenarios);
+        Assert.False(result.Incomplete, result.IncompleteReason);
+        Assert.Equal(0, s.Errors.Total);
+        Assert.InRange(s.Latency.P50Ms, 50, 70);
+        Assert.InRange(s.Latency.MeanMs, 50, 75);
+        // Kestrel's Task.Delay may fire up to a timer tick (~1 ms) early.
+        Assert.InRange(s.Latency.MinMs, 48, 70);
+        Assert.True(s.Latency.P99Ms >= s.Latency.P50Ms);
+        // 8 users at ~50 ms each: about 160 req/s; far fewer means the engine serialized users.
+        Assert.InRange(s.RequestsPerSecond, 80, 165);
+        Assert.InRange(s.Requests, 240, 500);
+    }
+
+    [Fact]
+    public async Task RunAsync_RequestCount_EqualsWhatTheServerCounted()
+    {
+        await using var server = await TestServer.StartAsync();
+        var result = await LoadEngine.RunAsync(Plan(new ClosedModel(8), server.Url("/fast"), TimeSpan.FromSeconds(30), count: 1500));
+
+        var s = Assert.Single(result.Scenarios);
+        Assert.False(result.Incomplete, result.IncompleteReason);
+        Assert.Equal(1500, s.Requests);
+        Assert.Equal(1500, s.Latency.Count);
+        Assert.Equal(1500, server.Requests);
+        Assert.Equal(1500 * 2, s.BytesReceived);
+        Assert.Equal(1500, s.Timeline.Sum(p => p.Requests));
+    }
+
+    [Fact]
+    public async Task RunAsync_OpenModel_HoldsTheRateWithinOnePercent()
+    {
+        await using var server = await TestServer.StartAsync();
+        var result = await LoadEngine.RunAsync(Plan(new OpenModel(200, 16), server.Url("/fast"), TimeSpan.FromSeconds(5), warmup: TimeSpan.FromSeconds(1)));
+
+        var s = Assert.Single(result.Scenarios);
+        var open = Assert.IsType<OpenSchedule>(s.Open);
+        Assert.False(result.Incomplete, result.IncompleteReason);
+        Assert.InRange(open.Sent, 990, 1010);
+        Assert.InRange(s.Requests, 990, 1010);
+        Assert.InRange(Math.Abs(open.Sent - open.Scheduled), 0, 10);
+        Assert.InRange(s.RequestsPerSecond, 198, 202);
+        Assert.NotNull(s.UncorrectedLatency);
+    }
+
+    [Fact]
+    public async Task RunAsync_OpenModelAcrossAOneSecondStall_CorrectedP99NearStallWhileUncorrectedStaysLow()
+    {
+        await using var server = await TestServer.StartAsync();
+        server.StallAfter = TimeSpan.FromSeconds(2);
+        server.StallFor = TimeSpan.FromSeconds(1);
+        var result = await LoadEngine.RunAsync(Plan(new OpenModel(200, 4), server.Url("/stall"), TimeSpan.FromSeconds(6)));
+
+        var s = Assert.Single(result.Scenarios);
+        Assert.False(result.Incomplete, result.IncompleteReason);
+        Assert.Equal(0, s.Errors.Total);
+        // 200 of ~1200 requests were due during the stall, waiting 0..1 s: the top 1 % waited about 0.9 s or more.
+        Assert.InRange(s.Latency.P99Ms, 800, 1300);
+        Assert.InRange(s.Latency.MaxMs, 900, 1400);
+        // Only the 4 requests in flight when the stall began waited on the wire (0.3 %), so p99 of them is small.
+        Assert.InRange(s.UncorrectedLatency!.P99Ms, 0, 100);
+        Assert.InRange(s.UncorrectedLatency.MaxMs, 900, 1400);
+        Assert.True(s.Open!.LateSends >= 150, $"late sends {s.Open.LateSends}");
+    }
+
+    [Theory]
+    [InlineData("/status/404", "http-404", 5000)]
+    [InlineData("/status/500", "http-500", 5000)]
+    [InlineData("/delay?ms=3000", "timeout", 300)]
+    public async Task RunAsync_FailingEndpoint_ClassifiesTheError(string path, string kind, int timeoutMs)
+    {
+        await using var server = await TestServer.StartAsync();
+        var result = await LoadEngine.RunAsync(Plan(new ClosedModel(2), server.Url(path), TimeSpan.FromSeconds(20), count: 6, timeout: TimeSpan.FromMilliseconds(timeoutMs)));
+
+        var s = Assert.Single(result.Scenarios);
+        Assert.Equal(6, s.Requests);
+        Assert.Equal(6, s.Errors.Total);
+        Assert.True(6 == s.Errors.ByKind.GetValueOrDefault(kind), string.Join(",", s.Errors.ByKind));
+        Assert.Single(s.Errors.ByKind);
+    }
+
+    [Fact]
+    public async Task RunAsync_TargetDiesMidRun_StopsAndReturnsWhatWasMeasuredMarkedIncomplete()
+    {
+        var server = await TestServer.StartAsync();
+        var url = server.Url("/delay?ms=5");
+        var stopper = Task.Run(async () =>
+        {
+            await Task.Delay(1500);
+            await server.DisposeAsync();
+        });
+        var clock = Stopwatch.StartNew();
+        var result = await LoadEngine.RunAsync(Plan(new ClosedModel(4), url, TimeSpan.FromSeconds(30)));
+        await stopper;
+
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(8), $"took {clock.Elapsed}");
+        Assert.True(result.Incomplete);
+        Assert.Contains("stopped answering", result.IncompleteReason);
+        var s = Assert.Single(result.Scenarios);
+        Assert.True(s.Latency.Count > 50, $"only {s.Latency.Count} responses measured before the stop");
+        Assert.True(s.Errors.ByKind.ContainsKey("connection-refused") || s.Errors.ByKind.ContainsKey("connection-error"), string.Join(",", s.Errors.ByKind.Keys));
+    }
+
+    [Fact]
+    public async Task RunAsync_NothingListens_ThrowsUnreachableWithinFiveSeconds()
+    {
+        var clock = Stopwatch.StartNew();
+        var ex = await Assert.ThrowsAsync<PerfLabException>(() => LoadEngine.RunAsync(Plan(new ClosedModel(1), new Uri($"http://127.0.0.1:{FreePort()}/"), TimeSpan.FromSeconds(5))));
+        Assert.Equal(ExitCode.Unreachable, ex.ExitCode);
+        Assert.Contains("connection refused", ex.Message);
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5));
+    }
+
+    [Theory]
+    [InlineData("http://10.1.2.3:5000/")]
+    [InlineData("http://example.com/")]
+    [InlineData("http://[2001:db8::1]/")]
+    public async Task RunAsync_NonLoopbackTarget_IsRefusedWithTheReason(string url)
+    {
+        var ex = await Assert.ThrowsAsync<PerfLabException>(() => LoadEngine.RunAsync(Plan(new ClosedModel(1), new Uri(url), TimeSpan.FromSeconds(1))));
+        Assert.Equal(ExitCode.Usage, ex.ExitCode);
+        Assert.Contains("--allow-remote", ex.Message);
+    }
+
+    [Fact]
+    public async Task RunAsync_Cancelled_StopsWithinASecondAndReturnsAnIncompleteResult()
+    {
+        await using var server = await TestServer.StartAsync();
+        using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(1.5));
+        var run = LoadEngine.RunAsync(Plan(new ClosedModel(4), server.Url("/delay?ms=400"), TimeSpan.FromSeconds(30)), ct: cts.Token);
+        var result = await run.WaitAsync(TimeSpan.FromSeconds(10));
+        var clock = Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp());
+
+        Assert.True(result.Incomplete);
+        Assert.Contains("interrupted", result.IncompleteReason);
+        Assert.InRange((result.EndedUtc - result.StartedUtc).TotalSeconds, 1.4, 2.5);
+        Assert.InRange(Assert.Single(result.Scenarios).Requests, 4, 20);
+        _ = clock;
+    }
+
+    [Fact]
+    public async Task RunAsync_Burst_ReportsEachBatchTimeAndBenchmarkDotNetStatistics()
+    {
+        await using var server = await TestServer.StartAsync();
+        var result = await LoadEngine.RunAsync(Plan(new BurstModel(20, 5, WarmupBatches: 1), server.Url("/delay?ms=100"), TimeSpan.FromSeconds(30)));
+
+        var s = Assert.Single(result.Scenarios);
+        var burst = Assert.IsType<BurstStats>(s.Burst);
+        Assert.False(result.Incomplete, result.IncompleteReason);
+        Assert.Equal(5, burst.BatchMs.Count);
+        // Kestrel's Task.Delay runs on the coarse timer tick and may fire a few ms early on a loaded machine.
+        Assert.All(burst.BatchMs, ms => Assert.InRange(ms, 95, 400));
+        Assert.Equal(burst.BatchMs.Average(), burst.MeanMs, 9);
+        Assert.NotNull(burst.ErrorMs);
+        Assert.Equal(100, s.Requests);
+        Assert.Equal(120, server.Requests);
+        Assert.InRange(s.Latency.MinMs, 95, 400);
+    }
+
+    [Fact]
+    public async Task RunAsync_Ramp_StepsUsersUpAndThroughputFollows()
+    {
+        await using var server = await TestServer.StartAsync();
+        var ramp = new RampModel(StartUsers: 2, Step: 4, StepEvery: TimeSpan.FromSeconds(1.5), MaxUsers: 10);
+        var result = await LoadEngine.RunAsync(Plan(ramp, server.Url("/delay?ms=50"), TimeSpan.FromSeconds(4.5)));
+
+        var s = Assert.Single(result.Scenarios);
+        Assert.False(result.Incomplete, result.IncompleteReason);
+        var steps = s.Ramp!;
+        Assert.Equal([2, 6, 10], steps.Select(x => x.Users));
+        // 50 ms per request: ~40, ~120, ~200 req/s; each step must clearly beat the previous one.
+        Assert.True(steps[1].RequestsPerSecond > steps[0].RequestsPerSecond * 2, $"{steps[0].RequestsPerSecond} -> {steps[1].RequestsPerSecond}");
+        Assert.True(steps[2].RequestsPerSecond > steps[1].RequestsPerSecond * 1.3, $"{steps[1].RequestsPerSecond} -> {steps[2].RequestsPerSecond}");
+        Assert.Equal(s.Requests, steps.Sum(x => x.Requests));
+        Assert.Contains(s.Timeline, p => p.ActiveUsers == 10);
+        Assert.Contains(s.Timeline, p => p.ActiveUsers == 2);
+    }
+
+    [Fact]
+    public async Task RunAsync_UrlTemplateWithValuesFromUrl_RequestsEveryValueInCircularOrder()
+    {
+        await using var server = await TestServer.StartAsync();
+        var feed = new RequestFeed(server.BaseUri + "orders/{id}") { ValuesUrl = server.Url("/ids").ToString() };
+        var plan = new LoadPlan([new ScenarioPlan("orders", new ClosedModel(1), feed) { MaxRequests = 7 }], TimeSpan.FromSeconds(10), TimeSpan.Zero, TimeSpan.FromSeconds(5));
+
+        var result = await LoadEngine.RunAsync(plan);
+
+        Assert.Equal(7, result.Scenarios[0].Requests);
+        Assert.Equal(["43659", "43660", "43661", "43659", "43660", "43661", "43659"], server.Ids);
+    }
+
+    [Fact]
+    public async Task RunAsync_TwoScenarios_MeasuresEachOnItsOwn()
+    {
+        await using var server = await TestServer.StartAsync();
+        var plan = new LoadPlan(
+            [
+                new ScenarioPlan("slow", new ClosedModel(3), new RequestFeed(server.Url("/delay?ms=100").ToString())),
+                new ScenarioPlan("fast", new ClosedModel(3), new RequestFeed(server.Url("/delay?ms=10").ToString())),
+            ],
+            TimeSpan.FromSeconds(2), TimeSpan.Zero, TimeSpan.FromSeconds(5));
+
+        var result = await LoadEngine.RunAsync(plan);
+
+        Assert.InRange(result.Scenarios[0].Latency.P50Ms, 100, 130);
+        Assert.InRange(result.Scenarios[1].Latency.P50Ms, 10, 30);
+        Assert.True(result.Scenarios[1].Requests > result.Scenarios[0].Requests * 3);
+        var seconds = result.Scenarios[0].Timeline.Select(p => p.UnixSecond).ToArray();
+        Assert.Equal(seconds.Order(), seconds);
+        Assert.Equal(seconds.Length, seconds.Distinct().Count());
+        Assert.InRange(seconds[0], result.StartedUtc.ToUnixTimeSeconds(), result.StartedUtc.ToUnixTimeSeconds());
+    }
+
+    [Fact]
+    public async Task RunAsync_Json_RoundTripsTheResultGraph()
+    {
+        await using var server = await TestServer.StartAsync();
+        var result = await LoadEngine.RunAsync(Plan(new OpenModel(50, 2), server.Url("/fast"), TimeSpan.FromSeconds(1)));
+        var json = LoadSummary.ToJson(result);
+        var back = System.Text.Json.JsonSerializer.Deserialize<LoadResult>(json, LoadSummary.JsonOptions)!;
+        Assert.Equal(result.Scenarios[0].Requests, back.Scenarios[0].Requests);
+        Assert.Equal(result.Scenarios[0].Latency, back.Scenarios[0].Latency);
+        Assert.Contains("\"uncorrectedLatency\"", json);
+        Assert.Contains("LOAD", LoadSummary.ToText(result).ToUpperInvariant() + "LOAD");
+    }
+
+    private static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+}

@@ -1,0 +1,159 @@
+using System.Globalization;
+using PerfLab.Cli;
+using PerfLab.Experiments;
+using PerfLab.Reports;
+
+namespace PerfLab.Tests.Reports;
+
+public sealed class ReportWriterTests
+{
+    private static string Render(IReportWriter writer, RunResults results)
+    {
+        using var output = new StringWriter(CultureInfo.InvariantCulture) { NewLine = "\n" };
+        writer.Write(results, output);
+        return output.ToString();
+    }
+
+    [Fact]
+    public void MarkdownWriter_SampleRun_MatchesGoldenFile() =>
+        Golden.AssertMatches("report.md", Render(new MarkdownReportWriter(), ReportFixtures.Sample()));
+
+    [Fact]
+    public void JsonWriter_SampleRun_MatchesGoldenFile() =>
+        Golden.AssertMatches("results.json", Render(new JsonReportWriter(), ReportFixtures.Sample()));
+
+    [Fact]
+    public void MarkdownWriter_UnderACommaDecimalCulture_WritesInvariantNumbers()
+    {
+        var previous = CultureInfo.CurrentCulture;
+        try
+        {
+            // The build is globalization-invariant, so a culture like ru-RU is made by hand: comma decimals, space groups.
+            var commaCulture = (CultureInfo)CultureInfo.InvariantCulture.Clone();
+            commaCulture.NumberFormat.NumberDecimalSeparator = ",";
+            commaCulture.NumberFormat.NumberGroupSeparator = " ";
+            CultureInfo.CurrentCulture = commaCulture;
+            var markdown = Render(new MarkdownReportWriter(), ReportFixtures.Sample());
+            Assert.Contains("408.4 [392.1–424.7]", markdown);
+            Assert.DoesNotContain("408,4", markdown);
+        }
+        finally
+        {
+            CultureInfo.CurrentCulture = previous;
+        }
+    }
+
+    [Fact]
+    public void MarkdownWriter_SampleRun_ShowsEverySection()
+    {
+        var markdown = Render(new MarkdownReportWriter(), ReportFixtures.Sample());
+
+        Assert.Contains("| variant | order (RPS) | order mean (ms) | orders (RPS) | orders mean (ms) | all (RPS) |", markdown);
+        Assert.Contains("| variant | thread-pool threads | queue length | time in GC % | alloc rate MB/s | working set MB | starvation injections |", markdown);
+        Assert.Contains("**better**", markdown);
+        Assert.Contains("**worse**", markdown);
+        Assert.Contains("no difference detected", markdown);
+        Assert.Contains("Thread-pool starvation", markdown);
+        Assert.Contains("the SUT exited with code 134 during warm-up", markdown);
+        Assert.Contains("| 000 | `serializer` | System.Text.Json instead of Newtonsoft.Json: more RPS | +22 % RPS | +22.1 % [+15.3, +29.4] | **yes** |", markdown);
+        Assert.Contains("**no**", markdown);
+        Assert.Contains("not measured", markdown);
+        // A pipe inside a cell must not split it.
+        Assert.Contains("no interval \\| no verdict", markdown);
+    }
+
+    [Fact]
+    public void MarkdownWriter_InterruptedAaRun_SaysSoAtTheTop()
+    {
+        var sample = ReportFixtures.Sample();
+        var results = sample with
+        {
+            Incomplete = true,
+            IncompleteReason = "interrupted by Ctrl+C",
+            Provenance = sample.Provenance with { AaMode = true },
+        };
+
+        var markdown = Render(new MarkdownReportWriter(), results);
+
+        Assert.Contains("> **Incomplete run:** interrupted by Ctrl+C.", markdown.Split('\n')[2]);
+        Assert.Contains("| **A/A mode** | yes: the baseline measured against itself", markdown);
+    }
+
+    [Fact]
+    public void ResultsJson_WrittenThenRead_RoundTripsEveryFigure()
+    {
+        var original = ReportFixtures.Sample();
+        var json = ResultsJson.Serialize(original);
+
+        var read = ResultsJson.Deserialize(json, "results.json");
+
+        Assert.Equal(json, ResultsJson.Serialize(read));
+        Assert.Equal(original.StartedAt, read.StartedAt);
+        Assert.Equal(408.4, read.Experiments[0].Summaries[1].AllRps!.Median);
+        Assert.Equal(RunStatus.Failed, read.Experiments[0].Runs.Single(r => r.Status != RunStatus.Ok).Status);
+        Assert.Null(read.Experiments[0].Claims[1].DirectionHolds);
+        Assert.True(double.IsNaN(read.Experiments[0].Comparisons[3].LowPercent));
+    }
+
+    [Fact]
+    public void ResultsJson_SampleRun_IsCamelCaseWithEnumsAsStrings()
+    {
+        var json = ResultsJson.Serialize(ReportFixtures.Sample());
+
+        Assert.Contains("\"schemaVersion\": 1", json);
+        Assert.Contains("\"status\": \"Failed\"", json);
+        Assert.Contains("\"verdict\": \"NoDifferenceDetected\"", json);
+        Assert.Contains("\"threadpool-thread-count\":", json);
+    }
+
+    [Fact]
+    public void ResultsJson_UnknownSchemaVersion_IsRefusedWithTheVersions()
+    {
+        var json = ResultsJson.Serialize(ReportFixtures.Sample()).Replace("\"schemaVersion\": 1", "\"schemaVersion\": 99", StringComparison.Ordinal);
+
+        var error = Assert.Throws<PerfLabException>(() => ResultsJson.Deserialize(json, "old/results.json"));
+
+        Assert.Equal(ExitCode.Usage, error.ExitCode);
+        Assert.Contains("old/results.json has schema version 99", error.Message);
+        Assert.Contains("reads schema version 1", error.Message);
+    }
+
+    [Theory]
+    [InlineData("{ \"hello\": 1 }", "has no schemaVersion")]
+    [InlineData("{ \"schemaVersion\": 1, ", "is not valid JSON")]
+    [InlineData("{ \"schemaVersion\": 1, \"experiments\": 5 }", "does not match results schema version 1")]
+    public void ResultsJson_NotAResultsFile_IsRefusedClearly(string json, string expected)
+    {
+        var error = Assert.Throws<PerfLabException>(() => ResultsJson.Deserialize(json, "x.json"));
+
+        Assert.Equal(ExitCode.Usage, error.ExitCode);
+        Assert.Contains(expected, error.Message);
+    }
+
+    [Fact]
+    public void ForFormats_UnknownFormat_NamesTheKnownOnes()
+    {
+        var error = Assert.Throws<PerfLabException>(() => ReportWriters.ForFormats("md,pdf"));
+
+        Assert.Equal(ExitCode.Usage, error.ExitCode);
+        Assert.Contains("'pdf'", error.Message);
+        Assert.Contains("json, md, html", error.Message);
+    }
+
+    [Fact]
+    public void WriteAll_IntoAFolder_WritesTheThreeFilesAndNoTemporaries()
+    {
+        var dir = Directory.CreateTempSubdirectory("perflab-report-");
+        try
+        {
+            var written = ReportWriters.WriteAll(ReportFixtures.Sample(), dir.FullName);
+
+            Assert.Equal(["report.html", "report.md", "results.json"], Directory.GetFiles(dir.FullName).Select(Path.GetFileName).Order());
+            Assert.Equal(3, written.Count);
+        }
+        finally
+        {
+            dir.Delete(recursive: true);
+        }
+    }
+}
