@@ -16,6 +16,7 @@ public static class CounterCollector
 {
     private const long ThreadingKeyword = 0x10000;
     private const long TimeSeriesValuesKeyword = 0x2;
+    private const string SharedMetricsSession = "SHARED";
     private static readonly TimeSpan _stopBudget = TimeSpan.FromMilliseconds(700);
 
     /// <exception cref="PerfLabException">The pid is not an attachable .NET process (Unreachable), or the options are wrong (Usage).</exception>
@@ -41,9 +42,12 @@ public static class CounterCollector
             _ => runtime is null ? (true, true) : (runtime.Major >= 9, runtime.Major < 9),
         };
 
-        var sessionId = Guid.NewGuid().ToString();
+        // .NET 8+ runs one metrics session per process; "SHARED" lets several clients (another perflab, dotnet-counters)
+        // read it together as long as they ask for the same interval. Older runtimes take a private session id.
+        var sessionId = runtime is { Major: < 8 } ? Guid.NewGuid().ToString() : SharedMetricsSession;
+        var clientId = Guid.NewGuid().ToString();
         var store = new SampleStore(options.Interval.TotalSeconds, options.ThreadPoolEvents);
-        var providers = Providers(options, sessionId, useMeter, useRuntimeEventCounters);
+        var providers = Providers(options, sessionId, clientId, useMeter, useRuntimeEventCounters);
 
         var startedUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
         EventPipeSession session;
@@ -72,7 +76,7 @@ public static class CounterCollector
                 try
                 {
                     using var source = new EventPipeEventSource(session.EventStream);
-                    source.Dynamic.All += e => store.OnDynamicEvent(e, sessionId);
+                    source.Dynamic.All += e => store.OnDynamicEvent(e, sessionId, clientId);
                     if (options.ThreadPoolEvents)
                     {
                         source.Clr.ThreadPoolWorkerThreadAdjustmentAdjustment += store.OnAdjustment;
@@ -158,7 +162,7 @@ public static class CounterCollector
         }
     }
 
-    private static List<EventPipeProvider> Providers(CounterOptions options, string sessionId, bool useMeter, bool useRuntimeEventCounters)
+    private static List<EventPipeProvider> Providers(CounterOptions options, string sessionId, string clientId, bool useMeter, bool useRuntimeEventCounters)
     {
         var interval = options.Interval.TotalSeconds.ToString(CultureInfo.InvariantCulture);
         var counterArgs = new Dictionary<string, string> { ["EventCounterIntervalSec"] = interval };
@@ -183,7 +187,7 @@ public static class CounterCollector
                     ["RefreshInterval"] = interval,
                     ["MaxTimeSeries"] = "1000",
                     ["MaxHistograms"] = "10",
-                    ["ClientId"] = sessionId,
+                    ["ClientId"] = clientId,
                 }));
         }
         if (options.ThreadPoolEvents)

@@ -29,7 +29,7 @@ internal sealed class SampleStore(double intervalSeconds, bool countStarvation)
     private long _emittedThrough = long.MinValue;
     private double _cpuCount = Environment.ProcessorCount;
 
-    public void OnDynamicEvent(TraceEvent e, string sessionId)
+    public void OnDynamicEvent(TraceEvent e, string sessionId, string clientId)
     {
         if (e.EventName == "EventCounters")
         {
@@ -37,7 +37,7 @@ internal sealed class SampleStore(double intervalSeconds, bool countStarvation)
         }
         else if (e.ProviderName == "System.Diagnostics.Metrics")
         {
-            OnMeterEvent(e, sessionId);
+            OnMeterEvent(e, sessionId, clientId);
         }
     }
 
@@ -146,13 +146,14 @@ internal sealed class SampleStore(double intervalSeconds, bool countStarvation)
         Add(definition, CounterCollector.UnixMs(e), EventCounterSeries, value, isRate, CounterSource.EventCounters);
     }
 
-    private void OnMeterEvent(TraceEvent e, string sessionId)
+    private void OnMeterEvent(TraceEvent e, string sessionId, string clientId)
     {
         switch (e.EventName)
         {
             case "CounterRateValuePublished" or "UpDownCounterRateValuePublished" or "GaugeValuePublished":
                 break;
             case "MultipleSessionsNotSupportedError" when (e.PayloadByName("runningSessionId") as string) != sessionId:
+            case "MultipleSessionsConfiguredIncorrectlyError" when (e.PayloadByName("clientId") as string) == clientId:
             case "Error" when (e.PayloadByName("sessionId") as string) == sessionId:
                 lock (_gate)
                 {

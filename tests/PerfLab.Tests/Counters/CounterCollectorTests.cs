@@ -18,9 +18,9 @@ public sealed class CounterCollectorTests
         var collecting = CounterCollector.CollectAsync(sut.Pid, new CounterOptions(), samples, stop.Token);
         await samples.WaitForCountAsync(1, stop.Token);
 
-        // 40 users on a 500 ms Thread.Sleep: a pool of 2 threads (2 cores) can serve 4 requests a second, so work
-        // items queue, and no dequeue for longer than the starvation threshold makes the gate thread inject threads.
-        await LoadAsync(sut.BaseAddress, "/weatherforecast-sync?ms=500", users: 40, TimeSpan.FromSeconds(8), stop.Token);
+        // 40 users on a 3 s Thread.Sleep: work items queue behind a pool of a few threads, and the gate thread injects
+        // a thread ("Starvation") whenever nothing was dequeued for 500 ms, i.e. while fewer than 6 threads block 3 s.
+        await LoadAsync(sut.BaseAddress, "/weatherforecast-sync?ms=3000", users: 40, TimeSpan.FromSeconds(8), stop.Token);
         await samples.WaitForCountAsync(samples.Count + 1, stop.Token);
         await stop.CancelAsync();
         var recording = await collecting;
@@ -146,12 +146,20 @@ public sealed class CounterCollectorTests
     private static async Task LoadAsync(Uri baseAddress, string path, int users, TimeSpan duration, CancellationToken ct)
     {
         using var client = new HttpClient { BaseAddress = baseAddress, Timeout = TimeSpan.FromSeconds(30) };
-        var until = DateTime.UtcNow + duration;
+        // Requests still queued at the end are abandoned rather than awaited: the server may hold them for long.
+        using var until = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        until.CancelAfter(duration);
         var loops = Enumerable.Range(0, users).Select(async _ =>
         {
-            for (var i = 0; i < 1000 && DateTime.UtcNow < until && !ct.IsCancellationRequested; i++)
+            for (var i = 0; i < 1000 && !until.IsCancellationRequested; i++)
             {
-                using var response = await client.GetAsync(path, ct);
+                try
+                {
+                    using var response = await client.GetAsync(path, until.Token);
+                }
+                catch (OperationCanceledException) when (until.IsCancellationRequested)
+                {
+                }
             }
         });
         await Task.WhenAll(loops);

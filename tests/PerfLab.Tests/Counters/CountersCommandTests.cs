@@ -1,0 +1,94 @@
+using System.Diagnostics;
+using System.Globalization;
+using PerfLab.Counters;
+using PerfLab.Tests.Reports;
+
+namespace PerfLab.Tests.Counters;
+
+// The verb as a user runs it: a real perflab process attached to a real SUT.
+public sealed class CountersCommandTests
+{
+    [Fact]
+    public async Task Collect_CsvOut_WritesOneRowPerSecondAndSucceeds()
+    {
+        await using var sut = await CounterCollectorTests.StartSutAsync();
+        var path = Path.Combine(Path.GetTempPath(), $"perflab-counters-{Guid.NewGuid():N}.csv");
+        try
+        {
+            var result = await CliProcess.RunAsync("counters", "collect", sut.Pid.ToString(CultureInfo.InvariantCulture), "-d", "3s", "--out", path);
+
+            Assert.True(result.ExitCode == 0, result.Stderr);
+            var lines = await File.ReadAllLinesAsync(path);
+            Assert.StartsWith("unix_seconds,utc,cpu-usage,working-set,", lines[0]);
+            Assert.InRange(lines.Length - 1, 2, 4);
+            Assert.Contains("written to", result.Stderr);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [Fact]
+    public async Task Monitor_ProcessStopsMidway_SaysSoAndFails()
+    {
+        await using var sut = await CounterCollectorTests.StartSutAsync();
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (var arg in new[] { Path.Combine(AppContext.BaseDirectory, "perflab.dll"), "counters", "monitor", sut.Pid.ToString(CultureInfo.InvariantCulture), "-d", "40s" })
+        {
+            start.ArgumentList.Add(arg);
+        }
+        using var monitor = Process.Start(start)!;
+        try
+        {
+            using var budget = new CancellationTokenSource(TimeSpan.FromSeconds(60));
+            var stderr = monitor.StandardError.ReadToEndAsync(budget.Token);
+            // Redirected, monitor prints one plain line per sample: the first one says the collector is attached.
+            var first = await monitor.StandardOutput.ReadLineAsync(budget.Token);
+            Assert.Matches(@"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \S+=", first);
+            await sut.StopAsync();
+            _ = await monitor.StandardOutput.ReadToEndAsync(budget.Token);
+            await monitor.WaitForExitAsync(budget.Token);
+
+            Assert.Equal(1, monitor.ExitCode);
+            Assert.Contains("exited during collection", await stderr);
+        }
+        finally
+        {
+            if (!monitor.HasExited)
+            {
+                monitor.Kill();
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData("999999999", 4)]
+    [InlineData("no-such-dotnet-app-for-perflab", 4)]
+    public async Task Collect_TargetThatCannotBeAttached_ClearMessageAndExitCode(string target, int exitCode)
+    {
+        var result = await CliProcess.RunAsync("counters", "collect", target, "-d", "2s", "--out", Path.Combine(Path.GetTempPath(), "never-written.json"));
+
+        Assert.Equal(exitCode, result.ExitCode);
+        Assert.StartsWith("error: ", result.Stderr);
+        Assert.DoesNotContain("   at ", result.Stderr);
+    }
+
+    [Theory]
+    [InlineData("-d", "abc")]
+    [InlineData("-d", "0s")]
+    [InlineData("-i", "10ms")]
+    [InlineData("--out", "counters.txt")]
+    public async Task Collect_BadOption_UsageError(string option, string value)
+    {
+        var result = await CliProcess.RunAsync("counters", "collect", "1", option, value);
+
+        Assert.Equal(2, result.ExitCode);
+        Assert.StartsWith("error: ", result.Stderr);
+    }
+}
