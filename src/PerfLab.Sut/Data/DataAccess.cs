@@ -27,17 +27,31 @@ public sealed record DatabaseSettings(string? ConnectionString, int CommandTimeo
 {
     public const string ConnectionStringName = "AdventureWorks";
 
+#if NET10_0_OR_GREATER
+    /// <summary>Why this build cannot reach PostgreSQL at all, or null when it can.</summary>
+    public static string? UnavailableReason => null;
+#else
+    // The package source holds Npgsql 9.0.3 and 10.0.0 and the EF Core providers 8.0.0 and 10.0.0 only: the 8.0.0
+    // provider fails at its first query against Npgsql 9 (TypeLoadException), and there is no provider 9.x.
+    public static string? UnavailableReason =>
+        "data access is unavailable in this framework build: Npgsql.EntityFrameworkCore.PostgreSQL 8.0.0 needs Npgsql 8.x " +
+        "and 9.x of the provider is missing from the package source; only the net10.0 build reads the database.";
+#endif
+
     public void EnsureConfigured()
     {
+        if (UnavailableReason is not null)
+        {
+            throw new DatabaseNotConfiguredException(UnavailableReason);
+        }
         if (string.IsNullOrWhiteSpace(ConnectionString))
         {
-            throw new DatabaseNotConfiguredException();
+            throw new DatabaseNotConfiguredException($"ConnectionStrings:{ConnectionStringName} is not set; start the SUT with `perflab sut start`.");
         }
     }
 }
 
-public sealed class DatabaseNotConfiguredException()
-    : Exception($"ConnectionStrings:{DatabaseSettings.ConnectionStringName} is not set; start the SUT with `perflab sut start`.");
+public sealed class DatabaseNotConfiguredException(string message) : Exception(message);
 
 public static class DataRegistration
 {

@@ -57,7 +57,7 @@ public sealed record SutInfo(
             Variants.NameOf(Variants.Serializer, variants.Serializer),
             Variants.NameOf(Variants.DataAccess, variants.DataAccess),
             Variants.NameOf(Variants.Logging, variants.Logging),
-            database.ConnectionString is not null,
+            database.ConnectionString is not null && DatabaseSettings.UnavailableReason is null,
             new HttpInfo(configuration["Kestrel:EndpointDefaults:Protocols"] ?? "Http1AndHttp2",
                 kestrel.Limits.Http2.InitialConnectionWindowSize, kestrel.Limits.Http2.InitialStreamWindowSize));
     }
