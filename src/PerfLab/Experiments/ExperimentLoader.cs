@@ -335,7 +335,7 @@ public static class ExperimentLoader
         public TimeSpan RequiredDuration(Dictionary<string, YamlNode> map, YamlNode parent, string key, bool allowZero)
         {
             var node = Required(map, parent, key);
-            if (node is YamlScalarNode scalar && Durations.TryParse(scalar.Value, out var value) && (allowZero || value > TimeSpan.Zero))
+            if (node is YamlScalarNode scalar && Load.DurationText.TryParse(scalar.Value, out var value) && (allowZero ? value >= TimeSpan.Zero : value > TimeSpan.Zero))
             {
                 return value;
             }
@@ -356,11 +356,11 @@ public static class ExperimentLoader
         public TimeSpan RequiredRtt(Dictionary<string, YamlNode> map, YamlNode parent, string key)
         {
             var node = Required(map, parent, key);
-            if (node is YamlScalarNode scalar && Durations.TryParse(scalar.Value, out var rtt) && rtt <= Sizes.MaxRtt)
+            if (node is YamlScalarNode scalar && Load.DurationText.TryParse(scalar.Value, out var rtt) && rtt >= TimeSpan.Zero && rtt <= Sizes.MaxRtt)
             {
                 return rtt;
             }
-            throw Error(Path, node.Start, $"expected '{key}' to be a round-trip time from 0ms to {Durations.Format(Sizes.MaxRtt)}, like 10ms.");
+            throw Error(Path, node.Start, $"expected '{key}' to be a round-trip time from 0ms to {Load.DurationText.Format(Sizes.MaxRtt)}, like 10ms.");
         }
 
         public IReadOnlyList<YamlNode> Sequence(Dictionary<string, YamlNode> map, YamlNode parent, string key)
@@ -427,34 +427,4 @@ public static class Sizes
         bytes % (1L << 20) == 0 ? $"{(bytes >> 20).ToString(CultureInfo.InvariantCulture)} MB"
         : bytes % 1024 == 0 ? $"{(bytes >> 10).ToString(CultureInfo.InvariantCulture)} KB"
         : $"{bytes.ToString(CultureInfo.InvariantCulture)} B";
-}
-
-/// <summary>Durations as k6 and wrk write them: 500ms, 10s, 3m, 1h (a bare number is seconds).</summary>
-public static class Durations
-{
-    public static bool TryParse(string? text, out TimeSpan value)
-    {
-        value = default;
-        if (string.IsNullOrWhiteSpace(text))
-        {
-            return false;
-        }
-        text = text.Trim();
-        var (number, unit) = text.EndsWith("ms", StringComparison.Ordinal) ? (text[..^2], 0.001)
-            : text.EndsWith('s') ? (text[..^1], 1.0)
-            : text.EndsWith('m') ? (text[..^1], 60.0)
-            : text.EndsWith('h') ? (text[..^1], 3600.0)
-            : (text, 1.0);
-        if (!double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var amount) || amount < 0 || amount > 86_400 / unit)
-        {
-            return false;
-        }
-        value = TimeSpan.FromSeconds(amount * unit);
-        return true;
-    }
-
-    public static string Format(TimeSpan value) =>
-        value.TotalSeconds >= 60 && value.TotalSeconds % 60 == 0 ? $"{value.TotalMinutes.ToString(CultureInfo.InvariantCulture)}m"
-        : value.TotalSeconds >= 1 ? $"{value.TotalSeconds.ToString(CultureInfo.InvariantCulture)}s"
-        : $"{value.TotalMilliseconds.ToString(CultureInfo.InvariantCulture)}ms";
 }

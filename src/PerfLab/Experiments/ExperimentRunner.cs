@@ -208,7 +208,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             Experiments.LoadModel.Closed => $"{s.Name}: closed model, {s.Users} users",
             Experiments.LoadModel.Open => $"{s.Name}: open model, {s.Rate} req/s (latency from the intended send time)",
             Experiments.LoadModel.Burst => $"{s.Name}: burst of {s.BurstSize} concurrent requests, {profile.Batches} batches",
-            Experiments.LoadModel.Upload => $"{s.Name}: {profile.Batches} uploads of {Sizes.Format(profile.UploadBytes ?? s.UploadBytes)} each over HTTP/2 (h2c) through a latency proxy adding {Durations.Format(s.Rtt)} RTT",
+            Experiments.LoadModel.Upload => $"{s.Name}: {profile.Batches} uploads of {Sizes.Format(profile.UploadBytes ?? s.UploadBytes)} each over HTTP/2 (h2c) through a latency proxy adding {Load.DurationText.Format(s.Rtt)} RTT",
             _ => $"{s.Name}: ramp from {s.RampFrom} to {s.Users} users, +{s.RampStep} per step",
         }));
 
@@ -222,23 +222,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     {
         var profile = experiment.Profiles[request.Profile];
         var startedAt = DateTimeOffset.UtcNow;
-        RunRecord Failed(string reason, string? logTail = null, IReadOnlyDictionary<string, string>? info = null) => new()
-        {
-            Variant = variant.Name,
-            Repetition = rep,
-            Order = order,
-            Status = RunStatus.Failed,
-            FailureReason = reason,
-            LogTail = logTail,
-            StartedAt = startedAt,
-            SutInfo = info ?? new Dictionary<string, string>(),
-            Scenarios = [],
-            Counters = new Dictionary<string, double>(),
-            StarvationInjections = 0,
-            Timeline = [],
-            GeneratorCpuPercent = 0,
-            GeneratorSaturated = false,
-        };
+        RunRecord Failed(string reason, string? logTail = null, IReadOnlyDictionary<string, string>? info = null) =>
+            FailedRun(variant.Name, rep, order, startedAt, reason, logTail, info);
 
         var launch = new SutLaunch(variant.Settings, variant.Env, request.ConnectionString, variant.Framework,
             CpuSet: request.Layout.Sut,
@@ -277,8 +262,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 
             if (experiment.Scenarios is [{ Model: Experiments.LoadModel.Upload } upload])
             {
-                return await RunUploadAsync(sut, upload, profile, variant.Name, rep, order, startedAt, infoMap, ct)
-                    ?? Failed("the upload failed", sut.TailOfLog(), infoMap);
+                return await RunUploadAsync(sut, upload, profile, variant.Name, rep, order, startedAt, infoMap, ct);
             }
 
             var loadPlan = BuildPlan(experiment, variant, profile, sut.BaseAddress);
@@ -328,7 +312,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         }
     }
 
-    private static async Task<RunRecord?> RunUploadAsync(SutProcess sut, ScenarioDefinition upload, ProfileDefinition profile,
+    private static async Task<RunRecord> RunUploadAsync(SutProcess sut, ScenarioDefinition upload, ProfileDefinition profile,
         string variant, int rep, int order, DateTimeOffset startedAt, IReadOnlyDictionary<string, string> info, CancellationToken ct)
     {
         using var countersStop = CancellationTokenSource.CreateLinkedTokenSource(ct);
@@ -342,7 +326,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         catch (Exception ex) when (!ct.IsCancellationRequested && ex is PerfLabException or HttpRequestException or OperationCanceledException or IOException)
         {
             outcome = new UploadRun.Outcome([], upload.Rtt.TotalMilliseconds, double.NaN, startedAt, DateTimeOffset.UtcNow);
-            failure = ex is OperationCanceledException ? $"an upload took longer than {Durations.Format(profile.Duration)}" : ex.Message;
+            failure = ex is OperationCanceledException ? $"an upload took longer than {Load.DurationText.Format(profile.Duration)}" : ex.Message;
         }
         finally
         {
@@ -351,12 +335,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var recording = await counters;
         if (failure is not null)
         {
-            return new RunRecord
-            {
-                Variant = variant, Repetition = rep, Order = order, Status = RunStatus.Failed, FailureReason = $"the upload failed: {failure}",
-                LogTail = sut.TailOfLog(), StartedAt = startedAt, SutInfo = info, Scenarios = [], Counters = new Dictionary<string, double>(),
-                StarvationInjections = 0, Timeline = [], GeneratorCpuPercent = 0, GeneratorSaturated = false,
-            };
+            return FailedRun(variant, rep, order, startedAt, $"the upload failed: {failure}", sut.TailOfLog(), info);
         }
         var times = outcome.UploadMs;
         var sorted = times.Order().ToArray();
@@ -403,6 +382,25 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             MeasuredRttMs = outcome.MeasuredRttMs,
         };
     }
+
+    private static RunRecord FailedRun(string variant, int rep, int order, DateTimeOffset startedAt, string reason,
+        string? logTail, IReadOnlyDictionary<string, string>? info) => new()
+    {
+        Variant = variant,
+        Repetition = rep,
+        Order = order,
+        Status = RunStatus.Failed,
+        FailureReason = reason,
+        LogTail = logTail,
+        StartedAt = startedAt,
+        SutInfo = info ?? new Dictionary<string, string>(),
+        Scenarios = [],
+        Counters = new Dictionary<string, double>(),
+        StarvationInjections = 0,
+        Timeline = [],
+        GeneratorCpuPercent = 0,
+        GeneratorSaturated = false,
+    };
 
     /// <summary>Counters until cancelled; a collector that cannot attach leaves the run without counters, not failed.</summary>
     private static async Task<CounterRecording?> CollectCountersAsync(int pid, CancellationToken ct)

@@ -90,15 +90,4 @@ internal static class Fmt
         Experiments.FindingKind.Timeouts => "Timeouts",
         _ => kind.ToString(),
     };
-
-    public static double Median(IReadOnlyList<double> values)
-    {
-        if (values.Count == 0)
-        {
-            return double.NaN;
-        }
-        var sorted = values.Order().ToArray();
-        var mid = sorted.Length / 2;
-        return sorted.Length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    }
 }

@@ -127,7 +127,7 @@ internal static class ReportContent
                         .Where(x => x.Scenario == scenario && x.UncorrectedP99Ms is not null)
                         .Select(x => x.UncorrectedP99Ms!.Value)
                         .ToList();
-                    row.Add(values.Count == 0 ? Fmt.Missing : $"{Fmt.Num(Fmt.Median(values), 2)} (median of {Fmt.Int(values.Count)})");
+                    row.Add(values.Count == 0 ? Fmt.Missing : $"{Fmt.Num(Statistics.Median(values), 2)} (median of {Fmt.Int(values.Count)})");
                 }
             }
             rows.Add(row);
@@ -284,7 +284,7 @@ internal static class ReportContent
         {
             return Fmt.Missing;
         }
-        var median = Fmt.Median(perRun);
+        var median = Statistics.Median(perRun);
         return $"{Fmt.Num(median, median % 1 == 0 ? 0 : 1)} per run (max {Fmt.Num(perRun.Max(), 0)})";
     }
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using PerfLab.Counters;
-using PerfLab.Tests.Reports;
+
 
 namespace PerfLab.Tests.Counters;
 
@@ -15,7 +15,7 @@ public sealed class CountersCommandTests
         var path = Path.Combine(Path.GetTempPath(), $"perflab-counters-{Guid.NewGuid():N}.csv");
         try
         {
-            var result = await CliProcess.RunAsync("counters", "collect", sut.Pid.ToString(CultureInfo.InvariantCulture), "-d", "3s", "--out", path);
+            var result = await PerfLabProcess.RunAsync("counters", "collect", sut.Pid.ToString(CultureInfo.InvariantCulture), "-d", "3s", "--out", path);
 
             Assert.True(result.ExitCode == 0, result.Stderr);
             var lines = await File.ReadAllLinesAsync(path);
@@ -72,7 +72,7 @@ public sealed class CountersCommandTests
     [InlineData("no-such-dotnet-app-for-perflab", 4)]
     public async Task Collect_TargetThatCannotBeAttached_ClearMessageAndExitCode(string target, int exitCode)
     {
-        var result = await CliProcess.RunAsync("counters", "collect", target, "-d", "2s", "--out", Path.Combine(Path.GetTempPath(), "never-written.json"));
+        var result = await PerfLabProcess.RunAsync("counters", "collect", target, "-d", "2s", "--out", Path.Combine(Path.GetTempPath(), "never-written.json"));
 
         Assert.Equal(exitCode, result.ExitCode);
         Assert.StartsWith("error: ", result.Stderr);
@@ -86,7 +86,7 @@ public sealed class CountersCommandTests
     [InlineData("--out", "counters.txt")]
     public async Task Collect_BadOption_UsageError(string option, string value)
     {
-        var result = await CliProcess.RunAsync("counters", "collect", "1", option, value);
+        var result = await PerfLabProcess.RunAsync("counters", "collect", "1", option, value);
 
         Assert.Equal(2, result.ExitCode);
         Assert.StartsWith("error: ", result.Stderr);

@@ -125,7 +125,7 @@ public sealed class CompareResultsTests : IDisposable
         var a = Folder("a", ReportFixtures.Sample());
         var b = Folder("b", ReportFixtures.Sample());
 
-        var result = await CliProcess.RunAsync("compare-results", a, b);
+        var result = await PerfLabProcess.RunAsync("compare-results", a, b);
 
         Assert.Equal((int)ExitCode.Success, result.ExitCode);
         Assert.Contains("| sync-over-async | sync-over-async | products | RPS | 61.5 [59.0–64.0] | 61.5 [59.0–64.0] | 0.0 % [-5.5, +5.8] | — | no difference detected |", result.Stdout);
@@ -137,7 +137,7 @@ public sealed class CompareResultsTests : IDisposable
     [Fact]
     public async Task CompareResults_MissingFolder_ExitsWithUsage()
     {
-        var result = await CliProcess.RunAsync("compare-results", Folder("a", ReportFixtures.Sample()), Path.Combine(_dir.FullName, "missing"));
+        var result = await PerfLabProcess.RunAsync("compare-results", Folder("a", ReportFixtures.Sample()), Path.Combine(_dir.FullName, "missing"));
 
         Assert.Equal((int)ExitCode.Usage, result.ExitCode);
         Assert.Contains("missing' does not exist", result.Stderr);

@@ -14,7 +14,7 @@ public sealed class ReportCommandTests : IDisposable
     {
         ReportWriters.WriteAll(ReportFixtures.Sample(), _dir.FullName, ReportWriters.ForFormats("json"));
 
-        var result = await CliProcess.RunAsync("report", _dir.FullName);
+        var result = await PerfLabProcess.RunAsync("report", _dir.FullName);
 
         Assert.Equal((int)ExitCode.Success, result.ExitCode);
         Assert.Equal(["report.html", "report.md", "results.json"], Directory.GetFiles(_dir.FullName).Select(Path.GetFileName).Order());
@@ -41,7 +41,7 @@ public sealed class ReportCommandTests : IDisposable
     {
         var missing = Path.Combine(_dir.FullName, "nope");
 
-        var result = await CliProcess.RunAsync("report", missing);
+        var result = await PerfLabProcess.RunAsync("report", missing);
 
         Assert.Equal((int)ExitCode.Usage, result.ExitCode);
         Assert.Contains($"error: '{missing}' does not exist", result.Stderr);
@@ -51,7 +51,7 @@ public sealed class ReportCommandTests : IDisposable
     [Fact]
     public async Task Report_FolderWithoutResults_ExitsWithUsageAndSaysSo()
     {
-        var result = await CliProcess.RunAsync("report", _dir.FullName);
+        var result = await PerfLabProcess.RunAsync("report", _dir.FullName);
 
         Assert.Equal((int)ExitCode.Usage, result.ExitCode);
         Assert.Contains("has no results.json", result.Stderr);
@@ -63,7 +63,7 @@ public sealed class ReportCommandTests : IDisposable
         var json = ResultsJson.Serialize(ReportFixtures.Sample()).Replace("\"schemaVersion\": 1", "\"schemaVersion\": 2", StringComparison.Ordinal);
         await File.WriteAllTextAsync(Path.Combine(_dir.FullName, "results.json"), json);
 
-        var result = await CliProcess.RunAsync("report", _dir.FullName);
+        var result = await PerfLabProcess.RunAsync("report", _dir.FullName);
 
         Assert.Equal((int)ExitCode.Usage, result.ExitCode);
         Assert.Contains("has schema version 2, but this perflab reads schema version 1", result.Stderr);

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Reflection;
 using PerfLab.Cli;
 
-namespace PerfLab.Tests.Database;
+namespace PerfLab.Tests;
 
 internal sealed record CliResult(int ExitCode, string Stdout, string Stderr)
 {
