@@ -20,10 +20,10 @@ public sealed class LoadEngineTests
         var s = Assert.Single(result.Scenarios);
         Assert.False(result.Incomplete, result.IncompleteReason);
         Assert.Equal(0, s.Errors.Total);
-        Assert.InRange(s.Latency.P50Ms, 50, 70);
-        Assert.InRange(s.Latency.MeanMs, 50, 75);
-        // Kestrel's Task.Delay may fire up to a timer tick (~1 ms) early.
-        Assert.InRange(s.Latency.MinMs, 48, 70);
+        // The server's Task.Delay may fire up to a timer tick early, and the histogram keeps 3 significant digits.
+        Assert.InRange(s.Latency.P50Ms, 49, 70);
+        Assert.InRange(s.Latency.MeanMs, 49, 75);
+        Assert.InRange(s.Latency.MinMs, 47, 70);
         Assert.True(s.Latency.P99Ms >= s.Latency.P50Ms);
         // 8 users at ~50 ms each: about 160 req/s; far fewer means the engine serialized users.
         Assert.InRange(s.RequestsPerSecond, 80, 165);
@@ -242,8 +242,9 @@ public sealed class LoadEngineTests
 
         var result = await LoadEngine.RunAsync(plan);
 
-        Assert.InRange(result.Scenarios[0].Latency.P50Ms, 100, 130);
-        Assert.InRange(result.Scenarios[1].Latency.P50Ms, 10, 30);
+        // Task.Delay may fire up to a timer tick early.
+        Assert.InRange(result.Scenarios[0].Latency.P50Ms, 99, 130);
+        Assert.InRange(result.Scenarios[1].Latency.P50Ms, 9, 30);
         Assert.True(result.Scenarios[1].Requests > result.Scenarios[0].Requests * 3);
         var seconds = result.Scenarios[0].Timeline.Select(p => p.UnixSecond).ToArray();
         Assert.Equal(seconds.Order(), seconds);
