@@ -131,6 +131,34 @@ public static class Analysis
         };
     }
 
+    /// <summary>
+    /// How often the verdict rule calls a difference between two groups of <paramref name="groupSize"/> runs drawn at
+    /// random from runs that are all the same configuration (an A/A run): the false-positive rate on this machine's
+    /// real noise. Splits are drawn with a fixed seed, so the figure is reproducible from results.json.
+    /// </summary>
+    public static double FalsePositiveRate(IReadOnlyList<RunRecord> sameConfigurationRuns, string scenario, string metric,
+        int groupSize, double noiseFloorPercent, int trials = 2000, int seed = 20261121)
+    {
+        var values = sameConfigurationRuns.Where(r => r.Status == RunStatus.Ok)
+            .Select(r => MetricOf(r, scenario, metric)).Where(v => double.IsFinite(v) && v > 0).ToArray();
+        if (values.Length < 2 * groupSize)
+        {
+            return double.NaN;
+        }
+        var random = new Random(seed);
+        var calls = 0;
+        for (var trial = 0; trial < trials; trial++)
+        {
+            random.Shuffle(values);
+            var verdict = Statistics.Compare(values[..groupSize], values[groupSize..(2 * groupSize)], HigherIsBetter(metric), noiseFloorPercent).Verdict;
+            if (verdict is Verdict.Better or Verdict.Worse)
+            {
+                calls++;
+            }
+        }
+        return (double)calls / trials;
+    }
+
     public static IReadOnlyList<ClaimCheck> CheckClaims(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
         Func<string, string, double?> noiseFloor)
     {

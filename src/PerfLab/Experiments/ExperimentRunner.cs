@@ -155,8 +155,29 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             Comparisons = comparisons,
             Findings = Diagnosis.Diagnose(analyzed, runs),
             Claims = Analysis.CheckClaims(analyzed, runs, Floor),
-            Notes = NotesOf(experiment, runs),
+            Notes = request.Aa ? AaNotes(analyzed, runs, comparisons, profile.Repeat) : NotesOf(experiment, runs),
         };
+    }
+
+    /// <summary>For an A/A run: the false-positive rate of the verdict rule, resampled from all its runs.</summary>
+    private IReadOnlyList<string> AaNotes(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
+        IReadOnlyList<Comparison> comparisons, int profileRepeat)
+    {
+        var groupSize = Math.Min(request.Repeat ?? profileRepeat, runs.Count(r => r.Status == RunStatus.Ok) / 2);
+        var notes = new List<string>();
+        foreach (var c in comparisons.Where(c => c.Scenario == "all"))
+        {
+            var floor = Math.Max(Math.Abs(c.LowPercent), Math.Abs(c.HighPercent));
+            var bare = Analysis.FalsePositiveRate(runs, c.Scenario, c.Metric, groupSize, 0);
+            var withFloor = Analysis.FalsePositiveRate(runs, c.Scenario, c.Metric, groupSize, double.IsFinite(floor) ? floor : 0);
+            var ok = runs.Count(r => r.Status == RunStatus.Ok);
+            if (double.IsFinite(bare))
+            {
+                notes.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                    $"A/A false positives ({c.Metric}, all scenarios): over 2000 random splits of the {ok} runs into two groups of {groupSize}, the interval alone called a difference {bare * 100:0.0} % of the time; with the noise floor recorded from this run ({floor:0.0} %), {withFloor * 100:0.0} %."));
+            }
+        }
+        return notes;
     }
 
     private static IReadOnlyList<string> NotesOf(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs)
