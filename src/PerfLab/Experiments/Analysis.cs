@@ -183,8 +183,13 @@ public static class Analysis
             double Median(string v) => Statistics.Median(runs.Where(r => r.Variant == v && r.Status == RunStatus.Ok)
                 .Select(r => MetricOf(r, claim.Scenario, claim.Metric)).Where(double.IsFinite).ToList());
             var unit = claim.Metric == "rps" ? "RPS" : "ms";
-            var ours = string.Create(CultureInfo.InvariantCulture,
-                $"{Median(claim.Against):0.#} -> {Median(claim.Variant):0.#} {unit} ({comparison.ChangePercent:+0;-0} %)");
+            static string Figure(double v) => double.IsFinite(v) ? v.ToString("0.#", CultureInfo.InvariantCulture) : "none";
+            var change = double.IsFinite(comparison.ChangePercent)
+                ? comparison.ChangePercent.ToString("+0;-0", CultureInfo.InvariantCulture) + " %"
+                : "n/a";
+            var ours = $"{Figure(Median(claim.Against))} -> {Figure(Median(claim.Variant))} {unit} ({change})";
+            var fewRuns = Math.Min(runs.Count(r => r.Variant == claim.Variant && r.Status == RunStatus.Ok),
+                runs.Count(r => r.Variant == claim.Against && r.Status == RunStatus.Ok)) < 2;
             var sameWay = double.IsFinite(comparison.ChangePercent) && comparison.ChangePercent > 0 == claim.SeedChangePercent > 0;
             bool? holds = comparison.Verdict switch
             {
@@ -194,7 +199,8 @@ public static class Analysis
             };
             var note = comparison.Verdict switch
             {
-                Verdict.NotEnoughData => "one repetition: no interval, direction only (run with --repeat 3 or more)",
+                Verdict.NotEnoughData when fewRuns => "one repetition: no interval, direction only (run with --repeat 3 or more)",
+                Verdict.NotEnoughData => "a variant completed no requests in the measured window (a figure of 0 has no ratio): lengthen the profile's warm-up or duration",
                 Verdict.NoDifferenceDetected => string.Create(CultureInfo.InvariantCulture,
                     $"no difference detected: 95 % interval [{comparison.LowPercent:+0.0;-0.0}, {comparison.HighPercent:+0.0;-0.0}] %, noise floor {comparison.NoiseFloorPercent:0.#} %"),
                 _ when sameWay => string.Create(CultureInfo.InvariantCulture,

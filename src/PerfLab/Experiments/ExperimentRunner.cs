@@ -59,11 +59,16 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
                 var profile = e.Profiles[request.Profile];
                 var repeat = request.Repeat ?? profile.Repeat;
                 var variants = VariantsOf(e, request.Aa);
-                return Enumerable.Range(1, repeat).SelectMany(rep => variants.Select(v => (Experiment: e, Variant: v, Rep: rep, Repeat: repeat)));
+                return Interleave(variants, repeat).Select(x => (Experiment: e, x.Variant, x.Rep, Repeat: repeat));
             })
             .ToList();
         var plannedSeconds = plan.Select(p => PlannedSeconds(p.Experiment)).ToList();
         var overheads = new List<double>();
+
+        if (plan.Count > 0 && !ct.IsCancellationRequested)
+        {
+            await PrimeAsync(plan[0].Experiment, plan[0].Variant, ct);
+        }
 
         var results = new List<ExperimentResult>();
         string? incomplete = null;
@@ -124,7 +129,45 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         };
     }
 
+    /// <summary>
+    /// The run order: interleaved and rotated (A B C, B C A, C A B, ...), so that drift hits every variant and no
+    /// variant always runs first in its cycle.
+    /// </summary>
+    public static IEnumerable<(T Variant, int Rep)> Interleave<T>(IReadOnlyList<T> variants, int repeat) =>
+        Enumerable.Range(1, repeat).SelectMany(rep => Enumerable.Range(0, variants.Count)
+            .Select(i => (variants[(i + rep - 1) % variants.Count], rep)));
+
     private const string DatabaseDown = "the database stopped";
+
+    /// <summary>
+    /// One short, unmeasured run before the first measured one: the first SUT process of an invocation otherwise meets
+    /// cold file, database and CPU caches that no later run meets (measured here: the first run of an A/A pair 40 %
+    /// slower), a bias against whichever variant runs first.
+    /// </summary>
+    private async Task PrimeAsync(ExperimentDefinition experiment, VariantDefinition variant, CancellationToken ct)
+    {
+        if (experiment.Scenarios.Any(s => s.Model == Experiments.LoadModel.Upload))
+        {
+            return;
+        }
+        observer.Message("priming: one unmeasured run to warm caches...");
+        var launch = new SutLaunch(variant.Settings, variant.Env, request.ConnectionString, variant.Framework,
+            CpuSet: request.Layout.Sut, LogFile: Path.Combine(request.LogFolder, "priming.log"));
+        try
+        {
+            await using var sut = await SutProcess.StartAsync(launch, progress: new Progress<string>(observer.Message), ct: ct);
+            var primingProfile = new ProfileDefinition(TimeSpan.Zero, TimeSpan.FromSeconds(3), 1, 1, null);
+            await LoadEngine.RunAsync(BuildPlan(experiment, variant, primingProfile, sut.BaseAddress), progress: null, ct);
+        }
+        catch (PerfLabException ex)
+        {
+            // The measured runs will meet the same problem and report it with its log; priming only warms.
+            observer.Message($"priming failed: {ex.Message.Split('\n')[0]}");
+        }
+        catch (OperationCanceledException)
+        {
+        }
+    }
 
     private ExperimentResult Analyze(ExperimentDefinition experiment, List<RunRecord> runs)
     {

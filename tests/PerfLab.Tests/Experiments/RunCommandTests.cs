@@ -59,7 +59,9 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         var result = await PerfLabProcess.RunAsync("run", "serializer", "gc", "--profile", "smoke", "--out", output, "--connection-string", db);
 
         Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Contains("priming: one unmeasured run", result.Stdout);
         Assert.Contains("[1/6] serializer: newtonsoft", result.Stdout);
+        Assert.Contains("[2/6] serializer: system-text-json (repetition 1/1)", result.Stdout);
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
         var root = json.RootElement;
         Assert.Equal(1, root.GetProperty("schemaVersion").GetInt32());
@@ -148,8 +150,8 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         var output = NewFolder();
         using var perflab = Start("run", "--experiments", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
 
+        await WaitForLineAsync(perflab, "[1/2]", TimeSpan.FromSeconds(60)); // after the unmeasured priming run
         var sut = await WaitForChildAsync(perflab.Process, "PerfLab.Sut", TimeSpan.FromSeconds(60));
-        await WaitForLineAsync(perflab, "[1/2]", TimeSpan.FromSeconds(60));
         await Task.Delay(TimeSpan.FromSeconds(2)); // into the measured window of the first run
         Process.GetProcessById(sut).Kill();
         var exit = await perflab.WaitAsync(TimeSpan.FromSeconds(90));
@@ -170,6 +172,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         var output = NewFolder();
         using var perflab = Start("run", "--experiments", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
 
+        await WaitForLineAsync(perflab, "[1/2]", TimeSpan.FromSeconds(60));
         var sut = await WaitForChildAsync(perflab.Process, "PerfLab.Sut", TimeSpan.FromSeconds(60));
         await Task.Delay(TimeSpan.FromSeconds(3));
         var clock = Stopwatch.StartNew();
