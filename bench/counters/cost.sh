@@ -75,8 +75,8 @@ elif lo >= -0.02:
 elif hi < -0.02:
     verdict = "the target (at most 2 % lower) **does not hold**"
 else:
-    verdict = (f"**no verdict**: the interval is wider than the 2 % to detect (load average {load}, a machine shared with "
-               "other builds); rerun on a quiet machine or with more pairs")
+    verdict = (f"**no verdict**: the interval straddles the 2 % to detect (load average {load}); "
+               "more pairs would settle it" + (" - most of it lies beyond -2 %, so the target is unlikely to hold" if mid < -0.02 else ""))
 print(f"Change with the collector: {mid:+.1%}, 95 % interval {lo:+.1%} .. {hi:+.1%} (geometric mean of the {n} paired ratios); "
       f"median pair {med:+.1%}; noise of A alone, consecutive windows: {noise[0]:+.1%} .. {noise[-1]:+.1%}. Verdict: {verdict}.")
 PY

@@ -62,8 +62,13 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
                 return Interleave(variants, repeat).Select(x => (Experiment: e, x.Variant, x.Rep, Repeat: repeat));
             })
             .ToList();
-        var plannedSeconds = plan.Select(p => PlannedSeconds(p.Experiment)).ToList();
+        // The ETA: each experiment's own measured run time once it has one, else its planned time plus the
+        // start/stop overhead seen so far.
+        var observed = new Dictionary<string, List<double>>();
         var overheads = new List<double>();
+        double Estimate(ExperimentDefinition e) => observed.TryGetValue(e.Name, out var seen) && seen.Count > 0
+            ? seen.Average()
+            : PlannedSeconds(e) + (overheads.Count > 0 ? overheads.Average() : 3.0);
 
         if (plan.Count > 0 && !ct.IsCancellationRequested)
         {
@@ -85,13 +90,14 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
                     break;
                 }
                 index++;
-                var overhead = overheads.Count > 0 ? overheads.Average() : 3.0;
-                var remaining = TimeSpan.FromSeconds(plannedSeconds.Skip(index - 1).Sum() + overhead * (plan.Count - index + 1));
+                var remaining = TimeSpan.FromSeconds(plan.Skip(index - 1).Sum(p => Estimate(p.Experiment)));
                 var position = new RunPosition(experiment.Name, variant.Name, rep, repeat, index, plan.Count, remaining);
                 observer.RunStarting(position);
                 var clock = Stopwatch.StartNew();
                 var record = await RunOneAsync(experiment, variant, rep, index, ct);
-                overheads.Add(Math.Max(0, clock.Elapsed.TotalSeconds - plannedSeconds[index - 1]));
+                var took = clock.Elapsed.TotalSeconds;
+                overheads.Add(Math.Max(0, took - PlannedSeconds(experiment)));
+                (observed.TryGetValue(experiment.Name, out var list) ? list : observed[experiment.Name] = []).Add(took);
                 runs.Add(record);
                 observer.RunFinished(position, record);
                 if (ct.IsCancellationRequested)
@@ -243,7 +249,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     public static IReadOnlyList<string> CeilingNotes(IReadOnlyList<ExperimentResult> experiments)
     {
         var platform = experiments.FirstOrDefault(e => e.Name == "platform");
-        var ceiling = platform?.Summaries.FirstOrDefault(s => s.Variant == platform.Baseline)?.Scenarios.GetValueOrDefault("plaintext")?.GetValueOrDefault("rps");
+        var ceiling = platform?.Summaries.FirstOrDefault(s => s.Variant == platform.Baseline)?.AllRps;
         if (ceiling is null || !double.IsFinite(ceiling.Median) || ceiling.Median <= 0)
         {
             return [];
@@ -251,7 +257,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var notes = new List<string>
         {
             string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                $"Platform ceiling on this machine: {ceiling.Median:0} RPS for minimal-API plaintext (experiment platform). Each experiment's baseline against it:"),
+                $"Platform ceiling on this machine: {ceiling.Median:0} RPS over all scenarios of the platform experiment's baseline (minimal-API plaintext and JSON). Each experiment's baseline, all scenarios, against it:"),
         };
         foreach (var experiment in experiments.Where(e => e != platform))
         {
@@ -260,7 +266,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             if (summary?.BatchMeanMs is null && summary?.AllRps is { } all && double.IsFinite(all.Median) && all.Median > 0)
             {
                 notes.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                    $"{experiment.Name} ({experiment.Baseline}): {all.Median:0.#} RPS over all scenarios = {all.Median / ceiling.Median * 100:0.0##} % of the ceiling."));
+                    $"{experiment.Name} ({experiment.Baseline}): {all.Median:0.#} RPS = {all.Median / ceiling.Median * 100:0.0##} % of the ceiling."));
             }
         }
         return notes;
@@ -276,10 +282,13 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             _ => $"{s.Name}: ramp from {s.RampFrom} to {s.Users} users, +{s.RampStep} per step",
         }));
 
+    /// <summary>Expected seconds of one run; burst and upload durations are caps, so they count batches instead.</summary>
     private double PlannedSeconds(ExperimentDefinition experiment)
     {
         var profile = experiment.Profiles[request.Profile];
-        return profile.Warmup.TotalSeconds + profile.Duration.TotalSeconds;
+        return experiment.Scenarios.Any(s => s.Model is Experiments.LoadModel.Burst or Experiments.LoadModel.Upload)
+            ? profile.Warmup.TotalSeconds + (profile.Batches + 1) * 1.5
+            : profile.Warmup.TotalSeconds + profile.Duration.TotalSeconds;
     }
 
     private async Task<RunRecord> RunOneAsync(ExperimentDefinition experiment, VariantDefinition variant, int rep, int order, CancellationToken ct)

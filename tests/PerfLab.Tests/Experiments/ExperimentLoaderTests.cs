@@ -90,3 +90,53 @@ public sealed class ExperimentLoaderTests
         Assert.All(all, e => Assert.NotEmpty(e.Claims));
     }
 }
+
+public sealed class UploadExperimentLoaderTests
+{
+    private const string Upload = """
+        name: up
+        title: Up
+        seed: "002"
+        reproduces: a claim
+        baseline: a
+        variants:
+          - name: a
+            settings: { "Kestrel:EndpointDefaults:Protocols": Http2 }
+          - name: b
+            settings: { "Kestrel:EndpointDefaults:Protocols": Http2 }
+        load:
+          scenarios:
+            - name: upload
+              url: /upload
+              model: upload
+              size: 108MB
+              rtt: 10ms
+        profiles:
+          article: { warmup: 0s, duration: 5m, repeat: 3, batches: 3 }
+          quick: { warmup: 0s, duration: 2m, repeat: 3, batches: 2, size: 16MB }
+          smoke: { warmup: 0s, duration: 1m, repeat: 1, batches: 1, size: 4MB }
+        """;
+
+    [Fact]
+    public void Parse_UploadScenario_ReadsSizeRttAndProfileSizes()
+    {
+        var e = ExperimentLoader.Parse(Upload, "experiments/up.yaml");
+        Assert.Equal(108L << 20, e.Scenarios[0].UploadBytes);
+        Assert.Equal(TimeSpan.FromMilliseconds(10), e.Scenarios[0].Rtt);
+        Assert.Equal(16L << 20, e.Profiles["quick"].UploadBytes);
+        Assert.Null(e.Profiles["article"].UploadBytes);
+    }
+
+    [Theory]
+    [InlineData("size: 108MB", "size: 2GB", "expected 'size' to be a size from 1KB to 1GB")]
+    [InlineData("size: 108MB", "size: lots", "expected 'size' to be a size from 1KB to 1GB")]
+    [InlineData("rtt: 10ms", "rtt: 5s", "expected 'rtt' to be a round-trip time from 0ms to 1s")]
+    [InlineData("rtt: 10ms", "rtt: -1ms", "expected 'rtt' to be a round-trip time")]
+    public void Parse_UploadOutOfRange_FailsBeforeAnythingStarts(string find, string replace, string expected)
+    {
+        var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse(Upload.Replace(find, replace, StringComparison.Ordinal), "experiments/up.yaml"));
+        Assert.Equal(ExitCode.Usage, ex.ExitCode);
+        Assert.Matches(@"^experiments/up\.yaml:17:\d+: ", ex.Message);
+        Assert.Contains(expected, ex.Message);
+    }
+}
