@@ -136,7 +136,7 @@ public sealed class UploadExperimentLoaderTests
     {
         var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse(Upload.Replace(find, replace, StringComparison.Ordinal), "experiments/up.yaml"));
         Assert.Equal(ExitCode.Usage, ex.ExitCode);
-        Assert.Matches(@"^experiments/up\.yaml:17:\d+: ", ex.Message);
+        Assert.Matches(@"^experiments/up\.yaml:1[67]:\d+: ", ex.Message); // the size or rtt line
         Assert.Contains(expected, ex.Message);
     }
 }
