@@ -63,7 +63,7 @@ public static class RunCommand
                 connectionString, database, layout, Path.Combine(outDir, "logs"));
             var observer = new ConsoleRunObserver();
             var results = await new ExperimentRunner(request, observer).RunAsync(ct);
-            RunOutput.Write(results, outDir);
+            Reports.ReportWriters.WriteAll(results, outDir);
 
             ConsoleRunObserver.PrintSummary(results, outDir);
             if (results.Incomplete)
