@@ -62,7 +62,7 @@ public static class SutCommand
             {
                 throw new PerfLabException($"--urls '{listen}' must be an http:// address on loopback, e.g. http://127.0.0.1:5000.", ExitCode.Usage);
             }
-            if (ReadState() is { } running && IsAlive(running.Pid))
+            if (ReadState() is { } running && Counters.DotnetProcesses.IsAlive(running.Pid))
             {
                 throw new PerfLabException($"a SUT is already running at {running.Url} (pid {running.Pid}); run `perflab sut stop` first.", ExitCode.Usage);
             }
@@ -113,7 +113,7 @@ public static class SutCommand
         command.SetAction(async (_, _) =>
         {
             var state = ReadState();
-            if (state is null || !IsAlive(state.Pid))
+            if (state is null || !Counters.DotnetProcesses.IsAlive(state.Pid))
             {
                 Console.WriteLine("no SUT is running.");
                 DeleteState();
@@ -133,7 +133,7 @@ public static class SutCommand
         command.SetAction(async (_, ct) =>
         {
             var state = ReadState();
-            if (state is null || !IsAlive(state.Pid))
+            if (state is null || !Counters.DotnetProcesses.IsAlive(state.Pid))
             {
                 Console.WriteLine("no SUT is running.");
                 return (int)ExitCode.Failed;
@@ -195,16 +195,4 @@ public static class SutCommand
         }
     }
 
-    private static bool IsAlive(int pid)
-    {
-        try
-        {
-            using var process = System.Diagnostics.Process.GetProcessById(pid);
-            return !process.HasExited;
-        }
-        catch (ArgumentException)
-        {
-            return false;
-        }
-    }
 }

@@ -78,15 +78,19 @@ public static class Analysis
             return double.NaN;
         }
         double Counter(string counter) => run.Counters.TryGetValue(counter, out var v) ? v : double.NaN;
-        var cores = run.SutInfo.TryGetValue("processorCount", out var c) && int.TryParse(c, CultureInfo.InvariantCulture, out var n) ? n : Environment.ProcessorCount;
         return name switch
         {
-            "cpu-ms-per-request" => Counter(CounterNames.CpuUsage) / 100 * cores * 1000 / rps,
-            "alloc-kb-per-request" => Counter(CounterNames.AllocRate) / 1024 / rps,
+            "cpu-ms-per-request" => Counter(CounterNames.CpuUsage) / 100 * SutCores(run) * 1000 / rps,
+            // KB = 1,000 bytes, as the counters' MB are 1,000,000 bytes.
+            "alloc-kb-per-request" => Counter(CounterNames.AllocRate) / 1000 / rps,
             "gc-pause-ms-per-request" => Counter(CounterNames.TimeInGc) / 100 * 1000 / rps,
             _ => double.NaN,
         };
     }
+
+    /// <summary>The cores the SUT process saw (its /info), which cpu-usage is a share of.</summary>
+    public static int SutCores(RunRecord run) =>
+        run.SutInfo.TryGetValue("processorCount", out var c) && int.TryParse(c, CultureInfo.InvariantCulture, out var n) ? n : Environment.ProcessorCount;
 
     public static IReadOnlyList<Comparison> Compare(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
         Func<string, string, double?> noiseFloor)

@@ -79,7 +79,7 @@ public static class Diagnosis
         var cpu = Counter(CounterNames.CpuUsage);
         var queue = Counter(CounterNames.QueueLength);
         var threads = Counter(CounterNames.ThreadCount);
-        var cores = Environment.ProcessorCount;
+        var cores = Analysis.SutCores(run);
         if (cpu < 50 && (queue > 1 || threads > 4 * cores) && rps > 0)
         {
             yield return (FindingKind.BlockedThreadsLowCpu,

@@ -411,11 +411,13 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             return FailedRun(variant, rep, order, startedAt, $"the upload failed: {failure}", sut.TailOfLog(), info);
         }
         var times = outcome.UploadMs;
-        var sorted = times.Order().ToArray();
-        double Percentile(double p) => sorted.Length == 0 ? double.NaN : sorted[Math.Min(sorted.Length - 1, (int)Math.Ceiling(p / 100 * sorted.Length) - 1)];
+        var histogram = new LatencyHistogram();
+        foreach (var ms in times)
+        {
+            histogram.Record((long)(ms * 1000));
+        }
         var seconds = (outcome.Ended - outcome.MeasuredFrom).TotalSeconds;
         var (averages, starvation, timeline) = CounterPart(recording, outcome.MeasuredFrom, outcome.Ended, new Dictionary<long, List<LoadTimelinePoint>>());
-        var bytes = profile.UploadBytes ?? upload.UploadBytes;
         return new RunRecord
         {
             Variant = variant,
@@ -424,27 +426,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             Status = RunStatus.Ok,
             StartedAt = startedAt,
             SutInfo = info,
-            Scenarios =
-            [
-                new ScenarioStats
-                {
-                    Scenario = upload.Name,
-                    Requests = times.Count,
-                    Rps = seconds > 0 ? times.Count / seconds : 0,
-                    MeanMs = times.Average(),
-                    StdDevMs = Statistics.StdDev(times),
-                    MinMs = sorted[0],
-                    P50Ms = Percentile(50),
-                    P75Ms = Percentile(75),
-                    P90Ms = Percentile(90),
-                    P95Ms = Percentile(95),
-                    P99Ms = Percentile(99),
-                    P999Ms = Percentile(99.9),
-                    MaxMs = sorted[^1],
-                    BytesReceived = 0,
-                    Errors = 0,
-                },
-            ],
+            Scenarios = [Stats(upload.Name, times.Count, seconds > 0 ? times.Count / seconds : 0, LatencyStats.From(histogram), 0, null)],
             Counters = averages,
             StarvationInjections = starvation,
             Timeline = timeline,
@@ -558,26 +540,9 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             Status = RunStatus.Ok,
             StartedAt = startedAt,
             SutInfo = info,
-            Scenarios = load.Scenarios.Select(s => new ScenarioStats
-            {
-                Scenario = s.Name,
-                Requests = s.Requests,
-                Rps = s.RequestsPerSecond,
-                MeanMs = s.Latency.MeanMs,
-                StdDevMs = s.Latency.StdDevMs,
-                MinMs = s.Latency.MinMs,
-                P50Ms = s.Latency.P50Ms,
-                P75Ms = s.Latency.P75Ms,
-                P90Ms = s.Latency.P90Ms,
-                P95Ms = s.Latency.P95Ms,
-                P99Ms = s.Latency.P99Ms,
-                P999Ms = s.Latency.P999Ms,
-                MaxMs = s.Latency.MaxMs,
-                BytesReceived = s.BytesReceived,
-                Errors = s.Errors.Total,
-                ErrorsByKind = s.Errors.ByKind,
-                UncorrectedP99Ms = s.UncorrectedLatency?.P99Ms,
-            }).ToList(),
+            Scenarios = load.Scenarios
+                .Select(s => Stats(s.Name, s.Requests, s.RequestsPerSecond, s.Latency, s.BytesReceived, s.Errors, s.UncorrectedLatency))
+                .ToList(),
             Counters = averages,
             StarvationInjections = starvation,
             Timeline = timeline,
@@ -586,6 +551,28 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             BatchTimesMs = load.Scenarios.SelectMany(s => s.Burst?.BatchMs ?? []).ToList(),
         };
     }
+
+    private static ScenarioStats Stats(string name, long requests, double rps, LatencyStats latency, long bytes,
+        ErrorCounts? errors, LatencyStats? uncorrected = null) => new()
+    {
+        Scenario = name,
+        Requests = requests,
+        Rps = rps,
+        MeanMs = latency.MeanMs,
+        StdDevMs = latency.StdDevMs,
+        MinMs = latency.MinMs,
+        P50Ms = latency.P50Ms,
+        P75Ms = latency.P75Ms,
+        P90Ms = latency.P90Ms,
+        P95Ms = latency.P95Ms,
+        P99Ms = latency.P99Ms,
+        P999Ms = latency.P999Ms,
+        MaxMs = latency.MaxMs,
+        BytesReceived = bytes,
+        Errors = errors?.Total ?? 0,
+        ErrorsByKind = errors?.ByKind ?? new Dictionary<string, long>(),
+        UncorrectedP99Ms = uncorrected?.P99Ms,
+    };
 
     /// <summary>
     /// The counters of the measured window: each counter's average, the starvation injections, and the per-second

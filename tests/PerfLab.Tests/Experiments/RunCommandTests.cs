@@ -181,23 +181,10 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
 
         Assert.True(exit == 130, perflab.Output);
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(15), $"took {clock.Elapsed.TotalSeconds:0.0} s to stop");
-        Assert.True(IsGone(sut), "the SUT process was left running");
+        Assert.False(PerfLab.Counters.DotnetProcesses.IsAlive(sut), "the SUT process was left running");
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
         Assert.True(json.RootElement.GetProperty("incomplete").GetBoolean());
         Assert.True(File.Exists(Path.Combine(output, "report.md")));
-    }
-
-    private static bool IsGone(int pid)
-    {
-        try
-        {
-            using var p = Process.GetProcessById(pid);
-            return p.HasExited;
-        }
-        catch (ArgumentException)
-        {
-            return true;
-        }
     }
 
     [DllImport("libc", EntryPoint = "kill")]
