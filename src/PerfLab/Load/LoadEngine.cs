@@ -73,6 +73,7 @@ public static class LoadEngine
         var measureStart = started;
         var cpuAtStart = process.TotalProcessorTime;
         var allocatedAtStart = GC.GetTotalAllocatedBytes();
+        var eventTicksAtStart = SocketEventThreads.CpuTicks();
         var sampler = new Sampler(runs, started, total, progress);
         var scenarioTasks = new Task[runs.Length];
         for (var i = 0; i < runs.Length; i++)
@@ -98,6 +99,7 @@ public static class LoadEngine
                 process.Refresh();
                 cpuAtStart = process.TotalProcessorTime;
                 allocatedAtStart = GC.GetTotalAllocatedBytes();
+                eventTicksAtStart = SocketEventThreads.CpuTicks();
             }
         }
 
@@ -111,6 +113,7 @@ public static class LoadEngine
         var cpuSeconds = (process.TotalProcessorTime - cpuAtStart).TotalSeconds;
         var allocated = GC.GetTotalAllocatedBytes() - allocatedAtStart;
         var wallSeconds = Stopwatch.GetElapsedTime(measureStart, ended).TotalSeconds;
+        var eventThreadBusy = SocketEventThreads.BusiestShare(eventTicksAtStart, SocketEventThreads.CpuTicks(), wallSeconds);
 
         var results = new ScenarioResult[runs.Length];
         var reasons = new List<string>();
@@ -132,9 +135,11 @@ public static class LoadEngine
         var cores = Environment.ProcessorCount;
         var coresUsed = wallSeconds > 0 ? cpuSeconds / wallSeconds : 0;
         var generator = new GeneratorUsage(cpuSeconds, wallSeconds, coresUsed, cores,
-            coresUsed >= GeneratorUsage.SaturationThreshold * cores,
+            coresUsed >= GeneratorUsage.SaturationThreshold * cores || eventThreadBusy >= GeneratorUsage.SaturationThreshold,
             requests > 0 ? cpuSeconds * 1e6 / requests : 0,
-            requests > 0 ? allocated / (double)requests : 0);
+            requests > 0 ? allocated / (double)requests : 0,
+            eventThreadBusy,
+            string.Join("; ", runs.Select(r => r.Transport).Distinct()));
         return new LoadResult(startedUtc, measuredFromUtc, endedUtc, reasons.Count > 0, reasons.Count > 0 ? string.Join("; ", reasons) : null, generator, results);
     }
 
@@ -143,7 +148,9 @@ public static class LoadEngine
         // Task.Run so a scenario's synchronous start-up (creating users) never delays the others or the sampler.
         try
         {
-            await Task.Run(() => runner.RunAsync(run, plan)).ConfigureAwait(false);
+            // ForceYielding: the last request may complete on a socket event thread (inline completions), and the
+            // rest of the run (sampling, summaries) must not hold that thread.
+            await Task.Run(() => runner.RunAsync(run, plan)).ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
         }
         catch (OperationCanceledException)
         {

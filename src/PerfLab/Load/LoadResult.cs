@@ -22,7 +22,7 @@ public sealed record LoadResult(
 /// The load generator's own CPU use over the measured period. It is <see cref="Saturated"/> (and the run's throughput
 /// figures describe the generator rather than the server) when it used at least 90 % of the cores it may run on
 /// (<c>CoresUsed ≥ 0.9 × AvailableCores</c>; the cores come from the process affinity, so a generator pinned with
-/// taskset to one core is saturated at 0.9 of a core).
+/// taskset to one core is saturated at 0.9 of a core), or when one socket event thread was busy 90 % of the time.
 /// </summary>
 /// <param name="CpuSeconds">Process.TotalProcessorTime spent during the measured period (user + system, all threads).</param>
 /// <param name="WallSeconds">Length of the measured period.</param>
@@ -30,6 +30,11 @@ public sealed record LoadResult(
 /// <param name="AvailableCores">Cores this process may use (Environment.ProcessorCount, which honours affinity).</param>
 /// <param name="CpuMicrosecondsPerRequest">Generator CPU time per measured request, all scenarios together.</param>
 /// <param name="AllocatedBytesPerRequest">Managed bytes this process allocated per measured request (HttpClient's own share included).</param>
+/// <param name="EventThreadBusy">
+/// The busiest socket event thread's share of the measured period (0..1). With inline completions that thread runs
+/// the whole request loop, so at 0.9 or more the generator is <see cref="Saturated"/> whatever its other cores do.
+/// </param>
+/// <param name="Transport">How requests travelled, per scenario: "HTTP/1.1 sockets, inline completions", "HttpClient, HTTP/2" ...</param>
 public sealed record GeneratorUsage(
     double CpuSeconds,
     double WallSeconds,
@@ -37,7 +42,9 @@ public sealed record GeneratorUsage(
     int AvailableCores,
     bool Saturated,
     double CpuMicrosecondsPerRequest,
-    double AllocatedBytesPerRequest)
+    double AllocatedBytesPerRequest,
+    double EventThreadBusy,
+    string Transport)
 {
     public const double SaturationThreshold = 0.9;
 }

@@ -51,7 +51,7 @@ public static class LoadSummary
             sb.Append("  Errors: ").AppendLine(s.Errors.Total == 0 ? "none" : string.Join(", ", s.Errors.ByKind.Select(kv => string.Create(c, $"{kv.Key} {kv.Value}"))));
         }
         var g = result.Generator;
-        sb.Append(c, $"Generator: {g.CoresUsed:0.00} of {g.AvailableCores} cores, {g.CpuMicrosecondsPerRequest:0.0} µs CPU and {g.AllocatedBytesPerRequest:0} B allocated per request");
+        sb.Append(c, $"Generator ({g.Transport}): {g.CoresUsed:0.00} of {g.AvailableCores} cores (busiest event thread {g.EventThreadBusy:0%}), {g.CpuMicrosecondsPerRequest:0.0} µs CPU and {g.AllocatedBytesPerRequest:0} B allocated per request");
         sb.AppendLine(g.Saturated ? " -- SATURATED: the generator, not the server, may have been the limit" : "");
         if (result.Incomplete)
         {

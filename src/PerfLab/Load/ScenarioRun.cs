@@ -5,16 +5,36 @@ using System.Runtime.CompilerServices;
 
 namespace PerfLab.Load;
 
-/// <summary>One user's reusable pieces: a body buffer, a timeout source, a random stream. Nothing per request.</summary>
-internal sealed class LoadWorker(int index, ScenarioRun run)
+/// <summary>
+/// One user's reusable pieces: its HTTP/1.1 connection, or else a body buffer and a timeout source for HttpClient;
+/// a random stream. Nothing per request.
+/// </summary>
+internal sealed class LoadWorker
 {
-    public readonly int Index = index;
-    public readonly byte[] Buffer = new byte[16 * 1024];
-    public readonly Random Random = new(HashCode.Combine(run.Plan.Feed.Seed, index));
-    public CancellationTokenSource Timeout = CancellationTokenSource.CreateLinkedTokenSource(run.Stop);
+    public readonly int Index;
+    public readonly Random Random;
+    public readonly Http11Connection? Connection;
+    public readonly byte[] Buffer = [];
+    public CancellationTokenSource? Timeout;
+
+    public LoadWorker(int index, ScenarioRun run)
+    {
+        Index = index;
+        Random = new Random(HashCode.Combine(run.Plan.Feed.Seed, index));
+        Connection = run.OpenConnection();
+        if (Connection is null)
+        {
+            Buffer = new byte[16 * 1024];
+            Timeout = CancellationTokenSource.CreateLinkedTokenSource(run.Stop);
+        }
+    }
 }
 
-/// <summary>The live state of one scenario during a run: its client, its URLs, its recorders, its stop signal.</summary>
+/// <summary>
+/// The live state of one scenario during a run: its client, its URLs, its recorders, its stop signal.
+/// Plain http:// targets over HTTP/1.1 go through <see cref="Http11Connection"/>s, one per user, watched for timeouts
+/// by one timer; https:// and HTTP/2 go through <see cref="HttpMessageInvoker"/>.
+/// </summary>
 internal sealed class ScenarioRun : IDisposable
 {
     private readonly CancellationTokenSource _stop;
@@ -26,6 +46,10 @@ internal sealed class ScenarioRun : IDisposable
     private int _activeUsers;
     private volatile bool _measuring;
     private string? _firstError;
+    private readonly byte[][]? _requests;
+    private readonly EndPoint? _endPoint;
+    private readonly List<Http11Connection> _connections = [];
+    private readonly Timer? _watchdog;
 
     public ScenarioRun(ScenarioPlan plan, Uri[] uris, LoadPlan loadPlan, CancellationToken runStop)
     {
@@ -38,6 +62,14 @@ internal sealed class ScenarioRun : IDisposable
         Recorders = new RecorderSet(uncorrected: plan.Model is OpenModel);
         Baseline = Recorders.Snapshot();
         _budget = plan.MaxRequests ?? long.MaxValue;
+        if (!loadPlan.Http2 && uris.All(u => u.Scheme == Uri.UriSchemeHttp && u.Authority == uris[0].Authority))
+        {
+            _requests = [.. uris.Select(Http11Connection.EncodeGet)];
+            _endPoint = Http11Connection.EndPointOf(uris[0]);
+            var period = TimeSpan.FromMilliseconds(Math.Clamp(_timeout.TotalMilliseconds / 10, 10, 250));
+            _watchdog = new Timer(_ => AbortLateRequests(), null, period, period);
+            _stop.Token.Register(AbortAllRequests);
+        }
         var handler = new SocketsHttpHandler
         {
             MaxConnectionsPerServer = plan.Model.Concurrency,
@@ -53,6 +85,11 @@ internal sealed class ScenarioRun : IDisposable
         // HttpMessageInvoker rather than HttpClient: no per-request linked CancellationTokenSource, no buffering logic.
         Client = new HttpMessageInvoker(handler, disposeHandler: true);
     }
+
+    /// <summary>How requests travel: "http/1.1 sockets, inline completions", "http/1.1 sockets" or "HttpClient, HTTP/2".</summary>
+    public string Transport => _requests is null
+        ? (_version == HttpVersion.Version20 ? "HttpClient, HTTP/2" : "HttpClient, HTTP/1.1")
+        : Http11Connection.InlineCompletions ? "HTTP/1.1 sockets, inline completions" : "HTTP/1.1 sockets";
 
     public ScenarioPlan Plan { get; }
     public Uri[] Uris { get; }
@@ -86,18 +123,56 @@ internal sealed class ScenarioRun : IDisposable
     /// <summary>Warm-up requests are free; measured ones draw from the request budget (-n).</summary>
     public bool TryTakeBudget() => !_measuring || Interlocked.Decrement(ref _budget) >= 0;
 
-    public Uri NextUri(LoadWorker worker)
+    public int NextIndex(LoadWorker worker)
     {
-        var uris = Uris;
-        if (uris.Length == 1)
+        var count = Uris.Length;
+        if (count == 1)
         {
-            return uris[0];
+            return 0;
         }
         if (Plan.Feed.Order == FeedOrder.Random)
         {
-            return uris[worker.Random.Next(uris.Length)];
+            return worker.Random.Next(count);
         }
-        return uris[(int)((ulong)Interlocked.Increment(ref _cursor) % (ulong)uris.Length)];
+        return (int)((ulong)Interlocked.Increment(ref _cursor) % (ulong)count);
+    }
+
+    /// <summary>A new user's connection, watched by this run; null when the scenario goes through HttpClient.</summary>
+    public Http11Connection? OpenConnection()
+    {
+        if (_requests is null)
+        {
+            return null;
+        }
+        var connection = new Http11Connection(_endPoint!, _stop.Token);
+        lock (_connections)
+        {
+            _connections.Add(connection);
+        }
+        return connection;
+    }
+
+    private void AbortLateRequests()
+    {
+        var deadline = Stopwatch.GetTimestamp() - (long)(_timeout.TotalSeconds * Stopwatch.Frequency);
+        lock (_connections)
+        {
+            foreach (var connection in _connections)
+            {
+                connection.AbortIfOlderThan(deadline);
+            }
+        }
+    }
+
+    private void AbortAllRequests()
+    {
+        lock (_connections)
+        {
+            foreach (var connection in _connections)
+            {
+                connection.Abort();
+            }
+        }
     }
 
     /// <summary>
@@ -107,9 +182,7 @@ internal sealed class ScenarioRun : IDisposable
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<bool> SendAsync(LoadWorker worker, long intended)
     {
-        var uri = NextUri(worker);
-        var cts = worker.Timeout;
-        cts.CancelAfter(_timeout);
+        var index = NextIndex(worker);
         var start = Stopwatch.GetTimestamp();
         var recorder = Recorders.Current;
         recorder.Sends++;
@@ -126,46 +199,35 @@ internal sealed class ScenarioRun : IDisposable
             }
         }
 
-        int status;
+        int status = 0;
         long bytes = 0;
         Outcome failure;
-        try
+        if (worker.Connection is { } connection)
         {
-            using var request = new HttpRequestMessage(HttpMethod.Get, uri) { Version = _version, VersionPolicy = _versionPolicy };
-            using var response = await Client.SendAsync(request, cts.Token).ConfigureAwait(false);
-            status = (int)response.StatusCode;
-            using var body = await response.Content.ReadAsStreamAsync(cts.Token).ConfigureAwait(false);
-            int read;
-            while ((read = await body.ReadAsync(worker.Buffer, cts.Token).ConfigureAwait(false)) > 0)
+            try
             {
-                bytes += read;
+                var response = await connection.SendAsync(_requests![index]).ConfigureAwait(false);
+                status = response.Status;
+                bytes = response.BodyBytes;
+                failure = Outcome.Response;
             }
-            failure = Outcome.Response;
+            catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException or OperationCanceledException)
+            {
+                failure = Stop.IsCancellationRequested ? Outcome.Stopped
+                    : connection.TimedOut ? Outcome.Timeout
+                    : ex is SocketException { SocketErrorCode: SocketError.ConnectionRefused } ? Outcome.Refused
+                    : Outcome.ConnectionError;
+                if (failure is Outcome.Refused or Outcome.ConnectionError)
+                {
+                    NoteError(ex);
+                }
+            }
         }
-        catch (OperationCanceledException)
+        else
         {
-            status = 0;
-            failure = Stop.IsCancellationRequested ? Outcome.Stopped : Outcome.Timeout;
-        }
-        catch (HttpRequestException ex) when (ex.InnerException is SocketException { SocketErrorCode: SocketError.ConnectionRefused })
-        {
-            status = 0;
-            failure = Stop.IsCancellationRequested ? Outcome.Stopped : Outcome.Refused;
-            NoteError(ex);
-        }
-        catch (Exception ex) when (ex is HttpRequestException or IOException or SocketException)
-        {
-            status = 0;
-            failure = Stop.IsCancellationRequested ? Outcome.Stopped : Outcome.ConnectionError;
-            NoteError(ex);
+            (failure, status, bytes) = await SendWithClientAsync(worker, Uris[index]).ConfigureAwait(false);
         }
         var end = Stopwatch.GetTimestamp();
-
-        if (!cts.TryReset())
-        {
-            cts.Dispose();
-            worker.Timeout = CancellationTokenSource.CreateLinkedTokenSource(Stop);
-        }
 
         // An aborted request is neither a success nor an error: the run ended while it was in flight.
         if (failure == Outcome.Stopped)
@@ -195,6 +257,48 @@ internal sealed class ScenarioRun : IDisposable
         return !Stop.IsCancellationRequested;
     }
 
+    private async ValueTask<(Outcome, int Status, long Bytes)> SendWithClientAsync(LoadWorker worker, Uri uri)
+    {
+        var cts = worker.Timeout!;
+        cts.CancelAfter(_timeout);
+        Outcome failure;
+        int status = 0;
+        long bytes = 0;
+        try
+        {
+            using var request = new HttpRequestMessage(HttpMethod.Get, uri) { Version = _version, VersionPolicy = _versionPolicy };
+            using var response = await Client.SendAsync(request, cts.Token).ConfigureAwait(false);
+            status = (int)response.StatusCode;
+            using var body = await response.Content.ReadAsStreamAsync(cts.Token).ConfigureAwait(false);
+            int read;
+            while ((read = await body.ReadAsync(worker.Buffer, cts.Token).ConfigureAwait(false)) > 0)
+            {
+                bytes += read;
+            }
+            failure = Outcome.Response;
+        }
+        catch (OperationCanceledException)
+        {
+            failure = Stop.IsCancellationRequested ? Outcome.Stopped : Outcome.Timeout;
+        }
+        catch (HttpRequestException ex) when (ex.InnerException is SocketException { SocketErrorCode: SocketError.ConnectionRefused })
+        {
+            failure = Stop.IsCancellationRequested ? Outcome.Stopped : Outcome.Refused;
+            NoteError(ex);
+        }
+        catch (Exception ex) when (ex is HttpRequestException or IOException or SocketException)
+        {
+            failure = Stop.IsCancellationRequested ? Outcome.Stopped : Outcome.ConnectionError;
+            NoteError(ex);
+        }
+        if (!cts.TryReset())
+        {
+            cts.Dispose();
+            worker.Timeout = CancellationTokenSource.CreateLinkedTokenSource(Stop);
+        }
+        return (failure, status, bytes);
+    }
+
     private void NoteError(Exception ex)
     {
         if (Volatile.Read(ref _firstError) is null)
@@ -210,6 +314,14 @@ internal sealed class ScenarioRun : IDisposable
 
     public void Dispose()
     {
+        _watchdog?.Dispose();
+        lock (_connections)
+        {
+            foreach (var connection in _connections)
+            {
+                connection.Dispose();
+            }
+        }
         Client.Dispose();
         _stop.Dispose();
     }

@@ -70,6 +70,23 @@ internal sealed class TestServer : IAsyncDisposable
             return id;
         });
         app.MapGet("/ids", () => new[] { 43659, 43660, 43661 });
+        // Bodies the generator must count exactly: chunked (no Content-Length, one flush per KiB), a Content-Length
+        // larger than its buffer, and an answer that closes its connection.
+        app.MapGet("/chunked", async (HttpContext context, int kb) =>
+        {
+            var block = new byte[1024];
+            for (var i = 0; i < kb; i++)
+            {
+                await context.Response.Body.WriteAsync(block);
+                await context.Response.Body.FlushAsync();
+            }
+        });
+        app.MapGet("/big", (int kb) => Results.Bytes(new byte[kb * 1024], "application/octet-stream"));
+        app.MapGet("/close", (HttpContext context) =>
+        {
+            context.Response.Headers.Connection = "close";
+            return "closing";
+        });
         app.MapGet("/stall", async () =>
         {
             var now = server._clock.Elapsed.Ticks;

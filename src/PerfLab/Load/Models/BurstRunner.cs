@@ -53,7 +53,7 @@ internal sealed class BurstRunner : ILoadModelRunner
         {
             foreach (var w in workers)
             {
-                w.Timeout.Dispose();
+                w.Timeout?.Dispose();
             }
         }
     }

@@ -48,7 +48,7 @@ internal sealed class ClosedRunner : ILoadModelRunner
         }
         finally
         {
-            worker.Timeout.Dispose();
+            worker.Timeout?.Dispose();
         }
     }
 }

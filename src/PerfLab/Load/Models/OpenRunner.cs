@@ -58,7 +58,7 @@ internal sealed class OpenRunner : ILoadModelRunner
         finally
         {
             run.UserStopped();
-            worker.Timeout.Dispose();
+            worker.Timeout?.Dispose();
         }
     }
 }

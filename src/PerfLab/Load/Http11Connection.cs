@@ -1,0 +1,396 @@
+using System.Buffers.Text;
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+using System.Reflection;
+using System.Runtime.CompilerServices;
+using System.Text;
+
+namespace PerfLab.Load;
+
+/// <summary>What one exchange returned: the status code and the length of the body, which is counted, not kept.</summary>
+internal readonly record struct Http11Response(int Status, long BodyBytes);
+
+/// <summary>A response that is not HTTP/1.x as the generator understands it, or a connection closed mid-response.</summary>
+internal sealed class Http11ProtocolException(string message, bool nothingReceived = false) : IOException(message)
+{
+    /// <summary>The connection closed before a single byte of the response: a keep-alive connection the server had dropped.</summary>
+    public bool NothingReceived { get; } = nothingReceived;
+}
+
+/// <summary>
+/// One virtual user's keep-alive HTTP/1.1 connection, GET only: the generator's hot path, built the way wrk is.
+/// The request's bytes are encoded once per URL (<see cref="EncodeGet"/>); the response is parsed in a reused buffer
+/// (status line, then a Content-Length, chunked or read-to-close body, and Connection: close) and its body is counted,
+/// not kept. Nothing is allocated per request and no timer is armed per request: the owner's watchdog calls
+/// <see cref="AbortIfOlderThan"/>, which closes the socket of a request that outlived the timeout.
+/// <para>
+/// The socket prefers inline completions: a receive that completes runs its continuation (parse, record, send the
+/// next request) on the socket engine's event thread instead of queuing it to the thread pool. That hop, not HTTP,
+/// was most of the cost of a request through <see cref="HttpClient"/>; without it one event thread serves every
+/// connection as wrk's event loop does. It is an internal switch of <see cref="Socket"/> (the runtime keeps its
+/// setter for reflection); where it is missing the connection works the same, on the thread pool.
+/// </para>
+/// </summary>
+internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop) : IDisposable
+{
+    private const int InitialBuffer = 16 * 1024;
+    private const int MaxHeadBytes = 64 * 1024;
+    private const long Idle = 0;
+    private const long Aborted = -1;
+
+    private static readonly PropertyInfo? s_preferInline =
+        OperatingSystem.IsWindows() ? null : typeof(Socket).GetProperty("PreferInlineCompletions", BindingFlags.Instance | BindingFlags.NonPublic);
+
+    private byte[] _buffer = [];
+    private int _start;
+    private int _end;
+    private Socket? _socket;
+    private long _busySince;
+    private bool _timedOut;
+    private bool _gotBytes;
+
+    /// <summary>Whether this runtime lets the generator's sockets complete inline (see the class remarks).</summary>
+    public static bool InlineCompletions => s_preferInline?.SetMethod is not null;
+
+    /// <summary>True when the last request failed because the watchdog aborted it.</summary>
+    public bool TimedOut => _timedOut;
+
+    public static byte[] EncodeGet(Uri uri) =>
+        Encoding.ASCII.GetBytes($"GET {uri.PathAndQuery} HTTP/1.1\r\nHost: {uri.Authority}\r\n\r\n");
+
+    public static EndPoint EndPointOf(Uri uri) =>
+        IPAddress.TryParse(uri.IdnHost, out var ip) ? new IPEndPoint(ip, uri.Port) : new DnsEndPoint(uri.IdnHost, uri.Port);
+
+    /// <summary>
+    /// Sends <paramref name="request"/> (connecting first if needed) and reads the whole response. Throws
+    /// <see cref="SocketException"/>, <see cref="IOException"/>, <see cref="ObjectDisposedException"/> or
+    /// <see cref="OperationCanceledException"/> on failure; <see cref="TimedOut"/> then tells a timeout apart.
+    /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<Http11Response> SendAsync(byte[] request)
+    {
+        _timedOut = false;
+        Volatile.Write(ref _busySince, Stopwatch.GetTimestamp());
+        try
+        {
+            for (var attempt = 1; ; attempt++)
+            {
+                var reused = _socket is not null;
+                if (!reused)
+                {
+                    await ConnectAsync().ConfigureAwait(false);
+                }
+                try
+                {
+                    return await ExchangeAsync(_socket!, request).ConfigureAwait(false);
+                }
+                catch (Exception ex) when (reused && !_gotBytes && attempt == 1 && !stop.IsCancellationRequested && IsIdleClose(ex))
+                {
+                    // The server closed this keep-alive connection while it was idle: one retry on a new connection,
+                    // as HttpClient does for a GET.
+                    CloseSocket();
+                }
+            }
+        }
+        catch
+        {
+            _timedOut = Volatile.Read(ref _busySince) == Aborted;
+            CloseSocket();
+            throw;
+        }
+        finally
+        {
+            if (Interlocked.Exchange(ref _busySince, Idle) == Aborted)
+            {
+                CloseSocket();
+            }
+        }
+    }
+
+    private static bool IsIdleClose(Exception ex) =>
+        ex is Http11ProtocolException { NothingReceived: true }
+        || ex is SocketException { SocketErrorCode: SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.Shutdown };
+
+    /// <summary>Called by the watchdog: aborts the request in flight if it started before <paramref name="deadline"/>.</summary>
+    public void AbortIfOlderThan(long deadline)
+    {
+        var since = Volatile.Read(ref _busySince);
+        if (since > 0 && since < deadline && Interlocked.CompareExchange(ref _busySince, Aborted, since) == since)
+        {
+            Volatile.Read(ref _socket)?.Dispose();
+        }
+    }
+
+    /// <summary>Ends the request in flight, if any: the run is stopping.</summary>
+    public void Abort() => Volatile.Read(ref _socket)?.Dispose();
+
+    public void Dispose() => CloseSocket();
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    private async ValueTask ConnectAsync()
+    {
+        var socket = endPoint is IPEndPoint ip
+            ? new Socket(ip.AddressFamily, SocketType.Stream, ProtocolType.Tcp)
+            : new Socket(SocketType.Stream, ProtocolType.Tcp);
+        socket.NoDelay = true;
+        try
+        {
+            s_preferInline?.SetValue(socket, true);
+        }
+        catch (TargetInvocationException)
+        {
+            // Not supported on this platform: the thread pool completes the operations instead.
+        }
+        Volatile.Write(ref _socket, socket);
+        if (_buffer.Length == 0)
+        {
+            _buffer = new byte[InitialBuffer];
+        }
+        _start = _end = 0;
+        await socket.ConnectAsync(endPoint, stop).ConfigureAwait(false);
+    }
+
+    private void CloseSocket()
+    {
+        Interlocked.Exchange(ref _socket, null)?.Dispose();
+        _start = _end = 0;
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<Http11Response> ExchangeAsync(Socket socket, byte[] request)
+    {
+        _gotBytes = false;
+        for (var sent = 0; sent < request.Length;)
+        {
+            sent += await socket.SendAsync(request.AsMemory(sent), SocketFlags.None).ConfigureAwait(false);
+        }
+        // No pipelining, so nothing the server sent before this request belongs to it.
+        _start = _end = 0;
+        while (true)
+        {
+            int headEnd;
+            while ((headEnd = _buffer.AsSpan(_start, _end - _start).IndexOf("\r\n\r\n"u8)) < 0)
+            {
+                // The receive is awaited here rather than in a helper: one state machine fewer on every response.
+                MakeRoom();
+                var n = await socket.ReceiveAsync(_buffer.AsMemory(_end), SocketFlags.None).ConfigureAwait(false);
+                if (n == 0)
+                {
+                    throw new Http11ProtocolException("the server closed the connection before the end of the response headers", nothingReceived: _end == 0);
+                }
+                _end += n;
+                _gotBytes = true;
+            }
+            var head = ParseHead(_buffer.AsSpan(_start, headEnd));
+            _start += headEnd + 4;
+            if (head.Status is >= 100 and < 200 and not 101)
+            {
+                continue; // an interim response (100 Continue, 103 Early Hints): the real one follows
+            }
+            long body;
+            if (head.Status is 204 or 304 or 101)
+            {
+                body = 0;
+            }
+            else if (head.Chunked)
+            {
+                body = await ReadChunkedAsync(socket).ConfigureAwait(false);
+            }
+            else if (head.ContentLength >= 0)
+            {
+                await SkipAsync(socket, head.ContentLength).ConfigureAwait(false);
+                body = head.ContentLength;
+            }
+            else
+            {
+                body = await ReadToCloseAsync(socket).ConfigureAwait(false);
+            }
+            if (head.Close || head.ContentLength < 0 && !head.Chunked && head.Status is not (204 or 304))
+            {
+                CloseSocket();
+            }
+            return new Http11Response(head.Status, body);
+        }
+    }
+
+    private readonly record struct Head(int Status, long ContentLength, bool Chunked, bool Close);
+
+    private static Head ParseHead(ReadOnlySpan<byte> head)
+    {
+        var lineEnd = head.IndexOf("\r\n"u8);
+        var statusLine = lineEnd < 0 ? head : head[..lineEnd];
+        if (statusLine.Length < 12 || !statusLine.StartsWith("HTTP/1."u8) || statusLine[8] != ' '
+            || !Utf8Parser.TryParse(statusLine.Slice(9, 3), out int status, out var consumed) || consumed != 3)
+        {
+            throw new Http11ProtocolException($"not an HTTP/1.x status line: '{Printable(statusLine)}'");
+        }
+        var http10 = statusLine[7] == (byte)'0';
+        long contentLength = -1;
+        var chunked = false;
+        var close = http10;
+        var rest = lineEnd < 0 ? [] : head[(lineEnd + 2)..];
+        while (!rest.IsEmpty)
+        {
+            var end = rest.IndexOf("\r\n"u8);
+            var line = end < 0 ? rest : rest[..end];
+            rest = end < 0 ? [] : rest[(end + 2)..];
+            var colon = line.IndexOf((byte)':');
+            if (colon <= 0)
+            {
+                continue;
+            }
+            var name = line[..colon];
+            var value = line[(colon + 1)..].Trim((byte)' ').Trim((byte)'\t');
+            if (Ascii.EqualsIgnoreCase(name, "content-length"u8))
+            {
+                if (!Utf8Parser.TryParse(value, out contentLength, out var used) || used != value.Length || contentLength < 0)
+                {
+                    throw new Http11ProtocolException($"invalid Content-Length '{Printable(value)}'");
+                }
+            }
+            else if (Ascii.EqualsIgnoreCase(name, "transfer-encoding"u8))
+            {
+                chunked = value.Length >= 7 && Ascii.EqualsIgnoreCase(value[^7..], "chunked"u8);
+            }
+            else if (Ascii.EqualsIgnoreCase(name, "connection"u8))
+            {
+                close = ContainsToken(value, "close"u8) || (http10 && !ContainsToken(value, "keep-alive"u8));
+            }
+        }
+        return new Head(status, chunked ? -1 : contentLength, chunked, close);
+    }
+
+    private static bool ContainsToken(ReadOnlySpan<byte> value, ReadOnlySpan<byte> token)
+    {
+        foreach (var range in value.Split((byte)','))
+        {
+            if (Ascii.EqualsIgnoreCase(value[range].Trim((byte)' '), token))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static string Printable(ReadOnlySpan<byte> bytes)
+    {
+        var text = Encoding.ASCII.GetString(bytes[..Math.Min(bytes.Length, 80)]);
+        return new string([.. text.Select(c => c is >= ' ' and < (char)127 ? c : '?')]);
+    }
+
+    /// <summary>Makes room after <c>_end</c>: compacts the buffer, or grows it up to <see cref="MaxHeadBytes"/>.</summary>
+    private void MakeRoom()
+    {
+        if (_end < _buffer.Length)
+        {
+            return;
+        }
+        if (_start > 0)
+        {
+            _buffer.AsSpan(_start, _end - _start).CopyTo(_buffer);
+            _end -= _start;
+            _start = 0;
+        }
+        else if (_buffer.Length < MaxHeadBytes)
+        {
+            Array.Resize(ref _buffer, Math.Min(MaxHeadBytes, _buffer.Length * 2));
+        }
+        else
+        {
+            throw new Http11ProtocolException($"a response line or header block longer than {MaxHeadBytes / 1024} KiB");
+        }
+    }
+
+    /// <summary>Consumes <paramref name="count"/> body bytes: what the buffer holds, then reads that are discarded.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    private async ValueTask SkipAsync(Socket socket, long count)
+    {
+        var held = _end - _start;
+        if (held >= count)
+        {
+            _start += (int)count;
+            return;
+        }
+        count -= held;
+        _start = _end = 0;
+        while (count > 0)
+        {
+            var n = await socket.ReceiveAsync(_buffer.AsMemory(0, (int)Math.Min(_buffer.Length, count)), SocketFlags.None).ConfigureAwait(false);
+            if (n == 0)
+            {
+                throw new Http11ProtocolException("the server closed the connection before the end of the body");
+            }
+            count -= n;
+        }
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<long> ReadToCloseAsync(Socket socket)
+    {
+        long total = _end - _start;
+        _start = _end = 0;
+        int n;
+        while ((n = await socket.ReceiveAsync(_buffer, SocketFlags.None).ConfigureAwait(false)) > 0)
+        {
+            total += n;
+        }
+        return total;
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<long> ReadChunkedAsync(Socket socket)
+    {
+        long total = 0;
+        while (true)
+        {
+            var line = await ReadLineAsync(socket).ConfigureAwait(false);
+            var sizeText = _buffer.AsSpan(line.Start, line.Length);
+            var semicolon = sizeText.IndexOf((byte)';');
+            if (semicolon >= 0)
+            {
+                sizeText = sizeText[..semicolon];
+            }
+            sizeText = sizeText.Trim((byte)' ');
+            if (!Utf8Parser.TryParse(sizeText, out long size, out var used, 'X') || used != sizeText.Length || size < 0)
+            {
+                throw new Http11ProtocolException($"invalid chunk size '{Printable(sizeText)}'");
+            }
+            if (size == 0)
+            {
+                while ((await ReadLineAsync(socket).ConfigureAwait(false)).Length > 0)
+                {
+                    // trailer fields: not needed
+                }
+                return total;
+            }
+            await SkipAsync(socket, size).ConfigureAwait(false);
+            total += size;
+            if ((await ReadLineAsync(socket).ConfigureAwait(false)).Length != 0)
+            {
+                throw new Http11ProtocolException("a chunk not followed by CRLF");
+            }
+        }
+    }
+
+    private readonly record struct Line(int Start, int Length);
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<Line> ReadLineAsync(Socket socket)
+    {
+        int end;
+        while ((end = _buffer.AsSpan(_start, _end - _start).IndexOf("\r\n"u8)) < 0)
+        {
+            MakeRoom();
+            var n = await socket.ReceiveAsync(_buffer.AsMemory(_end), SocketFlags.None).ConfigureAwait(false);
+            if (n == 0)
+            {
+                throw new Http11ProtocolException("the server closed the connection inside a chunked body");
+            }
+            _end += n;
+        }
+        var line = new Line(_start, end);
+        _start += end + 2;
+        return line;
+    }
+}

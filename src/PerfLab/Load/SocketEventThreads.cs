@@ -1,0 +1,59 @@
+using System.Globalization;
+
+namespace PerfLab.Load;
+
+/// <summary>
+/// CPU time of the runtime's socket event threads (".NET Sockets"), read from /proc/self/task on Linux. With inline
+/// completions those threads run the generator's whole request loop, so one of them busy all the time limits the
+/// generator even when the process as a whole uses less than its cores.
+/// </summary>
+internal static class SocketEventThreads
+{
+    private const string ThreadName = ".NET Sockets";
+    private const double TicksPerSecond = 100; // USER_HZ, the unit of /proc/*/stat on every Linux
+
+    /// <summary>User + system ticks per event thread id; empty where /proc is not available.</summary>
+    public static Dictionary<int, long> CpuTicks()
+    {
+        var ticks = new Dictionary<int, long>();
+        if (!OperatingSystem.IsLinux())
+        {
+            return ticks;
+        }
+        try
+        {
+            foreach (var task in Directory.EnumerateDirectories("/proc/self/task"))
+            {
+                if (File.ReadAllText(Path.Combine(task, "comm")).TrimEnd('\n') != ThreadName)
+                {
+                    continue;
+                }
+                var stat = File.ReadAllText(Path.Combine(task, "stat"));
+                // Fields after the parenthesized name: state is field 3, utime 14 and stime 15.
+                var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+                ticks[int.Parse(Path.GetFileName(task), CultureInfo.InvariantCulture)] =
+                    long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture);
+            }
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
+        {
+            // A thread ended while being read, or /proc is unusual: the figure is then a lower bound.
+        }
+        return ticks;
+    }
+
+    /// <summary>The busiest event thread's share of <paramref name="wallSeconds"/> between two readings (0..1).</summary>
+    public static double BusiestShare(Dictionary<int, long> before, Dictionary<int, long> after, double wallSeconds)
+    {
+        if (wallSeconds <= 0)
+        {
+            return 0;
+        }
+        long busiest = 0;
+        foreach (var (tid, ticks) in after)
+        {
+            busiest = Math.Max(busiest, ticks - before.GetValueOrDefault(tid));
+        }
+        return Math.Min(1, busiest / TicksPerSecond / wallSeconds);
+    }
+}
