@@ -5,6 +5,7 @@ using PerfLab.Sut.Info;
 using PerfLab.Sut.Logging;
 using PerfLab.Sut.Platform;
 using PerfLab.Sut.Serialization;
+using Microsoft.AspNetCore.Connections;
 using PerfLab.Sut.Uploads;
 
 // Content root is the app's own folder, so appsettings.json applies whatever folder perflab starts it from.
@@ -23,6 +24,9 @@ catch (InvalidVariantException ex)
 
 builder.AddKestrelLimits();   // Kestrel:Limits:Http2:* and Kestrel:EndpointDefaults:Protocols (h2c) from configuration
 builder.AddSutLogging(variants);
+// The host logs a failed start with a stack trace before rethrowing; the one failure a user causes (a port in use)
+// is reported below in one line, and anything else still ends the process with its exception.
+builder.Logging.AddFilter("Microsoft.Extensions.Hosting.Internal.Host", LogLevel.None);
 builder.AddAdventureWorks(variants);
 builder.AddSerialization(variants);
 builder.Services.AddProblemDetails();
@@ -39,7 +43,16 @@ app.MapPlatform();
 app.MapUploads();       // seed 002's HTTP/2 upload
 app.AnnounceReadiness();
 
-app.Run();
+try
+{
+    app.Run();
+}
+catch (IOException ex) when (ex.InnerException is System.Net.Sockets.SocketException or AddressInUseException)
+{
+    // Kestrel's bind failure: one line naming the address, not a stack trace.
+    Console.Error.WriteLine($"perflab-sut: {ex.Message} ({ex.InnerException!.Message}). Choose another port with --urls, or stop what listens there.");
+    return 3;
+}
 return 0;
 
 /// <summary>The entry point, visible to the tests that host the app in-process.</summary>

@@ -75,4 +75,20 @@ public sealed class InfoTests(PostgresFixture postgres) : IClassFixture<Postgres
         Assert.Contains("exited with code 2", ex.Message);
         Assert.Contains(expected, ex.Message);
     }
+
+    [Fact]
+    public async Task Start_PortAlreadyInUse_ExitsWithOneLineNamingTheAddressAndNoStackTrace()
+    {
+        using var busy = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        busy.Start();
+        var port = ((System.Net.IPEndPoint)busy.LocalEndpoint).Port;
+        var launch = new SutLaunch(new Dictionary<string, string>(), new Dictionary<string, string>(), null,
+            Urls: $"http://127.0.0.1:{port}", LogFile: Path.Combine(Path.GetTempPath(), "perflab-tests", $"sut-{Guid.NewGuid():N}.log"));
+
+        var ex = await Assert.ThrowsAsync<PerfLabException>(() => SutProcess.StartAsync(launch));
+
+        Assert.Contains("exited with code 3", ex.Message);
+        Assert.Contains($"perflab-sut: Failed to bind to address http://127.0.0.1:{port}: address already in use", ex.Message);
+        Assert.DoesNotContain("   at ", ex.Message);
+    }
 }
