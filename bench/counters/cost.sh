@@ -1,64 +1,80 @@
 #!/usr/bin/env bash
-# "Counter cost": how much collecting counters every second lowers the SUT's throughput. One SUT pinned to CPU 0,
-# wrk (1 thread) and the collector pinned to CPU 1; windows without (A) and with (B) the collector, interleaved
-# A B, B A, ... so that drift and order effects hit both. Writes docs/benchmarks.md "## Counters" / "### Counter cost".
-# Usage: bench/counters/cost.sh [pairs, default 6] [seconds per window, default 10] [path, default /json]
+# "Counter cost": how much collecting counters every second lowers the SUT's throughput. One SUT pinned to CPU 0;
+# one continuous `perflab load` (closed model, 32 users) pinned to CPU 1 for the whole experiment, its per-second
+# timeline giving the SUT's RPS; the collector (`perflab counters collect`, also on CPU 1) is switched on and off in
+# phases, A (without) and B (with), in pairs ordered A B, B A, A B ... so that drift and order effects hit both.
+# Each phase is SETTLE + WINDOW + 1 seconds; only its WINDOW seconds after SETTLE count, so the collector's start-up
+# (process start, JIT, session set-up) and exit stay outside the measured seconds. Writes docs/benchmarks.md
+# "## Counters" / "### Counter cost".
+# Usage: bench/counters/cost.sh [pairs, default 16] [window seconds, default 6] [path, default /json]
 source "$(dirname "$0")/common.sh"
-PAIRS="${1:-6}"
-WINDOW_S="${2:-10}"
+PAIRS="${1:-16}"
+WINDOW_S="${2:-6}"
 TARGET_PATH="${3:-/json}"
+SETTLE_S=3
+PHASE_S=$((SETTLE_S + WINDOW_S + 1))
 CONNECTIONS=32
 build
 start_sut "$OUT/sut-cost.log" 0
-trap stop_sut EXIT
+trap 'stop_sut; kill "$LOAD_PID" 2>/dev/null || true' EXIT
 
-window() { # window NAME: one wrk run on CPU 1, prints requests/s
-  taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d"${WINDOW_S}s" "$SUT_URL$TARGET_PATH" >"$OUT/wrk-$1.txt"
-  awk '/Requests\/sec/ {print $2}' "$OUT/wrk-$1.txt"
+# Warm-up (JIT tiering of the SUT), not counted; then the continuous load, a little longer than all the phases.
+taskset -c 1 $PERFLAB load "$SUT_URL$TARGET_PATH" -c "$CONNECTIONS" -d 15s >/dev/null
+TOTAL_S=$((PAIRS * 2 * (PHASE_S + 2) + 10))   # each phase may start up to a second late (whole-second start)
+taskset -c 1 $PERFLAB load "$SUT_URL$TARGET_PATH" -c "$CONNECTIONS" -d "${TOTAL_S}s" --json >"$OUT/cost-load.json" 2>/dev/null &
+LOAD_PID=$!
+sleep 3
+
+phase() { # phase PAIR KIND: one phase starting on a whole second; prints "PAIR KIND first-measured-unix-second"
+  sleep "$(awk -v n="$(date +%N)" 'BEGIN { printf "%.3f", 1 - n / 1e9 }')"
+  local start; start=$(date +%s)
+  if [[ "$2" == B ]]; then
+    taskset -c 1 $PERFLAB counters collect "$SUT_PID" -d "$((SETTLE_S + WINDOW_S))s" -o "$OUT/cost-b$1.json" 2>"$OUT/cost-b$1.err" &
+  fi
+  printf '%s\t%s\t%s\n' "$1" "$2" "$((start + SETTLE_S))" >>"$OUT/cost.tsv"
+  sleep "$PHASE_S"
 }
-
-taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d5s "$SUT_URL$TARGET_PATH" >/dev/null   # warm-up (JIT, tiering), not counted
 : >"$OUT/cost.tsv"
-without() { # one window with no collector, after the same idle gap the collector's start takes
-  sleep 2.5
-  window "a$1"
-}
-with_collector() {
-  taskset -c 1 $PERFLAB counters collect "$SUT_PID" -d "$((WINDOW_S + 4))s" -o "$OUT/cost-b$1.json" 2>"$OUT/cost-b$1.err" &
-  local col=$!
-  for _ in $(seq 1 100); do grep -q collecting "$OUT/cost-b$1.err" && break; sleep 0.1; done
-  sleep 2   # the session is open and publishing before the window starts
-  window "b$1"
-  wait "$col" || true
-}
 for i in $(seq 1 "$PAIRS"); do
-  # A B, then B A: an order effect (what ran just before) cancels out over the pairs.
-  if (( i % 2 )); then a=$(without "$i"); b=$(with_collector "$i"); else b=$(with_collector "$i"); a=$(without "$i"); fi
-  printf '%s\t%s\t%s\n' "$i" "$a" "$b" | tee -a "$OUT/cost.tsv"
+  if (( i % 2 )); then phase "$i" A; phase "$i" B; else phase "$i" B; phase "$i" A; fi
 done
+kill -TERM "$LOAD_PID"   # like Ctrl+C (SIGINT is ignored by background jobs): the load stops and still writes its JSON
+wait "$LOAD_PID" || true
 
-python3 - "$OUT/cost.tsv" "$PAIRS" "$WINDOW_S" "$TARGET_PATH" "$CONNECTIONS" "$(cut -d' ' -f1-3 /proc/loadavg)" >"$OUT/cost.md" <<'PY'
-import sys, statistics
-path, pairs, window, target, conns, load = sys.argv[1:7]
-rows = [l.split("\t") for l in open(path).read().split("\n") if l.strip()]
-a = [float(r[1]) for r in rows]; b = [float(r[2]) for r in rows]
+python3 - "$OUT/cost.tsv" "$OUT/cost-load.json" "$PAIRS" "$WINDOW_S" "$TARGET_PATH" "$CONNECTIONS" "$(cut -d' ' -f1-3 /proc/loadavg)" "$SETTLE_S" >"$OUT/cost.md" <<'PY'
+import sys, statistics, json
+path, load_path, pairs, window, target, conns, load, settle = sys.argv[1:9]
+window = int(window)
+timeline = {p["unixSecond"]: p["requests"] for p in json.load(open(load_path))["scenarios"][0]["timeline"]}
+phases = {}
+for line in open(path).read().split("\n"):
+    if line.strip():
+        pair, kind, first = line.split("\t")
+        seconds = [timeline[s] for s in range(int(first), int(first) + window) if s in timeline]
+        if len(seconds) < window:
+            sys.exit(f"pair {pair} {kind}: the load timeline misses seconds of the window")
+        phases[(pair, kind)] = sum(seconds) / len(seconds)
+rows = [(p, phases[(p, "A")], phases[(p, "B")]) for p in sorted({k[0] for k in phases}, key=int)]
+a = [r[1] for r in rows]; b = [r[2] for r in rows]
 ratios = sorted(bb / aa - 1 for aa, bb in zip(a, b))
 noise = sorted(a[i + 1] / a[i] - 1 for i in range(len(a) - 1))
 med = statistics.median(ratios)
 print("### Counter cost")
 print()
-print(f"Command: `bench/counters/cost.sh {pairs} {window} {target}` — one SUT (net10.0) pinned to CPU 0; `wrk -t1 -c{conns} -d{window}s`")
-print(f"and `perflab counters collect <pid> -i 1s` (System.Runtime meter, ASP.NET Core and Kestrel EventCounters, thread-pool")
-print(f"events) pinned to CPU 1; {pairs} pairs of {window} s windows, A without and B with the collector, in the order A B, B A, A B ... after a 5 s warm-up, each window after the same idle gap.")
+print(f"Command: `bench/counters/cost.sh {pairs} {window} {target}` — one SUT (net10.0) pinned to CPU 0; one continuous")
+print(f"`perflab load -c{conns}` pinned to CPU 1, whose per-second timeline gives the RPS; `perflab counters collect <pid> -i 1s`")
+print(f"(System.Runtime meter, ASP.NET Core and Kestrel EventCounters, thread-pool events), also on CPU 1, switched on and off")
+print(f"in {pairs} pairs of phases, A without and B with the collector, ordered A B, B A, A B ...; each phase counts {window} s")
+print(f"after a {settle} s settle (the collector's start-up is outside the measured seconds).")
 print()
 print("| pair | A: RPS without | B: RPS with | B vs A |")
 print("|---|---|---|---|")
 for r in rows:
-    print(f"| {r[0]} | {float(r[1]):.0f} | {float(r[2]):.0f} | {float(r[2]) / float(r[1]) - 1:+.1%} |")
+    print(f"| {r[0]} | {r[1]:.0f} | {r[2]:.0f} | {r[2] / r[1] - 1:+.1%} |")
 print()
 # The paired log-ratios give a mean change with a 95 % Student-t interval; a verdict only where the interval clears -2 %.
 import math
-logs = [math.log(float(r[2]) / float(r[1])) for r in rows]
+logs = [math.log(r[2] / r[1]) for r in rows]
 n = len(logs)
 mean = sum(logs) / n
 sd = statistics.stdev(logs) if n > 1 else float("inf")

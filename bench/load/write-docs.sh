@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the three load-engine proofs and replaces the "## Load engine" section of docs/benchmarks.md with their figures.
-# Usage: bench/load/write-docs.sh [--docs-only]   (about 4 minutes)
+# Usage: bench/load/write-docs.sh [--docs-only]   (about 10 minutes)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
