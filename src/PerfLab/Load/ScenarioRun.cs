@@ -86,7 +86,7 @@ internal sealed class ScenarioRun : IDisposable
         Client = new HttpMessageInvoker(handler, disposeHandler: true);
     }
 
-    /// <summary>How requests travel: "http/1.1 sockets, inline completions", "http/1.1 sockets" or "HttpClient, HTTP/2".</summary>
+    /// <summary>How requests travel: "HTTP/1.1 sockets, inline completions", "HTTP/1.1 sockets", or "HttpClient, HTTP/2" (or HTTP/1.1).</summary>
     public string Transport => _requests is null
         ? (_version == HttpVersion.Version20 ? "HttpClient, HTTP/2" : "HttpClient, HTTP/1.1")
         : Http11Connection.InlineCompletions ? "HTTP/1.1 sockets, inline completions" : "HTTP/1.1 sockets";
