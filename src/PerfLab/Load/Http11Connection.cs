@@ -188,10 +188,11 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
             {
                 continue; // an interim response (100 Continue, 103 Early Hints): the real one follows
             }
-            long body;
+            long body = 0;
+            var close = head.Close;
             if (head.Status is 204 or 304 or 101)
             {
-                body = 0;
+                // no body
             }
             else if (head.Chunked)
             {
@@ -205,8 +206,9 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
             else
             {
                 body = await ReadToCloseAsync(socket).ConfigureAwait(false);
+                close = true;
             }
-            if (head.Close || head.ContentLength < 0 && !head.Chunked && head.Status is not (204 or 304))
+            if (close)
             {
                 CloseSocket();
             }

@@ -50,6 +50,7 @@ internal sealed class ScenarioRun : IDisposable
     private readonly EndPoint? _endPoint;
     private readonly List<Http11Connection> _connections = [];
     private readonly Timer? _watchdog;
+    private readonly HttpMessageInvoker? _client; // https:// and HTTP/2 only
 
     public ScenarioRun(ScenarioPlan plan, Uri[] uris, LoadPlan loadPlan, CancellationToken runStop)
     {
@@ -69,6 +70,7 @@ internal sealed class ScenarioRun : IDisposable
             var period = TimeSpan.FromMilliseconds(Math.Clamp(_timeout.TotalMilliseconds / 10, 10, 250));
             _watchdog = new Timer(_ => AbortLateRequests(), null, period, period);
             _stop.Token.Register(AbortAllRequests);
+            return;
         }
         var handler = new SocketsHttpHandler
         {
@@ -83,7 +85,7 @@ internal sealed class ScenarioRun : IDisposable
             EnableMultipleHttp2Connections = true,
         };
         // HttpMessageInvoker rather than HttpClient: no per-request linked CancellationTokenSource, no buffering logic.
-        Client = new HttpMessageInvoker(handler, disposeHandler: true);
+        _client = new HttpMessageInvoker(handler, disposeHandler: true);
     }
 
     /// <summary>How requests travel: "HTTP/1.1 sockets, inline completions", "HTTP/1.1 sockets", or "HttpClient, HTTP/2" (or HTTP/1.1).</summary>
@@ -93,7 +95,6 @@ internal sealed class ScenarioRun : IDisposable
 
     public ScenarioPlan Plan { get; }
     public Uri[] Uris { get; }
-    public HttpMessageInvoker Client { get; }
     public RecorderSet Recorders { get; }
     public CancellationToken Stop => _stop.Token;
     public RecordingSnapshot Baseline { get; private set; }
@@ -121,7 +122,7 @@ internal sealed class ScenarioRun : IDisposable
     public void UserStopped() => Interlocked.Decrement(ref _activeUsers);
 
     /// <summary>Warm-up requests are free; measured ones draw from the request budget (-n).</summary>
-    public bool TryTakeBudget() => !_measuring || Interlocked.Decrement(ref _budget) >= 0;
+    public bool TryTakeBudget() => !_measuring || Plan.MaxRequests is null || Interlocked.Decrement(ref _budget) >= 0;
 
     public int NextIndex(LoadWorker worker)
     {
@@ -267,7 +268,7 @@ internal sealed class ScenarioRun : IDisposable
         try
         {
             using var request = new HttpRequestMessage(HttpMethod.Get, uri) { Version = _version, VersionPolicy = _versionPolicy };
-            using var response = await Client.SendAsync(request, cts.Token).ConfigureAwait(false);
+            using var response = await _client!.SendAsync(request, cts.Token).ConfigureAwait(false);
             status = (int)response.StatusCode;
             using var body = await response.Content.ReadAsStreamAsync(cts.Token).ConfigureAwait(false);
             int read;
@@ -322,7 +323,7 @@ internal sealed class ScenarioRun : IDisposable
                 connection.Dispose();
             }
         }
-        Client.Dispose();
+        _client?.Dispose();
         _stop.Dispose();
     }
 
