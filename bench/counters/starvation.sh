@@ -28,7 +28,7 @@ run_case sync500 "/weatherforecast-sync?ms=500"
 run_case sync2000 "/weatherforecast-sync?ms=2000"
 
 python3 - "$OUT" "$USERS" "$LOAD_S" "$(cut -d' ' -f1-3 /proc/loadavg)" >"$OUT/starvation.md" <<'PY'
-import json, re, sys, collections
+import json, os, re, sys, collections
 out, users, load_s, load = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 def rps(name):
     m = re.search(r"Requests/sec:\s*([\d.]+)", open(f"{out}/hey-{name}.txt").read()); return float(m.group(1)) if m else float("nan")
@@ -60,7 +60,7 @@ print()
 print(f"Command: `bench/counters/starvation.sh {load_s}` — a fresh SUT per row (net10.0, workstation GC, not pinned: pinning the SUT")
 print(f"to one core would halve its thread-pool minimum), `hey -z {load_s}s -c {users}`, and `perflab counters collect <pid> -i 1s`")
 print(f"beside it, started 2 s before the load. Queue and thread figures are over the seconds hey was running (its first and last")
-print(f"second left out). Thread pool on 2 cores: minimum 2 worker threads. Load average at the end: {load} (a shared machine:")
+print(f"second left out). Thread pool on {os.cpu_count()} cores: minimum {os.cpu_count()} worker threads. Load average at the end: {load} (a shared machine:")
 print("RPS and latency are context, the counters' shape is the point).")
 print()
 print("| endpoint | RPS (hey) | mean ms (hey) | 200s / errors (hey) | s under load | queue length min / median / max | s with empty queue | threads start → end | starvation injections | adjustments by reason |")

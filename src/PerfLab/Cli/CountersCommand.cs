@@ -105,7 +105,7 @@ public static class CountersCommand
     {
         var seconds = (recording.EndedUnixMs - recording.StartedUnixMs) / 1000.0;
         var what = string.Create(CultureInfo.InvariantCulture,
-            $"{recording.Samples.Count} samples, {recording.Adjustments.Count(a => a.Reason == "Starvation")} starvation injections over {seconds:0.0} s")
+            $"{recording.Samples.Count} samples, {recording.Adjustments.Count(a => a.Reason == CounterNames.StarvationReason)} starvation injections over {seconds:0.0} s")
             + (outPath is null ? "" : $", written to {outPath}");
         foreach (var warning in recording.Warnings)
         {
@@ -201,7 +201,7 @@ public static class CountersCommand
         {
             Description = "Sampling interval (1s, 500ms, 2s).",
             DefaultValueFactory = _ => TimeSpan.FromSeconds(1),
-            CustomParser = r => ParseDuration(r, "--interval", TimeSpan.FromMilliseconds(100), TimeSpan.FromHours(1)) ?? TimeSpan.FromSeconds(1),
+            CustomParser = r => OptionChecks.Duration(r, "--interval", TimeSpan.FromMilliseconds(100), TimeSpan.FromHours(1)) ?? TimeSpan.FromSeconds(1),
         };
         return option;
     }
@@ -211,7 +211,7 @@ public static class CountersCommand
         var option = new Option<TimeSpan?>("--duration", "-d")
         {
             Description = description,
-            CustomParser = r => ParseDuration(r, "--duration", TimeSpan.FromMilliseconds(1), TimeSpan.FromDays(7)),
+            CustomParser = r => OptionChecks.Duration(r, "--duration", TimeSpan.FromMilliseconds(1), TimeSpan.FromDays(7)),
         };
         if (defaultValue is not null)
         {
@@ -225,30 +225,4 @@ public static class CountersCommand
         Description = "Where to read the runtime counters: Auto (the System.Runtime meter on .NET 9+, EventCounters before), Meter or EventCounters.",
         DefaultValueFactory = _ => RuntimeCounterSource.Auto,
     };
-
-    /// <summary>"30s", "500ms", "2m", "1h", or a bare number of seconds.</summary>
-    internal static TimeSpan? ParseDuration(ArgumentResult result, string option, TimeSpan min, TimeSpan max)
-    {
-        var text = result.Tokens.Count > 0 ? result.Tokens[0].Value.Trim() : "";
-        var (number, scale) = text switch
-        {
-            _ when text.EndsWith("ms", StringComparison.OrdinalIgnoreCase) => (text[..^2], 0.001),
-            _ when text.EndsWith('s') || text.EndsWith('S') => (text[..^1], 1.0),
-            _ when text.EndsWith('m') || text.EndsWith('M') => (text[..^1], 60.0),
-            _ when text.EndsWith('h') || text.EndsWith('H') => (text[..^1], 3600.0),
-            _ => (text, 1.0),
-        };
-        if (!double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) || !double.IsFinite(value))
-        {
-            result.AddError($"{option}: '{text}' is not a duration (use 30s, 500ms, 2m or 1h).");
-            return null;
-        }
-        var duration = TimeSpan.FromSeconds(Math.Min(value * scale, TimeSpan.MaxValue.TotalSeconds / 2));
-        if (duration < min || duration > max)
-        {
-            result.AddError(string.Create(CultureInfo.InvariantCulture, $"{option} must be between {min.TotalSeconds:0.###}s and {max.TotalSeconds:0}s, not '{text}'."));
-            return null;
-        }
-        return duration;
-    }
 }

@@ -48,15 +48,15 @@ internal static class CounterCatalog
     // interval spent paused for the meter. Working set and heap size use MB = 1,000,000 bytes, as the runtime does.
     public static readonly IReadOnlyList<CounterDefinition> All =
     [
-        new("cpu-usage", "CPU Usage", "%", CounterKind.Gauge, RuntimeEventSource,
+        new(CounterNames.CpuUsage, "CPU Usage", "%", CounterKind.Gauge, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.process.cpu.time", UseRate: true, Transform: MeterTransform.CpuPercent)),
         new("working-set", "Working Set", "MB", CounterKind.Gauge, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.process.memory.working_set", UseRate: false, Scale: 1e-6)),
         new("gc-heap-size", "GC Heap Size", "MB", CounterKind.Gauge, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.gc.last_collection.heap.size", UseRate: false, Scale: 1e-6)),
-        new("time-in-gc", "% Time in GC since last GC", "%", CounterKind.Gauge, RuntimeEventSource,
+        new(CounterNames.TimeInGc, "% Time in GC since last GC", "%", CounterKind.Gauge, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.gc.pause.time", UseRate: true, Transform: MeterTransform.PercentOfInterval)),
-        new("alloc-rate", "Allocation Rate", "B", CounterKind.Rate, RuntimeEventSource,
+        new(CounterNames.AllocRate, "Allocation Rate", "B", CounterKind.Rate, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.gc.heap.total_allocated", UseRate: true)),
         new("gen-0-gc-count", "Gen 0 GC Count", "count", CounterKind.Rate, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.gc.collections", UseRate: true, TagKey: "gc.heap.generation", TagValues: ["gen0", "gen1", "gen2"])),
@@ -64,13 +64,13 @@ internal static class CounterCatalog
             new(RuntimeMeter, "dotnet.gc.collections", UseRate: true, TagKey: "gc.heap.generation", TagValues: ["gen1", "gen2"])),
         new("gen-2-gc-count", "Gen 2 GC Count", "count", CounterKind.Rate, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.gc.collections", UseRate: true, TagKey: "gc.heap.generation", TagValues: ["gen2"])),
-        new("threadpool-thread-count", "ThreadPool Thread Count", "count", CounterKind.Gauge, RuntimeEventSource,
+        new(CounterNames.ThreadCount, "ThreadPool Thread Count", "count", CounterKind.Gauge, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.thread_pool.thread.count", UseRate: false)),
-        new("threadpool-queue-length", "ThreadPool Queue Length", "count", CounterKind.Gauge, RuntimeEventSource,
+        new(CounterNames.QueueLength, "ThreadPool Queue Length", "count", CounterKind.Gauge, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.thread_pool.queue.length", UseRate: false)),
         new("threadpool-completed-items-count", "ThreadPool Completed Work Item Count", "count", CounterKind.Rate, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.thread_pool.work_item.count", UseRate: true)),
-        new("monitor-lock-contention-count", "Monitor Lock Contention Count", "count", CounterKind.Rate, RuntimeEventSource,
+        new(CounterNames.LockContention, "Monitor Lock Contention Count", "count", CounterKind.Rate, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.monitor.lock_contentions", UseRate: true)),
         // dotnet.exceptions is a synchronous counter: the meter publishes no series for it before the first exception.
         new("exception-count", "Exception Count", "count", CounterKind.Rate, RuntimeEventSource,
@@ -92,7 +92,7 @@ internal static class CounterCatalog
 
     // Reasons of the runtime's ThreadAdjustmentReason (clretwall.man); named here so newer values print as words.
     private static readonly string[] _adjustmentReasons =
-        ["Warmup", "Initializing", "RandomMove", "ClimbingMove", "ChangePoint", "Stabilizing", "Starvation", "ThreadTimedOut", "CooperativeBlocking"];
+        ["Warmup", "Initializing", "RandomMove", "ClimbingMove", "ChangePoint", "Stabilizing", CounterNames.StarvationReason, "ThreadTimedOut", "CooperativeBlocking"];
 
     public static string AdjustmentReason(int reason) =>
         reason >= 0 && reason < _adjustmentReasons.Length ? _adjustmentReasons[reason] : "Reason" + reason.ToString(System.Globalization.CultureInfo.InvariantCulture);

@@ -48,7 +48,7 @@ internal sealed class SampleStore(double intervalSeconds, bool countStarvation)
         lock (_gate)
         {
             _adjustments.Add(new ThreadPoolAdjustment(unixMs, reason, e.NewWorkerThreadCount, e.AverageThroughput));
-            if (reason == "Starvation")
+            if (reason == CounterNames.StarvationReason)
             {
                 BucketAt(unixMs).StarvationInjections++;
             }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfLab.Counters;
 
 namespace PerfLab.Experiments;
 

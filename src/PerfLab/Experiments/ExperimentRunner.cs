@@ -587,7 +587,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var averages = samples.SelectMany(s => s.Values.Keys).Distinct().ToDictionary(
             name => name,
             name => samples.Select(s => s.Get(name)).OfType<double>().DefaultIfEmpty(double.NaN).Average());
-        var starvation = recording?.Adjustments.Count(a => a.Reason == "Starvation"
+        var starvation = recording?.Adjustments.Count(a => a.Reason == CounterNames.StarvationReason
             && a.UnixMs >= measuredFrom.ToUnixTimeMilliseconds() && a.UnixMs <= ended.ToUnixTimeMilliseconds()) ?? 0;
         var counterSeconds = samples.ToDictionary(s => s.UnixSeconds, s => s.Values);
         var seconds = loadSeconds.Keys.Concat(counterSeconds.Keys).Where(s => s >= from && s <= to).Distinct().Order();

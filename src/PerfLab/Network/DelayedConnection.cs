@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Diagnostics;
 using System.Net.Sockets;
-using System.Threading.Channels;
+using System.Collections.Concurrent;
 
 namespace PerfLab.Network;
 
@@ -90,8 +90,8 @@ internal sealed class DelayedConnection
         // Backpressure once this much is held: a receiver that stops reading must not make the proxy buffer forever.
         private const long MaxHeldBytes = 32L * 1024 * 1024;
 
-        private readonly Channel<Chunk> _chunks = Channel.CreateUnbounded<Chunk>(
-            new UnboundedChannelOptions { SingleReader = true, SingleWriter = true });
+        // A blocking queue: the writer thread waits on it directly, with no thread-pool hop per chunk.
+        private readonly BlockingCollection<Chunk> _chunks = [];
         private readonly SemaphoreSlim _drained = new(0);
         private long _held;
         private int _finishedHalves;
@@ -121,14 +121,14 @@ internal sealed class DelayedConnection
                     var due = Stopwatch.GetTimestamp() + delayTicks;
                     if (n == 0)
                     {
-                        _chunks.Writer.TryWrite(new Chunk(null, 0, due)); // end of stream, delayed like the data
+                        _chunks.Add(new Chunk(null, 0, due)); // end of stream, delayed like the data
                         break;
                     }
                     // Copied to a right-sized rental so that many small chunks do not each hold 64 KB.
                     var data = ArrayPool<byte>.Shared.Rent(n);
                     buffer.AsSpan(0, n).CopyTo(data);
                     Interlocked.Add(ref _held, n);
-                    _chunks.Writer.TryWrite(new Chunk(data, n, due));
+                    _chunks.Add(new Chunk(data, n, due));
                 }
             }
             catch (Exception ex) when (ex is SocketException or ObjectDisposedException or OperationCanceledException)
@@ -138,7 +138,7 @@ internal sealed class DelayedConnection
             finally
             {
                 ArrayPool<byte>.Shared.Return(buffer);
-                _chunks.Writer.TryComplete();
+                _chunks.CompleteAdding();
                 Finish();
             }
         }
@@ -148,35 +148,32 @@ internal sealed class DelayedConnection
             var ct = owner._abort.Token;
             try
             {
-                while (_chunks.Reader.WaitToReadAsync(ct).AsTask().GetAwaiter().GetResult())
+                foreach (var chunk in _chunks.GetConsumingEnumerable(ct))
                 {
-                    while (_chunks.Reader.TryRead(out var chunk))
+                    PreciseSleep.Until(chunk.Due, ct);
+                    if (chunk.Data is null)
                     {
-                        PreciseSleep.Until(chunk.Due, ct);
-                        if (chunk.Data is null)
-                        {
-                            to.Shutdown(SocketShutdown.Send);
-                            continue;
-                        }
-                        try
-                        {
-                            var sent = 0;
-                            while (sent < chunk.Length)
-                            {
-                                sent += to.Send(chunk.Data, sent, chunk.Length - sent, SocketFlags.None);
-                            }
-                        }
-                        finally
-                        {
-                            ArrayPool<byte>.Shared.Return(chunk.Data);
-                            Interlocked.Add(ref _held, -chunk.Length);
-                            if (_drained.CurrentCount == 0)
-                            {
-                                _drained.Release();
-                            }
-                        }
-                        onForwarded(chunk.Length);
+                        to.Shutdown(SocketShutdown.Send);
+                        continue;
                     }
+                    try
+                    {
+                        var sent = 0;
+                        while (sent < chunk.Length)
+                        {
+                            sent += to.Send(chunk.Data, sent, chunk.Length - sent, SocketFlags.None);
+                        }
+                    }
+                    finally
+                    {
+                        ArrayPool<byte>.Shared.Return(chunk.Data);
+                        Interlocked.Add(ref _held, -chunk.Length);
+                        if (_drained.CurrentCount == 0)
+                        {
+                            _drained.Release();
+                        }
+                    }
+                    onForwarded(chunk.Length);
                 }
             }
             catch (Exception ex) when (ex is SocketException or ObjectDisposedException or OperationCanceledException)
@@ -186,7 +183,7 @@ internal sealed class DelayedConnection
             finally
             {
                 // Whatever is still queued after a failure goes back to the pool.
-                while (_chunks.Reader.TryRead(out var left))
+                while (_chunks.TryTake(out var left))
                 {
                     if (left.Data is not null)
                     {

@@ -39,7 +39,7 @@ public sealed class CountersCommandTests
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        foreach (var arg in new[] { Path.Combine(AppContext.BaseDirectory, "perflab.dll"), "counters", "monitor", sut.Pid.ToString(CultureInfo.InvariantCulture), "-d", "40s" })
+        foreach (var arg in new[] { PerfLabProcess.CliPathForTests, "counters", "monitor", sut.Pid.ToString(CultureInfo.InvariantCulture), "-d", "40s" })
         {
             start.ArgumentList.Add(arg);
         }

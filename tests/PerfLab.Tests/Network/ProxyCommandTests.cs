@@ -1,5 +1,5 @@
 using System.Net;
-using PerfLab.Network;
+using PerfLab.Cli;
 
 namespace PerfLab.Tests.Network;
 
@@ -7,22 +7,27 @@ public sealed class ProxyCommandTests
 {
     [Theory]
     [InlineData("10ms", 10)]
-    [InlineData("10", 10)]
     [InlineData("0.5s", 500)]
     [InlineData("250us", 0.25)]
     [InlineData("0", 0)]
-    public void TryParseDuration_WithUnit_GivesMilliseconds(string text, double ms)
+    public void Parse_RttWithUnit_GivesThatDuration(string text, double ms)
     {
-        Assert.True(ProxyCommand.TryParseDuration(text, out var value));
-        Assert.Equal(ms, value.TotalMilliseconds, 6);
+        var parsed = ProxyCommand.Create().Parse(["--target", "127.0.0.1:5000", "--rtt", text]);
+        Assert.Empty(parsed.Errors);
+        Assert.Equal(ms, parsed.GetValue<TimeSpan>("--rtt").TotalMilliseconds, 6);
     }
 
     [Theory]
-    [InlineData("")]
-    [InlineData("fast")]
-    [InlineData("-5ms")]
-    [InlineData("NaNms")]
-    public void TryParseDuration_Nonsense_Fails(string text) => Assert.False(ProxyCommand.TryParseDuration(text, out _));
+    [InlineData("", "is not a duration")]
+    [InlineData("fast", "is not a duration")]
+    [InlineData("-5ms", "must be between")]
+    [InlineData("NaNms", "is not a duration")]
+    [InlineData("10", "needs a unit")]
+    public void Parse_RttNonsenseOrWithoutUnit_ReportsWhy(string text, string why)
+    {
+        var errors = ProxyCommand.Create().Parse(["--target", "127.0.0.1:5000", "--rtt", text]).Errors;
+        Assert.Contains(errors, e => e.Message.Contains(why, StringComparison.Ordinal));
+    }
 
     [Theory]
     [InlineData("127.0.0.1:5000", "127.0.0.1:5000")]

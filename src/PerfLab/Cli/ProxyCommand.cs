@@ -1,12 +1,11 @@
 using System.CommandLine;
 using System.Globalization;
 using System.Net;
-using PerfLab.Cli;
+using PerfLab.Network;
 
-namespace PerfLab.Network;
+namespace PerfLab.Cli;
 
-// perflab proxy --target 127.0.0.1:5000 --rtt 10ms: the latency proxy on its own, until Ctrl+C. Not wired into the
-// root command by this branch (PerfLabCli.cs belongs to the lead): add `root.Subcommands.Add(ProxyCommand.Create())`.
+/// <summary>perflab proxy --target 127.0.0.1:5000 --rtt 10ms: the latency proxy on its own, until Ctrl+C.</summary>
 public static class ProxyCommand
 {
     public static Command Create()
@@ -16,10 +15,11 @@ public static class ProxyCommand
             Description = "Where to forward connections: host:port, host being an IP address or localhost.",
             Required = true,
         };
-        var rtt = new Option<string>("--rtt")
+        var rtt = new Option<TimeSpan>("--rtt")
         {
-            Description = "Round-trip time to add: half is held in each direction (e.g. 10ms, 0.5s; a bare number is ms).",
-            DefaultValueFactory = _ => "10ms",
+            Description = "Round-trip time to add, with its unit: half is held in each direction (e.g. 10ms, 0.5s).",
+            DefaultValueFactory = _ => TimeSpan.FromMilliseconds(10),
+            CustomParser = r => OptionChecks.Duration(r, "--rtt", TimeSpan.Zero, LatencyProxy.MaxOneWayDelay * 2, unitRequired: true) ?? TimeSpan.Zero,
         };
         var port = new Option<int>("--port")
         {
@@ -28,8 +28,6 @@ public static class ProxyCommand
         };
         target.Check(v => TryParseTarget(v ?? "", out _),
             v => $"--target must be host:port with an IP address or localhost, e.g. 127.0.0.1:5000 (got '{v}').");
-        rtt.Check(v => TryParseDuration(v ?? "", out var value) && value <= LatencyProxy.MaxOneWayDelay * 2,
-            v => $"--rtt must be a duration from 0 to {(LatencyProxy.MaxOneWayDelay * 2).TotalSeconds.ToString(CultureInfo.InvariantCulture)} s, e.g. 10ms (got '{v}').");
         port.Check(v => v is >= 0 and <= 65535, "--port must be between 0 and 65535.");
 
         var command = new Command("proxy", "Forward TCP connections from 127.0.0.1 to a target, adding a round-trip delay without limiting bandwidth.");
@@ -39,7 +37,7 @@ public static class ProxyCommand
         command.SetAction(async (ParseResult pr, CancellationToken ct) =>
         {
             TryParseTarget(pr.GetValue(target)!, out var endPoint);
-            TryParseDuration(pr.GetValue(rtt)!, out var roundTrip);
+            var roundTrip = pr.GetValue(rtt);
             await using var proxy = await LatencyProxy.StartAsync(endPoint!, roundTrip / 2, ct, pr.GetValue(port));
             var inv = CultureInfo.InvariantCulture;
             Console.Out.WriteLine(string.Create(inv, $"proxy: listening on {proxy.EndPoint}, forwarding to {endPoint}, adding {roundTrip.TotalMilliseconds:0.###} ms RTT. Ctrl+C stops."));
@@ -56,27 +54,6 @@ public static class ProxyCommand
             return (int)ExitCode.Success;
         });
         return command;
-    }
-
-    /// <summary>"10ms", "250us", "0.5s", "10" (milliseconds).</summary>
-    public static bool TryParseDuration(string text, out TimeSpan value)
-    {
-        value = default;
-        text = text.Trim();
-        var (number, scale) = text switch
-        {
-            _ when text.EndsWith("us", StringComparison.OrdinalIgnoreCase) => (text[..^2], 0.001),
-            _ when text.EndsWith("ms", StringComparison.OrdinalIgnoreCase) => (text[..^2], 1.0),
-            _ when text.EndsWith('s') || text.EndsWith('S') => (text[..^1], 1000.0),
-            _ => (text, 1.0),
-        };
-        if (!double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var amount)
-            || !double.IsFinite(amount) || amount < 0)
-        {
-            return false;
-        }
-        value = TimeSpan.FromMilliseconds(amount * scale);
-        return true;
     }
 
     /// <summary>"127.0.0.1:5000", "[::1]:5000" or "localhost:5000".</summary>

@@ -1,6 +1,6 @@
-namespace PerfLab.Experiments;
+namespace PerfLab.Counters;
 
-/// <summary>The dotnet-counters names the analysis reads (whichever source they came from; see Counters/CounterCatalog).</summary>
+/// <summary>The dotnet-counters names that code reads by name (whichever source they came from; see <see cref="CounterCatalog"/>).</summary>
 public static class CounterNames
 {
     public const string CpuUsage = "cpu-usage";
@@ -9,4 +9,7 @@ public static class CounterNames
     public const string ThreadCount = "threadpool-thread-count";
     public const string QueueLength = "threadpool-queue-length";
     public const string LockContention = "monitor-lock-contention-count";
+
+    /// <summary>The thread-pool adjustment reason of an injection for starvation.</summary>
+    public const string StarvationReason = "Starvation";
 }
