@@ -13,7 +13,6 @@ namespace PerfLab.Experiments;
 public static class ExperimentLoader
 {
     public static readonly IReadOnlyList<string> ProfileNames = ["article", "quick", "smoke"];
-    public static readonly IReadOnlyList<string> Metrics = ["rps", "mean-ms", "p99-ms", "batch-mean-ms"];
 
     /// <summary>The built-in experiments folder of this checkout.</summary>
     public static string DefaultFolder => Path.Combine(Sut.PerfLabPaths.RepoRoot, "experiments");
@@ -233,9 +232,9 @@ public static class ExperimentLoader
             }
         }
         var metric = reader.RequiredString(map, node, "metric");
-        if (!Metrics.Contains(metric))
+        if (!Analysis.Metrics.Contains(metric))
         {
-            throw Error(reader.Path, map["metric"].Start, $"metric '{metric}' is not one of {string.Join(", ", Metrics)}.");
+            throw Error(reader.Path, map["metric"].Start, $"metric '{metric}' is not one of {string.Join(", ", Analysis.Metrics)}.");
         }
         var scenario = reader.OptionalString(map, "scenario") ?? "all";
         if (scenario != "all" && scenarios.All(s => s.Name != scenario))

@@ -216,7 +216,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var notes = new List<string>();
         foreach (var c in comparisons.Where(c => c.Scenario == "all"))
         {
-            var floor = Math.Max(Math.Abs(c.LowPercent), Math.Abs(c.HighPercent));
+            var floor = NoiseFloors.FloorOf(c);
             var bare = Analysis.FalsePositiveRate(runs, c.Scenario, c.Metric, groupSize, 0);
             var withFloor = Analysis.FalsePositiveRate(runs, c.Scenario, c.Metric, groupSize, double.IsFinite(floor) ? floor : 0);
             var ok = runs.Count(r => r.Status == RunStatus.Ok);

@@ -41,13 +41,16 @@ public sealed class NoiseFloors
             ? floor
             : null;
 
+    /// <summary>The noise floor an A/A comparison shows: the farther end of its interval, in percent.</summary>
+    public static double FloorOf(Comparison c) => Math.Max(Math.Abs(c.LowPercent), Math.Abs(c.HighPercent));
+
     /// <summary>Records the floors an A/A experiment measured and saves them.</summary>
     public void Record(string experiment, IEnumerable<Comparison> aaComparisons)
     {
         var perMetric = new Dictionary<string, double>();
         foreach (var c in aaComparisons.Where(c => double.IsFinite(c.LowPercent) && double.IsFinite(c.HighPercent)))
         {
-            perMetric[$"{c.Scenario}|{c.Metric}"] = Math.Round(Math.Max(Math.Abs(c.LowPercent), Math.Abs(c.HighPercent)), 2);
+            perMetric[$"{c.Scenario}|{c.Metric}"] = Math.Round(FloorOf(c), 2);
         }
         if (perMetric.Count == 0)
         {

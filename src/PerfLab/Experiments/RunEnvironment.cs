@@ -1,5 +1,5 @@
-using System.Diagnostics;
 using System.Runtime.InteropServices;
+using PerfLab.Cli;
 
 namespace PerfLab.Experiments;
 
@@ -76,25 +76,16 @@ public static class RunEnvironment
         }
     }
 
+    /// <summary>A short command's output, or null when it fails, is missing or takes over 10 s (then it is killed).</summary>
     private static string? Run(string file, IReadOnlyList<string> args)
     {
         try
         {
-            var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true };
-            foreach (var arg in args)
-            {
-                start.ArgumentList.Add(arg);
-            }
-            using var process = Process.Start(start);
-            if (process is null)
-            {
-                return null;
-            }
-            var output = process.StandardOutput.ReadToEnd();
-            process.WaitForExit(10_000);
-            return process.ExitCode == 0 ? output.Trim() : null;
+            // Called from synchronous code outside any socket continuation; the wait is bounded by the timeout.
+            var result = Database.ProcessRunner.RunAsync(file, args, null, TimeSpan.FromSeconds(10), CancellationToken.None).GetAwaiter().GetResult();
+            return result.ExitCode == 0 ? result.Output : null;
         }
-        catch (System.ComponentModel.Win32Exception)
+        catch (PerfLabException)
         {
             return null;
         }

@@ -1,4 +1,4 @@
-using MathNet.Numerics.Distributions;
+using PerfLab.Load;
 
 namespace PerfLab.Experiments;
 
@@ -25,8 +25,7 @@ public static class Statistics
             return new Estimate(median, median, median, 1);
         }
         var mean = samples.Average();
-        var halfWidth = StudentT.InvCDF(0, 1, samples.Count - 1, 1 - (1 - Confidence) / 2)
-            * StdDev(samples) / Math.Sqrt(samples.Count);
+        var halfWidth = StudentT.MarginOfError(samples, Confidence)!.Value;
         // The median and the mean's interval can disagree for skewed samples: widen so the interval holds the median.
         return new Estimate(median, Math.Min(mean - halfWidth, median), Math.Max(mean + halfWidth, median), samples.Count);
     }
@@ -61,7 +60,7 @@ public static class Statistics
         {
             // Welch–Satterthwaite degrees of freedom.
             var df = Math.Pow(varA + varB, 2) / (varA * varA / (logA.Count - 1) + varB * varB / (logB.Count - 1));
-            var t = StudentT.InvCDF(0, 1, df, 1 - (1 - Confidence) / 2);
+            var t = StudentT.InverseCdf(1 - (1 - Confidence) / 2, df);
             low = diff - t * se;
             high = diff + t * se;
         }

@@ -57,7 +57,7 @@ public sealed class ReportWriterTests
         Assert.Contains("the SUT exited with code 134 during warm-up", markdown);
         Assert.Contains("| 000 | `serializer` | System.Text.Json instead of Newtonsoft.Json: more RPS | +22 % RPS | +22.1 % [+15.3, +29.4] | **yes** |", markdown);
         Assert.Contains("**no**", markdown);
-        Assert.Contains("not measured", markdown);
+        Assert.Contains("| undecided |", markdown); // a claim measured once: a direction, no interval
         // A pipe inside a cell must not split it.
         Assert.Contains("no interval \\| no verdict", markdown);
     }
