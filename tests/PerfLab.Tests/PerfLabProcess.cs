@@ -19,8 +19,7 @@ internal static class PerfLabProcess
     // project gets Microsoft.Extensions.* from the ASP.NET Core framework, perflab from packages).
     private static readonly Lazy<string> CliPath = new(() =>
     {
-        var repoRoot = typeof(PerfLabCli).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
-            .Single(a => a.Key == "PerfLab.RepoRoot").Value!;
+        var repoRoot = PerfLab.Sut.PerfLabPaths.RepoRoot;
 #if DEBUG
         const string configuration = "Debug";
 #else

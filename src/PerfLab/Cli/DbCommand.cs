@@ -31,18 +31,6 @@ public static class DbCommand
         return command;
     }
 
-    private static Option<string?> DataDirOption() => new("--data-dir")
-    {
-        Description = $"Data folder of perflab's cluster (env {ManagedCluster.DataDirVariable}; default " +
-            "~/.cache/perflab/postgres, or /var/tmp/perflab/postgres as root).",
-    };
-
-    private static Option<string?> ConnectionStringOption() => new("--connection-string")
-    {
-        Description = "Use this external PostgreSQL instead of perflab's own (Npgsql syntax, e.g. " +
-            $"\"Host=db;Username=me;Password=...;Database=adventureworks\"; env {DatabaseTarget.ConnectionStringVariable}).",
-    };
-
     private static Option<string?> BinDirOption() => new("--pg-bindir")
     {
         Description = $"Folder holding initdb, pg_ctl and postgres (env {PostgresBinaries.BinDirVariable}; default: the " +
@@ -51,8 +39,8 @@ public static class DbCommand
 
     private static Command CreateStart()
     {
-        var dataDir = DataDirOption();
-        var connection = ConnectionStringOption();
+        var dataDir = DbOptions.DataDir();
+        var connection = DbOptions.ConnectionString();
         var binDir = BinDirOption();
         var port = new Option<int?>("--port")
         {
@@ -88,8 +76,8 @@ public static class DbCommand
 
     private static Command CreateStop()
     {
-        var dataDir = DataDirOption();
-        var connection = ConnectionStringOption();
+        var dataDir = DbOptions.DataDir();
+        var connection = DbOptions.ConnectionString();
         var binDir = BinDirOption();
         var command = new Command("stop", "Stop perflab's PostgreSQL cluster (its data stays).")
         {
@@ -112,8 +100,8 @@ public static class DbCommand
 
     private static Command CreateStatus()
     {
-        var dataDir = DataDirOption();
-        var connection = ConnectionStringOption();
+        var dataDir = DbOptions.DataDir();
+        var connection = DbOptions.ConnectionString();
         var json = new Option<bool>("--json") { Description = "Print the status as JSON, for scripts." };
         var command = new Command("status",
             "Show whether the database runs, where, which PostgreSQL and schema version, and how many rows it holds.")
@@ -138,8 +126,8 @@ public static class DbCommand
 
     private static Command CreateSeed()
     {
-        var dataDir = DataDirOption();
-        var connection = ConnectionStringOption();
+        var dataDir = DbOptions.DataDir();
+        var connection = DbOptions.ConnectionString();
         var command = new Command("seed",
             "Create the adventureworks database and load the deterministic AdventureWorks-shaped data (504 products, " +
             "31,465 orders, 121,317 order lines). Does nothing on a current database; re-seeds a stale one.")
@@ -158,8 +146,8 @@ public static class DbCommand
 
     private static Command CreateReset()
     {
-        var dataDir = DataDirOption();
-        var connection = ConnectionStringOption();
+        var dataDir = DbOptions.DataDir();
+        var connection = DbOptions.ConnectionString();
         var command = new Command("reset",
             "Drop the adventureworks database and seed it again (on an external server: drop perflab's schemas " +
             "in the given database and seed them again).")
@@ -203,7 +191,7 @@ public static class DbCommand
                 "run `perflab db start` first (or pass --connection-string).", ExitCode.Unreachable);
     }
 
-    private static Progress<SeedProgress> Progress() => new SynchronousProgress(p =>
+    private static Progress<SeedProgress> Progress() => new InlineProgress<SeedProgress>(p =>
         Console.WriteLine(Invariant($"  {p.Step,-28} {p.Rows,9:N0} rows {p.Elapsed.TotalSeconds,7:0.0} s")));
 
     private static void PrintSeedResult(SeedResult result)
@@ -324,10 +312,4 @@ public static class DbCommand
     }
 
     private static string Invariant(FormattableString s) => s.ToString(CultureInfo.InvariantCulture);
-
-    // Progress<T> posts to the thread pool, so lines could print after the result; this one reports inline.
-    private sealed class SynchronousProgress(Action<SeedProgress> report) : Progress<SeedProgress>
-    {
-        protected override void OnReport(SeedProgress value) => report(value);
-    }
 }

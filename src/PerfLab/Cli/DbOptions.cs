@@ -8,7 +8,8 @@ public static class DbOptions
 {
     public static Option<string?> ConnectionString() => new("--connection-string")
     {
-        Description = $"Use this external PostgreSQL instead of perflab's own (also: env {DatabaseTarget.ConnectionStringVariable}).",
+        Description = "Use this external PostgreSQL instead of perflab's own (Npgsql syntax, e.g. " +
+            $"\"Host=db;Username=me;Password=...;Database=adventureworks\"; also: env {DatabaseTarget.ConnectionStringVariable}).",
     };
 
     public static Option<string?> DataDir() => new("--data-dir")

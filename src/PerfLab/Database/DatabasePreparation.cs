@@ -30,9 +30,9 @@ public static class DatabasePreparation
         if (!state.IsCurrent)
         {
             log.WriteLine($"seeding the AdventureWorks data ({state.Describe()})...");
-            await Seeder.SeedAsync(connection, new Progress<SeedProgress>(p => log.WriteLine($"    {p.Step}: {p.Rows} rows, {p.Elapsed.TotalSeconds:0.0} s")), ct);
+            await Seeder.SeedAsync(connection, new InlineProgress<SeedProgress>(p => log.WriteLine($"    {p.Step}: {p.Rows} rows, {p.Elapsed.TotalSeconds:0.0} s")), ct);
         }
-        return (await DatabaseTarget.ResolveAsync(null, dataDir, ct), $"perflab's PostgreSQL {status.MajorVersion} on 127.0.0.1:{status.Port} ({cluster.DataDir})");
+        return (connection, $"perflab's PostgreSQL {status.MajorVersion} on 127.0.0.1:{status.Port} ({cluster.DataDir})");
     }
 
     /// <summary>

@@ -61,14 +61,7 @@ public sealed class ManagedCluster
         {
             return fromEnv;
         }
-        if (ProcessRunner.IsRoot)
-        {
-            return "/var/tmp/perflab/postgres";
-        }
-        var cache = Environment.GetEnvironmentVariable("XDG_CACHE_HOME") is { Length: > 0 } xdg
-            ? xdg
-            : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".cache");
-        return Path.Combine(cache, "perflab", "postgres");
+        return Path.Combine(Sut.PerfLabPaths.CacheRoot, "postgres");
     }
 
     public static string ConnectionStringFor(int port, string database = Seeder.DefaultDatabase) =>

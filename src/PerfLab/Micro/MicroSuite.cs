@@ -40,10 +40,9 @@ public sealed class MicroSuite
     /// <summary>The suite of the source tree perflab was built from (its <c>PerfLab.RepoRoot</c> metadata).</summary>
     public static MicroSuite Locate(TextWriter progress)
     {
-        var root = typeof(MicroSuite).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
-            .FirstOrDefault(a => a.Key == "PerfLab.RepoRoot")?.Value;
-        var suite = root is null ? null : new MicroSuite(root, progress);
-        if (suite is null || !File.Exists(suite.ProjectPath))
+        var root = Sut.PerfLabPaths.RepoRoot;
+        var suite = new MicroSuite(root, progress);
+        if (!File.Exists(suite.ProjectPath))
         {
             throw new PerfLabException(
                 $"perflab micro needs the PerfLab source tree it was built from; bench/PerfLab.Micro was not found under '{root}'.",
