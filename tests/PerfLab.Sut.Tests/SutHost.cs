@@ -10,7 +10,7 @@ public sealed class SutHost : IAsyncDisposable
     private SutHost(SutProcess process)
     {
         Process = process;
-        Client = new HttpClient { BaseAddress = process.BaseAddress, Timeout = TimeSpan.FromSeconds(30) };
+        Client = process.CreateClient(TimeSpan.FromSeconds(30));
     }
 
     public SutProcess Process { get; }

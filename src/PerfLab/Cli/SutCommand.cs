@@ -62,7 +62,7 @@ public static class SutCommand
             {
                 throw new PerfLabException($"--urls '{listen}' must be an http:// address on loopback, e.g. http://127.0.0.1:5000.", ExitCode.Usage);
             }
-            if (ReadState() is { } running && Counters.DotnetProcesses.IsAlive(running.Pid))
+            if (RunningSutOrNull() is { } running)
             {
                 throw new PerfLabException($"a SUT is already running at {running.Url} (pid {running.Pid}); run `perflab sut stop` first.", ExitCode.Usage);
             }
@@ -112,11 +112,9 @@ public static class SutCommand
         var command = new Command("stop", "Stop the SUT that `perflab sut start` left running.");
         command.SetAction(async (_, _) =>
         {
-            var state = ReadState();
-            if (state is null || !Counters.DotnetProcesses.IsAlive(state.Pid))
+            if (RunningSutOrNull() is not { } state)
             {
                 Console.WriteLine("no SUT is running.");
-                DeleteState();
                 return (int)ExitCode.Success;
             }
             await SutProcess.StopByPidAsync(state.Pid);
@@ -132,14 +130,19 @@ public static class SutCommand
         var command = new Command("status", "Say whether a SUT started by `perflab sut start` is running, and what /info reports.");
         command.SetAction(async (_, ct) =>
         {
-            var state = ReadState();
-            if (state is null || !Counters.DotnetProcesses.IsAlive(state.Pid))
+            if (RunningSutOrNull() is not { } state)
             {
                 Console.WriteLine("no SUT is running.");
                 return (int)ExitCode.Failed;
             }
             Console.WriteLine($"SUT running at {state.Url} (pid {state.Pid}, {state.Framework}), log {state.LogFile}");
-            using var client = new HttpClient { BaseAddress = new Uri(state.Url), Timeout = TimeSpan.FromSeconds(5) };
+            using var client = new HttpClient
+            {
+                BaseAddress = new Uri(state.Url),
+                Timeout = TimeSpan.FromSeconds(5),
+                DefaultRequestVersion = SutLaunch.IsHttp2Only(state.Settings) ? System.Net.HttpVersion.Version20 : System.Net.HttpVersion.Version11,
+                DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
+            };
             try
             {
                 Console.WriteLine(await client.GetStringAsync("/info", ct));
@@ -167,6 +170,36 @@ public static class SutCommand
             pairs[value[..eq].Trim()] = value[(eq + 1)..].Trim();
         }
         return pairs;
+    }
+
+    /// <summary>
+    /// The SUT `sut start` left running, or null. A state whose process has ended, or whose pid now belongs to another
+    /// program (pids are reused), is stale: it is deleted, so `sut stop` never signals a stranger.
+    /// </summary>
+    private static RunningSut? RunningSutOrNull()
+    {
+        if (ReadState() is { } state && Counters.DotnetProcesses.IsAlive(state.Pid) && IsSutProcess(state.Pid))
+        {
+            return state;
+        }
+        DeleteState();
+        return null;
+    }
+
+    private static bool IsSutProcess(int pid)
+    {
+        try
+        {
+            return File.ReadAllText($"/proc/{pid}/cmdline").Contains("PerfLab.Sut", StringComparison.Ordinal);
+        }
+        catch (IOException)
+        {
+            return false;
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return false;
+        }
     }
 
     private static RunningSut? ReadState()

@@ -17,6 +17,11 @@ public sealed record SutLaunch(
 {
     public const string DefaultFramework = "net10.0";
 
+    /// <summary>Whether these settings make Kestrel serve HTTP/2 only (h2c), so a client must speak HTTP/2 to it.</summary>
+    public static bool IsHttp2Only(IReadOnlyDictionary<string, string> settings) =>
+        settings.Any(s => s.Key.Equals("Kestrel:EndpointDefaults:Protocols", StringComparison.OrdinalIgnoreCase)
+            && s.Value.Equals("Http2", StringComparison.OrdinalIgnoreCase));
+
     public static readonly IReadOnlyList<string> KnownFrameworks = ["net8.0", "net9.0", "net10.0"];
 
     public static SutLaunch Default(string? connectionString) =>

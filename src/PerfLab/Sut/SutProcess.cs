@@ -83,9 +83,7 @@ public sealed class SutProcess : IAsyncDisposable
         try
         {
             var address = await WaitForReadinessAsync(process, logFile, ct);
-            var http2Only = launch.Settings.Any(s => s.Key.Equals("Kestrel:EndpointDefaults:Protocols", StringComparison.OrdinalIgnoreCase)
-                && s.Value.Equals("Http2", StringComparison.OrdinalIgnoreCase));
-            return new SutProcess(process, address, logFile, detached, http2Only);
+            return new SutProcess(process, address, logFile, detached, SutLaunch.IsHttp2Only(launch.Settings));
         }
         catch
         {
