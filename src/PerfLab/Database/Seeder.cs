@@ -36,8 +36,9 @@ public sealed record SeedState(
     long OrderHeaders,
     long OrderDetails)
 {
-    /// <summary>Seeded with the schema version and seed this perflab would write.</summary>
-    public bool IsCurrent => SchemaVersion == Seeder.SchemaVersion && Seed == (long)AdventureWorksData.DefaultSeed;
+    /// <summary>Seeded with the schema version, seed and data this perflab would write.</summary>
+    public bool IsCurrent => SchemaVersion == Seeder.SchemaVersion && Seed == (long)AdventureWorksData.DefaultSeed
+                             && Checksum == Seeder.DataChecksum;
 
     /// <summary>"current", "not seeded" or "stale: schema vN, perflab expects vM".</summary>
     public string Describe() => (DatabaseExists, SchemaVersion) switch
@@ -46,6 +47,8 @@ public sealed record SeedState(
         (true, null) when Products + OrderHeaders + OrderDetails > 0 => "stale: tables without a schema marker",
         (true, null) => "not seeded",
         _ when IsCurrent => $"current (schema v{SchemaVersion})",
+        _ when SchemaVersion == Seeder.SchemaVersion && Checksum != Seeder.DataChecksum =>
+            "stale: its rows differ from the data this perflab generates (checksum)",
         _ => $"stale: schema v{SchemaVersion}, perflab expects v{Seeder.SchemaVersion}",
     };
 }
@@ -58,6 +61,13 @@ public static class Seeder
 {
     /// <summary>Bump when schema.sql or the generated data change; a database with another version is stale.</summary>
     public const int SchemaVersion = 1;
+
+    /// <summary>
+    /// The SHA-256 of every value the default seed loads, as <see cref="RowSink"/> hashes it. A database whose stored
+    /// checksum differs holds other data (a perflab whose generator changed without a schema bump) and is stale, so
+    /// two results are never measured on different data under the same version. A test pins this value.
+    /// </summary>
+    public const string DataChecksum = "0ee59c5c4eba262f69ee79085997f5181fbe19e80ed3d917fabc98a7b1bea175";
     public const string DefaultDatabase = "adventureworks";
 
     private const string ProductColumns = """
