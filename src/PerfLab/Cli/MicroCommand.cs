@@ -65,7 +65,7 @@ public static class MicroCommand
             }
             if (!outcome.Complete)
             {
-                Console.Error.WriteLine($"error: BenchmarkDotNet exited with code {outcome.BenchmarkDotNetExitCode}; "
+                Console.Error.WriteLine($"error: {(outcome.Hung is { } hung ? hung.TrimEnd('.') : $"BenchmarkDotNet exited with code {outcome.BenchmarkDotNetExitCode}")}; "
                     + $"not measured: {(outcome.NotMeasured.Count == 0 ? "-" : string.Join(", ", outcome.NotMeasured.Select(MicroFilter.ShortName)))}. "
                     + "See benchmarkdotnet.log in the output folder.");
                 return (int)ExitCode.Failed;

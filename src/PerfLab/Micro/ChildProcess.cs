@@ -1,13 +1,17 @@
 using System.Diagnostics;
+using PerfLab.Load;
 
 namespace PerfLab.Micro;
 
 // Runs a child process to its end, handing every output line to a callback. Cancelling kills the whole tree
 // (BenchmarkDotNet starts one process per benchmark) and waits for it, so nothing is left running after Ctrl+C.
+// A child that prints nothing for `silenceLimit` is taken for hung: its tree is killed the same way and a
+// PerfLabException (inner TimeoutException) names the command, so `perflab micro` never waits forever on a build
+// or a benchmark that stopped making progress.
 internal static class ChildProcess
 {
-    public static async Task<int> RunAsync(
-        string fileName, IEnumerable<string> arguments, string workingDirectory, Action<string> onLine, CancellationToken ct)
+    public static async Task<int> RunAsync(string fileName, IEnumerable<string> arguments, string workingDirectory,
+        TimeSpan silenceLimit, Action<string> onLine, CancellationToken ct)
     {
         var info = new ProcessStartInfo(fileName)
         {
@@ -24,8 +28,20 @@ internal static class ChildProcess
 
         using var process = new Process { StartInfo = info };
         var gate = new Lock();
-        process.OutputDataReceived += (_, e) => { if (e.Data is not null) { lock (gate) { onLine(e.Data); } } };
-        process.ErrorDataReceived += (_, e) => { if (e.Data is not null) { lock (gate) { onLine(e.Data); } } };
+        var lastOutput = Stopwatch.GetTimestamp();
+        void Line(string? line)
+        {
+            if (line is not null)
+            {
+                Volatile.Write(ref lastOutput, Stopwatch.GetTimestamp());
+                lock (gate)
+                {
+                    onLine(line);
+                }
+            }
+        }
+        process.OutputDataReceived += (_, e) => Line(e.Data);
+        process.ErrorDataReceived += (_, e) => Line(e.Data);
         try
         {
             process.Start();
@@ -37,9 +53,18 @@ internal static class ChildProcess
         process.StandardInput.Close();
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
+        using var silent = new CancellationTokenSource();
+        using var watchdog = new Timer(_ =>
+        {
+            if (Stopwatch.GetElapsedTime(Volatile.Read(ref lastOutput)) > silenceLimit)
+            {
+                silent.Cancel();
+            }
+        }, null, TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(200));
+        using var either = CancellationTokenSource.CreateLinkedTokenSource(ct, silent.Token);
         try
         {
-            await process.WaitForExitAsync(ct);
+            await process.WaitForExitAsync(either.Token);
         }
         catch (OperationCanceledException)
         {
@@ -53,6 +78,13 @@ internal static class ChildProcess
             }
             using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(5));
             await process.WaitForExitAsync(grace.Token).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+            if (!ct.IsCancellationRequested)
+            {
+                var command = string.Join(" ", new[] { Path.GetFileName(fileName) }.Concat(info.ArgumentList.Take(3)));
+                throw new Cli.PerfLabException(
+                    $"'{command} ...' printed nothing for {DurationText.Format(silenceLimit)} and was stopped as hung.",
+                    Cli.ExitCode.Environment, new TimeoutException());
+            }
             throw;
         }
         // WaitForExitAsync returns before the redirected streams are drained; the parameterless wait drains them.

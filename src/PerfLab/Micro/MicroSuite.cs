@@ -15,7 +15,8 @@ public sealed record MicroRunOutcome(
     string TablesPath,
     IReadOnlyList<string> NotMeasured,
     int BenchmarkDotNetExitCode,
-    bool Interrupted)
+    bool Interrupted,
+    string? Hung = null)
 {
     public bool Complete => !Interrupted && BenchmarkDotNetExitCode == 0 && NotMeasured.Count == 0;
 }
@@ -24,6 +25,13 @@ public sealed record MicroRunOutcome(
 public sealed class MicroSuite
 {
     private readonly TextWriter _progress;
+
+    // How long each child may print nothing before it is taken for hung. BenchmarkDotNet prints a line per iteration
+    // and a build prints at least its result, so these are far beyond any healthy pause (a cold NuGet restore
+    // included).
+    internal static readonly TimeSpan BuildSilenceLimit = TimeSpan.FromMinutes(10);
+    internal static readonly TimeSpan ListSilenceLimit = TimeSpan.FromMinutes(2);
+    internal static readonly TimeSpan RunSilenceLimit = TimeSpan.FromMinutes(10);
 
     public MicroSuite(string repoRoot, TextWriter progress)
     {
@@ -55,8 +63,8 @@ public sealed class MicroSuite
     {
         _progress.WriteLine("micro: building bench/PerfLab.Micro (Release)...");
         var log = new List<string>();
-        var rc = await ChildProcess.RunAsync(
-            ChildProcess.DotnetHost, ["build", ProjectPath, "-c", "Release", "-nologo", "-v", "q"], RepoRoot, log.Add, ct);
+        var rc = await ChildProcess.RunAsync(ChildProcess.DotnetHost, ["build", ProjectPath, "-c", "Release", "-nologo", "-v", "q"],
+            RepoRoot, BuildSilenceLimit, log.Add, ct);
         if (rc != 0 || !File.Exists(AssemblyPath))
         {
             throw new PerfLabException(
@@ -69,7 +77,8 @@ public sealed class MicroSuite
     public async Task<IReadOnlyList<string>> ListAsync(CancellationToken ct)
     {
         var lines = new List<string>();
-        var rc = await ChildProcess.RunAsync(ChildProcess.DotnetHost, [AssemblyPath, "--list", "flat"], RepoRoot, lines.Add, ct);
+        var rc = await ChildProcess.RunAsync(ChildProcess.DotnetHost, [AssemblyPath, "--list", "flat"], RepoRoot,
+            ListSilenceLimit, lines.Add, ct);
         var names = lines.Select(l => l.Trim())
             .Where(l => l.Length > 0 && l.All(c => char.IsLetterOrDigit(c) || c is '.' or '_'))
             .Distinct(StringComparer.Ordinal)
@@ -107,13 +116,14 @@ public sealed class MicroSuite
         var loadBefore = LoadAverage();
         var logPath = Path.Combine(outDirectory, "benchmarkdotnet.log");
         var interrupted = false;
+        string? hung = null;
         var rc = -1;
         _progress.WriteLine($"micro: running {options.Benchmarks.Count} benchmark(s){(options.Quick ? " with the quick job" : "")}; BenchmarkDotNet's log: {logPath}");
         await using (var log = new StreamWriter(logPath) { AutoFlush = true })
         {
             try
             {
-                rc = await ChildProcess.RunAsync(ChildProcess.DotnetHost, arguments, RepoRoot, line =>
+                rc = await ChildProcess.RunAsync(ChildProcess.DotnetHost, arguments, RepoRoot, RunSilenceLimit, line =>
                 {
                     log.WriteLine(line);
                     if (line.StartsWith("// Benchmark: ", StringComparison.Ordinal)
@@ -126,6 +136,10 @@ public sealed class MicroSuite
             catch (OperationCanceledException)
             {
                 interrupted = true;
+            }
+            catch (PerfLabException ex) when (ex.InnerException is TimeoutException)
+            {
+                hung = ex.Message;
             }
         }
 
@@ -148,6 +162,10 @@ public sealed class MicroSuite
         {
             summary += "\nInterrupted: only the classes that finished before Ctrl+C are shown.\n";
         }
+        if (hung is not null)
+        {
+            summary += $"\nStopped: BenchmarkDotNet ({hung}) Only the classes that finished before are shown.\n";
+        }
         var summaryPath = Path.Combine(outDirectory, "summary.md");
         var tablesPath = Path.Combine(outDirectory, "tables.md");
         await File.WriteAllTextAsync(summaryPath, summary, CancellationToken.None);
@@ -158,7 +176,7 @@ public sealed class MicroSuite
             .Where(name => !results.Benchmarks.Any(b => b.MethodFullName == name)
                 || results.Benchmarks.Any(b => b.MethodFullName == name && b.MeanNs is null))
             .ToList();
-        return new MicroRunOutcome(comparison, summary, summaryPath, tablesPath, notMeasured, rc, interrupted);
+        return new MicroRunOutcome(comparison, summary, summaryPath, tablesPath, notMeasured, rc, interrupted, hung);
     }
 
     private static bool Overloaded(string? load) =>
