@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Globalization;
 using PerfLab.Database;
 using PerfLab.Experiments;
+using PerfLab.Reports;
 
 namespace PerfLab.Cli;
 
@@ -97,7 +98,7 @@ public sealed class ConsoleRunObserver : IRunObserver
 {
     public void RunStarting(RunPosition p) =>
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"[{p.Index}/{p.Total}] {p.Experiment}: {p.Variant} (repetition {p.Repetition}/{p.Repetitions}){(p.Remaining is { } r ? $"  ETA {Format(r)}" : "")}"));
+            $"[{p.Index}/{p.Total}] {p.Experiment}: {p.Variant} (repetition {p.Repetition}/{p.Repetitions}){(p.Remaining is { } r ? $"  ETA {Fmt.Duration(TimeSpan.FromSeconds(Math.Round(r.TotalSeconds)))}" : "")}"));
 
     public void RunFinished(RunPosition p, RunRecord record)
     {
@@ -131,11 +132,8 @@ public sealed class ConsoleRunObserver : IRunObserver
         {
             foreach (var c in experiment.Comparisons.Where(c => c.Scenario == "all" && c.Metric is "rps" or "batch-mean-ms"))
             {
-                var change = double.IsFinite(c.ChangePercent) ? c.ChangePercent.ToString("+0.0;-0.0", CultureInfo.InvariantCulture) + " %" : "n/a";
-                var interval = double.IsFinite(c.LowPercent)
-                    ? string.Create(CultureInfo.InvariantCulture, $" [{c.LowPercent:+0.0;-0.0}, {c.HighPercent:+0.0;-0.0}]")
-                    : "";
-                Console.WriteLine($"{experiment.Name}: {c.Variant} vs {experiment.Baseline}: {c.Metric} {change}{interval} -> {VerdictText(c.Verdict)}");
+                var verdict = Fmt.Verdict(c.Verdict) + (c.Verdict == Verdict.NotEnoughData ? " (repeat 2+ times)" : "");
+                Console.WriteLine($"{experiment.Name}: {c.Variant} vs {experiment.Baseline}: {c.Metric} {Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)} -> {verdict}");
             }
         }
         if (results.Incomplete)
@@ -147,13 +145,4 @@ public sealed class ConsoleRunObserver : IRunObserver
         Console.WriteLine($"        {Path.Combine(outDir, "results.json")}");
     }
 
-    public static string VerdictText(Verdict verdict) => verdict switch
-    {
-        Verdict.Better => "better",
-        Verdict.Worse => "worse",
-        Verdict.NoDifferenceDetected => "no difference detected",
-        _ => "not enough data (repeat 2+ times)",
-    };
-
-    private static string Format(TimeSpan t) => t.TotalHours >= 1 ? t.ToString(@"h\hmm\m", CultureInfo.InvariantCulture) : t.ToString(@"m\mss\s", CultureInfo.InvariantCulture);
 }

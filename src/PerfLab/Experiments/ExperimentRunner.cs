@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using PerfLab.Cli;
 using PerfLab.Counters;
+using PerfLab.Reports;
 using PerfLab.Load;
 using PerfLab.Sut;
 using LoadTimelinePoint = PerfLab.Load.TimelinePoint;
@@ -131,7 +132,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             Experiments = results,
             Incomplete = incomplete is not null,
             IncompleteReason = incomplete,
-            Notes = CeilingNotes(results),
+            Notes = ReportContent.CeilingNotes(results),
         };
     }
 
@@ -245,33 +246,6 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         return notes;
     }
 
-    /// <summary>Each experiment's baseline throughput as a share of the plaintext ceiling the platform experiment measured.</summary>
-    public static IReadOnlyList<string> CeilingNotes(IReadOnlyList<ExperimentResult> experiments)
-    {
-        var platform = experiments.FirstOrDefault(e => e.Name == "platform");
-        var ceiling = platform?.Summaries.FirstOrDefault(s => s.Variant == platform.Baseline)?.AllRps;
-        if (ceiling is null || !double.IsFinite(ceiling.Median) || ceiling.Median <= 0)
-        {
-            return [];
-        }
-        var notes = new List<string>
-        {
-            string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                $"Platform ceiling on this machine: {ceiling.Median:0} RPS over all scenarios of the platform experiment's baseline (minimal-API plaintext and JSON). Each experiment's baseline, all scenarios, against it:"),
-        };
-        foreach (var experiment in experiments.Where(e => e != platform))
-        {
-            var summary = experiment.Summaries.FirstOrDefault(s => s.Variant == experiment.Baseline);
-            // Batch and upload experiments time single operations; their RPS says nothing against a ceiling.
-            if (summary?.BatchMeanMs is null && summary?.AllRps is { } all && double.IsFinite(all.Median) && all.Median > 0)
-            {
-                notes.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                    $"{experiment.Name} ({experiment.Baseline}): {all.Median:0.#} RPS = {all.Median / ceiling.Median * 100:0.0##} % of the ceiling."));
-            }
-        }
-        return notes;
-    }
-
     public static string DescribeLoad(ExperimentDefinition experiment, ProfileDefinition profile) =>
         string.Join("; ", experiment.Scenarios.Select(s => s.Model switch
         {
@@ -339,24 +313,16 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             }
 
             var loadPlan = BuildPlan(experiment, variant, profile, sut.BaseAddress);
-            using var countersStop = CancellationTokenSource.CreateLinkedTokenSource(ct);
-            var counters = CollectCountersAsync(sut.Pid, countersStop.Token);
             LoadResult load;
+            CounterRecording? recording;
             try
             {
-                load = await LoadEngine.RunAsync(loadPlan, progress: null, ct);
+                (load, recording) = await WithCountersAsync(sut.Pid, () => LoadEngine.RunAsync(loadPlan, progress: null, ct), ct);
             }
             catch (PerfLabException ex)
             {
-                await countersStop.CancelAsync();
-                await counters;
                 return Failed($"the load could not run: {ex.Message}", sut.TailOfLog(), infoMap);
             }
-            finally
-            {
-                await countersStop.CancelAsync();
-            }
-            var recording = await counters;
 
             if (sut.Process.HasExited)
             {
@@ -388,24 +354,19 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     private static async Task<RunRecord> RunUploadAsync(SutProcess sut, ScenarioDefinition upload, ProfileDefinition profile,
         string variant, int rep, int order, DateTimeOffset startedAt, IReadOnlyDictionary<string, string> info, CancellationToken ct)
     {
-        using var countersStop = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        var counters = CollectCountersAsync(sut.Pid, countersStop.Token);
-        UploadRun.Outcome outcome;
-        string? failure = null;
-        try
+        var ((outcome, failure), recording) = await WithCountersAsync(sut.Pid, async () =>
         {
-            outcome = await UploadRun.RunAsync(sut, profile.UploadBytes ?? upload.UploadBytes, upload.Rtt, profile.Batches, profile.Duration, ct);
-        }
-        catch (Exception ex) when (!ct.IsCancellationRequested && ex is PerfLabException or HttpRequestException or OperationCanceledException or IOException)
-        {
-            outcome = new UploadRun.Outcome([], upload.Rtt.TotalMilliseconds, double.NaN, startedAt, DateTimeOffset.UtcNow);
-            failure = ex is OperationCanceledException ? $"an upload took longer than {Load.DurationText.Format(profile.Duration)}" : ex.Message;
-        }
-        finally
-        {
-            await countersStop.CancelAsync();
-        }
-        var recording = await counters;
+            try
+            {
+                return (await UploadRun.RunAsync(sut, profile.UploadBytes ?? upload.UploadBytes, upload.Rtt, profile.Batches, profile.Duration, ct),
+                    (string?)null);
+            }
+            catch (Exception ex) when (!ct.IsCancellationRequested && ex is PerfLabException or HttpRequestException or OperationCanceledException or IOException)
+            {
+                return (new UploadRun.Outcome([], upload.Rtt.TotalMilliseconds, double.NaN, startedAt, DateTimeOffset.UtcNow),
+                    ex is OperationCanceledException ? $"an upload took longer than {Load.DurationText.Format(profile.Duration)}" : ex.Message);
+            }
+        }, ct);
         if (failure is not null)
         {
             return FailedRun(variant, rep, order, startedAt, $"the upload failed: {failure}", sut.TailOfLog(), info);
@@ -456,6 +417,27 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         GeneratorCpuPercent = 0,
         GeneratorSaturated = false,
     };
+
+    /// <summary>
+    /// Runs <paramref name="measure"/> with the counters collector attached to the SUT for exactly its duration; the
+    /// session is stopped (and what it read kept) whether the measurement returns or throws.
+    /// </summary>
+    private static async Task<(T Result, CounterRecording? Recording)> WithCountersAsync<T>(int pid, Func<Task<T>> measure, CancellationToken ct)
+    {
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        var counters = CollectCountersAsync(pid, stop.Token);
+        T result;
+        try
+        {
+            result = await measure();
+        }
+        finally
+        {
+            await stop.CancelAsync();
+            await counters;
+        }
+        return (result, await counters);
+    }
 
     /// <summary>Counters until cancelled; a collector that cannot attach leaves the run without counters, not failed.</summary>
     private static async Task<CounterRecording?> CollectCountersAsync(int pid, CancellationToken ct)

@@ -62,7 +62,8 @@ public sealed partial class HtmlReportWriter : IReportWriter
         }
         Table(html, ReportContent.Provenance(results), "provenance", headerless: true);
         html.Append("<p class=\"note\">").Append(InlineCode(ReportContent.IntervalNote)).Append("</p>\n");
-        foreach (var note in results.Notes)
+        var notes = ReportContent.CeilingNotes(results.Experiments);
+        foreach (var note in notes)
         {
             html.Append("<p class=\"note\">").Append(H(note)).Append("</p>\n");
         }
@@ -77,8 +78,9 @@ public sealed partial class HtmlReportWriter : IReportWriter
         }
 
         html.Append("<section id=\"seed-reproduction\">\n<h2>Seed reproduction</h2>\n");
-        html.Append("<p class=\"note\"><em>holds?</em> is <strong>yes</strong> when our change goes the article's way and clears the noise, " +
-                    "<strong>no</strong> when it does not, <em>not measured</em> when this run has no figure for it.</p>\n");
+        html.Append("<p class=\"note\">")
+            .Append(ReportContent.HoldsLegend(s => $"<strong>{H(s)}</strong>", s => $"<em>{H(s)}</em>"))
+            .Append("</p>\n");
         var claims = ReportContent.SeedReproduction(results);
         if (claims.Rows.Count == 0)
         {

@@ -11,7 +11,9 @@ public sealed class JsonReportWriter : IReportWriter
 
     public void Write(RunResults results, TextWriter output)
     {
-        output.Write(ResultsJson.Serialize(results).ReplaceLineEndings("\n"));
+        // The notes are derived text: written as today's perflab words them, like the other reports.
+        var current = results with { Notes = ReportContent.CeilingNotes(results.Experiments) };
+        output.Write(ResultsJson.Serialize(current).ReplaceLineEndings("\n"));
         output.Write('\n');
     }
 }

@@ -24,11 +24,12 @@ public sealed class MarkdownReportWriter : IReportWriter
         md.Line();
         md.Line(ReportContent.IntervalNote);
         md.Line();
-        foreach (var note in results.Notes)
+        var notes = ReportContent.CeilingNotes(results.Experiments);
+        foreach (var note in notes)
         {
             md.Line($"- {Md.Inline(note)}");
         }
-        if (results.Notes.Count > 0)
+        if (notes.Count > 0)
         {
             md.Line();
         }
@@ -47,9 +48,7 @@ public sealed class MarkdownReportWriter : IReportWriter
 
         md.Line("## Seed reproduction");
         md.Line();
-        md.Line("Each claim of a seed article beside our figure. *holds?* is **yes** when our change goes the article's way and " +
-                "clears the noise, **no** when it does not, *undecided* when one repetition gives a direction but no interval, " +
-                "*not measured* when this run has no figure for it.");
+        md.Line(ReportContent.HoldsLegend(s => $"**{s}**", s => $"*{s}*"));
         md.Line();
         var claims = ReportContent.SeedReproduction(results);
         if (claims.Rows.Count == 0)

@@ -73,6 +73,9 @@ public sealed partial class HtmlReportTests(ITestOutputHelper output)
         Assert.Contains("408.4 [392.1–424.7]", html);
         Assert.Contains("our &lt;b&gt;difference&lt;/b&gt;", html);
         Assert.DoesNotContain("our <b>difference", html);
+        // The claims' legend explains every value the holds? column can show, as the Markdown's does.
+        Assert.Contains("<em>undecided</em> when one repetition gives a direction but no interval", html);
+        Assert.Contains("<td>undecided</td>", html);
     }
 
     private async Task<string> RunChromiumAsync(params string[] args)
