@@ -29,7 +29,8 @@ internal static class PerfLabProcess
         return File.Exists(path) ? path : throw new FileNotFoundException("perflab is not built", path);
     });
 
-    public static async Task<CliResult> RunAsync(IReadOnlyDictionary<string, string>? environment, params string[] args)
+    /// <summary>How to start the CLI with <paramref name="args"/>: output redirected, the developer's PERFLAB_* settings removed.</summary>
+    public static ProcessStartInfo StartInfo(IReadOnlyDictionary<string, string>? environment, params string[] args)
     {
         var info = new ProcessStartInfo("dotnet")
         {
@@ -51,7 +52,12 @@ internal static class PerfLabProcess
         {
             info.Environment[name] = value;
         }
+        return info;
+    }
 
+    public static async Task<CliResult> RunAsync(IReadOnlyDictionary<string, string>? environment, params string[] args)
+    {
+        var info = StartInfo(environment, args);
         using var process = Process.Start(info)!;
         var stdout = process.StandardOutput.ReadToEndAsync();
         var stderr = process.StandardError.ReadToEndAsync();
@@ -69,8 +75,6 @@ internal static class PerfLabProcess
     }
 
     public static Task<CliResult> RunAsync(params string[] args) => RunAsync(null, args);
-
-    public static string CliPathForTests => CliPath.Value;
 }
 
 // A temp folder (traversable by the postgres user when tests run as root) deleted when the test ends.

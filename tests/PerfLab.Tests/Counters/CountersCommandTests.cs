@@ -33,17 +33,7 @@ public sealed class CountersCommandTests
     public async Task Monitor_ProcessStopsMidway_SaysSoAndFails()
     {
         await using var sut = await CounterCollectorTests.StartSutAsync();
-        var start = new ProcessStartInfo("dotnet")
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (var arg in new[] { PerfLabProcess.CliPathForTests, "counters", "monitor", sut.Pid.ToString(CultureInfo.InvariantCulture), "-d", "40s" })
-        {
-            start.ArgumentList.Add(arg);
-        }
-        using var monitor = Process.Start(start)!;
+        using var monitor = Process.Start(PerfLabProcess.StartInfo(null, "counters", "monitor", sut.Pid.ToString(CultureInfo.InvariantCulture), "-d", "40s"))!;
         try
         {
             using var budget = new CancellationTokenSource(TimeSpan.FromSeconds(60));

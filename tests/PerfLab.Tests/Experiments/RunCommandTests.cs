@@ -243,13 +243,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
 
         public RunningPerflab(string[] args)
         {
-            var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true };
-            info.ArgumentList.Add(PerfLabProcess.CliPathForTests);
-            foreach (var arg in args)
-            {
-                info.ArgumentList.Add(arg);
-            }
-            Process = Process.Start(info)!;
+            Process = Process.Start(PerfLabProcess.StartInfo(null, args))!;
             Process.OutputDataReceived += (_, e) => { lock (_output) { _output.AppendLine(e.Data); } };
             Process.ErrorDataReceived += (_, e) => { lock (_output) { _output.AppendLine(e.Data); } };
             Process.BeginOutputReadLine();

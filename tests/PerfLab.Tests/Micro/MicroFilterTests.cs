@@ -64,16 +64,8 @@ public sealed class MicroFilterTests
     public async Task MicroCommand_FilterMatchingNothing_PrintsTheBenchmarksAndExitsUsage()
     {
         using var cts = new CancellationTokenSource(TimeSpan.FromMinutes(5));
-        var info = new ProcessStartInfo("dotnet")
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-            WorkingDirectory = Path.GetTempPath(),
-        };
-        info.ArgumentList.Add(typeof(PerfLabCli).Assembly.Location);
-        info.ArgumentList.Add("micro");
-        info.ArgumentList.Add("no-benchmark-is-called-this");
+        var info = PerfLabProcess.StartInfo(null, "micro", "no-benchmark-is-called-this");
+        info.WorkingDirectory = Path.GetTempPath(); // perflab finds its source tree from anywhere
         using var process = Process.Start(info)!;
         var stdout = process.StandardOutput.ReadToEndAsync(cts.Token);
         var stderr = process.StandardError.ReadToEndAsync(cts.Token);

@@ -116,11 +116,6 @@ public sealed class MicroSummaryTests
 
         var summary = MicroSummaryWriter.Render(comparison, "perflab micro --quick");
 
-        var golden = Path.Combine(MicroTestFiles.Samples, "summary.golden.md");
-        if (Environment.GetEnvironmentVariable("PERFLAB_UPDATE_GOLDEN") == "1")
-        {
-            File.WriteAllText(golden, summary);
-        }
-        Assert.Equal(File.ReadAllText(golden), summary);
+        Golden.AssertMatches("summary.md", summary);
     }
 }

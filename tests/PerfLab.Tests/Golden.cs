@@ -1,8 +1,8 @@
 using System.Runtime.CompilerServices;
 
-namespace PerfLab.Tests.Reports;
+namespace PerfLab.Tests;
 
-// Golden files live beside this source file in Golden/. PERFLAB_UPDATE_GOLDEN=1 rewrites them from the actual output;
+// Golden files live in Golden/ beside the calling test's source file. PERFLAB_UPDATE_GOLDEN=1 rewrites them from the actual output;
 // otherwise a mismatch fails with the first differing line and leaves the actual output next to the test binaries.
 internal static class Golden
 {
@@ -21,7 +21,7 @@ internal static class Golden
         Directory.CreateDirectory(Path.GetDirectoryName(actualPath)!);
         File.WriteAllText(actualPath, actual);
         var hint = $"Compare with: diff {goldenPath} {actualPath}\n" +
-                   "If the change is intended, rewrite the golden files: PERFLAB_UPDATE_GOLDEN=1 dotnet test tests/PerfLab.Tests --filter FullyQualifiedName~PerfLab.Tests.Reports";
+                   $"If the change is intended, rewrite the golden files: PERFLAB_UPDATE_GOLDEN=1 dotnet test tests/PerfLab.Tests --filter FullyQualifiedName~{Path.GetFileNameWithoutExtension(callerFile)}";
         if (!File.Exists(goldenPath))
         {
             Assert.Fail($"golden file {goldenPath} is missing.\n{hint}");
