@@ -177,19 +177,9 @@ public static class DbCommand
         return true;
     }
 
-    private static string RunningTarget(string? connectionString, string? dataDir, string verb)
-    {
-        if (DatabaseTarget.ExternalConnectionString(connectionString) is { } external)
-        {
-            return external;
-        }
-        var status = new ManagedCluster(dataDir).GetStatus();
-        return status.Running
-            ? status.ConnectionString!
-            : throw new PerfLabException(
-                $"perflab's PostgreSQL is not running (data folder {status.DataDir}), so there is nothing to {verb}; " +
-                "run `perflab db start` first (or pass --connection-string).", ExitCode.Unreachable);
-    }
+    private static string RunningTarget(string? connectionString, string? dataDir, string verb) =>
+        DatabaseTarget.Server(connectionString, dataDir,
+            $", so there is nothing to {verb}; run `perflab db start` first (or pass --connection-string).");
 
     private static Progress<SeedProgress> Progress() => new InlineProgress<SeedProgress>(p =>
         Console.WriteLine(Invariant($"  {p.Step,-28} {p.Rows,9:N0} rows {p.Elapsed.TotalSeconds,7:0.0} s")));

@@ -14,33 +14,36 @@ public static class DatabaseTarget
         : null;
 
     /// <summary>
+    /// The server to work against, its data not checked: the external connection string as given, else the running
+    /// managed cluster's. When the managed cluster is not running, throws a <see cref="PerfLabException"/> that names
+    /// its data folder followed by <paramref name="whatToDo"/>.
+    /// </summary>
+    public static string Server(string? connectionString, string? dataDir, string whatToDo)
+    {
+        if (ExternalConnectionString(connectionString) is { } external)
+        {
+            return external;
+        }
+        var status = new ManagedCluster(dataDir).GetStatus();
+        return status.Running
+            ? status.ConnectionString!
+            : throw new PerfLabException($"perflab's PostgreSQL is not running (data folder {status.DataDir}){whatToDo}", ExitCode.Unreachable);
+    }
+
+    /// <summary>
     /// The connection string of the seeded <c>adventureworks</c> database: the external one as given (database
     /// defaulted to adventureworks when it names none), or the managed cluster's when it runs. Throws a
     /// <see cref="PerfLabException"/> telling what to run when the database is not running or not seeded.
     /// </summary>
     public static async Task<string> ResolveAsync(string? connectionString, string? dataDir, CancellationToken ct)
     {
-        var external = ExternalConnectionString(connectionString);
-        string target;
-        string fix;
-        if (external is not null)
+        var external = ExternalConnectionString(connectionString) is not null;
+        var target = Server(connectionString, dataDir, "; run `perflab db start && perflab db seed`, or pass --connection-string.");
+        if (external)
         {
-            var builder = Seeder.Normalize(external);
-            target = new Npgsql.NpgsqlConnectionStringBuilder(external) { Database = builder.Database }.ConnectionString;
-            fix = "perflab db seed --connection-string \"...\"";
+            target = new Npgsql.NpgsqlConnectionStringBuilder(target) { Database = Seeder.Normalize(target).Database }.ConnectionString;
         }
-        else
-        {
-            var status = new ManagedCluster(dataDir).GetStatus();
-            if (!status.Running)
-            {
-                throw new PerfLabException(
-                    $"perflab's PostgreSQL is not running (data folder {status.DataDir}); run " +
-                    "`perflab db start && perflab db seed`, or pass --connection-string.", ExitCode.Unreachable);
-            }
-            target = status.ConnectionString!;
-            fix = "perflab db seed";
-        }
+        var fix = external ? "perflab db seed --connection-string \"...\"" : "perflab db seed";
 
         var state = await Seeder.ReadStateAsync(target, ct);
         if (!state.IsCurrent)
