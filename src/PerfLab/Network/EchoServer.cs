@@ -15,7 +15,7 @@ public sealed class EchoServer : IAsyncDisposable
     {
         _listener = listener;
         EndPoint = (IPEndPoint)listener.LocalEndPoint!;
-        _acceptLoop = Task.Factory.StartNew(AcceptLoop, TaskCreationOptions.LongRunning);
+        _acceptLoop = BlockingAccept.Start(listener, _stop.Token, Accepted);
     }
 
     public IPEndPoint EndPoint { get; }
@@ -43,31 +43,15 @@ public sealed class EchoServer : IAsyncDisposable
         _stop.Dispose();
     }
 
-    // Blocking sockets and a thread per connection, for the same reason as the probe: no thread-pool hop in the echo.
-    private void AcceptLoop()
+    // A thread per connection, for the same reason as the probe: no thread-pool hop in the echo.
+    private void Accepted(Socket client)
     {
-        while (!_stop.IsCancellationRequested)
+        client.NoDelay = true;
+        lock (_clients)
         {
-            Socket client;
-            try
-            {
-                client = _listener.Accept();
-            }
-            catch (Exception ex) when (ex is ObjectDisposedException or SocketException)
-            {
-                if (_stop.IsCancellationRequested)
-                {
-                    return;
-                }
-                continue;
-            }
-            client.NoDelay = true;
-            lock (_clients)
-            {
-                _clients.Add(client);
-            }
-            new Thread(() => Echo(client)) { IsBackground = true, Name = "echo" }.Start();
+            _clients.Add(client);
         }
+        new Thread(() => Echo(client)) { IsBackground = true, Name = "echo" }.Start();
     }
 
     private void Echo(Socket client)

@@ -35,7 +35,7 @@ public sealed class LatencyProxy : IAsyncDisposable
         _target = target;
         OneWayDelay = oneWayDelay;
         EndPoint = (IPEndPoint)listener.LocalEndPoint!;
-        _acceptLoop = Task.Factory.StartNew(AcceptLoop, TaskCreationOptions.LongRunning);
+        _acceptLoop = BlockingAccept.Start(listener, _stop.Token, Accepted);
     }
 
     /// <summary>Where clients connect: 127.0.0.1 and the bound port.</summary>
@@ -148,28 +148,12 @@ public sealed class LatencyProxy : IAsyncDisposable
         _stop.Dispose();
     }
 
-    // Synchronous accept and connect on purpose: a socket that never saw an async call stays a blocking socket, and
-    // the delay lines' blocking reads then wake straight from the kernel instead of through the socket engine.
-    private void AcceptLoop()
+    // Synchronous accept (BlockingAccept) and connect on purpose: a socket that never saw an async call stays a
+    // blocking socket, and the delay lines' blocking reads then wake straight from the kernel.
+    private void Accepted(Socket client)
     {
-        while (!_stop.IsCancellationRequested)
-        {
-            Socket client;
-            try
-            {
-                client = _listener.Accept();
-            }
-            catch (Exception ex) when (ex is ObjectDisposedException or SocketException)
-            {
-                if (_stop.IsCancellationRequested)
-                {
-                    return;
-                }
-                continue; // a client that reset before it was accepted
-            }
-            Interlocked.Increment(ref _serving);
-            _ = Task.Run(() => ServeAsync(client, _target));
-        }
+        Interlocked.Increment(ref _serving);
+        _ = Task.Run(() => ServeAsync(client, _target));
     }
 
     // Every call is counted in _serving by its caller beforehand, so that DisposeAsync can wait for it.

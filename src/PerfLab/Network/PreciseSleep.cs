@@ -3,9 +3,10 @@ using System.Runtime.InteropServices;
 
 namespace PerfLab.Network;
 
-// Sleeps a thread until a Stopwatch timestamp. Task.Delay and Thread.Sleep wake on whole milliseconds (Task.Delay
-// measured 10 ms -> 12 ms median on this 2-core machine under load), which alone would add 10-20 % to a 10 ms RTT;
-// nanosleep wakes within tens of microseconds. Elsewhere than Linux the millisecond sleep is the fallback.
+// Sleeps a thread until a Stopwatch timestamp. Task.Delay and Thread.Sleep wake on whole milliseconds or later (a
+// timer tick plus a pool hop), which alone is a tenth of a 10 ms RTT; nanosleep wakes at the requested nanosecond
+// plus the scheduler's wake-up latency. LatencyProxyTests hold the resulting round trips to the configured RTT.
+// Elsewhere than Linux the millisecond sleep is the fallback.
 internal static partial class PreciseSleep
 {
     // Cancellation is checked at least this often, so a stopped proxy's threads end promptly.
