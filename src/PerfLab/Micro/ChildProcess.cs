@@ -56,9 +56,16 @@ internal static class ChildProcess
         using var silent = new CancellationTokenSource();
         using var watchdog = new Timer(_ =>
         {
-            if (Stopwatch.GetElapsedTime(Volatile.Read(ref lastOutput)) > silenceLimit)
+            try
             {
-                silent.Cancel();
+                if (Stopwatch.GetElapsedTime(Volatile.Read(ref lastOutput)) > silenceLimit)
+                {
+                    silent.Cancel();
+                }
+            }
+            catch (ObjectDisposedException)
+            {
+                // a tick that raced the end of the run
             }
         }, null, TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(200));
         using var either = CancellationTokenSource.CreateLinkedTokenSource(ct, silent.Token);
