@@ -12,11 +12,7 @@ namespace PerfLab.Load;
 internal readonly record struct Http11Response(int Status, long BodyBytes);
 
 /// <summary>A response that is not HTTP/1.x as the generator understands it, or a connection closed mid-response.</summary>
-internal sealed class Http11ProtocolException(string message, bool nothingReceived = false) : IOException(message)
-{
-    /// <summary>The connection closed before a single byte of the response: a keep-alive connection the server had dropped.</summary>
-    public bool NothingReceived { get; } = nothingReceived;
-}
+internal sealed class Http11ProtocolException(string message) : IOException(message);
 
 /// <summary>
 /// One virtual user's keep-alive HTTP/1.1 connection, GET only: the generator's hot path, built the way wrk is.
@@ -39,8 +35,9 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
     private const long Idle = 0;
     private const long Aborted = -1;
 
-    private static readonly PropertyInfo? s_preferInline =
-        OperatingSystem.IsWindows() ? null : typeof(Socket).GetProperty("PreferInlineCompletions", BindingFlags.Instance | BindingFlags.NonPublic);
+    // The setter itself: a runtime whose property had no setter would make PropertyInfo.SetValue throw.
+    private static readonly MethodInfo? s_setPreferInline = OperatingSystem.IsWindows() ? null
+        : typeof(Socket).GetProperty("PreferInlineCompletions", BindingFlags.Instance | BindingFlags.NonPublic)?.SetMethod;
 
     private byte[] _buffer = [];
     private int _start;
@@ -48,10 +45,10 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
     private Socket? _socket;
     private long _busySince;
     private bool _timedOut;
-    private bool _gotBytes;
+    private bool _gotBytes; // any byte of the current response received
 
     /// <summary>Whether this runtime lets the generator's sockets complete inline (see the class remarks).</summary>
-    public static bool InlineCompletions => s_preferInline?.SetMethod is not null;
+    public static bool InlineCompletions => s_setPreferInline is not null;
 
     /// <summary>True when the last request failed because the watchdog aborted it.</summary>
     public bool TimedOut => _timedOut;
@@ -87,8 +84,8 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
                 }
                 catch (Exception ex) when (reused && !_gotBytes && attempt == 1 && !stop.IsCancellationRequested && IsIdleClose(ex))
                 {
-                    // The server closed this keep-alive connection while it was idle: one retry on a new connection,
-                    // as HttpClient does for a GET.
+                    // The server closed this keep-alive connection while it was idle (closed or reset before a single
+                    // byte of the response): one retry on a new connection, as HttpClient does for a GET.
                     CloseSocket();
                 }
             }
@@ -109,7 +106,7 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
     }
 
     private static bool IsIdleClose(Exception ex) =>
-        ex is Http11ProtocolException { NothingReceived: true }
+        ex is Http11ProtocolException
         || ex is SocketException { SocketErrorCode: SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.Shutdown };
 
     /// <summary>Called by the watchdog: aborts the request in flight if it started before <paramref name="deadline"/>.</summary>
@@ -136,7 +133,7 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
         socket.NoDelay = true;
         try
         {
-            s_preferInline?.SetValue(socket, true);
+            s_setPreferInline?.Invoke(socket, [true]);
         }
         catch (TargetInvocationException)
         {
@@ -177,7 +174,7 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
                 var n = await socket.ReceiveAsync(_buffer.AsMemory(_end), SocketFlags.None).ConfigureAwait(false);
                 if (n == 0)
                 {
-                    throw new Http11ProtocolException("the server closed the connection before the end of the response headers", nothingReceived: _end == 0);
+                    throw new Http11ProtocolException("the server closed the connection before the end of the response headers");
                 }
                 _end += n;
                 _gotBytes = true;

@@ -214,14 +214,7 @@ internal sealed class ScenarioRun : IDisposable
             }
             catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException or OperationCanceledException)
             {
-                failure = Stop.IsCancellationRequested ? Outcome.Stopped
-                    : connection.TimedOut ? Outcome.Timeout
-                    : ex is SocketException { SocketErrorCode: SocketError.ConnectionRefused } ? Outcome.Refused
-                    : Outcome.ConnectionError;
-                if (failure is Outcome.Refused or Outcome.ConnectionError)
-                {
-                    NoteError(ex);
-                }
+                failure = Failure(ex, connection.TimedOut);
             }
         }
         else
@@ -278,19 +271,9 @@ internal sealed class ScenarioRun : IDisposable
             }
             failure = Outcome.Response;
         }
-        catch (OperationCanceledException)
+        catch (Exception ex) when (ex is OperationCanceledException or HttpRequestException or IOException or SocketException)
         {
-            failure = Stop.IsCancellationRequested ? Outcome.Stopped : Outcome.Timeout;
-        }
-        catch (HttpRequestException ex) when (ex.InnerException is SocketException { SocketErrorCode: SocketError.ConnectionRefused })
-        {
-            failure = Stop.IsCancellationRequested ? Outcome.Stopped : Outcome.Refused;
-            NoteError(ex);
-        }
-        catch (Exception ex) when (ex is HttpRequestException or IOException or SocketException)
-        {
-            failure = Stop.IsCancellationRequested ? Outcome.Stopped : Outcome.ConnectionError;
-            NoteError(ex);
+            failure = Failure(ex, timedOut: ex is OperationCanceledException);
         }
         if (!cts.TryReset())
         {
@@ -298,6 +281,24 @@ internal sealed class ScenarioRun : IDisposable
             worker.Timeout = CancellationTokenSource.CreateLinkedTokenSource(Stop);
         }
         return (failure, status, bytes);
+    }
+
+    /// <summary>What a failed request counts as, whichever transport it took; connection failures are noted for the report.</summary>
+    private Outcome Failure(Exception ex, bool timedOut)
+    {
+        if (Stop.IsCancellationRequested)
+        {
+            return Outcome.Stopped;
+        }
+        if (timedOut)
+        {
+            return Outcome.Timeout;
+        }
+        NoteError(ex);
+        return ex is SocketException { SocketErrorCode: SocketError.ConnectionRefused }
+            or HttpRequestException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused } }
+            ? Outcome.Refused
+            : Outcome.ConnectionError;
     }
 
     private void NoteError(Exception ex)
