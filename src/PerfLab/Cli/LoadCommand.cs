@@ -133,26 +133,8 @@ public static class LoadCommand
         {
             Description = description,
             HelpName = "duration",
-            CustomParser = r =>
-            {
-                var token = r.Tokens.Count == 1 ? r.Tokens[0].Value : null;
-                if (!DurationText.TryParse(token, out var value))
-                {
-                    r.AddError($"{name}: '{token}' is not a duration (use e.g. 500ms, 30s, 2m).");
-                    return null;
-                }
-                if (value <= TimeSpan.Zero && name != "--warmup")
-                {
-                    r.AddError($"{name} must be positive.");
-                    return null;
-                }
-                if (value < TimeSpan.Zero)
-                {
-                    r.AddError($"{name} must not be negative.");
-                    return null;
-                }
-                return value;
-            },
+            // The warm-up may be 0; every other duration must be positive. A week bounds every run.
+            CustomParser = r => OptionChecks.Duration(r, name, name == "--warmup" ? TimeSpan.Zero : TimeSpan.FromMilliseconds(1), TimeSpan.FromDays(7)),
         };
         return option;
     }

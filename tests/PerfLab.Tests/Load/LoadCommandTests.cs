@@ -12,6 +12,7 @@ public sealed class LoadCommandTests
     [InlineData("--duration", "0s")]
     [InlineData("--duration", "-1s")]
     [InlineData("--duration", "soon")]
+    [InlineData("--duration", "200h")]
     [InlineData("--requests", "0")]
     [InlineData("--timeout", "0ms")]
     [InlineData("--burst-size", "0")]
