@@ -70,7 +70,7 @@ public static class SutCommand
             var (connectionString, database) = await DatabasePreparation.EnsureReadyAsync(parse.GetValue(connection), parse.GetValue(dataDir), Console.Out, ct);
             var detached = !parse.GetValue(foreground);
             var launch = new SutLaunch(launchSettings, launchEnv, connectionString, parse.GetValue(framework)!, listen);
-            var sut = await SutProcess.StartAsync(launch, detached, new Progress<string>(Console.WriteLine), ct);
+            var sut = await SutProcess.StartAsync(launch, detached, new InlineProgress<string>(Console.WriteLine), ct);
             var info = await sut.GetInfoAsync(ct);
             var mismatches = VariantCheck.Mismatches(launch, info);
             Console.WriteLine($"SUT listening on {sut.BaseAddress} (pid {sut.Pid}, {info.Runtime}, {(info.Gc.IsServerGC ? "server" : "workstation")} GC)");
@@ -136,13 +136,7 @@ public static class SutCommand
                 return (int)ExitCode.Failed;
             }
             Console.WriteLine($"SUT running at {state.Url} (pid {state.Pid}, {state.Framework}), log {state.LogFile}");
-            using var client = new HttpClient
-            {
-                BaseAddress = new Uri(state.Url),
-                Timeout = TimeSpan.FromSeconds(5),
-                DefaultRequestVersion = SutLaunch.IsHttp2Only(state.Settings) ? System.Net.HttpVersion.Version20 : System.Net.HttpVersion.Version11,
-                DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
-            };
+            using var client = SutProcess.ClientFor(new Uri(state.Url), SutLaunch.IsHttp2Only(state.Settings), TimeSpan.FromSeconds(5));
             try
             {
                 Console.WriteLine(await client.GetStringAsync("/info", ct));
@@ -192,11 +186,7 @@ public static class SutCommand
         {
             return File.ReadAllText($"/proc/{pid}/cmdline").Contains("PerfLab.Sut", StringComparison.Ordinal);
         }
-        catch (IOException)
-        {
-            return false;
-        }
-        catch (UnauthorizedAccessException)
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             return false;
         }

@@ -128,11 +128,14 @@ public sealed class SutProcess : IAsyncDisposable
     }
 
     /// <summary>An HttpClient for this SUT, speaking the HTTP version it serves.</summary>
-    public HttpClient CreateClient(TimeSpan timeout, Uri? through = null) => new()
+    public HttpClient CreateClient(TimeSpan timeout, Uri? through = null) => ClientFor(through ?? BaseAddress, Http2Only, timeout);
+
+    /// <summary>A client that speaks what the SUT at <paramref name="baseAddress"/> listens for: HTTP/2 (h2c) or HTTP/1.1.</summary>
+    public static HttpClient ClientFor(Uri baseAddress, bool http2Only, TimeSpan timeout) => new()
     {
-        BaseAddress = through ?? BaseAddress,
+        BaseAddress = baseAddress,
         Timeout = timeout,
-        DefaultRequestVersion = Http2Only ? System.Net.HttpVersion.Version20 : System.Net.HttpVersion.Version11,
+        DefaultRequestVersion = http2Only ? System.Net.HttpVersion.Version20 : System.Net.HttpVersion.Version11,
         DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
     };
 
