@@ -5,7 +5,7 @@
 # phases, A (without) and B (with), in pairs ordered A B, B A, A B ... so that drift and order effects hit both.
 # A phase counts WINDOW seconds; a B phase first lets the collector settle for SETTLE seconds. The collector is a fresh
 # process each time, and its start-up does not end when it attaches: its hot methods are re-compiled by the tiered JIT
-# over its first ~20 s (about 0.5 s of CPU on the generator's core), a one-time cost that a lab run pays once per
+# over its first ~20 s (the "collector CPU" column shows it: compare SETTLE=5 with SETTLE=20), a one-time cost paid once per
 # perflab process. The default settle keeps that outside the measured seconds; `SETTLE=3` measures it in. The
 # collector's own CPU in each window is read from /proc and printed beside its RPS. Writes docs/benchmarks.md
 # "## Counters" / "### Counter cost".
