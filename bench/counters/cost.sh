@@ -1,85 +1,58 @@
 #!/usr/bin/env bash
 # "Counter cost": how much collecting counters every second lowers the SUT's throughput. One SUT pinned to CPU 0;
-# one continuous `perflab load` (closed model, 32 users) pinned to CPU 1 for the whole experiment, its per-second
-# timeline giving the SUT's RPS; the collector (`perflab counters collect`, also on CPU 1) is switched on and off in
-# phases, A (without) and B (with), in pairs ordered A B, B A, A B ... so that drift and order effects hit both.
-# A phase counts WINDOW seconds; a B phase first lets the collector settle for SETTLE seconds. The collector is a fresh
-# process each time, and its start-up does not end when it attaches: its hot methods are re-compiled by the tiered JIT
-# over its first ~20 s (the "collector CPU" column shows it: compare SETTLE=5 with SETTLE=20), a one-time cost paid once per
-# perflab process. The default settle keeps that outside the measured seconds; `SETTLE=3` measures it in. The
-# collector's own CPU in each window is read from /proc and printed beside its RPS. Writes docs/benchmarks.md
+# bench/PerfLab.CounterCost pinned to CPU 1, holding perflab's load engine and counter collector in one process as
+# `perflab run` does: one continuous load (closed model, 32 users) for the whole experiment, its per-second timeline
+# giving the SUT's RPS, while the collector is switched on and off in phases, A (without) and B (with), in pairs ordered
+# A B, B A, A B ... so that drift and order effects hit both. Each phase waits SETTLE seconds (the EventPipe session
+# starting or stopping in the SUT) and then counts WINDOW seconds. The collector's one-time start-up in a process
+# (loading TraceEvent, the tiered JIT re-compiling its hot methods over ~20 s), which `perflab run` pays once, in its
+# first run, is kept out of the pairs: after the load has run WARM seconds alone, a WARM-second collection runs it
+# first, and its CPU is printed. Writes docs/benchmarks.md
 # "## Counters" / "### Counter cost".
 # With RATE=n the load is an open model at n requests/s instead (below the SUT's saturation, so the generator has
-# headroom and the RPS is fixed): the figure is then the SUT's capacity, requests per second of the SUT's CPU time.
-# The settle defaults to 5 s there, so the collector's start-up falls in the measured seconds. Writes
+# headroom and the RPS is fixed): the figure is then the SUT's capacity, requests per second of the SUT's CPU time, and
+# the perflab process's CPU shows what the collector costs on the generator's side. Writes
 # "### Counter cost at a fixed rate".
-# Usage: [SETTLE=20] [RATE=] bench/counters/cost.sh [pairs, default 16] [window seconds, default 8] [path, default /json]
+# Usage: [SETTLE=2] [WARM=30] [RATE=] bench/counters/cost.sh [pairs, default 40] [window seconds, default 5] [path, default /json]
 source "$(dirname "$0")/common.sh"
-PAIRS="${1:-16}"
-WINDOW_S="${2:-8}"
+PAIRS="${1:-40}"
+WINDOW_S="${2:-5}"
 TARGET_PATH="${3:-/json}"
+SETTLE_S="${SETTLE:-2}"
+WARM_S="${WARM:-30}"
 RATE="${RATE:-}"
 if [[ -n "$RATE" ]]; then
-  SETTLE_S="${SETTLE:-5}"
-  LOAD_ARGS=(-R "$RATE" -c 256)
+  LOAD_ARGS="-R $RATE -c 256"
   NAME=cost-rate
 else
-  SETTLE_S="${SETTLE:-20}"
-  LOAD_ARGS=(-c 32)
+  LOAD_ARGS="-c 32"
   NAME=cost
 fi
 build
+dotnet build "$REPO/bench/PerfLab.CounterCost" -c Release -nologo -v q >/dev/null
 start_sut "$OUT/sut-cost.log" 0
-trap 'stop_sut; kill "$LOAD_PID" 2>/dev/null || true' EXIT
+trap stop_sut EXIT
 
-# Warm-up (JIT tiering of the SUT), not counted; then the continuous load, a little longer than all the phases.
+# Warm-up (JIT tiering of the SUT), not counted.
 taskset -c 1 $PERFLAB load "$SUT_URL$TARGET_PATH" -c 32 -d 15s >/dev/null
-TOTAL_S=$((PAIRS * (2 * WINDOW_S + SETTLE_S + 6) + 10))   # each phase may start up to a second late (whole-second start)
-taskset -c 1 $PERFLAB load "$SUT_URL$TARGET_PATH" "${LOAD_ARGS[@]}" -d "${TOTAL_S}s" --json >"$OUT/$NAME-load.json" 2>/dev/null &
-LOAD_PID=$!
-sleep 3
+taskset -c 1 dotnet "$REPO/bench/PerfLab.CounterCost/bin/Release/net10.0/PerfLab.CounterCost.dll" \
+  "$SUT_URL$TARGET_PATH" "$SUT_PID" "$PAIRS" "$WINDOW_S" "$SETTLE_S" "$WARM_S" $RATE >"$OUT/$NAME.tsv"
 
-cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }   # utime + stime, after the (comm) field
-on_second() { sleep "$(awk -v n="$(date +%N)" 'BEGIN { printf "%.3f", 1 - n / 1e9 }')"; }
-
-phase() { # phase PAIR KIND: appends "PAIR KIND first-measured-unix-second collector-ticks sut-ticks" (in the window)
-  local collector="" ticks=0 sut first
-  if [[ "$2" == B ]]; then
-    on_second
-    taskset -c 1 $PERFLAB counters collect "$SUT_PID" -d "$((SETTLE_S + WINDOW_S + 2))s" -o "$OUT/cost-b$1.json" 2>"$OUT/cost-b$1.err" &
-    collector=$!
-    sleep "$SETTLE_S"
-  fi
-  on_second
-  first=$(date +%s)
-  sut=$(cpu_ticks "$SUT_PID")
-  [[ -n "$collector" ]] && ticks=$(cpu_ticks "$collector")
-  sleep "$WINDOW_S"
-  sut=$(( $(cpu_ticks "$SUT_PID") - sut ))
-  [[ -n "$collector" ]] && { ticks=$(( $(cpu_ticks "$collector") - ticks )); wait "$collector" || true; }
-  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$first" "$ticks" "$sut" >>"$OUT/$NAME.tsv"
-}
-: >"$OUT/$NAME.tsv"
-for i in $(seq 1 "$PAIRS"); do
-  if (( i % 2 )); then phase "$i" A; phase "$i" B; else phase "$i" B; phase "$i" A; fi
-done
-kill -TERM "$LOAD_PID"   # like Ctrl+C (SIGINT is ignored by background jobs): the load stops and still writes its JSON
-wait "$LOAD_PID" || true
-
-python3 - "$OUT/$NAME.tsv" "$OUT/$NAME-load.json" "$PAIRS" "$WINDOW_S" "$TARGET_PATH" "${LOAD_ARGS[*]}" "$(cut -d' ' -f1-3 /proc/loadavg)" "$SETTLE_S" "$RATE" >"$OUT/$NAME.md" <<'PY'
-import sys, statistics, json, math
-path, load_path, pairs, window, target, load_args, load, settle, rate = sys.argv[1:10]
+python3 - "$OUT/$NAME.tsv" "$PAIRS" "$WINDOW_S" "$TARGET_PATH" "$LOAD_ARGS" "$(cut -d' ' -f1-3 /proc/loadavg)" "$SETTLE_S" "$RATE" "$WARM_S" >"$OUT/$NAME.md" <<'PY'
+import sys, statistics, math
+path, pairs, window, target, load_args, load, settle, rate, warm = sys.argv[1:10]
 window = int(window)
-timeline = {p["unixSecond"]: p["requests"] for p in json.load(open(load_path))["scenarios"][0]["timeline"]}
-phases = {}   # (pair, kind) -> (RPS, RPS per SUT CPU-second, collector's share of a core)
+phases = {}   # (pair, kind) -> (RPS, RPS per SUT CPU-second, perflab process's share of a core)
 for line in open(path).read().split("\n"):
     if line.strip():
-        pair, kind, first, collector_ticks, sut_ticks = line.split("\t")
-        seconds = [timeline[s] for s in range(int(first), int(first) + window) if s in timeline]
-        if len(seconds) < window:
-            sys.exit(f"pair {pair} {kind}: the load timeline misses seconds of the window")
-        # Clock ticks are 10 ms: the SUT's CPU seconds in the window, the collector's share of one core.
-        phases[(pair, kind)] = (sum(seconds) / window, sum(seconds) / (int(sut_ticks) / 100), int(collector_ticks) / 100 / window)
+        pair, kind, first, requests, sut_ticks, self_ms, samples = line.split("\t")
+        if kind == "W":   # the collector's first session in the process, WARM seconds
+            warm_cpu = int(self_ms) / 1000 / int(warm)
+            continue
+        if kind == "B" and int(samples) < window - 1:
+            sys.exit(f"pair {pair} B: the collector recorded {samples} samples in a {window}-second window")
+        # Clock ticks are 10 ms: the SUT's CPU seconds in the window.
+        phases[(pair, kind)] = (int(requests) / window, int(requests) / (int(sut_ticks) / 100), int(self_ms) / 1000 / window)
 rows = [(p, phases[(p, "A")], phases[(p, "B")]) for p in sorted({k[0] for k in phases}, key=int)]
 
 def paired(index):
@@ -89,7 +62,7 @@ def paired(index):
     mean = sum(logs) / n
     sd = statistics.stdev(logs) if n > 1 else float("inf")
     t95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23, 11: 2.20, 12: 2.18,
-           13: 2.16, 14: 2.14, 15: 2.13, 16: 2.12, 17: 2.11, 18: 2.10, 19: 2.09, 20: 2.09}.get(n - 1, 2.0)
+           13: 2.16, 14: 2.14, 15: 2.13, 16: 2.12, 17: 2.11, 18: 2.10, 19: 2.09, 20: 2.09}.get(n - 1, 1.96 + 2.4 / (n - 1))
     half = t95 * sd / math.sqrt(n)
     return tuple(math.exp(x) - 1 for x in (mean - half, mean, mean + half))
 
@@ -108,30 +81,31 @@ def verdict(lo, mid, hi):
 fixed = bool(rate)
 print("### Counter cost at a fixed rate" if fixed else "### Counter cost")
 print()
-env = (f"RATE={rate} " if fixed else "") + f"SETTLE={settle} "
-print(f"Command: `{env}bench/counters/cost.sh {pairs} {window} {target}` — one SUT (net10.0) pinned to CPU 0; one")
-print(f"continuous `perflab load {load_args}` pinned to CPU 1, whose per-second timeline gives the RPS; `perflab counters collect <pid> -i 1s`")
-print(f"(System.Runtime meter, ASP.NET Core and Kestrel EventCounters, thread-pool events), also on CPU 1, switched on and off")
-print(f"in {pairs} pairs of phases, A without and B with the collector, ordered A B, B A, A B ...; each phase counts {window} s,")
-print(f"a B phase's after the collector has run {settle} s" + ("." if fixed else
-      " (its start-up, including the tiered JIT's re-compiles, outside the measured seconds)."))
+env = (f"RATE={rate} " if fixed else "") + f"SETTLE={settle} WARM={warm} "
+print(f"Command: `{env}bench/counters/cost.sh {pairs} {window} {target}` — one SUT (net10.0) pinned to CPU 0;")
+print(f"bench/PerfLab.CounterCost pinned to CPU 1, which holds perflab's load engine and counter collector in one process,")
+print(f"as `perflab run` does: one continuous load (`{load_args}`), whose per-second timeline gives the RPS, while the")
+print(f"collector (interval 1 s: System.Runtime meter, ASP.NET Core and Kestrel EventCounters, thread-pool events) is")
+print(f"switched on and off in {pairs} pairs of phases, A without and B with it, ordered A B, B A, A B ... Each phase waits")
+print(f"{settle} s (the session starting or stopping in the SUT), then counts {window} s. The collector's one-time start-up")
+print(f"in a process (loading TraceEvent, the tiered JIT's re-compiles), which `perflab run` pays in its first run, ran")
+print(f"before the pairs, in a {warm}-second collection, after the load had run {warm} s alone.")
 print()
 if fixed:
     print(f"- *RPS*: held at {rate} requests/s by the open model; the SUT's core is not saturated.")
     print(f"- *RPS per SUT core*: requests per second of CPU time the SUT process used in the window (utime + stime from")
-    print(f"  /proc): the RPS the SUT would serve with its core full, its capacity. The generator is not the limit here,")
-    print(f"  but the collector still shares its core: whether the collector's start-up, by making the sends burstier,")
-    print(f"  moves the SUT's CPU per request is not separated from the SUT's own cost of being observed.")
+    print(f"  /proc): the RPS the SUT would serve with its core full, its capacity.")
 else:
-    print(f"- *RPS*: requests per second in the window, the figure the target is about; both the SUT's cost of being")
-    print(f"  observed and the collector's CPU on the generator's core (the generator is near its own limit here) move it.")
+    print(f"- *RPS*: requests per second in the window, the figure the target is about. The SUT's core is the limit here")
+    print(f"  (see *perflab CPU*: the load engine's core has room), so the RPS moves with the SUT's cost of being observed.")
     print(f"- *RPS per SUT core*: requests per second of CPU time the SUT process used in the window (utime + stime from /proc).")
-print(f"- *collector CPU*: the collector process's own CPU in the window, on the generator's core.")
+print(f"- *perflab CPU*: the load engine's and collector's process, its share of a core in the window; B minus A is the")
+print(f"  collector's CPU where the generator's core has room (fixed rate).")
 print()
-print("| pair | A: RPS | B: RPS | B vs A | A: RPS per SUT core | B: RPS per SUT core | B vs A | collector CPU |")
-print("|---|---|---|---|---|---|---|---|")
+print("| pair | A: RPS | B: RPS | B vs A | A: RPS per SUT core | B: RPS per SUT core | B vs A | A: perflab CPU | B: perflab CPU |")
+print("|---|---|---|---|---|---|---|---|---|")
 for p, a, b in rows:
-    print(f"| {p} | {a[0]:.0f} | {b[0]:.0f} | {b[0] / a[0] - 1:+.1%} | {a[1]:.0f} | {b[1]:.0f} | {b[1] / a[1] - 1:+.1%} | {b[2]:.1%} |")
+    print(f"| {p} | {a[0]:.0f} | {b[0]:.0f} | {b[0] / a[0] - 1:+.1%} | {a[1]:.0f} | {b[1]:.0f} | {b[1] / a[1] - 1:+.1%} | {a[2]:.0%} | {b[2]:.0%} |")
 print()
 measure = 1 if fixed else 0
 noise = sorted(rows[i + 1][1][measure] / rows[i][1][measure] - 1 for i in range(len(rows) - 1))
@@ -139,8 +113,16 @@ for label, index in ((("RPS per SUT core (capacity)", 1),) if fixed else (("RPS"
     lo, mid, hi = paired(index)
     print(f"- {label} with the collector: {mid:+.1%}, 95 % interval {lo:+.1%} .. {hi:+.1%} (geometric mean of the {len(rows)} "
           f"paired ratios). Verdict: {verdict(lo, mid, hi)}.")
-print(f"- Noise of A alone, consecutive windows: {noise[0]:+.1%} .. {noise[-1]:+.1%}; collector CPU "
-      f"{statistics.median(b[2] for _, _, b in rows):.1%} of a core (median); load average at the end {load}.")
+extra = statistics.median(b[2] - a[2] for _, a, b in rows)
+print(f"- Noise of A alone, consecutive windows: {noise[0]:+.1%} .. {noise[-1]:+.1%}; perflab CPU B minus A "
+      f"{extra:+.1%} of a core (median); load average at the end {load}.")
+overhead = [1e6 / b[1] - 1e6 / a[1] for _, a, b in rows]
+half = (1.96 + 2.4 / (len(overhead) - 1)) * statistics.stdev(overhead) / math.sqrt(len(overhead))
+print(f"- The SUT's CPU per request: {statistics.mean(1e6 / a[1] for _, a, _ in rows):.2f} µs without the collector, "
+      f"{statistics.mean(overhead):+.2f} µs with it (95 % interval {statistics.mean(overhead) - half:+.2f} .. "
+      f"{statistics.mean(overhead) + half:+.2f} µs): a cost per request, so an endpoint doing more work per request loses a smaller share.")
+print(f"- The collector's start-up: during its first {warm} s of collection in the process the perflab process used "
+      f"{warm_cpu:.1%} of a core, against {statistics.median(a[2] for _, a, _ in rows):.1%} in the A windows (median).")
 PY
 cat "$OUT/$NAME.md"
 write_section "$OUT/$NAME.md"
