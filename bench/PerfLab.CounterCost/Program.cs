@@ -68,13 +68,9 @@ async Task<(int, char, long, long, double, int)> PhaseAsync(int pair, char kind)
     using var stop = new CancellationTokenSource();
     var collecting = kind == 'B' ? CounterCollector.CollectAsync(pid, new CounterOptions(), null, stop.Token) : null;
     var first = await UntilSecondAsync(start + settle);
-    var sut = SutTicks();
-    self.Refresh();
-    var selfCpu = self.TotalProcessorTime;
+    var cpu = CpuNow();
     await UntilSecondAsync(first + window);
-    sut = SutTicks() - sut;
-    self.Refresh();
-    var selfMs = (self.TotalProcessorTime - selfCpu).TotalMilliseconds;
+    var (sut, selfMs) = CpuSince(cpu);
     var samples = 0;
     if (collecting is not null)
     {
@@ -88,14 +84,25 @@ async Task<(int, char, long, long, double, int)> PhaseAsync(int pair, char kind)
 async Task<(int, char, long, long, double, int)> WarmUpAsync()
 {
     var first = await UntilSecondAsync(DateTimeOffset.UtcNow.ToUnixTimeSeconds() + 1);
-    var sut = SutTicks();
-    self.Refresh();
-    var selfCpu = self.TotalProcessorTime;
+    var cpu = CpuNow();
     var recording = await CounterCollector.CollectAsync(pid, new CounterOptions { Duration = TimeSpan.FromSeconds(warm) }, null, CancellationToken.None);
     await UntilSecondAsync(first + warm);
-    self.Refresh();
+    var (sut, selfMs) = CpuSince(cpu);
     Console.Error.WriteLine($"collector warm-up: {warm} s, {recording.Samples.Count} samples");
-    return (0, 'W', first, SutTicks() - sut, (self.TotalProcessorTime - selfCpu).TotalMilliseconds, recording.Samples.Count);
+    return (0, 'W', first, sut, selfMs, recording.Samples.Count);
+}
+
+// The SUT's CPU ticks (utime + stime) and this process's CPU time, now.
+(long SutTicks, TimeSpan Self) CpuNow()
+{
+    self.Refresh();
+    return (ProcStat.Read($"/proc/{pid}/stat").CpuTicks, self.TotalProcessorTime);
+}
+
+(long SutTicks, double SelfMs) CpuSince((long SutTicks, TimeSpan Self) before)
+{
+    var now = CpuNow();
+    return (now.SutTicks - before.SutTicks, (now.Self - before.Self).TotalMilliseconds);
 }
 
 // Waits until the clock has reached the start of the given unix second (a timer may fire a little early: it waits on).
@@ -107,12 +114,4 @@ static async Task<long> UntilSecondAsync(long second)
         await Task.Delay(TimeSpan.FromMilliseconds(left));
     }
     return second;
-}
-
-// utime + stime of the SUT, in clock ticks, read after the "(comm)" field, which may hold spaces.
-long SutTicks()
-{
-    var stat = File.ReadAllText($"/proc/{pid}/stat");
-    var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-    return long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture);
 }

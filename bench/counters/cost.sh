@@ -28,7 +28,7 @@ else
   LOAD_ARGS="-c 32"
   NAME=cost
 fi
-build
+# The tool references perflab, which builds the SUT: one build gives all three.
 dotnet build "$REPO/bench/PerfLab.CounterCost" -c Release -nologo -v q >/dev/null
 start_sut "$OUT/sut-cost.log" 0
 trap stop_sut EXIT
@@ -55,16 +55,19 @@ for line in open(path).read().split("\n"):
         phases[(pair, kind)] = (int(requests) / window, int(requests) / (int(sut_ticks) / 100), int(self_ms) / 1000 / window)
 rows = [(p, phases[(p, "A")], phases[(p, "B")]) for p in sorted({k[0] for k in phases}, key=int)]
 
+def interval(values):
+    """Mean of the values with a 95 % Student-t interval: (low, mean, high)."""
+    n = len(values)
+    mean = sum(values) / n
+    sd = statistics.stdev(values) if n > 1 else float("inf")
+    t95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23, 11: 2.20, 12: 2.18,
+           13: 2.16, 14: 2.14, 15: 2.13, 16: 2.12, 17: 2.11, 18: 2.10, 19: 2.09, 20: 2.09}.get(n - 1, 1.96 + 2.4 / max(n - 1, 1))
+    half = t95 * sd / math.sqrt(n)
+    return mean - half, mean, mean + half
+
 def paired(index):
     """Mean change B vs A over the paired log-ratios, with a 95 % Student-t interval."""
-    logs = [math.log(b[index] / a[index]) for _, a, b in rows]
-    n = len(logs)
-    mean = sum(logs) / n
-    sd = statistics.stdev(logs) if n > 1 else float("inf")
-    t95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23, 11: 2.20, 12: 2.18,
-           13: 2.16, 14: 2.14, 15: 2.13, 16: 2.12, 17: 2.11, 18: 2.10, 19: 2.09, 20: 2.09}.get(n - 1, 1.96 + 2.4 / (n - 1))
-    half = t95 * sd / math.sqrt(n)
-    return tuple(math.exp(x) - 1 for x in (mean - half, mean, mean + half))
+    return tuple(math.exp(x) - 1 for x in interval([math.log(b[index] / a[index]) for _, a, b in rows]))
 
 def verdict(lo, mid, hi):
     if lo > 0.02:
@@ -116,11 +119,10 @@ for label, index in ((("RPS per SUT core (capacity)", 1),) if fixed else (("RPS"
 extra = statistics.median(b[2] - a[2] for _, a, b in rows)
 print(f"- Noise of A alone, consecutive windows: {noise[0]:+.1%} .. {noise[-1]:+.1%}; perflab CPU B minus A "
       f"{extra:+.1%} of a core (median); load average at the end {load}.")
-overhead = [1e6 / b[1] - 1e6 / a[1] for _, a, b in rows]
-half = (1.96 + 2.4 / (len(overhead) - 1)) * statistics.stdev(overhead) / math.sqrt(len(overhead))
+lo, mid, hi = interval([1e6 / b[1] - 1e6 / a[1] for _, a, b in rows])
 print(f"- The SUT's CPU per request: {statistics.mean(1e6 / a[1] for _, a, _ in rows):.2f} µs without the collector, "
-      f"{statistics.mean(overhead):+.2f} µs with it (95 % interval {statistics.mean(overhead) - half:+.2f} .. "
-      f"{statistics.mean(overhead) + half:+.2f} µs): a cost per request, so an endpoint doing more work per request loses a smaller share.")
+      f"{mid:+.2f} µs with it (95 % interval {lo:+.2f} .. {hi:+.2f} µs): a cost per request, so an endpoint doing more "
+      f"work per request loses a smaller share.")
 print(f"- The collector's start-up: during its first {warm} s of collection in the process the perflab process used "
       f"{warm_cpu:.1%} of a core, against {statistics.median(a[2] for _, a, _ in rows):.1%} in the A windows (median).")
 PY

@@ -82,11 +82,9 @@ public static class DotnetProcesses
     {
         try
         {
-            var stat = File.ReadAllText($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat");
-            var afterName = stat.LastIndexOf(')');
-            return afterName > 0 && afterName + 2 < stat.Length && stat[afterName + 2] is 'Z' or 'X';
+            return ProcStat.Read($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat").State is 'Z' or 'X';
         }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or FormatException)
         {
             return false;
         }

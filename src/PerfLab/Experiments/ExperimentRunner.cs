@@ -162,7 +162,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             CpuSet: request.Layout.Sut, LogFile: Path.Combine(request.LogFolder, "priming.log"));
         try
         {
-            await using var sut = await SutProcess.StartAsync(launch, progress: new Database.InlineProgress<string>(observer.Message), ct: ct);
+            await using var sut = await SutProcess.StartAsync(launch, progress: new InlineProgress<string>(observer.Message), ct: ct);
             var primingProfile = new ProfileDefinition(TimeSpan.Zero, TimeSpan.FromSeconds(3), 1, 1, null);
             await LoadEngine.RunAsync(BuildPlan(experiment, variant, primingProfile, sut.BaseAddress), progress: null, ct);
         }
@@ -278,7 +278,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         SutProcess sut;
         try
         {
-            sut = await SutProcess.StartAsync(launch, progress: new Database.InlineProgress<string>(observer.Message), ct: ct);
+            sut = await SutProcess.StartAsync(launch, progress: new InlineProgress<string>(observer.Message), ct: ct);
         }
         catch (PerfLabException ex)
         {

@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfLab.Cli;
 using Spectre.Console;
 
 namespace PerfLab.Load;
@@ -13,15 +14,15 @@ internal static class LoadDisplay
     {
         if (quiet)
         {
-            return await run(new InlineProgress(_ => { })).ConfigureAwait(false);
+            return await run(new InlineProgress<LoadProgress>(_ => { })).ConfigureAwait(false);
         }
         if (Console.IsOutputRedirected || !AnsiConsole.Profile.Capabilities.Interactive)
         {
-            return await run(new InlineProgress(p => Console.Error.WriteLine(Line(p)))).ConfigureAwait(false);
+            return await run(new InlineProgress<LoadProgress>(p => Console.Error.WriteLine(Line(p)))).ConfigureAwait(false);
         }
 
         LoadProgress? latest = null;
-        var progress = new InlineProgress(p => Volatile.Write(ref latest, p));
+        var progress = new InlineProgress<LoadProgress>(p => Volatile.Write(ref latest, p));
         LoadResult? result = null;
         await AnsiConsole.Live(new Text("starting...")).AutoClear(false).StartAsync(async ctx =>
         {
@@ -71,11 +72,5 @@ internal static class LoadDisplay
             table.Caption(new string('#', (int)(fraction * 40)).PadRight(40, '.') + string.Create(c, $" {fraction * 100:0}%"));
         }
         return table;
-    }
-
-    /// <summary>Reports on the sampler's thread, in order: Progress&lt;T&gt; would post and could print after the summary.</summary>
-    private sealed class InlineProgress(Action<LoadProgress> report) : IProgress<LoadProgress>
-    {
-        public void Report(LoadProgress value) => report(value);
     }
 }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfLab.Counters;
 
 namespace PerfLab.Load;
 
@@ -10,7 +11,6 @@ namespace PerfLab.Load;
 internal static class SocketEventThreads
 {
     private const string ThreadName = ".NET Sockets";
-    private const double TicksPerSecond = 100; // USER_HZ, the unit of /proc/*/stat on every Linux
 
     /// <summary>User + system ticks per event thread id; empty where /proc is not available.</summary>
     public static Dictionary<int, long> CpuTicks()
@@ -28,14 +28,10 @@ internal static class SocketEventThreads
                 {
                     continue;
                 }
-                var stat = File.ReadAllText(Path.Combine(task, "stat"));
-                // Fields after the parenthesized name: state is field 3, utime 14 and stime 15.
-                var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-                ticks[int.Parse(Path.GetFileName(task), CultureInfo.InvariantCulture)] =
-                    long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture);
+                ticks[int.Parse(Path.GetFileName(task), CultureInfo.InvariantCulture)] = ProcStat.Read(Path.Combine(task, "stat")).CpuTicks;
             }
         }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or FormatException)
         {
             // A thread ended while being read, or /proc is unusual: the figure is then a lower bound.
         }
@@ -54,6 +50,6 @@ internal static class SocketEventThreads
         {
             busiest = Math.Max(busiest, ticks - before.GetValueOrDefault(tid));
         }
-        return Math.Min(1, busiest / TicksPerSecond / wallSeconds);
+        return Math.Min(1, busiest / ProcStat.TicksPerSecond / wallSeconds);
     }
 }

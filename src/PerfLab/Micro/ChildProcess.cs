@@ -54,18 +54,12 @@ internal static class ChildProcess
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
         using var silent = new CancellationTokenSource();
-        using var watchdog = new Timer(_ =>
+        // Disposed before `silent` and awaited: DisposeAsync waits for a tick in flight, so no tick sees `silent` disposed.
+        await using var watchdog = new Timer(_ =>
         {
-            try
+            if (Stopwatch.GetElapsedTime(Volatile.Read(ref lastOutput)) > silenceLimit)
             {
-                if (Stopwatch.GetElapsedTime(Volatile.Read(ref lastOutput)) > silenceLimit)
-                {
-                    silent.Cancel();
-                }
-            }
-            catch (ObjectDisposedException)
-            {
-                // a tick that raced the end of the run
+                silent.Cancel();
             }
         }, null, TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(200));
         using var either = CancellationTokenSource.CreateLinkedTokenSource(ct, silent.Token);

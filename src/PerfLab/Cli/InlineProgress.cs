@@ -1,8 +1,9 @@
-namespace PerfLab.Database;
+namespace PerfLab.Cli;
 
 /// <summary>
 /// A progress sink that reports on the caller's thread. <see cref="Progress{T}"/> posts each report to the thread
-/// pool, so seeding lines could print late, out of order, or after the result.
+/// pool, so progress lines (seeding, the SUT's build, the load's live display) could print late, out of order, or
+/// after the result.
 /// </summary>
 internal sealed class InlineProgress<T>(Action<T> report) : Progress<T>
 {
