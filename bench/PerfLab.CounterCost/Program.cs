@@ -6,16 +6,16 @@
 // TraceEvent, the tiered JIT's re-compiles), which `perflab run` pays once per process, in its first run.
 // Prints one tab-separated line per phase: pair, kind, first measured unix second, requests in the window, SUT CPU
 // ticks, this process's CPU milliseconds, counter samples recorded (B). The warm-up collection comes first, as pair 0
-// of kind W, its window WARM seconds long.
-// Usage: PerfLab.CounterCost <url> <sut-pid> <pairs> <window-s> <settle-s> <warm-s> [rate]
+// of kind W, its window WARM seconds long. COUNTERS is the collector's providers, comma-separated, or "all".
+// Usage: PerfLab.CounterCost <url> <sut-pid> <pairs> <window-s> <settle-s> <warm-s> <counters> [rate]
 using System.Diagnostics;
 using System.Globalization;
 using PerfLab.Counters;
 using PerfLab.Load;
 
-if (args.Length is < 6 or > 7)
+if (args.Length is < 7 or > 8)
 {
-    Console.Error.WriteLine("usage: PerfLab.CounterCost <url> <sut-pid> <pairs> <window-s> <settle-s> <warm-s> [rate]");
+    Console.Error.WriteLine("usage: PerfLab.CounterCost <url> <sut-pid> <pairs> <window-s> <settle-s> <warm-s> <counters> [rate]");
     return 2;
 }
 var url = args[0];
@@ -24,7 +24,8 @@ var pairs = int.Parse(args[2], CultureInfo.InvariantCulture);
 var window = int.Parse(args[3], CultureInfo.InvariantCulture);
 var settle = int.Parse(args[4], CultureInfo.InvariantCulture);
 var warm = int.Parse(args[5], CultureInfo.InvariantCulture);
-LoadModel model = args.Length == 7 ? new OpenModel(double.Parse(args[6], CultureInfo.InvariantCulture), 256) : new ClosedModel(32);
+var counters = args[6] == "all" ? new CounterOptions() : new CounterOptions { Providers = args[6].Split(',') };
+LoadModel model = args.Length == 8 ? new OpenModel(double.Parse(args[7], CultureInfo.InvariantCulture), 256) : new ClosedModel(32);
 
 var total = TimeSpan.FromSeconds((2 * warm) + (pairs * 2 * (settle + window + 2)) + 10);
 var plan = new LoadPlan([new ScenarioPlan("cost", model, RequestFeed.Single(url))], total, TimeSpan.Zero, TimeSpan.FromSeconds(5));
@@ -66,7 +67,7 @@ async Task<(int, char, long, long, double, int)> PhaseAsync(int pair, char kind)
 {
     var start = await UntilSecondAsync(DateTimeOffset.UtcNow.ToUnixTimeSeconds() + 1);
     using var stop = new CancellationTokenSource();
-    var collecting = kind == 'B' ? CounterCollector.CollectAsync(pid, new CounterOptions(), null, stop.Token) : null;
+    var collecting = kind == 'B' ? CounterCollector.CollectAsync(pid, counters, null, stop.Token) : null;
     var first = await UntilSecondAsync(start + settle);
     var cpu = CpuNow();
     await UntilSecondAsync(first + window);
@@ -85,7 +86,7 @@ async Task<(int, char, long, long, double, int)> WarmUpAsync()
 {
     var first = await UntilSecondAsync(DateTimeOffset.UtcNow.ToUnixTimeSeconds() + 1);
     var cpu = CpuNow();
-    var recording = await CounterCollector.CollectAsync(pid, new CounterOptions { Duration = TimeSpan.FromSeconds(warm) }, null, CancellationToken.None);
+    var recording = await CounterCollector.CollectAsync(pid, counters with { Duration = TimeSpan.FromSeconds(warm) }, null, CancellationToken.None);
     await UntilSecondAsync(first + warm);
     var (sut, selfMs) = CpuSince(cpu);
     Console.Error.WriteLine($"collector warm-up: {warm} s, {recording.Samples.Count} samples");

@@ -13,7 +13,10 @@
 # headroom and the RPS is fixed): the figure is then the SUT's capacity, requests per second of the SUT's CPU time, and
 # the perflab process's CPU shows what the collector costs on the generator's side. Writes
 # "### Counter cost at a fixed rate".
-# Usage: [SETTLE=2] [WARM=30] [RATE=] bench/counters/cost.sh [pairs, default 40] [window seconds, default 5] [path, default /json]
+# With COUNTERS=System.Runtime the collector reads the runtime's counters and thread-pool events only, as `perflab run`
+# does, without ASP.NET Core's Hosting and Kestrel counters; the section's title then ends in ", System.Runtime only".
+# Usage: [SETTLE=2] [WARM=30] [RATE=] [COUNTERS=all|System.Runtime] bench/counters/cost.sh [pairs, default 40]
+#        [window seconds, default 5] [path, default /json]
 source "$(dirname "$0")/common.sh"
 PAIRS="${1:-40}"
 WINDOW_S="${2:-5}"
@@ -21,6 +24,7 @@ TARGET_PATH="${3:-/json}"
 SETTLE_S="${SETTLE:-2}"
 WARM_S="${WARM:-30}"
 RATE="${RATE:-}"
+COUNTERS="${COUNTERS:-all}"
 if [[ -n "$RATE" ]]; then
   LOAD_ARGS="-R $RATE -c 256"
   NAME=cost-rate
@@ -28,6 +32,7 @@ else
   LOAD_ARGS="-c 32"
   NAME=cost
 fi
+[[ "$COUNTERS" == all ]] || NAME="$NAME-$(tr ',' '-' <<<"$COUNTERS")"
 # The tool references perflab, which builds the SUT: one build gives all three.
 dotnet build "$REPO/bench/PerfLab.CounterCost" -c Release -nologo -v q >/dev/null
 start_sut "$OUT/sut-cost.log" 0
@@ -36,11 +41,11 @@ trap stop_sut EXIT
 # Warm-up (JIT tiering of the SUT), not counted.
 taskset -c 1 $PERFLAB load "$SUT_URL$TARGET_PATH" -c 32 -d 15s >/dev/null
 taskset -c 1 dotnet "$REPO/bench/PerfLab.CounterCost/bin/Release/net10.0/PerfLab.CounterCost.dll" \
-  "$SUT_URL$TARGET_PATH" "$SUT_PID" "$PAIRS" "$WINDOW_S" "$SETTLE_S" "$WARM_S" $RATE >"$OUT/$NAME.tsv"
+  "$SUT_URL$TARGET_PATH" "$SUT_PID" "$PAIRS" "$WINDOW_S" "$SETTLE_S" "$WARM_S" "$COUNTERS" $RATE >"$OUT/$NAME.tsv"
 
-python3 - "$OUT/$NAME.tsv" "$PAIRS" "$WINDOW_S" "$TARGET_PATH" "$LOAD_ARGS" "$(cut -d' ' -f1-3 /proc/loadavg)" "$SETTLE_S" "$RATE" "$WARM_S" >"$OUT/$NAME.md" <<'PY'
+python3 - "$OUT/$NAME.tsv" "$PAIRS" "$WINDOW_S" "$TARGET_PATH" "$LOAD_ARGS" "$(cut -d' ' -f1-3 /proc/loadavg)" "$SETTLE_S" "$RATE" "$WARM_S" "$COUNTERS" >"$OUT/$NAME.md" <<'PY'
 import sys, statistics, math
-path, pairs, window, target, load_args, load, settle, rate, warm = sys.argv[1:10]
+path, pairs, window, target, load_args, load, settle, rate, warm, counters = sys.argv[1:11]
 window = int(window)
 phases = {}   # (pair, kind) -> (RPS, RPS per SUT CPU-second, perflab process's share of a core)
 for line in open(path).read().split("\n"):
@@ -82,13 +87,17 @@ def verdict(lo, mid, hi):
             + (" - most of it lies beyond -2 %, so the target is unlikely to hold" if mid < -0.02 else ""))
 
 fixed = bool(rate)
-print("### Counter cost at a fixed rate" if fixed else "### Counter cost")
+everything = counters == "all"
+print(("### Counter cost at a fixed rate" if fixed else "### Counter cost") + ("" if everything else f", {counters} only"))
 print()
-env = (f"RATE={rate} " if fixed else "") + f"SETTLE={settle} WARM={warm} "
+env = (f"RATE={rate} " if fixed else "") + ("" if everything else f"COUNTERS={counters} ") + f"SETTLE={settle} WARM={warm} "
+read = ("System.Runtime meter, ASP.NET Core and Kestrel EventCounters, thread-pool events: what `perflab counters` reads by default" if everything
+        else f"{counters} only" + (", with the thread-pool events" if "System.Runtime" in counters else "")
+        + (", as `perflab run` reads them" if counters == "System.Runtime" else ""))
 print(f"Command: `{env}bench/counters/cost.sh {pairs} {window} {target}` — one SUT (net10.0) pinned to CPU 0;")
 print(f"bench/PerfLab.CounterCost pinned to CPU 1, which holds perflab's load engine and counter collector in one process,")
 print(f"as `perflab run` does: one continuous load (`{load_args}`), whose per-second timeline gives the RPS, while the")
-print(f"collector (interval 1 s: System.Runtime meter, ASP.NET Core and Kestrel EventCounters, thread-pool events) is")
+print(f"collector (interval 1 s: {read}) is")
 print(f"switched on and off in {pairs} pairs of phases, A without and B with it, ordered A B, B A, A B ... Each phase waits")
 print(f"{settle} s (the session starting or stopping in the SUT), then counts {window} s. The collector's one-time start-up")
 print(f"in a process (loading TraceEvent, the tiered JIT's re-compiles), which `perflab run` pays in its first run, ran")

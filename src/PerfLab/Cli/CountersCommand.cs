@@ -45,15 +45,17 @@ public static class CountersCommand
         var interval = IntervalOption();
         var source = SourceOption();
         var duration = DurationOption(null, "Stop after this long (30s, 2m, 1h); until Ctrl+C when absent.");
+        var counters = CountersOption();
         var command = new Command("monitor", "Show the counters live, refreshed every interval (plain lines when output is redirected).");
         command.Arguments.Add(target);
+        command.Options.Add(counters);
         command.Options.Add(interval);
         command.Options.Add(source);
         command.Options.Add(duration);
         command.SetAction(async (ParseResult pr, CancellationToken ct) =>
         {
             var process = DotnetProcesses.Resolve(pr.GetValue(target)!);
-            var options = new CounterOptions { Interval = pr.GetValue(interval), Source = pr.GetValue(source), Duration = pr.GetValue(duration) };
+            var options = Options(pr.GetValue(counters), pr.GetValue(interval), pr.GetValue(source), pr.GetValue(duration));
             var recording = Console.IsOutputRedirected
                 ? await CounterCollector.CollectAsync(process.ProcessId, options, new PlainLines(), ct)
                 : await MonitorLiveAsync(process, options, ct);
@@ -77,9 +79,11 @@ public static class CountersCommand
         {
             Description = "json (everything: samples, sources, adjustments) or csv (one row per second).",
         };
+        var counters = CountersOption();
         var command = new Command("collect", "Record the counters for a duration and write them to a JSON or CSV file.");
         command.Arguments.Add(target);
         command.Options.Add(duration);
+        command.Options.Add(counters);
         command.Options.Add(output);
         command.Options.Add(format);
         command.Options.Add(interval);
@@ -90,7 +94,7 @@ public static class CountersCommand
             var fileFormat = pr.GetValue(format) ?? CounterFiles.FormatFromExtension(outPath)
                 ?? throw new PerfLabException($"cannot tell the format of '{outPath}': use a .json or .csv extension, or --format.", ExitCode.Usage);
             var process = DotnetProcesses.Resolve(pr.GetValue(target)!);
-            var options = new CounterOptions { Interval = pr.GetValue(interval), Source = pr.GetValue(source), Duration = pr.GetValue(duration) };
+            var options = Options(pr.GetValue(counters), pr.GetValue(interval), pr.GetValue(source), pr.GetValue(duration));
             Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"collecting counters of {process.ProcessId} ({process.Name}) for {options.Duration!.Value.TotalSeconds:0.#} s; Ctrl+C stops and writes what was collected."));
             var recording = await CounterCollector.CollectAsync(process.ProcessId, options, null, ct);
@@ -101,11 +105,27 @@ public static class CountersCommand
         return command;
     }
 
+    // Thread-pool adjustments are runtime events: read with the runtime's counters, not with ASP.NET Core's alone.
+    private static CounterOptions Options(string[]? counters, TimeSpan interval, RuntimeCounterSource source, TimeSpan? duration)
+    {
+        IReadOnlyList<string> providers = counters is { Length: > 0 } ? counters : CounterCatalog.Providers;
+        return new()
+        {
+            Providers = providers,
+            ThreadPoolEvents = providers.Contains(CounterCatalog.RuntimeEventSource),
+            Interval = interval,
+            Source = source,
+            Duration = duration,
+        };
+    }
+
     private static int Ending(CounterRecording recording, string? outPath)
     {
         var seconds = (recording.EndedUnixMs - recording.StartedUnixMs) / 1000.0;
-        var what = string.Create(CultureInfo.InvariantCulture,
-            $"{recording.Samples.Count} samples, {recording.Adjustments.Count(a => a.Reason == CounterNames.StarvationReason)} starvation injections over {seconds:0.0} s")
+        var starvation = recording.Counters.Any(c => c.Name == CounterCatalog.StarvationCounter)
+            ? $", {recording.Adjustments.Count(a => a.Reason == CounterNames.StarvationReason)} starvation injections"
+            : "";
+        var what = string.Create(CultureInfo.InvariantCulture, $"{recording.Samples.Count} samples{starvation} over {seconds:0.0} s")
             + (outPath is null ? "" : $", written to {outPath}");
         foreach (var warning in recording.Warnings)
         {
@@ -136,7 +156,7 @@ public static class CountersCommand
             while (!collecting.IsCompleted)
             {
                 await Task.WhenAny(collecting, Task.Delay(250, CancellationToken.None));
-                Render(table, process, latest);
+                Render(table, process, CounterCatalog.Of(options.Providers, options.ThreadPoolEvents), latest);
                 ctx.Refresh();
             }
             recording = await collecting;
@@ -144,13 +164,13 @@ public static class CountersCommand
         return recording!;
     }
 
-    private static void Render(Table table, DotnetProcess process, LatestValues latest)
+    private static void Render(Table table, DotnetProcess process, IReadOnlyList<CounterDefinition> definitions, LatestValues latest)
     {
         var (second, values) = latest.Read();
         table.Rows.Clear();
         table.Title = new TableTitle(string.Create(CultureInfo.InvariantCulture,
             $"{process.ProcessId} {process.Name}  {(second is null ? "waiting for the first sample..." : DateTimeOffset.FromUnixTimeSeconds(second.Value).UtcDateTime.ToString("HH:mm:ss 'UTC'", CultureInfo.InvariantCulture))}"));
-        foreach (var definition in CounterCatalog.All.Append(CounterCatalog.Starvation))
+        foreach (var definition in definitions)
         {
             var value = values.TryGetValue(definition.Name, out var v) ? CounterFiles.Format(v) : "-";
             table.AddRow(Markup.Escape(definition.Name), value, Markup.Escape(definition.Kind == CounterKind.Rate ? definition.Unit + " / interval" : definition.Unit));
@@ -219,6 +239,24 @@ public static class CountersCommand
         }
         return option;
     }
+
+    private static Option<string[]> CountersOption() => new("--counters")
+    {
+        Description = "The providers to read, comma-separated, named as dotnet-counters names them: " +
+            $"{string.Join(", ", CounterCatalog.Providers)} (default: all). ASP.NET Core's Hosting and Kestrel counters " +
+            "cost the target CPU on every request; System.Runtime alone is what perflab run reads.",
+        Arity = ArgumentArity.OneOrMore,
+        AllowMultipleArgumentsPerToken = true,
+        CustomParser = r =>
+        {
+            var providers = CounterCatalog.ParseProviders(r.Tokens.Select(t => t.Value), out var error);
+            if (error is not null)
+            {
+                r.AddError("--counters: " + error);
+            }
+            return [.. providers ?? CounterCatalog.Providers];
+        },
+    };
 
     private static Option<RuntimeCounterSource> SourceOption() => new("--source")
     {

@@ -83,6 +83,42 @@ internal static class CounterCatalog
         new("connections-per-second", "Connection Rate", "count", CounterKind.Rate, KestrelEventSource, null),
     ];
 
+    /// <summary>The providers a collection can ask for, under the names dotnet-counters' --counters takes.</summary>
+    public static readonly IReadOnlyList<string> Providers = [RuntimeEventSource, HostingEventSource, KestrelEventSource];
+
+    /// <summary>The counters the given providers publish, in catalog order; starvation injections with the thread-pool events.</summary>
+    public static IReadOnlyList<CounterDefinition> Of(IReadOnlyCollection<string> providers, bool threadPoolEvents)
+    {
+        var definitions = All.Where(d => providers.Contains(d.EventSource));
+        return [.. threadPoolEvents ? definitions.Append(Starvation) : definitions];
+    }
+
+    /// <summary>
+    /// Reads a --counters list as dotnet-counters writes it (comma- or space-separated provider names, any case) into
+    /// the canonical names; null and a message naming the unknown entry when one is not a provider perflab reads.
+    /// </summary>
+    public static IReadOnlyList<string>? ParseProviders(IEnumerable<string> tokens, out string? error)
+    {
+        var names = new List<string>();
+        foreach (var entry in tokens.SelectMany(t => t.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)))
+        {
+            var known = Providers.FirstOrDefault(p => p.Equals(entry, StringComparison.OrdinalIgnoreCase));
+            if (known is null)
+            {
+                error = entry.Contains('[', StringComparison.Ordinal)
+                    ? $"'{entry}': perflab reads whole providers, not single counters in brackets; use one of {string.Join(", ", Providers)}."
+                    : $"'{entry}' is not a counter provider perflab reads; use one or more of {string.Join(", ", Providers)}.";
+                return null;
+            }
+            if (!names.Contains(known))
+            {
+                names.Add(known);
+            }
+        }
+        error = names.Count == 0 ? $"name at least one provider: {string.Join(", ", Providers)}." : null;
+        return error is null ? names : null;
+    }
+
     /// <summary>Counted from ThreadPoolWorkerThreadAdjustment events whose reason is Starvation; not a runtime counter.</summary>
     public static readonly CounterDefinition Starvation =
         new(StarvationCounter, "ThreadPool Starvation Injections", "count", CounterKind.Rate, "Microsoft-Windows-DotNETRuntime", null);

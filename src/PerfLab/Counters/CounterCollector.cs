@@ -32,9 +32,17 @@ public static class CounterCollector
             throw new PerfLabException("the collection duration must be positive.", ExitCode.Usage);
         }
 
+        if (options.Providers.Count == 0 || options.Providers.Any(p => !CounterCatalog.Providers.Contains(p)))
+        {
+            throw new PerfLabException(
+                $"the counter providers must be among {string.Join(", ", CounterCatalog.Providers)}, not '{string.Join(", ", options.Providers)}'.",
+                ExitCode.Usage);
+        }
+
         var target = DotnetProcesses.EnsureAttachable(pid);
         var runtime = DotnetProcesses.RuntimeVersion(pid);
-        var (useMeter, useRuntimeEventCounters) = options.Source switch
+        var runtimeCounters = options.Providers.Contains(CounterCatalog.RuntimeEventSource);
+        var (useMeter, useRuntimeEventCounters) = !runtimeCounters ? (false, false) : options.Source switch
         {
             RuntimeCounterSource.Meter => (true, false),
             RuntimeCounterSource.EventCounters => (false, true),
@@ -46,7 +54,7 @@ public static class CounterCollector
         // read it together as long as they ask for the same interval. Older runtimes take a private session id.
         var sessionId = runtime is { Major: < 8 } ? Guid.NewGuid().ToString() : SharedMetricsSession;
         var clientId = Guid.NewGuid().ToString();
-        var store = new SampleStore(options.Interval.TotalSeconds, options.ThreadPoolEvents);
+        var store = new SampleStore(options.Interval.TotalSeconds, CounterCatalog.Of(options.Providers, options.ThreadPoolEvents));
         var providers = Providers(options, sessionId, clientId, useMeter, useRuntimeEventCounters);
 
         var startedUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
@@ -167,16 +175,10 @@ public static class CounterCollector
         var interval = options.Interval.TotalSeconds.ToString(CultureInfo.InvariantCulture);
         var counterArgs = new Dictionary<string, string> { ["EventCounterIntervalSec"] = interval };
         // Level Critical turns the counters on without the sources' per-request Informational events (Hosting's
-        // RequestStart/Stop, Kestrel's connection events): EventCounters payloads are written at LogAlways.
-        var providers = new List<EventPipeProvider>
-        {
-            new(CounterCatalog.HostingEventSource, EventLevel.Critical, 0, counterArgs),
-            new(CounterCatalog.KestrelEventSource, EventLevel.Critical, 0, counterArgs),
-        };
-        if (useRuntimeEventCounters)
-        {
-            providers.Add(new(CounterCatalog.RuntimeEventSource, EventLevel.Critical, 0, counterArgs));
-        }
+        // RequestStart/Stop, Kestrel's connection events): EventCounters payloads are written at LogAlways. Enabled at
+        // any level, Hosting and Kestrel still do their per-request bookkeeping, the price of their counters.
+        var eventSources = options.Providers.Where(p => p != CounterCatalog.RuntimeEventSource || useRuntimeEventCounters);
+        var providers = eventSources.Select(p => new EventPipeProvider(p, EventLevel.Critical, 0, counterArgs)).ToList();
         if (useMeter)
         {
             providers.Add(new("System.Diagnostics.Metrics", EventLevel.Informational, TimeSeriesValuesKeyword,

@@ -9,7 +9,7 @@ namespace PerfLab.Counters;
 /// <see cref="CounterSample"/> once no more values can arrive for it. Fed by the EventPipe reader thread, read by the
 /// collector's loop: every member takes the lock.
 /// </summary>
-internal sealed class SampleStore(double intervalSeconds, bool countStarvation)
+internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterDefinition> definitions)
 {
     // EventPipe flushes its buffers to the stream about every 100 ms; a second is final well after that.
     private const double GraceSeconds = 0.5;
@@ -28,6 +28,7 @@ internal sealed class SampleStore(double intervalSeconds, bool countStarvation)
     private readonly List<string> _warnings = [];
     private long _emittedThrough = long.MinValue;
     private double _cpuCount = Environment.ProcessorCount;
+    private readonly bool _countStarvation = definitions.Contains(CounterCatalog.Starvation);
 
     public void OnDynamicEvent(TraceEvent e, string sessionId, string clientId)
     {
@@ -109,7 +110,6 @@ internal sealed class SampleStore(double intervalSeconds, bool countStarvation)
     {
         lock (_gate)
         {
-            var definitions = countStarvation ? CounterCatalog.All.Append(CounterCatalog.Starvation) : CounterCatalog.All;
             return definitions.Select(d =>
             {
                 CounterSource? source = _sources.TryGetValue(d.Name, out var s) ? s : null;
@@ -255,7 +255,7 @@ internal sealed class SampleStore(double intervalSeconds, bool countStarvation)
         }
         if (bucket.HasMeterValues)
         {
-            foreach (var definition in CounterCatalog.All.Where(d => d.Meter is { ZeroUntilFirstMeasurement: true }))
+            foreach (var definition in definitions.Where(d => d.Meter is { ZeroUntilFirstMeasurement: true }))
             {
                 values.TryAdd(definition.Name, 0);
             }
@@ -264,7 +264,7 @@ internal sealed class SampleStore(double intervalSeconds, bool countStarvation)
         {
             values[name] = Math.Round(values[name], 6);
         }
-        if (countStarvation)
+        if (_countStarvation)
         {
             values[CounterCatalog.StarvationCounter] = bucket.StarvationInjections;
         }

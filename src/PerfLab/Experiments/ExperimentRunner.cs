@@ -439,12 +439,17 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         return (result, await counters);
     }
 
-    /// <summary>Counters until cancelled; a collector that cannot attach leaves the run without counters, not failed.</summary>
+    /// <summary>
+    /// The runtime's counters until cancelled; a collector that cannot attach leaves the run without counters, not failed.
+    /// ASP.NET Core's Hosting and Kestrel counters are left out: the load engine counts the requests itself, and
+    /// enabling them makes the SUT pay for its per-request diagnostics on every request (docs/benchmarks.md).
+    /// </summary>
     private static async Task<CounterRecording?> CollectCountersAsync(int pid, CancellationToken ct)
     {
         try
         {
-            return await CounterCollector.CollectAsync(pid, new CounterOptions { Interval = TimeSpan.FromSeconds(1) }, null, ct);
+            var options = new CounterOptions { Interval = TimeSpan.FromSeconds(1), Providers = [CounterCatalog.RuntimeEventSource] };
+            return await CounterCollector.CollectAsync(pid, options, null, ct);
         }
         catch (PerfLabException)
         {

@@ -87,6 +87,51 @@ public sealed class CounterCollectorTests
         Assert.True(Series(recording, "alloc-rate").Sum() > 0);
     }
 
+    [Theory]
+    [InlineData(CounterCatalog.RuntimeEventSource)]
+    [InlineData(CounterCatalog.HostingEventSource)]
+    public async Task CollectAsync_OneProvider_RecordsItsCountersAndNoOthers(string provider)
+    {
+        await using var sut = await StartSutAsync();
+        using var stop = new CancellationTokenSource(_testBudget);
+        var samples = new SampleWaiter();
+        var runtimeOnly = provider == CounterCatalog.RuntimeEventSource;
+        var options = new CounterOptions { Providers = [provider], ThreadPoolEvents = runtimeOnly };
+        var collecting = CounterCollector.CollectAsync(sut.Pid, options, samples, stop.Token);
+        await samples.WaitForCountAsync(2, stop.Token);
+        using var client = new HttpClient { BaseAddress = sut.BaseAddress };
+        for (var i = 0; i < 20; i++)
+        {
+            (await client.GetAsync("/json", stop.Token)).EnsureSuccessStatusCode();
+        }
+        await samples.WaitForCountAsync(samples.Count + 2, stop.Token);
+        await stop.CancelAsync();
+        var recording = await collecting;
+
+        var expected = CounterCatalog.All.Where(d => d.EventSource == provider).Select(d => d.Name)
+            .Concat(runtimeOnly ? [CounterCatalog.StarvationCounter] : []);
+        Assert.Equal(expected, recording.Counters.Select(c => c.Name));
+        Assert.All(recording.Samples, s => Assert.Empty(s.Values.Keys.Except(expected)));
+        if (runtimeOnly)
+        {
+            Assert.True(Series(recording, "threadpool-completed-items-count").Sum() >= 20);
+        }
+        else
+        {
+            Assert.Equal(20, Series(recording, "requests-per-second").Sum());
+        }
+    }
+
+    [Fact]
+    public async Task CollectAsync_UnknownProvider_UsageErrorBeforeAttaching()
+    {
+        var options = new CounterOptions { Providers = ["System.Net.Http"] };
+        var error = await Assert.ThrowsAsync<PerfLab.Cli.PerfLabException>(() => CounterCollector.CollectAsync(Environment.ProcessId, options, null, CancellationToken.None));
+
+        Assert.Equal(PerfLab.Cli.ExitCode.Usage, error.ExitCode);
+        Assert.Contains("System.Net.Http", error.Message);
+    }
+
     [Fact]
     public async Task CollectAsync_ProcessExitsMidCollection_KeepsWhatWasCollectedAndSaysSo()
     {

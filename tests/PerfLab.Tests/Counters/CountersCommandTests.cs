@@ -30,6 +30,29 @@ public sealed class CountersCommandTests
     }
 
     [Fact]
+    public async Task Collect_CountersSystemRuntime_WritesTheRuntimeCountersOnly()
+    {
+        await using var sut = await CounterCollectorTests.StartSutAsync();
+        var path = Path.Combine(Path.GetTempPath(), $"perflab-counters-{Guid.NewGuid():N}.csv");
+        try
+        {
+            var result = await PerfLabProcess.RunAsync("counters", "collect", sut.Pid.ToString(CultureInfo.InvariantCulture), "-d", "2s",
+                "--counters", "system.runtime", "--out", path);
+
+            Assert.True(result.ExitCode == 0, result.Stderr);
+            var header = (await File.ReadAllLinesAsync(path))[0].Split(',');
+            Assert.Contains("threadpool-queue-length", header);
+            Assert.Contains(CounterCatalog.StarvationCounter, header);
+            Assert.DoesNotContain("requests-per-second", header);
+            Assert.DoesNotContain("current-connections", header);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [Fact]
     public async Task Monitor_ProcessStopsMidway_SaysSoAndFails()
     {
         await using var sut = await CounterCollectorTests.StartSutAsync();
@@ -74,6 +97,9 @@ public sealed class CountersCommandTests
     [InlineData("-d", "0s")]
     [InlineData("-i", "10ms")]
     [InlineData("--out", "counters.txt")]
+    [InlineData("--counters", "System.Runtimes")]
+    [InlineData("--counters", "System.Runtime[cpu-usage]")]
+    [InlineData("--counters", ",")]
     public async Task Collect_BadOption_UsageError(string option, string value)
     {
         var result = await PerfLabProcess.RunAsync("counters", "collect", "1", option, value);

@@ -1,0 +1,44 @@
+using PerfLab.Counters;
+
+namespace PerfLab.Tests.Counters;
+
+public sealed class CounterCatalogTests
+{
+    [Theory]
+    [InlineData(new[] { "System.Runtime" }, new[] { "System.Runtime" })]
+    [InlineData(new[] { "microsoft.aspnetcore.hosting, System.Runtime" }, new[] { "Microsoft.AspNetCore.Hosting", "System.Runtime" })]
+    [InlineData(new[] { "System.Runtime", "Microsoft-AspNetCore-Server-Kestrel,system.runtime" }, new[] { "System.Runtime", "Microsoft-AspNetCore-Server-Kestrel" })]
+    public void ParseProviders_KnownNamesAnyCaseAndSeparator_CanonicalNamesOnceEach(string[] tokens, string[] expected)
+    {
+        var providers = CounterCatalog.ParseProviders(tokens, out var error);
+
+        Assert.Null(error);
+        Assert.Equal(expected, providers);
+    }
+
+    [Theory]
+    [InlineData("System.Net.Http", "'System.Net.Http' is not a counter provider")]
+    [InlineData("System.Runtime[cpu-usage]", "not single counters in brackets")]
+    [InlineData(" , ", "name at least one provider")]
+    public void ParseProviders_UnknownOrEmpty_NullAndAMessage(string token, string message)
+    {
+        var providers = CounterCatalog.ParseProviders([token], out var error);
+
+        Assert.Null(providers);
+        Assert.Contains(message, error);
+        Assert.Contains("Microsoft.AspNetCore.Hosting", error);
+    }
+
+    [Fact]
+    public void Of_RuntimeWithThreadPoolEvents_TheRuntimeCountersAndStarvationInjections()
+    {
+        var names = CounterCatalog.Of([CounterCatalog.RuntimeEventSource], threadPoolEvents: true).Select(d => d.Name).ToList();
+
+        Assert.Equal(14, names.Count);
+        Assert.Equal("cpu-usage", names[0]);
+        Assert.Equal(CounterCatalog.StarvationCounter, names[^1]);
+        Assert.DoesNotContain("requests-per-second", names);
+        Assert.Equal(["requests-per-second", "current-requests"],
+            CounterCatalog.Of([CounterCatalog.HostingEventSource], threadPoolEvents: false).Select(d => d.Name));
+    }
+}
