@@ -105,19 +105,14 @@ public static class CountersCommand
         return command;
     }
 
-    // Thread-pool adjustments are runtime events: read with the runtime's counters, not with ASP.NET Core's alone.
-    private static CounterOptions Options(string[]? counters, TimeSpan interval, RuntimeCounterSource source, TimeSpan? duration)
+    // No --counters: every provider.
+    private static CounterOptions Options(string[]? counters, TimeSpan interval, RuntimeCounterSource source, TimeSpan? duration) => new()
     {
-        IReadOnlyList<string> providers = counters is { Length: > 0 } ? counters : CounterCatalog.Providers;
-        return new()
-        {
-            Providers = providers,
-            ThreadPoolEvents = providers.Contains(CounterCatalog.RuntimeEventSource),
-            Interval = interval,
-            Source = source,
-            Duration = duration,
-        };
-    }
+        Providers = counters is { Length: > 0 } ? counters : CounterCatalog.Providers,
+        Interval = interval,
+        Source = source,
+        Duration = duration,
+    };
 
     private static int Ending(CounterRecording recording, string? outPath)
     {
@@ -156,7 +151,7 @@ public static class CountersCommand
             while (!collecting.IsCompleted)
             {
                 await Task.WhenAny(collecting, Task.Delay(250, CancellationToken.None));
-                Render(table, process, CounterCatalog.Of(options.Providers, options.ThreadPoolEvents), latest);
+                Render(table, process, CounterCatalog.Of(options.Providers), latest);
                 ctx.Refresh();
             }
             recording = await collecting;

@@ -86,11 +86,11 @@ internal static class CounterCatalog
     /// <summary>The providers a collection can ask for, under the names dotnet-counters' --counters takes.</summary>
     public static readonly IReadOnlyList<string> Providers = [RuntimeEventSource, HostingEventSource, KestrelEventSource];
 
-    /// <summary>The counters the given providers publish, in catalog order; starvation injections with the thread-pool events.</summary>
-    public static IReadOnlyList<CounterDefinition> Of(IReadOnlyCollection<string> providers, bool threadPoolEvents)
+    /// <summary>The counters the given providers publish, in catalog order; System.Runtime's include the starvation injections.</summary>
+    public static IReadOnlyList<CounterDefinition> Of(IReadOnlyCollection<string> providers)
     {
         var definitions = All.Where(d => providers.Contains(d.EventSource));
-        return [.. threadPoolEvents ? definitions.Append(Starvation) : definitions];
+        return [.. providers.Contains(RuntimeEventSource) ? definitions.Append(Starvation) : definitions];
     }
 
     /// <summary>

@@ -54,7 +54,7 @@ public static class CounterCollector
         // read it together as long as they ask for the same interval. Older runtimes take a private session id.
         var sessionId = runtime is { Major: < 8 } ? Guid.NewGuid().ToString() : SharedMetricsSession;
         var clientId = Guid.NewGuid().ToString();
-        var store = new SampleStore(options.Interval.TotalSeconds, CounterCatalog.Of(options.Providers, options.ThreadPoolEvents));
+        var store = new SampleStore(options.Interval.TotalSeconds, CounterCatalog.Of(options.Providers));
         var providers = Providers(options, sessionId, clientId, useMeter, useRuntimeEventCounters);
 
         var startedUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
@@ -85,10 +85,8 @@ public static class CounterCollector
                 {
                     using var source = new EventPipeEventSource(session.EventStream);
                     source.Dynamic.All += e => store.OnDynamicEvent(e, sessionId, clientId);
-                    if (options.ThreadPoolEvents)
-                    {
-                        source.Clr.ThreadPoolWorkerThreadAdjustmentAdjustment += store.OnAdjustment;
-                    }
+                    // Only arrive when System.Runtime was asked for (see Providers).
+                    source.Clr.ThreadPoolWorkerThreadAdjustmentAdjustment += store.OnAdjustment;
                     source.Process();
                 }
                 catch (Exception ex)
@@ -192,8 +190,9 @@ public static class CounterCollector
                     ["ClientId"] = clientId,
                 }));
         }
-        if (options.ThreadPoolEvents)
+        if (useMeter || useRuntimeEventCounters)
         {
+            // The thread-pool adjustments come with the runtime's counters.
             providers.Add(new("Microsoft-Windows-DotNETRuntime", EventLevel.Informational, ThreadingKeyword));
         }
         return providers;

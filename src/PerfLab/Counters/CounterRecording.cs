@@ -103,12 +103,11 @@ public sealed record CounterOptions
     public TimeSpan Interval { get; init; } = TimeSpan.FromSeconds(1);
     public TimeSpan? Duration { get; init; }
     public RuntimeCounterSource Source { get; init; } = RuntimeCounterSource.Auto;
-    /// <summary>Also record thread-pool adjustment events (Microsoft-Windows-DotNETRuntime, threading keyword).</summary>
-    public bool ThreadPoolEvents { get; init; } = true;
     /// <summary>
     /// The counter providers to read: System.Runtime, Microsoft.AspNetCore.Hosting, Microsoft-AspNetCore-Server-Kestrel
-    /// (all by default). Enabling Hosting or Kestrel switches on ASP.NET Core's per-request diagnostics in the target,
-    /// which costs it CPU on every request (docs/benchmarks.md, "Counter cost"); System.Runtime alone does not.
+    /// (all by default). System.Runtime brings the thread-pool adjustment events (starvation injections) with it.
+    /// Enabling Hosting or Kestrel switches on ASP.NET Core's per-request diagnostics in the target, which costs it CPU
+    /// on every request (docs/benchmarks.md, "Counter cost"); System.Runtime alone does not.
     /// </summary>
     public IReadOnlyList<string> Providers { get; init; } = CounterCatalog.Providers;
 }

@@ -30,15 +30,15 @@ public sealed class CounterCatalogTests
     }
 
     [Fact]
-    public void Of_RuntimeWithThreadPoolEvents_TheRuntimeCountersAndStarvationInjections()
+    public void Of_Runtime_TheRuntimeCountersAndStarvationInjections()
     {
-        var names = CounterCatalog.Of([CounterCatalog.RuntimeEventSource], threadPoolEvents: true).Select(d => d.Name).ToList();
+        var names = CounterCatalog.Of([CounterCatalog.RuntimeEventSource]).Select(d => d.Name).ToList();
 
         Assert.Equal(14, names.Count);
         Assert.Equal("cpu-usage", names[0]);
         Assert.Equal(CounterCatalog.StarvationCounter, names[^1]);
         Assert.DoesNotContain("requests-per-second", names);
         Assert.Equal(["requests-per-second", "current-requests"],
-            CounterCatalog.Of([CounterCatalog.HostingEventSource], threadPoolEvents: false).Select(d => d.Name));
+            CounterCatalog.Of([CounterCatalog.HostingEventSource]).Select(d => d.Name));
     }
 }

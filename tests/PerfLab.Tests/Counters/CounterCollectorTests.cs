@@ -67,21 +67,7 @@ public sealed class CounterCollectorTests
     [Fact]
     public async Task CollectAsync_KnownNumberOfRequests_RequestRateAddsUpToThem()
     {
-        await using var sut = await StartSutAsync();
-        using var stop = new CancellationTokenSource(_testBudget);
-        var samples = new SampleWaiter();
-        var collecting = CounterCollector.CollectAsync(sut.Pid, new CounterOptions(), samples, stop.Token);
-        await samples.WaitForCountAsync(2, stop.Token);
-
-        using var client = new HttpClient { BaseAddress = sut.BaseAddress };
-        for (var i = 0; i < 50; i++)
-        {
-            (await client.GetAsync("/weatherforecast-async?ms=1", stop.Token)).EnsureSuccessStatusCode();
-        }
-        // Rates are published at the end of the interval they cover: two more samples close the last one.
-        await samples.WaitForCountAsync(samples.Count + 2, stop.Token);
-        await stop.CancelAsync();
-        var recording = await collecting;
+        var recording = await CollectAroundRequestsAsync(new CounterOptions(), "/weatherforecast-async?ms=1", 50);
 
         Assert.Equal(50, Series(recording, "requests-per-second").Sum());
         Assert.True(Series(recording, "alloc-rate").Sum() > 0);
@@ -92,27 +78,14 @@ public sealed class CounterCollectorTests
     [InlineData(CounterCatalog.HostingEventSource)]
     public async Task CollectAsync_OneProvider_RecordsItsCountersAndNoOthers(string provider)
     {
-        await using var sut = await StartSutAsync();
-        using var stop = new CancellationTokenSource(_testBudget);
-        var samples = new SampleWaiter();
-        var runtimeOnly = provider == CounterCatalog.RuntimeEventSource;
-        var options = new CounterOptions { Providers = [provider], ThreadPoolEvents = runtimeOnly };
-        var collecting = CounterCollector.CollectAsync(sut.Pid, options, samples, stop.Token);
-        await samples.WaitForCountAsync(2, stop.Token);
-        using var client = new HttpClient { BaseAddress = sut.BaseAddress };
-        for (var i = 0; i < 20; i++)
-        {
-            (await client.GetAsync("/json", stop.Token)).EnsureSuccessStatusCode();
-        }
-        await samples.WaitForCountAsync(samples.Count + 2, stop.Token);
-        await stop.CancelAsync();
-        var recording = await collecting;
+        var recording = await CollectAroundRequestsAsync(new CounterOptions { Providers = [provider] }, "/json", 20);
 
+        var runtime = provider == CounterCatalog.RuntimeEventSource;
         var expected = CounterCatalog.All.Where(d => d.EventSource == provider).Select(d => d.Name)
-            .Concat(runtimeOnly ? [CounterCatalog.StarvationCounter] : []);
+            .Concat(runtime ? [CounterCatalog.StarvationCounter] : []);
         Assert.Equal(expected, recording.Counters.Select(c => c.Name));
         Assert.All(recording.Samples, s => Assert.Empty(s.Values.Keys.Except(expected)));
-        if (runtimeOnly)
+        if (runtime)
         {
             Assert.True(Series(recording, "threadpool-completed-items-count").Sum() >= 20);
         }
@@ -181,6 +154,26 @@ public sealed class CounterCollectorTests
         Assert.Equal(CollectionEnding.Completed, recording.Ending);
         Assert.InRange(clock.Elapsed.TotalSeconds, 3, 6);
         Assert.InRange(recording.Samples.Count, 2, 4);
+    }
+
+    /// <summary>Collects from a fresh SUT while sending it <paramref name="requests"/> GETs, one at a time.</summary>
+    private static async Task<CounterRecording> CollectAroundRequestsAsync(CounterOptions options, string path, int requests)
+    {
+        await using var sut = await StartSutAsync();
+        using var stop = new CancellationTokenSource(_testBudget);
+        var samples = new SampleWaiter();
+        var collecting = CounterCollector.CollectAsync(sut.Pid, options, samples, stop.Token);
+        await samples.WaitForCountAsync(2, stop.Token);
+
+        using var client = new HttpClient { BaseAddress = sut.BaseAddress };
+        for (var i = 0; i < requests; i++)
+        {
+            (await client.GetAsync(path, stop.Token)).EnsureSuccessStatusCode();
+        }
+        // Rates are published at the end of the interval they cover: two more samples close the last one.
+        await samples.WaitForCountAsync(samples.Count + 2, stop.Token);
+        await stop.CancelAsync();
+        return await collecting;
     }
 
     internal static Task<SutProcess> StartSutAsync() => SutProcess.StartAsync(SutLaunch.Default(connectionString: null));
