@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Globalization;
 using PerfLab.Cli;
 using PerfLab.Counters;
 
@@ -43,18 +44,34 @@ public sealed class DotnetProcessesTests
     public async Task Resolve_AppDllName_FindsTheSut()
     {
         await using var sut = await CounterCollectorTests.StartSutAsync();
-        var matches = DotnetProcesses.List().Where(p => p.CommandLine?.Contains("PerfLab.Sut.dll", StringComparison.Ordinal) == true).ToList();
-        Assert.Contains(matches, p => p.ProcessId == sut.Pid);
-        if (matches.Count == 1)
+        Assert.Contains(DotnetProcesses.List(), p => p.ProcessId == sut.Pid && p.CommandLine!.Contains("PerfLab.Sut.dll", StringComparison.Ordinal));
+
+        // Other test classes start and stop SUTs at the same time, so the name may be ambiguous at the moment of the
+        // call (a list taken just before cannot tell): then it is a usage error naming every match, ours among them.
+        try
         {
             Assert.Equal(sut.Pid, DotnetProcesses.Resolve("PerfLab.Sut").ProcessId);
         }
-        else
+        catch (PerfLabException error)
         {
-            // Other test classes run SUTs at the same time: then the name is ambiguous, a usage error naming the pids.
-            var error = Assert.Throws<PerfLabException>(() => DotnetProcesses.Resolve("PerfLab.Sut"));
             Assert.Equal(ExitCode.Usage, error.ExitCode);
+            Assert.Contains("matches", error.Message);
+            Assert.Contains(sut.Pid.ToString(CultureInfo.InvariantCulture), error.Message);
         }
+    }
+
+    [Fact]
+    public async Task Resolve_NameOfTwoRunningApps_UsageErrorNamingBothPids()
+    {
+        await using var first = await CounterCollectorTests.StartSutAsync();
+        await using var second = await CounterCollectorTests.StartSutAsync();
+
+        var error = Assert.Throws<PerfLabException>(() => DotnetProcesses.Resolve("PerfLab.Sut"));
+
+        Assert.Equal(ExitCode.Usage, error.ExitCode);
+        Assert.Contains("give the pid", error.Message);
+        Assert.Contains(first.Pid.ToString(CultureInfo.InvariantCulture), error.Message);
+        Assert.Contains(second.Pid.ToString(CultureInfo.InvariantCulture), error.Message);
     }
 
     [Fact]
