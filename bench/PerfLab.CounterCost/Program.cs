@@ -24,7 +24,7 @@ var pairs = int.Parse(args[2], CultureInfo.InvariantCulture);
 var window = int.Parse(args[3], CultureInfo.InvariantCulture);
 var settle = int.Parse(args[4], CultureInfo.InvariantCulture);
 var warm = int.Parse(args[5], CultureInfo.InvariantCulture);
-var counters = args[6] == "all" ? new CounterOptions() : new CounterOptions { Providers = args[6].Split(',') };
+var counters = args[6] == "all" ? new CounterOptions() : new CounterOptions { Providers = [args[6]] };
 LoadModel model = args.Length == 8 ? new OpenModel(double.Parse(args[7], CultureInfo.InvariantCulture), 256) : new ClosedModel(32);
 
 var total = TimeSpan.FromSeconds((2 * warm) + (pairs * 2 * (settle + window + 2)) + 10);

@@ -55,7 +55,7 @@ public static class CountersCommand
         command.SetAction(async (ParseResult pr, CancellationToken ct) =>
         {
             var process = DotnetProcesses.Resolve(pr.GetValue(target)!);
-            var options = Options(pr.GetValue(counters), pr.GetValue(interval), pr.GetValue(source), pr.GetValue(duration));
+            var options = Options(pr.GetValue(counters)!, pr.GetValue(interval), pr.GetValue(source), pr.GetValue(duration));
             var recording = Console.IsOutputRedirected
                 ? await CounterCollector.CollectAsync(process.ProcessId, options, new PlainLines(), ct)
                 : await MonitorLiveAsync(process, options, ct);
@@ -94,7 +94,7 @@ public static class CountersCommand
             var fileFormat = pr.GetValue(format) ?? CounterFiles.FormatFromExtension(outPath)
                 ?? throw new PerfLabException($"cannot tell the format of '{outPath}': use a .json or .csv extension, or --format.", ExitCode.Usage);
             var process = DotnetProcesses.Resolve(pr.GetValue(target)!);
-            var options = Options(pr.GetValue(counters), pr.GetValue(interval), pr.GetValue(source), pr.GetValue(duration));
+            var options = Options(pr.GetValue(counters)!, pr.GetValue(interval), pr.GetValue(source), pr.GetValue(duration));
             Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"collecting counters of {process.ProcessId} ({process.Name}) for {options.Duration!.Value.TotalSeconds:0.#} s; Ctrl+C stops and writes what was collected."));
             var recording = await CounterCollector.CollectAsync(process.ProcessId, options, null, ct);
@@ -105,10 +105,9 @@ public static class CountersCommand
         return command;
     }
 
-    // No --counters: every provider.
-    private static CounterOptions Options(string[]? counters, TimeSpan interval, RuntimeCounterSource source, TimeSpan? duration) => new()
+    private static CounterOptions Options(string[] counters, TimeSpan interval, RuntimeCounterSource source, TimeSpan? duration) => new()
     {
-        Providers = counters is { Length: > 0 } ? counters : CounterCatalog.Providers,
+        Providers = counters,
         Interval = interval,
         Source = source,
         Duration = duration,
@@ -238,10 +237,11 @@ public static class CountersCommand
     private static Option<string[]> CountersOption() => new("--counters")
     {
         Description = "The providers to read, comma-separated, named as dotnet-counters names them: " +
-            $"{string.Join(", ", CounterCatalog.Providers)} (default: all). ASP.NET Core's Hosting and Kestrel counters " +
+            $"{string.Join(", ", CounterCatalog.Providers)}. ASP.NET Core's Hosting and Kestrel counters " +
             "cost the target CPU on every request; System.Runtime alone is what perflab run reads.",
         Arity = ArgumentArity.OneOrMore,
         AllowMultipleArgumentsPerToken = true,
+        DefaultValueFactory = _ => [.. CounterCatalog.Providers],
         CustomParser = r =>
         {
             var providers = CounterCatalog.ParseProviders(r.Tokens.Select(t => t.Value), out var error);
@@ -249,7 +249,7 @@ public static class CountersCommand
             {
                 r.AddError("--counters: " + error);
             }
-            return [.. providers ?? CounterCatalog.Providers];
+            return [.. providers ?? []];
         },
     };
 

@@ -32,12 +32,12 @@ public static class CounterCollector
             throw new PerfLabException("the collection duration must be positive.", ExitCode.Usage);
         }
 
-        if (options.Providers.Count == 0 || options.Providers.Any(p => !CounterCatalog.Providers.Contains(p)))
+        // The names as --counters reads them (any case, repeats once): the collector works on the canonical list.
+        options = options with
         {
-            throw new PerfLabException(
-                $"the counter providers must be among {string.Join(", ", CounterCatalog.Providers)}, not '{string.Join(", ", options.Providers)}'.",
-                ExitCode.Usage);
-        }
+            Providers = CounterCatalog.ParseProviders(options.Providers, out var providerError)
+                ?? throw new PerfLabException("the counter providers: " + providerError, ExitCode.Usage),
+        };
 
         var target = DotnetProcesses.EnsureAttachable(pid);
         var runtime = DotnetProcesses.RuntimeVersion(pid);
