@@ -12,6 +12,7 @@ using System.Diagnostics;
 using System.Globalization;
 using PerfLab.Counters;
 using PerfLab.Load;
+using PerfLab.Common;
 
 if (args.Length is < 7 or > 8)
 {

@@ -1,5 +1,6 @@
 using PerfLab.Cli;
 using PerfLab.Testing;
+using PerfLab.Common;
 
 namespace PerfLab.Sut.Tests;
 

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Reflection;
 using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Tests;
 
@@ -19,7 +20,7 @@ internal static class PerfLabProcess
     // project gets Microsoft.Extensions.* from the ASP.NET Core framework, perflab from packages).
     private static readonly Lazy<string> CliPath = new(() =>
     {
-        var repoRoot = PerfLab.Sut.PerfLabPaths.RepoRoot;
+        var repoRoot = PerfLabPaths.RepoRoot;
 #if DEBUG
         const string configuration = "Debug";
 #else

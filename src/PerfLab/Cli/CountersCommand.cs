@@ -3,6 +3,7 @@ using System.CommandLine.Parsing;
 using System.Globalization;
 using PerfLab.Counters;
 using Spectre.Console;
+using PerfLab.Common;
 
 namespace PerfLab.Cli;
 

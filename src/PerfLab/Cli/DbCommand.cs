@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using PerfLab.Database;
+using PerfLab.Common;
 
 namespace PerfLab.Cli;
 

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using PerfLab.Experiments;
+using PerfLab.Common;
 
 namespace PerfLab.Cli;
 
@@ -18,7 +19,7 @@ public static class ListCommand
                 var quick = e.Profiles["quick"];
                 Console.WriteLine($"{e.Name,-16} seed {e.Seed}  {e.Title}");
                 Console.WriteLine($"{"",-16} variants: {string.Join(", ", e.Variants.Select(v => v.Name == e.Baseline ? v.Name + " (baseline)" : v.Name))}");
-                Console.WriteLine($"{"",-16} load: {ExperimentRunner.DescribeLoad(e, quick)}; quick profile: warm-up {Load.DurationText.Format(quick.Warmup)}, {Load.DurationText.Format(quick.Duration)} measured, {quick.Repeat} repetitions");
+                Console.WriteLine($"{"",-16} load: {ExperimentRunner.DescribeLoad(e, quick)}; quick profile: warm-up {DurationText.Format(quick.Warmup)}, {DurationText.Format(quick.Duration)} measured, {quick.Repeat} repetitions");
             }
             return (int)ExitCode.Success;
         });

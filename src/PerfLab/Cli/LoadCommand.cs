@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
 using PerfLab.Load;
+using PerfLab.Common;
 
 namespace PerfLab.Cli;
 

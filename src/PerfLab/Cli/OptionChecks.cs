@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Globalization;
 using PerfLab.Load;
+using PerfLab.Common;
 
 namespace PerfLab.Cli;
 

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using PerfLab.Common;
 
 namespace PerfLab.Cli;
 

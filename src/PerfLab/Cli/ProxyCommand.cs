@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Globalization;
 using System.Net;
 using PerfLab.Network;
+using PerfLab.Common;
 
 namespace PerfLab.Cli;
 

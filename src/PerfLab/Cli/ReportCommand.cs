@@ -1,5 +1,6 @@
 using System.CommandLine;
 using PerfLab.Reports;
+using PerfLab.Common;
 
 namespace PerfLab.Cli;
 

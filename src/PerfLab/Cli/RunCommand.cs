@@ -3,6 +3,8 @@ using System.Globalization;
 using PerfLab.Database;
 using PerfLab.Experiments;
 using PerfLab.Reports;
+using PerfLab.Common;
+using PerfLab.Results;
 
 namespace PerfLab.Cli;
 

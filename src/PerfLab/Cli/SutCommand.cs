@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Text.Json;
 using PerfLab.Database;
 using PerfLab.Sut;
+using PerfLab.Common;
 
 namespace PerfLab.Cli;
 

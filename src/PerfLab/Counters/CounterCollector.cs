@@ -3,7 +3,7 @@ using System.Globalization;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
-using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Counters;
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using Microsoft.Diagnostics.NETCore.Client;
-using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Counters;
 

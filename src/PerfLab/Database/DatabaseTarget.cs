@@ -1,4 +1,4 @@
-using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Database;
 

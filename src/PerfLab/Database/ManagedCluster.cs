@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
 using System.Text.Json;
-using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Database;
 
@@ -61,7 +61,7 @@ public sealed class ManagedCluster
         {
             return fromEnv;
         }
-        return Path.Combine(Sut.PerfLabPaths.CacheRoot, "postgres");
+        return Path.Combine(PerfLabPaths.CacheRoot, "postgres");
     }
 
     public static string ConnectionStringFor(int port, string database = Seeder.DefaultDatabase) =>

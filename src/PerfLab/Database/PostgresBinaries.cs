@@ -1,5 +1,5 @@
 using System.Globalization;
-using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Database;
 

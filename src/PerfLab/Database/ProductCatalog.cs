@@ -1,3 +1,5 @@
+using PerfLab.Common;
+
 namespace PerfLab.Database;
 
 // The product families AdventureWorks sells, from which the 504 Production.Product rows are expanded

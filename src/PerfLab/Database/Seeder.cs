@@ -3,7 +3,7 @@ using System.Reflection;
 using System.Security.Cryptography;
 using Npgsql;
 using NpgsqlTypes;
-using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Database;
 

@@ -1,5 +1,6 @@
 using System.Globalization;
 using PerfLab.Counters;
+using PerfLab.Results;
 
 namespace PerfLab.Experiments;
 

@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Security.Cryptography;
-using PerfLab.Cli;
 using YamlDotNet.Core;
 using YamlDotNet.RepresentationModel;
+using PerfLab.Common;
 
 namespace PerfLab.Experiments;
 
@@ -15,7 +15,7 @@ public static class ExperimentLoader
     public static readonly IReadOnlyList<string> ProfileNames = ["article", "quick", "smoke"];
 
     /// <summary>The built-in experiments folder of this checkout.</summary>
-    public static string DefaultFolder => Path.Combine(Sut.PerfLabPaths.RepoRoot, "experiments");
+    public static string DefaultFolder => Path.Combine(PerfLabPaths.RepoRoot, "experiments");
 
     public static IReadOnlyList<ExperimentDefinition> LoadFolder(string folder)
     {
@@ -334,7 +334,7 @@ public static class ExperimentLoader
         public TimeSpan RequiredDuration(Dictionary<string, YamlNode> map, YamlNode parent, string key, bool allowZero)
         {
             var node = Required(map, parent, key);
-            if (node is YamlScalarNode scalar && Load.DurationText.TryParse(scalar.Value, out var value) && (allowZero ? value >= TimeSpan.Zero : value > TimeSpan.Zero))
+            if (node is YamlScalarNode scalar && DurationText.TryParse(scalar.Value, out var value) && (allowZero ? value >= TimeSpan.Zero : value > TimeSpan.Zero))
             {
                 return value;
             }
@@ -355,11 +355,11 @@ public static class ExperimentLoader
         public TimeSpan RequiredRtt(Dictionary<string, YamlNode> map, YamlNode parent, string key)
         {
             var node = Required(map, parent, key);
-            if (node is YamlScalarNode scalar && Load.DurationText.TryParse(scalar.Value, out var rtt) && rtt >= TimeSpan.Zero && rtt <= Sizes.MaxRtt)
+            if (node is YamlScalarNode scalar && DurationText.TryParse(scalar.Value, out var rtt) && rtt >= TimeSpan.Zero && rtt <= Sizes.MaxRtt)
             {
                 return rtt;
             }
-            throw Error(Path, node.Start, $"expected '{key}' to be a round-trip time from 0ms to {Load.DurationText.Format(Sizes.MaxRtt)}, like 10ms.");
+            throw Error(Path, node.Start, $"expected '{key}' to be a round-trip time from 0ms to {DurationText.Format(Sizes.MaxRtt)}, like 10ms.");
         }
 
         public IReadOnlyList<YamlNode> Sequence(Dictionary<string, YamlNode> map, YamlNode parent, string key)
@@ -392,38 +392,4 @@ public static class ExperimentLoader
             return result;
         }
     }
-}
-
-/// <summary>Byte sizes as Kestrel's limits are written: 96KB, 16MB, 1GB (binary multiples); a bare number is bytes.</summary>
-public static class Sizes
-{
-    public const long MinUpload = 1024;
-    public const long MaxUpload = 1L << 30;
-    public static readonly TimeSpan MaxRtt = TimeSpan.FromSeconds(1);
-
-    public static bool TryParse(string? text, out long bytes)
-    {
-        bytes = 0;
-        if (string.IsNullOrWhiteSpace(text))
-        {
-            return false;
-        }
-        text = text.Trim().ToUpperInvariant();
-        var (number, unit) = text.EndsWith("GB", StringComparison.Ordinal) ? (text[..^2], 1L << 30)
-            : text.EndsWith("MB", StringComparison.Ordinal) ? (text[..^2], 1L << 20)
-            : text.EndsWith("KB", StringComparison.Ordinal) ? (text[..^2], 1L << 10)
-            : text.EndsWith('B') ? (text[..^1], 1L)
-            : (text, 1L);
-        if (!double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var amount) || amount < 0 || amount * unit > long.MaxValue / 2)
-        {
-            return false;
-        }
-        bytes = (long)(amount * unit);
-        return true;
-    }
-
-    public static string Format(long bytes) =>
-        bytes % (1L << 20) == 0 ? $"{(bytes >> 20).ToString(CultureInfo.InvariantCulture)} MB"
-        : bytes % 1024 == 0 ? $"{(bytes >> 10).ToString(CultureInfo.InvariantCulture)} KB"
-        : $"{bytes.ToString(CultureInfo.InvariantCulture)} B";
 }

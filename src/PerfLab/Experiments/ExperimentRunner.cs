@@ -1,10 +1,12 @@
 using System.Diagnostics;
-using PerfLab.Cli;
 using PerfLab.Counters;
 using PerfLab.Reports;
 using PerfLab.Load;
 using PerfLab.Sut;
+using PerfLab.Common;
+using PerfLab.Results;
 using LoadTimelinePoint = PerfLab.Load.TimelinePoint;
+using TimelinePoint = PerfLab.Results.TimelinePoint;
 
 namespace PerfLab.Experiments;
 
@@ -252,7 +254,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             Experiments.LoadModel.Closed => $"{s.Name}: closed model, {s.Users} users",
             Experiments.LoadModel.Open => $"{s.Name}: open model, {s.Rate} req/s (latency from the intended send time)",
             Experiments.LoadModel.Burst => $"{s.Name}: burst of {s.BurstSize} concurrent requests, {profile.Batches} batches",
-            Experiments.LoadModel.Upload => $"{s.Name}: {profile.Batches} uploads of {Sizes.Format(profile.UploadBytes ?? s.UploadBytes)} each over HTTP/2 (h2c) through a latency proxy adding {Load.DurationText.Format(s.Rtt)} RTT",
+            Experiments.LoadModel.Upload => $"{s.Name}: {profile.Batches} uploads of {Sizes.Format(profile.UploadBytes ?? s.UploadBytes)} each over HTTP/2 (h2c) through a latency proxy adding {DurationText.Format(s.Rtt)} RTT",
             _ => $"{s.Name}: ramp from {s.RampFrom} to {s.Users} users, +{s.RampStep} per step",
         }));
 
@@ -364,7 +366,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             catch (Exception ex) when (!ct.IsCancellationRequested && ex is PerfLabException or HttpRequestException or OperationCanceledException or IOException)
             {
                 return (new UploadRun.Outcome([], upload.Rtt.TotalMilliseconds, double.NaN, startedAt, DateTimeOffset.UtcNow),
-                    ex is OperationCanceledException ? $"an upload took longer than {Load.DurationText.Format(profile.Duration)}" : ex.Message);
+                    ex is OperationCanceledException ? $"an upload took longer than {DurationText.Format(profile.Duration)}" : ex.Message);
             }
         }, ct);
         if (failure is not null)

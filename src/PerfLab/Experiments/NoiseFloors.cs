@@ -1,4 +1,6 @@
 using System.Text.Json;
+using PerfLab.Common;
+using PerfLab.Results;
 
 namespace PerfLab.Experiments;
 
@@ -17,7 +19,7 @@ public sealed class NoiseFloors
         _floors = floors;
     }
 
-    public static string DefaultFile => Path.Combine(Sut.PerfLabPaths.CacheRoot, "noise-floors.json");
+    public static string DefaultFile => Path.Combine(PerfLabPaths.CacheRoot, "noise-floors.json");
 
     public static NoiseFloors Load(string? file = null)
     {

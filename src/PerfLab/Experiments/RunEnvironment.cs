@@ -1,5 +1,6 @@
 using System.Runtime.InteropServices;
-using PerfLab.Cli;
+using PerfLab.Common;
+using PerfLab.Results;
 
 namespace PerfLab.Experiments;
 
@@ -11,8 +12,8 @@ public static class RunEnvironment
 
     public static Provenance Describe(string profile, int repetitions, bool aa, CoreLayout layout, string database) => new()
     {
-        Commit = Run("git", ["-C", Sut.PerfLabPaths.RepoRoot, "rev-parse", "--short=12", "HEAD"]) is { Length: > 0 } commit
-            ? commit + (Run("git", ["-C", Sut.PerfLabPaths.RepoRoot, "status", "--porcelain", "--untracked-files=no"]) is { Length: > 0 } ? " (modified)" : "")
+        Commit = Run("git", ["-C", PerfLabPaths.RepoRoot, "rev-parse", "--short=12", "HEAD"]) is { Length: > 0 } commit
+            ? commit + (Run("git", ["-C", PerfLabPaths.RepoRoot, "status", "--porcelain", "--untracked-files=no"]) is { Length: > 0 } ? " (modified)" : "")
             : "unknown",
         SdkVersion = Run("dotnet", ["--version"]) is { Length: > 0 } sdk ? sdk : "unknown",
         RuntimeVersion = RuntimeInformation.FrameworkDescription,
@@ -82,7 +83,7 @@ public static class RunEnvironment
         try
         {
             // Called from synchronous code outside any socket continuation; the wait is bounded by the timeout.
-            var result = Database.ProcessRunner.RunAsync(file, args, null, TimeSpan.FromSeconds(10), CancellationToken.None).GetAwaiter().GetResult();
+            var result = ProcessRunner.RunAsync(file, args, null, TimeSpan.FromSeconds(10), CancellationToken.None).GetAwaiter().GetResult();
             return result.ExitCode == 0 ? result.Output : null;
         }
         catch (PerfLabException)

@@ -1,4 +1,6 @@
 using PerfLab.Load;
+using PerfLab.Common;
+using PerfLab.Results;
 
 namespace PerfLab.Experiments;
 

@@ -1,9 +1,9 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Http.Json;
-using PerfLab.Cli;
 using PerfLab.Network;
 using PerfLab.Sut;
+using PerfLab.Common;
 
 namespace PerfLab.Experiments;
 

@@ -1,5 +1,5 @@
 using System.Text.Json;
-using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Load;
 

@@ -1,6 +1,6 @@
 using System.Globalization;
-using PerfLab.Cli;
 using Spectre.Console;
+using PerfLab.Common;
 
 namespace PerfLab.Load;
 

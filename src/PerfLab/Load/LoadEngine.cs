@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
-using PerfLab.Cli;
 using PerfLab.Load.Models;
+using PerfLab.Common;
 
 namespace PerfLab.Load;
 

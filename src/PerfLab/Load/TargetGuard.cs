@@ -1,6 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
-using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Load;
 

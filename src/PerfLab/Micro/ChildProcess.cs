@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using PerfLab.Load;
+using PerfLab.Common;
 
 namespace PerfLab.Micro;
 
@@ -48,7 +48,7 @@ internal static class ChildProcess
         }
         catch (System.ComponentModel.Win32Exception ex)
         {
-            throw new Cli.PerfLabException($"could not start '{fileName}': {ex.Message}", Cli.ExitCode.Environment, ex);
+            throw new PerfLabException($"could not start '{fileName}': {ex.Message}", ExitCode.Environment, ex);
         }
         process.StandardInput.Close();
         process.BeginOutputReadLine();
@@ -82,9 +82,9 @@ internal static class ChildProcess
             if (!ct.IsCancellationRequested)
             {
                 var command = string.Join(" ", new[] { Path.GetFileName(fileName) }.Concat(info.ArgumentList.Take(3)));
-                throw new Cli.PerfLabException(
+                throw new PerfLabException(
                     $"'{command} ...' printed nothing for {DurationText.Format(silenceLimit)} and was stopped as hung.",
-                    Cli.ExitCode.Environment, new TimeoutException());
+                    ExitCode.Environment, new TimeoutException());
             }
             throw;
         }

@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Reflection;
-using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Micro;
 
@@ -48,7 +48,7 @@ public sealed class MicroSuite
     /// <summary>The suite of the source tree perflab was built from (its <c>PerfLab.RepoRoot</c> metadata).</summary>
     public static MicroSuite Locate(TextWriter progress)
     {
-        var root = Sut.PerfLabPaths.RepoRoot;
+        var root = PerfLabPaths.RepoRoot;
         var suite = new MicroSuite(root, progress);
         if (!File.Exists(suite.ProjectPath))
         {

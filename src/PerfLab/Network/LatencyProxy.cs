@@ -2,7 +2,7 @@ using System.Collections.Concurrent;
 using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
-using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Network;
 

@@ -1,5 +1,6 @@
 using PerfLab.Experiments;
 using Spectre.Console;
+using PerfLab.Results;
 
 namespace PerfLab.Reports;
 

@@ -1,5 +1,6 @@
 using System.Globalization;
 using PerfLab.Experiments;
+using PerfLab.Results;
 
 namespace PerfLab.Reports;
 
@@ -55,9 +56,9 @@ internal static class Fmt
 
     public static string Verdict(Verdict verdict) => verdict switch
     {
-        Experiments.Verdict.Better => "better",
-        Experiments.Verdict.Worse => "worse",
-        Experiments.Verdict.NoDifferenceDetected => "no difference detected",
+        Results.Verdict.Better => "better",
+        Results.Verdict.Worse => "worse",
+        Results.Verdict.NoDifferenceDetected => "no difference detected",
         _ => "not enough data",
     };
 
@@ -81,13 +82,13 @@ internal static class Fmt
 
     public static string FindingKind(FindingKind kind) => kind switch
     {
-        Experiments.FindingKind.ThreadPoolStarvation => "Thread-pool starvation",
-        Experiments.FindingKind.LockContention => "Lock contention",
-        Experiments.FindingKind.GcPressure => "GC pressure",
-        Experiments.FindingKind.BlockedThreadsLowCpu => "Blocked threads at low CPU",
-        Experiments.FindingKind.GeneratorSaturated => "Load generator saturated",
-        Experiments.FindingKind.Errors => "Errors",
-        Experiments.FindingKind.Timeouts => "Timeouts",
+        Results.FindingKind.ThreadPoolStarvation => "Thread-pool starvation",
+        Results.FindingKind.LockContention => "Lock contention",
+        Results.FindingKind.GcPressure => "GC pressure",
+        Results.FindingKind.BlockedThreadsLowCpu => "Blocked threads at low CPU",
+        Results.FindingKind.GeneratorSaturated => "Load generator saturated",
+        Results.FindingKind.Errors => "Errors",
+        Results.FindingKind.Timeouts => "Timeouts",
         _ => kind.ToString(),
     };
 }

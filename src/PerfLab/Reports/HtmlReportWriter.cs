@@ -5,6 +5,7 @@ using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using PerfLab.Experiments;
+using PerfLab.Results;
 
 namespace PerfLab.Reports;
 

@@ -1,4 +1,5 @@
 using PerfLab.Experiments;
+using PerfLab.Results;
 
 namespace PerfLab.Reports;
 

@@ -1,5 +1,6 @@
 using System.Text.RegularExpressions;
 using PerfLab.Experiments;
+using PerfLab.Results;
 
 namespace PerfLab.Reports;
 

@@ -1,6 +1,7 @@
 using System.Text;
-using PerfLab.Cli;
 using PerfLab.Experiments;
+using PerfLab.Common;
+using PerfLab.Results;
 
 namespace PerfLab.Reports;
 

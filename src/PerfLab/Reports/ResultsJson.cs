@@ -1,8 +1,9 @@
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using PerfLab.Cli;
 using PerfLab.Experiments;
+using PerfLab.Common;
+using PerfLab.Results;
 
 namespace PerfLab.Reports;
 

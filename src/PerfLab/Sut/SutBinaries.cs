@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Security.Cryptography;
 using System.Text;
-using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Sut;
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Net.Http.Json;
 using System.Runtime.InteropServices;
-using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Sut;
 

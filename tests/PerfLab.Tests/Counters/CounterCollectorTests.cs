@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using PerfLab.Counters;
 using PerfLab.Sut;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Counters;
 
@@ -99,9 +100,9 @@ public sealed class CounterCollectorTests
     public async Task CollectAsync_UnknownProvider_UsageErrorBeforeAttaching()
     {
         var options = new CounterOptions { Providers = ["System.Net.Http"] };
-        var error = await Assert.ThrowsAsync<PerfLab.Cli.PerfLabException>(() => CounterCollector.CollectAsync(Environment.ProcessId, options, null, CancellationToken.None));
+        var error = await Assert.ThrowsAsync<PerfLabException>(() => CounterCollector.CollectAsync(Environment.ProcessId, options, null, CancellationToken.None));
 
-        Assert.Equal(PerfLab.Cli.ExitCode.Usage, error.ExitCode);
+        Assert.Equal(ExitCode.Usage, error.ExitCode);
         Assert.Contains("System.Net.Http", error.Message);
     }
 

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using PerfLab.Counters;
+using PerfLab.Common;
 
 
 namespace PerfLab.Tests.Counters;

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using PerfLab.Cli;
 using PerfLab.Counters;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Counters;
 

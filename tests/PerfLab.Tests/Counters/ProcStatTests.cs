@@ -1,4 +1,5 @@
 using PerfLab.Counters;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Counters;
 

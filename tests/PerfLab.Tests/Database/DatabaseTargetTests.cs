@@ -1,6 +1,7 @@
 using PerfLab.Cli;
 using PerfLab.Database;
 using PerfLab.Testing;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Database;
 

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Database;
 

@@ -1,5 +1,6 @@
 using System.Text.Json;
 using PerfLab.Database;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Database;
 

@@ -1,6 +1,7 @@
 using Npgsql;
 using PerfLab.Database;
 using PerfLab.Testing;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Database;
 
@@ -31,7 +32,7 @@ public sealed class PostgresFixtureTests(PostgresFixture postgres) : IClassFixtu
         Assert.True((await Seeder.ReadStateAsync(isolated.ConnectionString, default)).IsCurrent);
 
         await isolated.StopAsync();
-        await Assert.ThrowsAsync<PerfLab.Cli.PerfLabException>(() =>
+        await Assert.ThrowsAsync<PerfLabException>(() =>
             Seeder.ReadStateAsync(isolated.ConnectionString, default));
 
         await isolated.StartAsync();

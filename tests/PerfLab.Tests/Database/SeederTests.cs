@@ -2,6 +2,7 @@ using Npgsql;
 using PerfLab.Cli;
 using PerfLab.Database;
 using PerfLab.Testing;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Database;
 

@@ -1,5 +1,6 @@
 using PerfLab.Cli;
 using PerfLab.Experiments;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Experiments;
 

@@ -3,6 +3,7 @@ using System.Runtime.InteropServices;
 using System.Text.Json;
 using PerfLab.Testing;
 using PerfLab.Tests.Database;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Experiments;
 

@@ -1,4 +1,5 @@
 using PerfLab.Cli;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Load;
 

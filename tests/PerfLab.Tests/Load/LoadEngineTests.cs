@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using PerfLab.Cli;
 using PerfLab.Load;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Load;
 

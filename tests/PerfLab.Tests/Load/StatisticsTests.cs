@@ -1,4 +1,5 @@
 using PerfLab.Load;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Load;
 

@@ -60,7 +60,7 @@ internal sealed class TestServer : IAsyncDisposable
             await Task.Delay(ms);
             return "ok";
         });
-        app.MapGet("/status/{code:int}", (int code) => Results.StatusCode(code));
+        app.MapGet("/status/{code:int}", (int code) => Microsoft.AspNetCore.Http.Results.StatusCode(code));
         app.MapGet("/orders/{id}", (string id) =>
         {
             lock (server.Ids)
@@ -81,7 +81,7 @@ internal sealed class TestServer : IAsyncDisposable
                 await context.Response.Body.FlushAsync();
             }
         });
-        app.MapGet("/big", (int kb) => Results.Bytes(new byte[kb * 1024], "application/octet-stream"));
+        app.MapGet("/big", (int kb) => Microsoft.AspNetCore.Http.Results.Bytes(new byte[kb * 1024], "application/octet-stream"));
         app.MapGet("/close", (HttpContext context) =>
         {
             context.Response.Headers.Connection = "close";

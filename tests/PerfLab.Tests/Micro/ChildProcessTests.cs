@@ -1,5 +1,6 @@
 using PerfLab.Cli;
 using PerfLab.Micro;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Micro;
 

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using PerfLab.Cli;
 using PerfLab.Micro;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Micro;
 

@@ -1,4 +1,5 @@
 using PerfLab.Micro;
+using PerfLab.Results;
 
 namespace PerfLab.Tests.Micro;
 

@@ -3,6 +3,7 @@ using System.Net.Sockets;
 using System.Security.Cryptography;
 using PerfLab.Cli;
 using PerfLab.Network;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Network;
 

@@ -1,6 +1,8 @@
 using PerfLab.Cli;
 using PerfLab.Experiments;
 using PerfLab.Reports;
+using PerfLab.Common;
+using PerfLab.Results;
 
 namespace PerfLab.Tests.Reports;
 

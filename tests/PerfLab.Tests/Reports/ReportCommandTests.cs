@@ -1,5 +1,6 @@
 using PerfLab.Cli;
 using PerfLab.Reports;
+using PerfLab.Common;
 
 namespace PerfLab.Tests.Reports;
 

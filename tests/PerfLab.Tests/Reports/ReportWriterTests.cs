@@ -2,6 +2,8 @@ using System.Globalization;
 using PerfLab.Cli;
 using PerfLab.Experiments;
 using PerfLab.Reports;
+using PerfLab.Common;
+using PerfLab.Results;
 
 namespace PerfLab.Tests.Reports;
 

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace PerfLab.Load;
+namespace PerfLab.Common;
 
 /// <summary>Durations as load tools write them: 500ms, 30s, 2m, 1h, 1.5s (a bare number means seconds).</summary>
 public static class DurationText

@@ -1,4 +1,4 @@
-namespace PerfLab.Cli;
+namespace PerfLab.Common;
 
 /// <summary>Every exit code perflab returns. Scripts may rely on these values.</summary>
 public enum ExitCode

@@ -1,4 +1,4 @@
-namespace PerfLab.Cli;
+namespace PerfLab.Common;
 
 /// <summary>
 /// A failure to report to the user as one clear message (no stack trace): what went wrong and what to do.

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace PerfLab.Counters;
+namespace PerfLab.Common;
 
 /// <summary>
 /// One line of /proc/&lt;pid&gt;/stat or /proc/&lt;pid&gt;/task/&lt;tid&gt;/stat (Linux). The name in parentheses may hold

@@ -1,4 +1,4 @@
-namespace PerfLab.Cli;
+namespace PerfLab.Common;
 
 /// <summary>
 /// A progress sink that reports on the caller's thread. <see cref="Progress{T}"/> posts each report to the thread

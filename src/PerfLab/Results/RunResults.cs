@@ -1,6 +1,6 @@
 using System.Text.Json.Serialization;
 
-namespace PerfLab.Experiments;
+namespace PerfLab.Results;
 
 // The one result graph that `perflab run` produces and every report writer renders (results.json).
 // Immutable; written with System.Text.Json (camelCase). Bump SchemaVersion on any breaking change.

@@ -1,7 +1,6 @@
 using System.Diagnostics;
-using PerfLab.Cli;
 
-namespace PerfLab.Database;
+namespace PerfLab.Common;
 
 internal sealed record ProcessResult(int ExitCode, string Output);
 

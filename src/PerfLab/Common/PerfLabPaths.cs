@@ -1,7 +1,6 @@
 using System.Reflection;
-using PerfLab.Cli;
 
-namespace PerfLab.Sut;
+namespace PerfLab.Common;
 
 /// <summary>Where perflab keeps its own files, and where this checkout's parts are.</summary>
 public static class PerfLabPaths

@@ -1,4 +1,4 @@
-namespace PerfLab.Load;
+namespace PerfLab.Common;
 
 /// <summary>The confidence interval BenchmarkDotNet prints as "Error", from Student's t (MathNet.Numerics).</summary>
 internal static class StudentT
