@@ -5,14 +5,21 @@ namespace PerfLab.Common;
 /// <summary>Where perflab keeps its own files, and where this checkout's parts are.</summary>
 public static class PerfLabPaths
 {
+    /// <summary>Overrides the cache folder (noise floors, the managed cluster, built variants): tests give each CLI their own.</summary>
+    public const string CacheDirVariable = "PERFLAB_CACHE_DIR";
+
     /// <summary>
-    /// perflab's cache folder: $XDG_CACHE_HOME/perflab or ~/.cache/perflab. As root, /var/tmp/perflab, because
-    /// PostgreSQL then runs as another user who cannot enter /root.
+    /// perflab's cache folder: $PERFLAB_CACHE_DIR when set; else $XDG_CACHE_HOME/perflab or ~/.cache/perflab; as
+    /// root, /var/tmp/perflab, because PostgreSQL then runs as another user who cannot enter /root.
     /// </summary>
     public static string CacheRoot
     {
         get
         {
+            if (Environment.GetEnvironmentVariable(CacheDirVariable) is { Length: > 0 } own)
+            {
+                return Path.GetFullPath(own);
+            }
             if (Environment.IsPrivilegedProcess && OperatingSystem.IsLinux())
             {
                 return "/var/tmp/perflab";

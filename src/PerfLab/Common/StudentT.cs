@@ -11,5 +11,5 @@ internal static class StudentT
         values.Count < 2 ? null : InverseCdf(1 - (1 - confidence) / 2, values.Count - 1) * StdDev(values) / Math.Sqrt(values.Count);
 
     /// <summary>Sample standard deviation (n - 1).</summary>
-    public static double StdDev(IReadOnlyList<double> values) => Experiments.Statistics.StdDev(values);
+    public static double StdDev(IReadOnlyList<double> values) => Descriptive.StdDev(values);
 }

@@ -2,6 +2,8 @@ using System.Globalization;
 using PerfLab.Counters;
 using PerfLab.Results;
 
+using PerfLab.Common;
+
 namespace PerfLab.Experiments;
 
 /// <summary>Turns the runs of one experiment into summaries, comparisons, findings and claim checks.</summary>
@@ -98,7 +100,7 @@ public static class Analysis
         Func<string, string, double?> noiseFloor)
     {
         var results = new List<Comparison>();
-        var burst = experiment.Scenarios.Any(s => s.Model is LoadModel.Burst or LoadModel.Upload);
+        var burst = experiment.Scenarios.Any(s => s.Model is ScenarioKind.Burst or ScenarioKind.Upload);
         var targets = burst
             ? [("all", "batch-mean-ms")]
             : experiment.Scenarios.Select(s => s.Name).Prepend("all").Distinct()
@@ -186,7 +188,7 @@ public static class Analysis
             }
             var comparison = CompareOne(runs, claim.Against, claim.Variant, claim.Scenario, claim.Metric,
                 noiseFloor(claim.Scenario, claim.Metric) ?? DefaultNoiseFloorPercent);
-            double Median(string v) => Statistics.Median(runs.Where(r => r.Variant == v && r.Status == RunStatus.Ok)
+            double Median(string v) => Descriptive.Median(runs.Where(r => r.Variant == v && r.Status == RunStatus.Ok)
                 .Select(r => MetricOf(r, claim.Scenario, claim.Metric)).Where(double.IsFinite).ToList());
             var unit = claim.Metric == "rps" ? "RPS" : "ms";
             static string Figure(double v) => double.IsFinite(v) ? v.ToString("0.#", CultureInfo.InvariantCulture) : "none";

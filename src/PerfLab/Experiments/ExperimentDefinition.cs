@@ -28,14 +28,14 @@ public sealed record VariantDefinition
     public IReadOnlyDictionary<string, string> Vars { get; init; } = new Dictionary<string, string>();
 }
 
-public enum LoadModel { Closed, Open, Burst, Ramp, Upload }
+public enum ScenarioKind { Closed, Open, Burst, Ramp, Upload }
 
 public sealed record ScenarioDefinition
 {
     public required string Name { get; init; }
     /// <summary>Path and query on the SUT; ${var} from the variant, {placeholder} from the feed.</summary>
     public required string Url { get; init; }
-    public required LoadModel Model { get; init; }
+    public required ScenarioKind Model { get; init; }
     /// <summary>Closed: virtual users. Ramp: the last step's users.</summary>
     public int Users { get; init; }
     /// <summary>Open: requests per second.</summary>

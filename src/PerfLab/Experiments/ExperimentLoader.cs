@@ -90,7 +90,7 @@ public static class ExperimentLoader
         {
             throw Error(path, doc["load"].Start, "expected at least one scenario under load.scenarios.");
         }
-        if (scenarios.Count > 1 && scenarios.Any(s => s.Model == LoadModel.Upload))
+        if (scenarios.Count > 1 && scenarios.Any(s => s.Model == ScenarioKind.Upload))
         {
             throw Error(path, doc["load"].Start, "an upload scenario runs alone: expected exactly one scenario.");
         }
@@ -115,8 +115,8 @@ public static class ExperimentLoader
             {
                 throw Error(path, doc["profiles"].Start, $"expected a '{profile}' profile (all of {string.Join(", ", ProfileNames)}).");
             }
-            profiles[profile] = ReadProfile(reader, node, profile, scenarios.Any(s => s.Model is LoadModel.Burst or LoadModel.Upload),
-                scenarios.Any(s => s.Model == LoadModel.Upload));
+            profiles[profile] = ReadProfile(reader, node, profile, scenarios.Any(s => s.Model is ScenarioKind.Burst or ScenarioKind.Upload),
+                scenarios.Any(s => s.Model == ScenarioKind.Upload));
         }
 
         var claims = doc.ContainsKey("claims")
@@ -162,7 +162,7 @@ public static class ExperimentLoader
     {
         var map = reader.Mapping(node, "a scenario", ["name", "url", "model", "users", "rate", "size", "from", "step", "feed", "rtt"]);
         var modelText = reader.RequiredString(map, node, "model");
-        if (!Enum.TryParse<LoadModel>(modelText, ignoreCase: true, out var model))
+        if (!Enum.TryParse<ScenarioKind>(modelText, ignoreCase: true, out var model))
         {
             throw Error(reader.Path, map["model"].Start, $"model '{modelText}' is not one of closed, open, burst, ramp, upload.");
         }
@@ -176,20 +176,20 @@ public static class ExperimentLoader
             Name = reader.RequiredString(map, node, "name"),
             Url = url,
             Model = model,
-            Users = model is LoadModel.Closed or LoadModel.Ramp ? reader.RequiredInt(map, node, "users", 1, 10_000) : 0,
-            Rate = model == LoadModel.Open ? reader.RequiredInt(map, node, "rate", 1, 1_000_000) : 0,
-            BurstSize = model == LoadModel.Burst ? reader.RequiredInt(map, node, "size", 1, 10_000) : 0,
-            RampFrom = model == LoadModel.Ramp ? reader.RequiredInt(map, node, "from", 1, 10_000) : 0,
-            RampStep = model == LoadModel.Ramp ? reader.RequiredInt(map, node, "step", 1, 10_000) : 0,
+            Users = model is ScenarioKind.Closed or ScenarioKind.Ramp ? reader.RequiredInt(map, node, "users", 1, 10_000) : 0,
+            Rate = model == ScenarioKind.Open ? reader.RequiredInt(map, node, "rate", 1, 1_000_000) : 0,
+            BurstSize = model == ScenarioKind.Burst ? reader.RequiredInt(map, node, "size", 1, 10_000) : 0,
+            RampFrom = model == ScenarioKind.Ramp ? reader.RequiredInt(map, node, "from", 1, 10_000) : 0,
+            RampStep = model == ScenarioKind.Ramp ? reader.RequiredInt(map, node, "step", 1, 10_000) : 0,
             Feed = map.TryGetValue("feed", out var feedNode) ? ReadFeed(reader, feedNode) : null,
-            UploadBytes = model == LoadModel.Upload ? reader.RequiredSize(map, node, "size") : 0,
-            Rtt = model == LoadModel.Upload ? reader.RequiredRtt(map, node, "rtt") : TimeSpan.Zero,
+            UploadBytes = model == ScenarioKind.Upload ? reader.RequiredSize(map, node, "size") : 0,
+            Rtt = model == ScenarioKind.Upload ? reader.RequiredRtt(map, node, "rtt") : TimeSpan.Zero,
         };
         if (scenario.Feed is not null && !url.Contains("{" + scenario.Feed.Placeholder + "}", StringComparison.Ordinal))
         {
             throw Error(reader.Path, map["feed"].Start, $"the feed fills {{{scenario.Feed.Placeholder}}} but the url has no such placeholder.");
         }
-        if (model == LoadModel.Ramp && scenario.RampFrom > scenario.Users)
+        if (model == ScenarioKind.Ramp && scenario.RampFrom > scenario.Users)
         {
             throw Error(reader.Path, map["from"].Start, $"a ramp starts at {scenario.RampFrom} users but ends at {scenario.Users}; expected from <= users.");
         }

@@ -155,7 +155,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     /// </summary>
     private async Task PrimeAsync(ExperimentDefinition experiment, VariantDefinition variant, CancellationToken ct)
     {
-        if (experiment.Scenarios.Any(s => s.Model == Experiments.LoadModel.Upload))
+        if (experiment.Scenarios.Any(s => s.Model == ScenarioKind.Upload))
         {
             return;
         }
@@ -236,11 +236,11 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     {
         var notes = new List<string>();
         var measured = runs.Where(r => r.MeasuredRttMs is { } m && double.IsFinite(m)).Select(r => r.MeasuredRttMs!.Value).ToList();
-        if (experiment.Scenarios is [{ Model: Experiments.LoadModel.Upload } upload])
+        if (experiment.Scenarios is [{ Model: ScenarioKind.Upload } upload])
         {
             var inv = System.Globalization.CultureInfo.InvariantCulture;
             var through = measured.Count > 0
-                ? string.Create(inv, $"measured through it: median {Statistics.Median(measured):0.0} ms (TCP round trips of small messages, 20 per run, median over {measured.Count} runs).")
+                ? string.Create(inv, $"measured through it: median {Descriptive.Median(measured):0.0} ms (TCP round trips of small messages, 20 per run, median over {measured.Count} runs).")
                 : "not measured.";
             notes.Add(string.Create(inv,
                 $"Network path: {upload.Rtt.TotalMilliseconds:0.#} ms RTT configured on the latency proxy (each chunk held {upload.Rtt.TotalMilliseconds / 2:0.#} ms each way, bandwidth not limited); {through}"));
@@ -251,10 +251,10 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     public static string DescribeLoad(ExperimentDefinition experiment, ProfileDefinition profile) =>
         string.Join("; ", experiment.Scenarios.Select(s => s.Model switch
         {
-            Experiments.LoadModel.Closed => $"{s.Name}: closed model, {s.Users} users",
-            Experiments.LoadModel.Open => $"{s.Name}: open model, {s.Rate} req/s (latency from the intended send time)",
-            Experiments.LoadModel.Burst => $"{s.Name}: burst of {s.BurstSize} concurrent requests, {profile.Batches} batches",
-            Experiments.LoadModel.Upload => $"{s.Name}: {profile.Batches} uploads of {Sizes.Format(profile.UploadBytes ?? s.UploadBytes)} each over HTTP/2 (h2c) through a latency proxy adding {DurationText.Format(s.Rtt)} RTT",
+            ScenarioKind.Closed => $"{s.Name}: closed model, {s.Users} users",
+            ScenarioKind.Open => $"{s.Name}: open model, {s.Rate} req/s (latency from the intended send time)",
+            ScenarioKind.Burst => $"{s.Name}: burst of {s.BurstSize} concurrent requests, {profile.Batches} batches",
+            ScenarioKind.Upload => $"{s.Name}: {profile.Batches} uploads of {Sizes.Format(profile.UploadBytes ?? s.UploadBytes)} each over HTTP/2 (h2c) through a latency proxy adding {DurationText.Format(s.Rtt)} RTT",
             _ => $"{s.Name}: ramp from {s.RampFrom} to {s.Users} users, +{s.RampStep} per step",
         }));
 
@@ -262,7 +262,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     private double PlannedSeconds(ExperimentDefinition experiment)
     {
         var profile = experiment.Profiles[request.Profile];
-        return experiment.Scenarios.Any(s => s.Model is Experiments.LoadModel.Burst or Experiments.LoadModel.Upload)
+        return experiment.Scenarios.Any(s => s.Model is ScenarioKind.Burst or ScenarioKind.Upload)
             ? profile.Warmup.TotalSeconds + (profile.Batches + 1) * 1.5
             : profile.Warmup.TotalSeconds + profile.Duration.TotalSeconds;
     }
@@ -309,7 +309,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
                 return Failed("the variant did not take effect: " + string.Join("; ", mismatches), sut.TailOfLog(), infoMap);
             }
 
-            if (experiment.Scenarios is [{ Model: Experiments.LoadModel.Upload } upload])
+            if (experiment.Scenarios is [{ Model: ScenarioKind.Upload } upload])
             {
                 return await RunUploadAsync(sut, upload, profile, variant.Name, rep, order, startedAt, infoMap, ct);
             }
@@ -495,12 +495,12 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
                     Order = s.Feed.Random ? FeedOrder.Random : FeedOrder.Circular,
                 };
             }
-            Load.LoadModel model = s.Model switch
+            LoadModel model = s.Model switch
             {
-                Experiments.LoadModel.Closed => new ClosedModel(s.Users),
-                Experiments.LoadModel.Open => new OpenModel(s.Rate, Math.Max(64, (int)Math.Ceiling(s.Rate))),
-                Experiments.LoadModel.Burst => new BurstModel(s.BurstSize, profile.Batches),
-                Experiments.LoadModel.Ramp => RampOf(s, profile),
+                ScenarioKind.Closed => new ClosedModel(s.Users),
+                ScenarioKind.Open => new OpenModel(s.Rate, Math.Max(64, (int)Math.Ceiling(s.Rate))),
+                ScenarioKind.Burst => new BurstModel(s.BurstSize, profile.Batches),
+                ScenarioKind.Ramp => RampOf(s, profile),
                 _ => throw new InvalidOperationException($"scenario {s.Name}: an upload runs through UploadRun, not the load engine"),
             };
             return new ScenarioPlan(s.Name, model, feed);

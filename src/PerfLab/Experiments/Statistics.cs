@@ -21,7 +21,7 @@ public static class Statistics
         {
             return new Estimate(double.NaN, double.NaN, double.NaN, 0);
         }
-        var median = Median(samples);
+        var median = Descriptive.Median(samples);
         if (samples.Count == 1)
         {
             return new Estimate(median, median, median, 1);
@@ -42,15 +42,15 @@ public static class Statistics
     {
         if (baseline.Count < 2 || candidate.Count < 2 || baseline.Concat(candidate).Any(v => v <= 0 || !double.IsFinite(v)))
         {
-            var rough = baseline.Count > 0 && candidate.Count > 0 && Median(baseline) > 0
-                ? (Median(candidate) / Median(baseline) - 1) * 100
+            var rough = baseline.Count > 0 && candidate.Count > 0 && Descriptive.Median(baseline) > 0
+                ? (Descriptive.Median(candidate) / Descriptive.Median(baseline) - 1) * 100
                 : double.NaN;
             return (rough, double.NaN, double.NaN, Verdict.NotEnoughData);
         }
         var logA = baseline.Select(v => Math.Log(v)).ToList();
         var logB = candidate.Select(v => Math.Log(v)).ToList();
-        var varA = Variance(logA) / logA.Count;
-        var varB = Variance(logB) / logB.Count;
+        var varA = Descriptive.Variance(logA) / logA.Count;
+        var varB = Descriptive.Variance(logB) / logB.Count;
         var diff = logB.Average() - logA.Average();
         var se = Math.Sqrt(varA + varB);
         double low, high;
@@ -74,28 +74,5 @@ public static class Statistics
             ? Verdict.NoDifferenceDetected
             : (change > 0) == higherIsBetter ? Verdict.Better : Verdict.Worse;
         return (change, lowPercent, highPercent, verdict);
-    }
-
-    public static double Median(IReadOnlyList<double> values)
-    {
-        if (values.Count == 0)
-        {
-            return double.NaN;
-        }
-        var sorted = values.Order().ToArray();
-        var mid = sorted.Length / 2;
-        return sorted.Length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    }
-
-    public static double StdDev(IReadOnlyList<double> values) => Math.Sqrt(Variance(values));
-
-    private static double Variance(IReadOnlyList<double> values)
-    {
-        if (values.Count < 2)
-        {
-            return 0;
-        }
-        var mean = values.Average();
-        return values.Sum(v => (v - mean) * (v - mean)) / (values.Count - 1);
     }
 }

@@ -1,6 +1,8 @@
 using PerfLab.Experiments;
 using PerfLab.Results;
 
+using PerfLab.Common;
+
 namespace PerfLab.Reports;
 
 // What a report says, independent of Markdown or HTML: the provenance, the per-experiment tables and the seed
@@ -128,7 +130,7 @@ internal static class ReportContent
                         .Where(x => x.Scenario == scenario && x.UncorrectedP99Ms is not null)
                         .Select(x => x.UncorrectedP99Ms!.Value)
                         .ToList();
-                    row.Add(values.Count == 0 ? Fmt.Missing : $"{Fmt.Num(Statistics.Median(values), 2)} (median of {Fmt.Int(values.Count)})");
+                    row.Add(values.Count == 0 ? Fmt.Missing : $"{Fmt.Num(Descriptive.Median(values), 2)} (median of {Fmt.Int(values.Count)})");
                 }
             }
             rows.Add(row);
@@ -322,7 +324,7 @@ internal static class ReportContent
         {
             return Fmt.Missing;
         }
-        var median = Statistics.Median(perRun);
+        var median = Descriptive.Median(perRun);
         return $"{Fmt.Num(median, median % 1 == 0 ? 0 : 1)} per run (max {Fmt.Num(perRun.Max(), 0)})";
     }
 
