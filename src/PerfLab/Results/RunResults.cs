@@ -64,10 +64,24 @@ public sealed record ExperimentResult
     public required IReadOnlyList<ClaimCheck> Claims { get; init; }
     /// <summary>Sentences the runner adds about how this experiment was measured (e.g. the network path's RTT).</summary>
     public IReadOnlyList<string> Notes { get; init; } = [];
+    /// <summary>Interleaved blocks run (one block = every variant once, in rotated order); a block's runs are pairs in time.</summary>
+    public int Blocks { get; init; }
+    /// <summary>The precision asked for: the largest 95 % interval half-width, in percent, of the primary comparisons.</summary>
+    public double? PrecisionTargetPercent { get; init; }
+    /// <summary>Why the runner stopped adding blocks ("precision reached", "budget spent", "fixed repetitions", ...).</summary>
+    public string? StopReason { get; init; }
 }
 
 [JsonConverter(typeof(JsonStringEnumConverter<RunStatus>))]
 public enum RunStatus { Ok, Failed, Skipped }
+
+/// <summary>Why a run failed, as a kind the runner and reports can act on (the reason's text says the rest).</summary>
+[JsonConverter(typeof(JsonStringEnumConverter<FailureKind>))]
+public enum FailureKind
+{
+    SutDidNotStart, SutDidNotAnswerInfo, VariantNotInEffect, LoadFailed, SutCrashed, LoadStoppedEarly, UploadFailed,
+    DatabaseDown, Interrupted,
+}
 
 /// <summary>One SUT process, one variant, one repetition.</summary>
 public sealed record RunRecord
@@ -78,6 +92,7 @@ public sealed record RunRecord
     public required int Order { get; init; }
     public required RunStatus Status { get; init; }
     public string? FailureReason { get; init; }
+    public FailureKind? FailureKind { get; init; }
     public string? LogTail { get; init; }
     public required DateTimeOffset StartedAt { get; init; }
     /// <summary>What the SUT's /info reported (runtime, GC, thread pool, variant switches).</summary>
@@ -94,6 +109,10 @@ public sealed record RunRecord
     public double? MeasuredRttMs { get; init; }
     /// <summary>Burst and upload models: each batch's (or upload's) wall time in ms.</summary>
     public IReadOnlyList<double> BatchTimesMs { get; init; } = [];
+    /// <summary>How long the warm-up took until the per-second throughput settled (steady state), in seconds.</summary>
+    public double? WarmupSeconds { get; init; }
+    /// <summary>False when the throughput never settled before the warm-up cap: the run was measured anyway, and says so.</summary>
+    public bool? Settled { get; init; }
 }
 
 /// <summary>Load figures of one scenario in one run (warm-up excluded).</summary>
@@ -117,6 +136,12 @@ public sealed record ScenarioStats
     public IReadOnlyDictionary<string, long> ErrorsByKind { get; init; } = new Dictionary<string, long>();
     /// <summary>Open model only: the same percentiles from the actual send time (not corrected for coordinated omission).</summary>
     public double? UncorrectedP99Ms { get; init; }
+    /// <summary>Requests still in flight when the measured window closed (not counted in Requests or Rps, never dropped silently).</summary>
+    public long InFlightAtEnd { get; init; }
+    /// <summary>Age in ms of the oldest request in flight when the window closed (0 when none).</summary>
+    public double InFlightOldestMs { get; init; }
+    /// <summary>True when the median latency exceeded a fifth of the window: the throughput is bounded by the window.</summary>
+    public bool BoundedByWindow { get; init; }
 }
 
 /// <summary>One second of one run: load and counters on the same clock (seconds since the measured window began).</summary>
@@ -169,6 +194,14 @@ public sealed record Comparison
     public required double HighPercent { get; init; }
     /// <summary>The noise floor in percent this verdict had to clear (measured A/A spread on this machine).</summary>
     public required double NoiseFloorPercent { get; init; }
+    /// <summary>Where the noise floor came from: "measured" (by `perflab run --aa` on this machine) or "default".</summary>
+    public string NoiseFloorSource { get; init; } = "default";
+    /// <summary>"paired" (log-ratios within interleaved blocks) or "welch" (independent groups).</summary>
+    public string Method { get; init; } = "welch";
+    /// <summary>Paired method: how many blocks gave a pair.</summary>
+    public int Pairs { get; init; }
+    /// <summary>The smallest change, in percent, this comparison could have called (its interval half-width or the floor, whichever is larger).</summary>
+    public double? MinimumDetectableEffectPercent { get; init; }
     public required Verdict Verdict { get; init; }
 }
 
