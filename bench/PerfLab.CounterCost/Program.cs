@@ -10,9 +10,9 @@
 // Usage: PerfLab.CounterCost <url> <sut-pid> <pairs> <window-s> <settle-s> <warm-s> <counters> [rate]
 using System.Diagnostics;
 using System.Globalization;
+using PerfLab.Common;
 using PerfLab.Counters;
 using PerfLab.Load;
-using PerfLab.Common;
 
 if (args.Length is < 7 or > 8)
 {

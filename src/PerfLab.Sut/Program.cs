@@ -1,3 +1,4 @@
+using Microsoft.AspNetCore.Connections;
 using PerfLab.Sut.Data;
 using PerfLab.Sut.Delays;
 using PerfLab.Sut.Hosting;
@@ -5,7 +6,6 @@ using PerfLab.Sut.Info;
 using PerfLab.Sut.Logging;
 using PerfLab.Sut.Platform;
 using PerfLab.Sut.Serialization;
-using Microsoft.AspNetCore.Connections;
 using PerfLab.Sut.Uploads;
 
 // Content root is the app's own folder, so appsettings.json applies whatever folder perflab starts it from.

@@ -1,6 +1,6 @@
 using PerfLab.Cli;
-using PerfLab.Testing;
 using PerfLab.Common;
+using PerfLab.Testing;
 
 namespace PerfLab.Sut.Tests;
 

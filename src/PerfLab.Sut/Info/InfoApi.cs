@@ -1,8 +1,8 @@
 using System.Runtime;
 using System.Runtime.InteropServices;
-using PerfLab.Sut.Data;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Options;
+using PerfLab.Sut.Data;
 using PerfLab.Sut.Hosting;
 
 namespace PerfLab.Sut.Info;

@@ -1,7 +1,7 @@
 using System.CommandLine;
+using PerfLab.Common;
 using PerfLab.Reports;
 using Spectre.Console;
-using PerfLab.Common;
 
 namespace PerfLab.Cli;
 

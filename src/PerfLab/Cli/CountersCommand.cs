@@ -1,9 +1,9 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Globalization;
+using PerfLab.Common;
 using PerfLab.Counters;
 using Spectre.Console;
-using PerfLab.Common;
 
 namespace PerfLab.Cli;
 

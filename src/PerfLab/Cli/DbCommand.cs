@@ -2,8 +2,8 @@ using System.CommandLine;
 using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using PerfLab.Database;
 using PerfLab.Common;
+using PerfLab.Database;
 
 namespace PerfLab.Cli;
 

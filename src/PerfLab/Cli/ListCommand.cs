@@ -1,6 +1,8 @@
 using System.CommandLine;
-using PerfLab.Experiments;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 
 namespace PerfLab.Cli;
 
@@ -19,7 +21,7 @@ public static class ListCommand
                 var quick = e.Profiles["quick"];
                 Console.WriteLine($"{e.Name,-16} seed {e.Seed}  {e.Title}");
                 Console.WriteLine($"{"",-16} variants: {string.Join(", ", e.Variants.Select(v => v.Name == e.Baseline ? v.Name + " (baseline)" : v.Name))}");
-                Console.WriteLine($"{"",-16} load: {ExperimentRunner.DescribeLoad(e, quick)}; quick profile: warm-up {DurationText.Format(quick.Warmup)}, {DurationText.Format(quick.Duration)} measured, {quick.Repeat} repetitions");
+                Console.WriteLine($"{"",-16} load: {ExperimentAnalyzer.DescribeLoad(e, quick)}; quick profile: warm-up {DurationText.Format(quick.Warmup)}, {DurationText.Format(quick.Duration)} measured, {quick.Repeat} repetitions");
             }
             return (int)ExitCode.Success;
         });

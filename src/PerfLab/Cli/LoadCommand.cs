@@ -1,7 +1,7 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
-using PerfLab.Load;
 using PerfLab.Common;
+using PerfLab.Load;
 
 namespace PerfLab.Cli;
 

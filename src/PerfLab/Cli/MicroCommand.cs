@@ -1,6 +1,6 @@
 using System.CommandLine;
-using PerfLab.Micro;
 using PerfLab.Common;
+using PerfLab.Micro;
 
 namespace PerfLab.Cli;
 

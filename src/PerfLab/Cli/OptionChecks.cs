@@ -1,8 +1,8 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Globalization;
-using PerfLab.Load;
 using PerfLab.Common;
+using PerfLab.Load;
 
 namespace PerfLab.Cli;
 

@@ -1,8 +1,8 @@
 using System.CommandLine;
 using System.Globalization;
 using System.Net;
-using PerfLab.Network;
 using PerfLab.Common;
+using PerfLab.Network;
 
 namespace PerfLab.Cli;
 

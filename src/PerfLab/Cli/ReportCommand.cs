@@ -1,6 +1,6 @@
 using System.CommandLine;
-using PerfLab.Reports;
 using PerfLab.Common;
+using PerfLab.Reports;
 
 namespace PerfLab.Cli;
 

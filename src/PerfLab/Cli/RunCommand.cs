@@ -1,9 +1,11 @@
 using System.CommandLine;
 using System.Globalization;
-using PerfLab.Database;
-using PerfLab.Experiments;
-using PerfLab.Reports;
 using PerfLab.Common;
+using PerfLab.Database;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+using PerfLab.Reports;
 using PerfLab.Results;
 
 namespace PerfLab.Cli;
@@ -65,7 +67,16 @@ public static class RunCommand
             var request = new RunRequest(selected, parse.GetValue(profile)!, parse.GetValue(repeat), parse.GetValue(aa),
                 connectionString, database, layout, Path.Combine(outDir, "logs"));
             var observer = new ConsoleRunObserver();
-            var results = await new ExperimentRunner(request, observer).RunAsync(ct);
+            var noise = NoiseFloors.Load();
+            var results = await new ExperimentRunner(request, observer).RunAsync(noise, ct);
+            if (request.Aa)
+            {
+                // Recorded after the run, never mid-analysis: an interrupted A/A run still records what it measured.
+                foreach (var experiment in results.Experiments)
+                {
+                    noise.Record(experiment.Name, experiment.Comparisons);
+                }
+            }
             Reports.ReportWriters.WriteAll(results, outDir);
 
             ConsoleRunObserver.PrintSummary(results, outDir);

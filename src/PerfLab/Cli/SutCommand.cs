@@ -1,8 +1,8 @@
 using System.CommandLine;
 using System.Text.Json;
+using PerfLab.Common;
 using PerfLab.Database;
 using PerfLab.Sut;
-using PerfLab.Common;
 
 namespace PerfLab.Cli;
 

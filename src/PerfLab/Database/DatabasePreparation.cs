@@ -1,5 +1,7 @@
-using PerfLab.Experiments;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
 namespace PerfLab.Database;

@@ -1,6 +1,6 @@
 using System.Globalization;
-using Spectre.Console;
 using PerfLab.Common;
+using Spectre.Console;
 
 namespace PerfLab.Load;
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
-using PerfLab.Load.Models;
 using PerfLab.Common;
+using PerfLab.Load.Models;
 
 namespace PerfLab.Load;
 

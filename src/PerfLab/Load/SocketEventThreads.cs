@@ -1,6 +1,6 @@
 using System.Globalization;
-using PerfLab.Counters;
 using PerfLab.Common;
+using PerfLab.Counters;
 
 namespace PerfLab.Load;
 

@@ -1,7 +1,7 @@
 using System.Buffers;
+using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Net.Sockets;
-using System.Collections.Concurrent;
 
 namespace PerfLab.Network;
 

@@ -1,6 +1,8 @@
-using PerfLab.Experiments;
-using Spectre.Console;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 using PerfLab.Results;
+using Spectre.Console;
 
 namespace PerfLab.Reports;
 

@@ -1,5 +1,7 @@
 using System.Globalization;
-using PerfLab.Experiments;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
 namespace PerfLab.Reports;

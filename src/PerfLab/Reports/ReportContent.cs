@@ -1,7 +1,8 @@
-using PerfLab.Experiments;
-using PerfLab.Results;
-
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+using PerfLab.Results;
 
 namespace PerfLab.Reports;
 

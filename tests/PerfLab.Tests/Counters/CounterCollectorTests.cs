@@ -1,7 +1,10 @@
 using System.Diagnostics;
-using PerfLab.Counters;
-using PerfLab.Sut;
 using PerfLab.Common;
+using PerfLab.Counters;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+using PerfLab.Sut;
 
 namespace PerfLab.Tests.Counters;
 

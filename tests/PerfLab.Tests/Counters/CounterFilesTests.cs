@@ -1,4 +1,7 @@
 using PerfLab.Counters;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Counters;
 

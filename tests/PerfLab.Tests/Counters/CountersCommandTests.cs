@@ -1,7 +1,10 @@
 using System.Diagnostics;
 using System.Globalization;
-using PerfLab.Counters;
 using PerfLab.Common;
+using PerfLab.Counters;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 
 
 namespace PerfLab.Tests.Counters;

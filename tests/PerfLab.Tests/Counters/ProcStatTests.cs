@@ -1,5 +1,8 @@
-using PerfLab.Counters;
 using PerfLab.Common;
+using PerfLab.Counters;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Counters;
 

@@ -1,7 +1,10 @@
 using PerfLab.Cli;
-using PerfLab.Database;
-using PerfLab.Testing;
 using PerfLab.Common;
+using PerfLab.Database;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+using PerfLab.Testing;
 
 namespace PerfLab.Tests.Database;
 

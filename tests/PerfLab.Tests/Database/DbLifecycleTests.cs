@@ -1,6 +1,9 @@
 using System.Text.Json;
-using PerfLab.Database;
 using PerfLab.Common;
+using PerfLab.Database;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Database;
 

@@ -1,8 +1,11 @@
 using Npgsql;
 using PerfLab.Cli;
-using PerfLab.Database;
-using PerfLab.Testing;
 using PerfLab.Common;
+using PerfLab.Database;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+using PerfLab.Testing;
 
 namespace PerfLab.Tests.Database;
 

@@ -1,6 +1,8 @@
 using PerfLab.Cli;
-using PerfLab.Experiments;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Experiments;
 

@@ -1,3 +1,6 @@
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 using PerfLab.Load;
 
 namespace PerfLab.Tests.Load;

@@ -2,8 +2,11 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using PerfLab.Cli;
-using PerfLab.Load;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+using PerfLab.Load;
 
 namespace PerfLab.Tests.Load;
 

@@ -1,5 +1,8 @@
-using PerfLab.Load;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+using PerfLab.Load;
 
 namespace PerfLab.Tests.Load;
 

@@ -1,6 +1,9 @@
 using PerfLab.Cli;
-using PerfLab.Micro;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+using PerfLab.Micro;
 
 namespace PerfLab.Tests.Micro;
 

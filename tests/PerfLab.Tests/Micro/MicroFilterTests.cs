@@ -1,7 +1,10 @@
 using System.Diagnostics;
 using PerfLab.Cli;
-using PerfLab.Micro;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+using PerfLab.Micro;
 
 namespace PerfLab.Tests.Micro;
 

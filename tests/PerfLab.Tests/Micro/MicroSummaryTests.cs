@@ -1,3 +1,6 @@
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 using PerfLab.Micro;
 using PerfLab.Results;
 

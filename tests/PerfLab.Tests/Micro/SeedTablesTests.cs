@@ -1,4 +1,7 @@
 using System.Text.RegularExpressions;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 using PerfLab.Micro;
 
 namespace PerfLab.Tests.Micro;

@@ -2,8 +2,11 @@ using System.Diagnostics;
 using System.Net.Sockets;
 using System.Security.Cryptography;
 using PerfLab.Cli;
-using PerfLab.Network;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+using PerfLab.Network;
 
 namespace PerfLab.Tests.Network;
 

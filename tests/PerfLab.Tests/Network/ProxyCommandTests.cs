@@ -1,5 +1,8 @@
 using System.Net;
 using PerfLab.Cli;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Network;
 

@@ -1,3 +1,7 @@
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+
 namespace PerfLab.Tests.Network;
 
 // Tests whose assertions are timings run in this collection: xunit runs it alone, after every parallel collection.

@@ -1,7 +1,9 @@
 using PerfLab.Cli;
-using PerfLab.Experiments;
-using PerfLab.Reports;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+using PerfLab.Reports;
 using PerfLab.Results;
 
 namespace PerfLab.Tests.Reports;

@@ -1,14 +1,16 @@
 using System.Diagnostics;
-using PerfLab.Counters;
-using PerfLab.Reports;
-using PerfLab.Load;
-using PerfLab.Sut;
 using PerfLab.Common;
+using PerfLab.Counters;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Load;
+using PerfLab.Reports;
 using PerfLab.Results;
+using PerfLab.Sut;
 using LoadTimelinePoint = PerfLab.Load.TimelinePoint;
 using TimelinePoint = PerfLab.Results.TimelinePoint;
 
-namespace PerfLab.Experiments;
+namespace PerfLab.Experiments.Running;
 
 /// <summary>What `perflab run` was asked to do.</summary>
 public sealed record RunRequest(
@@ -40,28 +42,17 @@ public sealed record RunPosition(string Experiment, string Variant, int Repetiti
 public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 {
     private static readonly TimeSpan RequestTimeout = TimeSpan.FromSeconds(30);
-    private readonly NoiseFloors _noise = NoiseFloors.Load();
 
-    /// <summary>Every experiment's variants as they will run (A/A mode: the baseline against itself).</summary>
-    public static IReadOnlyList<VariantDefinition> VariantsOf(ExperimentDefinition experiment, bool aa)
+    public async Task<RunResults> RunAsync(NoiseFloors noise, CancellationToken ct)
     {
-        if (!aa)
-        {
-            return experiment.Variants;
-        }
-        var baseline = experiment.Variants.First(v => v.Name == experiment.Baseline);
-        return [baseline, baseline with { Name = baseline.Name + "-again" }];
-    }
-
-    public async Task<RunResults> RunAsync(CancellationToken ct)
-    {
+        var settings = new AnalysisSettings(request.Profile, request.Repeat, request.Aa, noise);
         var started = DateTimeOffset.UtcNow;
         var plan = request.Experiments
             .SelectMany(e =>
             {
                 var profile = e.Profiles[request.Profile];
                 var repeat = request.Repeat ?? profile.Repeat;
-                var variants = VariantsOf(e, request.Aa);
+                var variants = e.VariantsToRun(request.Aa);
                 return Interleave(variants, repeat).Select(x => (Experiment: e, x.Variant, x.Rep, Repeat: repeat));
             })
             .ToList();
@@ -116,7 +107,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             }
             if (runs.Count > 0)
             {
-                results.Add(Analyze(experiment, runs));
+                results.Add(ExperimentAnalyzer.Analyze(experiment, runs, settings));
             }
             if (incomplete is not null)
             {
@@ -177,86 +168,6 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         {
         }
     }
-
-    private ExperimentResult Analyze(ExperimentDefinition experiment, List<RunRecord> runs)
-    {
-        var variants = VariantsOf(experiment, request.Aa);
-        var analyzed = experiment with { Variants = variants, Claims = request.Aa ? [] : experiment.Claims };
-        double? Floor(string scenario, string metric) => request.Aa ? 0 : _noise.For(experiment.Name, scenario, metric);
-        var comparisons = Analysis.Compare(analyzed, runs, Floor);
-        if (request.Aa)
-        {
-            _noise.Record(experiment.Name, comparisons);
-        }
-        var profile = experiment.Profiles[request.Profile];
-        return new ExperimentResult
-        {
-            Name = experiment.Name,
-            Title = experiment.Title + (request.Aa ? " (A/A: the baseline against itself)" : ""),
-            Seed = experiment.Seed,
-            Reproduces = experiment.Reproduces,
-            FileHash = experiment.FileHash,
-            Baseline = experiment.Baseline,
-            LoadDescription = DescribeLoad(experiment, profile),
-            Variants = variants.Select(v => v.Name).ToList(),
-            Scenarios = experiment.Scenarios.Select(s => s.Name).ToList(),
-            Warmup = profile.Warmup,
-            Duration = profile.Duration,
-            Runs = runs,
-            Summaries = Analysis.Summarize(analyzed, runs),
-            Comparisons = comparisons,
-            Findings = Diagnosis.Diagnose(analyzed, runs),
-            Claims = Analysis.CheckClaims(analyzed, runs, Floor),
-            Notes = request.Aa ? AaNotes(analyzed, runs, comparisons, profile.Repeat) : NotesOf(experiment, runs),
-        };
-    }
-
-    /// <summary>For an A/A run: the false-positive rate of the verdict rule, resampled from all its runs.</summary>
-    private IReadOnlyList<string> AaNotes(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
-        IReadOnlyList<Comparison> comparisons, int profileRepeat)
-    {
-        var groupSize = Math.Min(request.Repeat ?? profileRepeat, runs.Count(r => r.Status == RunStatus.Ok) / 2);
-        var notes = new List<string>();
-        foreach (var c in comparisons.Where(c => c.Scenario == "all"))
-        {
-            var floor = NoiseFloors.FloorOf(c);
-            var bare = Analysis.FalsePositiveRate(runs, c.Scenario, c.Metric, groupSize, 0);
-            var withFloor = Analysis.FalsePositiveRate(runs, c.Scenario, c.Metric, groupSize, double.IsFinite(floor) ? floor : 0);
-            var ok = runs.Count(r => r.Status == RunStatus.Ok);
-            if (double.IsFinite(bare))
-            {
-                notes.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                    $"A/A false positives ({c.Metric}, all scenarios): over 2000 random splits of the {ok} runs into two groups of {groupSize}, the interval alone called a difference {bare * 100:0.0} % of the time; with the noise floor recorded from this run ({floor:0.0} %), {withFloor * 100:0.0} %."));
-            }
-        }
-        return notes;
-    }
-
-    private static IReadOnlyList<string> NotesOf(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs)
-    {
-        var notes = new List<string>();
-        var measured = runs.Where(r => r.MeasuredRttMs is { } m && double.IsFinite(m)).Select(r => r.MeasuredRttMs!.Value).ToList();
-        if (experiment.Scenarios is [{ Model: ScenarioKind.Upload } upload])
-        {
-            var inv = System.Globalization.CultureInfo.InvariantCulture;
-            var through = measured.Count > 0
-                ? string.Create(inv, $"measured through it: median {Descriptive.Median(measured):0.0} ms (TCP round trips of small messages, 20 per run, median over {measured.Count} runs).")
-                : "not measured.";
-            notes.Add(string.Create(inv,
-                $"Network path: {upload.Rtt.TotalMilliseconds:0.#} ms RTT configured on the latency proxy (each chunk held {upload.Rtt.TotalMilliseconds / 2:0.#} ms each way, bandwidth not limited); {through}"));
-        }
-        return notes;
-    }
-
-    public static string DescribeLoad(ExperimentDefinition experiment, ProfileDefinition profile) =>
-        string.Join("; ", experiment.Scenarios.Select(s => s.Model switch
-        {
-            ScenarioKind.Closed => $"{s.Name}: closed model, {s.Users} users",
-            ScenarioKind.Open => $"{s.Name}: open model, {s.Rate} req/s (latency from the intended send time)",
-            ScenarioKind.Burst => $"{s.Name}: burst of {s.BurstSize} concurrent requests, {profile.Batches} batches",
-            ScenarioKind.Upload => $"{s.Name}: {profile.Batches} uploads of {Sizes.Format(profile.UploadBytes ?? s.UploadBytes)} each over HTTP/2 (h2c) through a latency proxy adding {DurationText.Format(s.Rtt)} RTT",
-            _ => $"{s.Name}: ramp from {s.RampFrom} to {s.Users} users, +{s.RampStep} per step",
-        }));
 
     /// <summary>Expected seconds of one run; burst and upload durations are caps, so they count batches instead.</summary>
     private double PlannedSeconds(ExperimentDefinition experiment)

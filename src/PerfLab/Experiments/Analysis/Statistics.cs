@@ -1,8 +1,10 @@
-using PerfLab.Load;
 using PerfLab.Common;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+using PerfLab.Load;
 using PerfLab.Results;
 
-namespace PerfLab.Experiments;
+namespace PerfLab.Experiments.Analysis;
 
 /// <summary>
 /// The statistics behind every verdict. Repetitions are few (3 to 10), so intervals come from Student's t

@@ -1,4 +1,4 @@
-namespace PerfLab.Experiments;
+namespace PerfLab.Experiments.Definitions;
 
 // An experiment file (experiments/<name>.yaml), parsed and checked. The schema is documented in experiments/README.md.
 
@@ -15,6 +15,17 @@ public sealed record ExperimentDefinition
     public required IReadOnlyList<ClaimDefinition> Claims { get; init; }
     public required string FilePath { get; init; }
     public required string FileHash { get; init; }
+
+    /// <summary>The variants as they will run; in A/A mode the baseline against itself.</summary>
+    public IReadOnlyList<VariantDefinition> VariantsToRun(bool aa)
+    {
+        if (!aa)
+        {
+            return Variants;
+        }
+        var baseline = Variants.First(v => v.Name == Baseline);
+        return [baseline, baseline with { Name = baseline.Name + "-again" }];
+    }
 }
 
 /// <summary>One variant: SUT settings (its "Sut" section), runtime environment, framework and URL variables.</summary>

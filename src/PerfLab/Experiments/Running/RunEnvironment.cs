@@ -1,8 +1,10 @@
 using System.Runtime.InteropServices;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
 
-namespace PerfLab.Experiments;
+namespace PerfLab.Experiments.Running;
 
 /// <summary>Provenance and CPU layout of the machine a run measures on.</summary>
 public static class RunEnvironment

@@ -1,8 +1,10 @@
 using System.Globalization;
 using PerfLab.Counters;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
-namespace PerfLab.Experiments;
+namespace PerfLab.Experiments.Analysis;
 
 /// <summary>
 /// Findings computed from each variant's counters, events and load figures, each naming the seed recommendation
@@ -81,7 +83,7 @@ public static class Diagnosis
         var cpu = Counter(CounterNames.CpuUsage);
         var queue = Counter(CounterNames.QueueLength);
         var threads = Counter(CounterNames.ThreadCount);
-        var cores = Analysis.SutCores(run);
+        var cores = VariantStatistics.SutCores(run);
         if (cpu < 50 && (queue > 1 || threads > 4 * cores) && rps > 0)
         {
             yield return (FindingKind.BlockedThreadsLowCpu,

@@ -1,11 +1,13 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Http.Json;
+using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
 using PerfLab.Network;
 using PerfLab.Sut;
-using PerfLab.Common;
 
-namespace PerfLab.Experiments;
+namespace PerfLab.Experiments.Running;
 
 /// <summary>
 /// Seed 002's HTTP/2 upload: one request body of a given size, sent with HTTP/2 prior knowledge through the latency

@@ -1,8 +1,10 @@
 using System.Text.Json;
 using PerfLab.Common;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
-namespace PerfLab.Experiments;
+namespace PerfLab.Experiments.Analysis;
 
 /// <summary>
 /// The noise measured on this machine by A/A runs (`perflab run --aa`): per experiment, scenario and metric, the

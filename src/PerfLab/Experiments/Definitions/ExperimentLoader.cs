@@ -1,10 +1,12 @@
 using System.Globalization;
 using System.Security.Cryptography;
+using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Running;
 using YamlDotNet.Core;
 using YamlDotNet.RepresentationModel;
-using PerfLab.Common;
 
-namespace PerfLab.Experiments;
+namespace PerfLab.Experiments.Definitions;
 
 /// <summary>
 /// Reads experiment files and checks them against the schema in experiments/README.md. Every problem is reported
@@ -232,9 +234,9 @@ public static class ExperimentLoader
             }
         }
         var metric = reader.RequiredString(map, node, "metric");
-        if (!Analysis.Metrics.Contains(metric))
+        if (!VariantStatistics.Metrics.Contains(metric))
         {
-            throw Error(reader.Path, map["metric"].Start, $"metric '{metric}' is not one of {string.Join(", ", Analysis.Metrics)}.");
+            throw Error(reader.Path, map["metric"].Start, $"metric '{metric}' is not one of {string.Join(", ", VariantStatistics.Metrics)}.");
         }
         var scenario = reader.OptionalString(map, "scenario") ?? "all";
         if (scenario != "all" && scenarios.All(s => s.Name != scenario))

@@ -1,13 +1,14 @@
 using System.Globalization;
+using PerfLab.Common;
 using PerfLab.Counters;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
-using PerfLab.Common;
-
-namespace PerfLab.Experiments;
+namespace PerfLab.Experiments.Analysis;
 
 /// <summary>Turns the runs of one experiment into summaries, comparisons, findings and claim checks.</summary>
-public static class Analysis
+public static class VariantStatistics
 {
     /// <summary>The noise floor used when no A/A run has been recorded on this machine.</summary>
     public const double DefaultNoiseFloorPercent = 5;

@@ -1,0 +1,89 @@
+using PerfLab.Common;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Results;
+
+namespace PerfLab.Experiments.Analysis;
+
+/// <summary>What the analysis of one experiment needs to know of the invocation.</summary>
+/// <param name="Noise">The floors a verdict must clear; an A/A run compares against zero and records its own afterwards.</param>
+public sealed record AnalysisSettings(string Profile, int? Repeat, bool Aa, NoiseFloors Noise);
+
+/// <summary>Turns an experiment's runs into its result: summaries, comparisons, findings, claims and notes.</summary>
+public static class ExperimentAnalyzer
+{
+    public static ExperimentResult Analyze(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs, AnalysisSettings settings)
+    {
+        var variants = experiment.VariantsToRun(settings.Aa);
+        var analyzed = experiment with { Variants = variants, Claims = settings.Aa ? [] : experiment.Claims };
+        double? Floor(string scenario, string metric) => settings.Aa ? 0 : settings.Noise.For(experiment.Name, scenario, metric);
+        var comparisons = VariantStatistics.Compare(analyzed, runs, Floor);
+        var profile = experiment.Profiles[settings.Profile];
+        return new ExperimentResult
+        {
+            Name = experiment.Name,
+            Title = experiment.Title + (settings.Aa ? " (A/A: the baseline against itself)" : ""),
+            Seed = experiment.Seed,
+            Reproduces = experiment.Reproduces,
+            FileHash = experiment.FileHash,
+            Baseline = experiment.Baseline,
+            LoadDescription = DescribeLoad(experiment, profile),
+            Variants = variants.Select(v => v.Name).ToList(),
+            Scenarios = experiment.Scenarios.Select(s => s.Name).ToList(),
+            Warmup = profile.Warmup,
+            Duration = profile.Duration,
+            Runs = runs,
+            Summaries = VariantStatistics.Summarize(analyzed, runs),
+            Comparisons = comparisons,
+            Findings = Diagnosis.Diagnose(analyzed, runs),
+            Claims = VariantStatistics.CheckClaims(analyzed, runs, Floor),
+            Notes = settings.Aa ? AaNotes(analyzed, runs, comparisons, settings.Repeat ?? profile.Repeat) : NotesOf(experiment, runs),
+        };
+    }
+
+    /// <summary>For an A/A run: the false-positive rate of the verdict rule, resampled from all its runs.</summary>
+    private static IReadOnlyList<string> AaNotes(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
+        IReadOnlyList<Comparison> comparisons, int repeat)
+    {
+        var groupSize = Math.Min(repeat, runs.Count(r => r.Status == RunStatus.Ok) / 2);
+        var notes = new List<string>();
+        foreach (var c in comparisons.Where(c => c.Scenario == "all"))
+        {
+            var floor = NoiseFloors.FloorOf(c);
+            var bare = VariantStatistics.FalsePositiveRate(runs, c.Scenario, c.Metric, groupSize, 0);
+            var withFloor = VariantStatistics.FalsePositiveRate(runs, c.Scenario, c.Metric, groupSize, double.IsFinite(floor) ? floor : 0);
+            var ok = runs.Count(r => r.Status == RunStatus.Ok);
+            if (double.IsFinite(bare))
+            {
+                notes.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                    $"A/A false positives ({c.Metric}, all scenarios): over 2000 random splits of the {ok} runs into two groups of {groupSize}, the interval alone called a difference {bare * 100:0.0} % of the time; with the noise floor recorded from this run ({floor:0.0} %), {withFloor * 100:0.0} %."));
+            }
+        }
+        return notes;
+    }
+
+    private static IReadOnlyList<string> NotesOf(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs)
+    {
+        var notes = new List<string>();
+        var measured = runs.Where(r => r.MeasuredRttMs is { } m && double.IsFinite(m)).Select(r => r.MeasuredRttMs!.Value).ToList();
+        if (experiment.Scenarios is [{ Model: ScenarioKind.Upload } upload])
+        {
+            var inv = System.Globalization.CultureInfo.InvariantCulture;
+            var through = measured.Count > 0
+                ? string.Create(inv, $"measured through it: median {Descriptive.Median(measured):0.0} ms (TCP round trips of small messages, 20 per run, median over {measured.Count} runs).")
+                : "not measured.";
+            notes.Add(string.Create(inv,
+                $"Network path: {upload.Rtt.TotalMilliseconds:0.#} ms RTT configured on the latency proxy (each chunk held {upload.Rtt.TotalMilliseconds / 2:0.#} ms each way, bandwidth not limited); {through}"));
+        }
+        return notes;
+    }
+
+    public static string DescribeLoad(ExperimentDefinition experiment, ProfileDefinition profile) =>
+        string.Join("; ", experiment.Scenarios.Select(s => s.Model switch
+        {
+            ScenarioKind.Closed => $"{s.Name}: closed model, {s.Users} users",
+            ScenarioKind.Open => $"{s.Name}: open model, {s.Rate} req/s (latency from the intended send time)",
+            ScenarioKind.Burst => $"{s.Name}: burst of {s.BurstSize} concurrent requests, {profile.Batches} batches",
+            ScenarioKind.Upload => $"{s.Name}: {profile.Batches} uploads of {Sizes.Format(profile.UploadBytes ?? s.UploadBytes)} each over HTTP/2 (h2c) through a latency proxy adding {DurationText.Format(s.Rtt)} RTT",
+            _ => $"{s.Name}: ramp from {s.RampFrom} to {s.Users} users, +{s.RampStep} per step",
+        }));
+}
