@@ -17,6 +17,12 @@ public sealed record LoadPlan(IReadOnlyList<ScenarioPlan> Scenarios, TimeSpan Du
 
     /// <summary>How long to wait for the TCP connect of the preflight check before calling a target unreachable.</summary>
     public TimeSpan ConnectTimeout { get; init; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>
+    /// End the warm-up as soon as the per-second throughput has settled (steady state), with <see cref="Warmup"/> as
+    /// the cap; false: a fixed warm-up of <see cref="Warmup"/>.
+    /// </summary>
+    public bool WarmupUntilSteady { get; init; }
 }
 
 /// <param name="Name">Shown in the display and the results ("orders", "products").</param>

@@ -16,6 +16,12 @@ public sealed record LoadResult(
     IReadOnlyList<ScenarioResult> Scenarios)
 {
     public double MeasuredSeconds => (EndedUtc - MeasuredFromUtc).TotalSeconds;
+
+    /// <summary>How long the warm-up lasted: the plan's fixed warm-up, or until the throughput settled (<see cref="LoadPlan.WarmupUntilSteady"/>).</summary>
+    public double WarmupSeconds { get; init; }
+
+    /// <summary>With <see cref="LoadPlan.WarmupUntilSteady"/>: whether the throughput settled before the warm-up cap; null for a fixed warm-up.</summary>
+    public bool? Settled { get; init; }
 }
 
 /// <summary>
@@ -72,7 +78,17 @@ public sealed record ScenarioResult(
     OpenSchedule? Open,
     BurstStats? Burst,
     IReadOnlyList<RampStep>? Ramp,
-    IReadOnlyList<TimelinePoint> Timeline);
+    IReadOnlyList<TimelinePoint> Timeline)
+{
+    /// <summary>Requests still in flight when the measured window closed: not in <see cref="Requests"/>, reported here.</summary>
+    public long InFlightAtEnd { get; init; }
+
+    /// <summary>Age in ms of the oldest request in flight when the window closed (0 when none).</summary>
+    public double InFlightOldestMs { get; init; }
+
+    /// <summary>True when the median latency exceeded a fifth of the measured window: the throughput is bounded by the window.</summary>
+    public bool BoundedByWindow { get; init; }
+}
 
 /// <summary>Latency in milliseconds from a <see cref="LatencyHistogram"/> (3 significant digits; the mean is exact).</summary>
 public sealed record LatencyStats(

@@ -67,7 +67,20 @@ public sealed record FeedDefinition(string Placeholder, string FromUrl, bool Ran
 
 /// <param name="Batches">Burst: measured batches; upload: measured uploads (one more of each runs first, unmeasured).</param>
 /// <param name="UploadBytes">Upload: overrides the scenario's size for this profile.</param>
-public sealed record ProfileDefinition(TimeSpan Warmup, TimeSpan Duration, int Repeat, int Batches, long? UploadBytes = null);
+public sealed record ProfileDefinition(TimeSpan Warmup, TimeSpan Duration, int Repeat, int Batches, long? UploadBytes = null)
+{
+    /// <summary>
+    /// Adaptive profiles: keep adding interleaved blocks (after <see cref="Repeat"/>, the minimum) until every primary
+    /// comparison's 95 % interval half-width is at most this many percent, or <see cref="MaxRepeat"/> or the budget is reached.
+    /// </summary>
+    public double? PrecisionPercent { get; init; }
+
+    /// <summary>Adaptive profiles: the most blocks to run.</summary>
+    public int? MaxRepeat { get; init; }
+
+    /// <summary>Warm up until the throughput settles, with <see cref="Warmup"/> as the cap.</summary>
+    public bool WarmupUntilSteady { get; init; }
+}
 
 /// <summary>A claim of the seed article that the seed reproduction table checks.</summary>
 public sealed record ClaimDefinition
