@@ -37,6 +37,7 @@ public static class ExperimentAnalyzer
             Findings = Diagnosis.Diagnose(analyzed, runs),
             Claims = VariantStatistics.CheckClaims(analyzed, runs, Floor),
             Notes = settings.Aa ? AaNotes(analyzed, runs, comparisons, settings.Repeat ?? profile.Repeat) : NotesOf(experiment, runs),
+            Noise = NoiseAnalysis.Of(runs),
         };
     }
 
