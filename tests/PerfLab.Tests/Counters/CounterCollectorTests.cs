@@ -77,6 +77,17 @@ public sealed class CounterCollectorTests
         Assert.True(Series(recording, "alloc-rate").Sum() > 0);
     }
 
+    // Written out under the dotnet-counters names rather than taken from the catalog, so a counter the catalog loses,
+    // renames or moves to another provider fails here.
+    private static readonly string[] RuntimeCounters =
+    [
+        "cpu-usage", "working-set", "gc-heap-size", "time-in-gc", "alloc-rate", "gen-0-gc-count", "gen-1-gc-count",
+        "gen-2-gc-count", "threadpool-thread-count", "threadpool-queue-length", "threadpool-completed-items-count",
+        "monitor-lock-contention-count", "exception-count", "threadpool-starvation-injections",
+    ];
+
+    private static readonly string[] HostingCounters = ["requests-per-second", "current-requests"];
+
     [Theory]
     [InlineData(CounterCatalog.RuntimeEventSource)]
     [InlineData(CounterCatalog.HostingEventSource)]
@@ -86,7 +97,7 @@ public sealed class CounterCollectorTests
         var recording = await CollectAroundRequestsAsync(new CounterOptions { Providers = [provider.ToLowerInvariant()] }, "/json", 20);
 
         var runtime = provider == CounterCatalog.RuntimeEventSource;
-        var expected = CounterCatalog.Of([provider]).Select(d => d.Name).ToList();
+        var expected = runtime ? RuntimeCounters : HostingCounters;
         Assert.Equal(expected, recording.Counters.Select(c => c.Name));
         Assert.All(recording.Samples, s => Assert.Empty(s.Values.Keys.Except(expected)));
         if (runtime)
