@@ -2,9 +2,6 @@ using System.Diagnostics;
 using System.Reflection;
 using PerfLab.Cli;
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests;
 

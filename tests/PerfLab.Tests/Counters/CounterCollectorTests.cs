@@ -1,9 +1,6 @@
 using System.Diagnostics;
 using PerfLab.Common;
 using PerfLab.Counters;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Sut;
 
 namespace PerfLab.Tests.Counters;
