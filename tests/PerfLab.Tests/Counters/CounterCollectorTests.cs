@@ -188,7 +188,9 @@ public sealed class CounterCollectorTests
         return await collecting;
     }
 
-    internal static Task<SutProcess> StartSutAsync() => SutProcess.StartAsync(SutLaunch.Default(connectionString: null));
+    // The SUT's log goes to a test cache folder (removed when the test host exits), not the developer's cache.
+    internal static Task<SutProcess> StartSutAsync() =>
+        SutProcess.StartAsync(SutLaunch.Default(connectionString: null) with { LogFile = Path.Combine(TestCaches.NewFolder(), "sut.log") });
 
     private static List<double> Series(CounterRecording recording, string counter) =>
         recording.Samples.Select(s => s.Get(counter)).OfType<double>().ToList();
