@@ -100,15 +100,22 @@ internal sealed class IlDependencies
         foreach (var attribute in attributes)
         {
             Use(attribute.AttributeType);
-            // typeof(X) in an attribute argument is a use of X too.
             foreach (var argument in attribute.ConstructorArguments.Concat(attribute.Properties.Select(p => p.Argument)).Concat(attribute.Fields.Select(f => f.Argument)))
             {
-                Use(argument.Type);
-                if (argument.Value is TypeReference t)
-                {
-                    Use(t);
-                }
+                Use(argument);
             }
+        }
+    }
+
+    // typeof(X) in an attribute argument is a use of X too, also inside a Type[] or an object-typed argument.
+    private void Use(CustomAttributeArgument argument)
+    {
+        Use(argument.Type);
+        switch (argument.Value)
+        {
+            case TypeReference t: Use(t); break;
+            case CustomAttributeArgument boxed: Use(boxed); break;
+            case CustomAttributeArgument[] array: array.ToList().ForEach(Use); break;
         }
     }
 
