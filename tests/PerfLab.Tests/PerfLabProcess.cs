@@ -2,9 +2,6 @@ using System.Diagnostics;
 using System.Reflection;
 using PerfLab.Cli;
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests;
 
@@ -33,7 +30,11 @@ internal static class PerfLabProcess
         return File.Exists(path) ? path : throw new FileNotFoundException("perflab is not built", path);
     });
 
-    /// <summary>How to start the CLI with <paramref name="args"/>: output redirected, the developer's PERFLAB_* settings removed.</summary>
+    /// <summary>
+    /// How to start the CLI with <paramref name="args"/>: output redirected, every PERFLAB_* setting of the developer
+    /// removed, and a cache folder of its own (see <see cref="TestCaches"/>) unless <paramref name="environment"/>
+    /// names one, so no test reads the developer's noise floors, cluster or SUT registry, nor another test's.
+    /// </summary>
     public static ProcessStartInfo StartInfo(IReadOnlyDictionary<string, string>? environment, params string[] args)
     {
         var info = new ProcessStartInfo("dotnet")
@@ -47,14 +48,19 @@ internal static class PerfLabProcess
         {
             info.ArgumentList.Add(arg);
         }
-        // The developer's own settings must not leak into a test.
-        foreach (var name in new[] { "PERFLAB_DATA_DIR", "PERFLAB_PG_BINDIR", "PERFLAB_CONNECTION_STRING" })
+        foreach (var name in info.Environment.Keys.Where(k => k.StartsWith("PERFLAB_", StringComparison.Ordinal)).ToList())
         {
             info.Environment.Remove(name);
         }
+        // Without PERFLAB_CACHE_DIR the cache would follow XDG_CACHE_HOME, the developer's own.
+        info.Environment.Remove("XDG_CACHE_HOME");
         foreach (var (name, value) in environment ?? new Dictionary<string, string>())
         {
             info.Environment[name] = value;
+        }
+        if (!info.Environment.ContainsKey(PerfLabPaths.CacheDirVariable))
+        {
+            info.Environment[PerfLabPaths.CacheDirVariable] = TestCaches.NewFolder();
         }
         return info;
     }
@@ -62,23 +68,105 @@ internal static class PerfLabProcess
     public static async Task<CliResult> RunAsync(IReadOnlyDictionary<string, string>? environment, params string[] args)
     {
         var info = StartInfo(environment, args);
-        using var process = Process.Start(info)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var cts = new CancellationTokenSource(Timeout);
+        var ownCache = environment?.ContainsKey(PerfLabPaths.CacheDirVariable) != true;
         try
         {
-            await process.WaitForExitAsync(cts.Token);
+            using var process = Process.Start(info)!;
+            var stdout = process.StandardOutput.ReadToEndAsync();
+            var stderr = process.StandardError.ReadToEndAsync();
+            using var cts = new CancellationTokenSource(Timeout);
+            try
+            {
+                await process.WaitForExitAsync(cts.Token);
+            }
+            catch (OperationCanceledException)
+            {
+                process.Kill(entireProcessTree: true);
+                throw new TimeoutException($"perflab {string.Join(' ', args)} did not finish within {Timeout}.");
+            }
+            return new CliResult(process.ExitCode, await stdout, await stderr);
         }
-        catch (OperationCanceledException)
+        finally
         {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"perflab {string.Join(' ', args)} did not finish within {Timeout}.");
+            if (ownCache)
+            {
+                TestCaches.Delete(info.Environment[PerfLabPaths.CacheDirVariable]!);
+            }
         }
-        return new CliResult(process.ExitCode, await stdout, await stderr);
     }
 
     public static Task<CliResult> RunAsync(params string[] args) => RunAsync(null, args);
+}
+
+// The cache folders PerfLabProcess gives each CLI it starts. They live under one folder per test host, removed when
+// the host exits; folders left by a host that was killed are removed by the next one. RunAsync removes its own at once.
+internal static class TestCaches
+{
+    private static readonly string Parent = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "perflab-test-caches");
+
+    private static readonly Lazy<string> Root = new(() =>
+    {
+        RemoveLeftovers();
+        var root = System.IO.Path.Combine(Parent, Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        Directory.CreateDirectory(root);
+        AppDomain.CurrentDomain.ProcessExit += (_, _) => Delete(root);
+        return root;
+    });
+
+    public static string NewFolder()
+    {
+        var folder = System.IO.Path.Combine(Root.Value, Guid.NewGuid().ToString("N")[..12]);
+        Directory.CreateDirectory(folder);
+        // Traversable by the postgres user when tests run as root: a managed cluster may live in it.
+        if (!OperatingSystem.IsWindows())
+        {
+            foreach (var path in new[] { Parent, Root.Value, folder })
+            {
+                File.SetUnixFileMode(path, TempFolder.Traversable);
+            }
+        }
+        return folder;
+    }
+
+    public static void Delete(string folder)
+    {
+        try
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // Best effort: a process the test started may still hold a file.
+        }
+    }
+
+    private static void RemoveLeftovers()
+    {
+        if (!Directory.Exists(Parent))
+        {
+            return;
+        }
+        foreach (var folder in Directory.EnumerateDirectories(Parent))
+        {
+            if (int.TryParse(System.IO.Path.GetFileName(folder), out var pid) && !IsRunning(pid))
+            {
+                Delete(folder);
+            }
+        }
+    }
+
+    private static bool IsRunning(int pid)
+    {
+        try
+        {
+            using var process = Process.GetProcessById(pid);
+            return !process.HasExited;
+        }
+        catch (ArgumentException)
+        {
+            return false;
+        }
+    }
 }
 
 // A temp folder (traversable by the postgres user when tests run as root) deleted when the test ends.
@@ -90,10 +178,12 @@ internal sealed class TempFolder : IDisposable
         Directory.CreateDirectory(Path);
         if (!OperatingSystem.IsWindows())
         {
-            File.SetUnixFileMode(Path, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute
-                | UnixFileMode.GroupRead | UnixFileMode.GroupExecute | UnixFileMode.OtherRead | UnixFileMode.OtherExecute);
+            File.SetUnixFileMode(Path, Traversable);
         }
     }
+
+    public const UnixFileMode Traversable = UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute
+        | UnixFileMode.GroupRead | UnixFileMode.GroupExecute | UnixFileMode.OtherRead | UnixFileMode.OtherExecute;
 
     public string Path { get; }
 

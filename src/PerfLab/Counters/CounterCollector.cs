@@ -1,5 +1,6 @@
 using System.Diagnostics.Tracing;
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
@@ -23,32 +24,10 @@ public static class CounterCollector
     public static async Task<CounterRecording> CollectAsync(
         int pid, CounterOptions options, IProgress<CounterSample>? progress, CancellationToken ct)
     {
-        if (options.Interval < TimeSpan.FromMilliseconds(100) || options.Interval > TimeSpan.FromHours(1))
-        {
-            throw new PerfLabException("the counter interval must be between 0.1 s and 1 h.", ExitCode.Usage);
-        }
-        if (options.Duration is { } d && d <= TimeSpan.Zero)
-        {
-            throw new PerfLabException("the collection duration must be positive.", ExitCode.Usage);
-        }
-
-        // The names as --counters reads them (any case, repeats once): the collector works on the canonical list.
-        options = options with
-        {
-            Providers = CounterCatalog.ParseProviders(options.Providers, out var providerError)
-                ?? throw new PerfLabException("the counter providers: " + providerError, ExitCode.Usage),
-        };
-
+        options = Checked(options);
         var target = DotnetProcesses.EnsureAttachable(pid);
         var runtime = DotnetProcesses.RuntimeVersion(pid);
-        var runtimeCounters = options.Providers.Contains(CounterCatalog.RuntimeEventSource);
-        var (useMeter, useRuntimeEventCounters) = !runtimeCounters ? (false, false) : options.Source switch
-        {
-            RuntimeCounterSource.Meter => (true, false),
-            RuntimeCounterSource.EventCounters => (false, true),
-            // The System.Runtime meter appeared in .NET 9. Unknown version: ask both, the meter wins where it answers.
-            _ => runtime is null ? (true, true) : (runtime.Major >= 9, runtime.Major < 9),
-        };
+        var (useMeter, useRuntimeEventCounters) = Sources(options, runtime);
 
         // .NET 8+ runs one metrics session per process; "SHARED" lets several clients (another perflab, dotnet-counters)
         // read it together as long as they ask for the same interval. Older runtimes take a private session id.
@@ -78,59 +57,99 @@ public static class CounterCollector
 
         using (session)
         {
-            Exception? streamError = null;
-            var reading = Task.Factory.StartNew(() =>
-            {
-                try
-                {
-                    using var source = new EventPipeEventSource(session.EventStream);
-                    source.Dynamic.All += e => store.OnDynamicEvent(e, sessionId, clientId);
-                    // Only arrive when System.Runtime was asked for (see Providers).
-                    source.Clr.ThreadPoolWorkerThreadAdjustmentAdjustment += store.OnAdjustment;
-                    source.Process();
-                }
-                catch (Exception ex)
-                {
-                    streamError = ex;
-                }
-            }, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
-
-            using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
-            if (options.Duration is { } duration)
-            {
-                stop.CancelAfter(duration);
-            }
-
-            while (!reading.IsCompleted && !stop.IsCancellationRequested)
-            {
-                try
-                {
-                    await Task.WhenAny(reading, Task.Delay(100, stop.Token)).ConfigureAwait(false);
-                }
-                catch (OperationCanceledException)
-                {
-                }
-                store.EmitRipe(progress);
-            }
-
-            CollectionEnding ending;
-            string? detail = null;
-            if (reading.IsCompleted)
-            {
-                var alive = await ExitsWithinAsync(pid, TimeSpan.FromSeconds(2)).ConfigureAwait(false) == false;
-                ending = alive ? CollectionEnding.Disconnected : CollectionEnding.ProcessExited;
-                detail = alive
-                    ? "the event stream ended while the process was still running" + (streamError is null ? "" : ": " + streamError.Message)
-                    : $"process {pid.ToString(CultureInfo.InvariantCulture)} exited during collection";
-            }
-            else
-            {
-                ending = ct.IsCancellationRequested ? CollectionEnding.Cancelled : CollectionEnding.Completed;
-                await StopAsync(session, reading).ConfigureAwait(false);
-            }
-
-            store.EmitRipe(progress, all: true);
+            var (ending, detail) = await RecordAsync(session, new EventRouting(store, sessionId, clientId), pid, options, progress, ct)
+                .ConfigureAwait(false);
             return Recording(target, runtime, options, store, startedUnixMs, ending, detail);
+        }
+    }
+
+    // The options as the collector works on them: the provider names as --counters reads them (any case, a repeat
+    // once) turned into the canonical list, and the limits checked before anything attaches.
+    private static CounterOptions Checked(CounterOptions options)
+    {
+        if (options.Interval < TimeSpan.FromMilliseconds(100) || options.Interval > TimeSpan.FromHours(1))
+        {
+            throw new PerfLabException("the counter interval must be between 0.1 s and 1 h.", ExitCode.Usage);
+        }
+        if (options.Duration is { } d && d <= TimeSpan.Zero)
+        {
+            throw new PerfLabException("the collection duration must be positive.", ExitCode.Usage);
+        }
+        return options with
+        {
+            Providers = CounterCatalog.ParseProviders(options.Providers, out var providerError)
+                ?? throw new PerfLabException("the counter providers: " + providerError, ExitCode.Usage),
+        };
+    }
+
+    private static (bool UseMeter, bool UseRuntimeEventCounters) Sources(CounterOptions options, Version? runtime) =>
+        !options.Providers.Contains(CounterCatalog.RuntimeEventSource) ? (false, false) : options.Source switch
+        {
+            RuntimeCounterSource.Meter => (true, false),
+            RuntimeCounterSource.EventCounters => (false, true),
+            // The System.Runtime meter appeared in .NET 9. Unknown version: ask both, the meter wins where it answers.
+            _ => runtime is null ? (true, true) : (runtime.Major >= 9, runtime.Major < 9),
+        };
+
+    private sealed record EventRouting(SampleStore Store, string SessionId, string ClientId);
+
+    // Reads the session on a thread of its own and emits samples as they ripen, until the duration or the token ends
+    // the collection (an ordinary ending) or the stream closes (the process exited, or the session broke).
+    private static async Task<(CollectionEnding Ending, string? Detail)> RecordAsync(EventPipeSession session, EventRouting routing,
+        int pid, CounterOptions options, IProgress<CounterSample>? progress, CancellationToken ct)
+    {
+        var store = routing.Store;
+        var streamError = new StrongBox<Exception?>();
+        var reading = Task.Factory.StartNew(() => Read(session, routing, streamError),
+            CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        if (options.Duration is { } duration)
+        {
+            stop.CancelAfter(duration);
+        }
+        while (!reading.IsCompleted && !stop.IsCancellationRequested)
+        {
+            try
+            {
+                await Task.WhenAny(reading, Task.Delay(100, stop.Token)).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException)
+            {
+            }
+            store.EmitRipe(progress);
+        }
+
+        (CollectionEnding, string?) result;
+        if (reading.IsCompleted)
+        {
+            var alive = await ExitsWithinAsync(pid, TimeSpan.FromSeconds(2)).ConfigureAwait(false) == false;
+            result = alive
+                ? (CollectionEnding.Disconnected, "the event stream ended while the process was still running" + (streamError.Value is { } e ? ": " + e.Message : ""))
+                : (CollectionEnding.ProcessExited, $"process {pid.ToString(CultureInfo.InvariantCulture)} exited during collection");
+        }
+        else
+        {
+            result = (ct.IsCancellationRequested ? CollectionEnding.Cancelled : CollectionEnding.Completed, null);
+            await StopAsync(session, reading).ConfigureAwait(false);
+        }
+        store.EmitRipe(progress, all: true);
+        return result;
+    }
+
+    private static void Read(EventPipeSession session, EventRouting routing, StrongBox<Exception?> error)
+    {
+        try
+        {
+            using var source = new EventPipeEventSource(session.EventStream);
+            source.Dynamic.All += e => routing.Store.OnDynamicEvent(e, routing.SessionId, routing.ClientId);
+            // Only arrive when System.Runtime was asked for (see Providers).
+            source.Clr.ThreadPoolWorkerThreadAdjustmentAdjustment += routing.Store.OnAdjustment;
+            source.Process();
+        }
+        catch (Exception ex)
+        {
+            error.Value = ex;
         }
     }
 

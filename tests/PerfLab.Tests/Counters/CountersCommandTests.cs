@@ -2,9 +2,6 @@ using System.Diagnostics;
 using System.Globalization;
 using PerfLab.Common;
 using PerfLab.Counters;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 
 
 namespace PerfLab.Tests.Counters;

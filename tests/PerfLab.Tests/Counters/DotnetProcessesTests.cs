@@ -3,9 +3,6 @@ using System.Globalization;
 using PerfLab.Cli;
 using PerfLab.Common;
 using PerfLab.Counters;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Counters;
 

@@ -1,8 +1,5 @@
 using PerfLab.Common;
 using PerfLab.Counters;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Counters;
 

@@ -3,9 +3,6 @@ using System.Net.Sockets;
 using System.Security.Cryptography;
 using PerfLab.Cli;
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Network;
 
 namespace PerfLab.Tests.Network;

@@ -1,8 +1,5 @@
 using System.Net;
 using PerfLab.Cli;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Network;
 

@@ -1,0 +1,122 @@
+using PerfLab.Common;
+
+namespace PerfLab.Tests.Architecture;
+
+/// <summary>Issue 15's limits for src/: no file over 350 lines, no method over 60.</summary>
+public sealed class SizeRuleTests
+{
+    private const int MaxFileLines = 350;
+    private const int MaxMethodLines = 60;
+
+    // Files the limits do not apply to, each with the reason. Paths are relative to src/, with forward slashes.
+    private static readonly Dictionary<string, string> Allowed = new()
+    {
+    };
+
+    [Fact]
+    public void Sources_InSrc_WithinFileAndMethodLimits()
+    {
+        var oversized = new List<string>();
+        foreach (var (relative, text) in Sources())
+        {
+            if (Allowed.ContainsKey(relative))
+            {
+                continue;
+            }
+            if (SourceSizes.FileLines(text) is var lines and > MaxFileLines)
+            {
+                oversized.Add($"{relative}: {lines} lines (at most {MaxFileLines})");
+            }
+            oversized.AddRange(SourceSizes.Members(relative, text)
+                .Where(m => m.Lines > MaxMethodLines)
+                .Select(m => $"{relative}: {m.Member} has {m.Lines} lines (at most {MaxMethodLines})"));
+        }
+
+        Assert.True(oversized.Count == 0, $"{oversized.Count} over the size limits:\n{string.Join('\n', oversized)}");
+    }
+
+    [Fact]
+    public void Sources_AllowList_NamesFilesThatExist()
+    {
+        var present = Sources().Select(s => s.Relative).ToHashSet();
+
+        Assert.All(Allowed, entry =>
+        {
+            Assert.Contains(entry.Key, present);
+            Assert.False(string.IsNullOrWhiteSpace(entry.Value));
+        });
+        // Both projects are scanned: an empty scan would pass the rule by reading nothing.
+        Assert.Contains("PerfLab/Program.cs", present);
+        Assert.Contains("PerfLab.Sut/Program.cs", present);
+    }
+
+    [Fact]
+    public void Members_EveryKindOfMethod_MeasuredFromFirstToLastToken()
+    {
+        const string code = """
+            namespace N;
+
+            sealed class C
+            {
+                /// <summary>Trivia before the first token is not counted.</summary>
+                public C()
+                {
+                }
+
+                int P
+                {
+                    get
+                    {
+                        return 1;
+                    }
+                    set { }
+                }
+
+                int Q => 1;
+
+                void M()
+                {
+                    Local();
+
+                    void Local()
+                    {
+                    }
+                }
+
+                public static C operator +(C a, C b) => a;
+            }
+            """;
+
+        var sizes = SourceSizes.Members("c.cs", code).ToDictionary(s => s.Member, s => s.Lines);
+
+        Assert.Equal(new Dictionary<string, int>
+        {
+            ["C..ctor"] = 3,
+            ["C.P.get"] = 4,
+            ["C.P.set"] = 1,
+            ["C.Q.get"] = 1,
+            ["C.M"] = 8,
+            ["C.M.Local (local)"] = 3,
+            ["C.operator +"] = 1,
+        }, sizes);
+        Assert.Equal(31, SourceSizes.FileLines(code + "\n"));
+    }
+
+    [Fact]
+    public void Members_TopLevelStatements_MeasuredAsOneMethod()
+    {
+        var size = Assert.Single(SourceSizes.Members("Program.cs", "using System;\n\nConsole.WriteLine(1);\n\nreturn 0;\n"));
+
+        Assert.Equal(new SourceSize("Program.cs", SourceSizes.TopLevel, 3), size);
+    }
+
+    private static IEnumerable<(string Relative, string Text)> Sources()
+    {
+        var src = Path.Combine(PerfLabPaths.RepoRoot, "src");
+        return Directory.EnumerateFiles(src, "*.cs", SearchOption.AllDirectories)
+            .Select(path => Path.GetRelativePath(src, path).Replace('\\', '/'))
+            .Where(relative => !relative.Split('/').Any(part => part is "bin" or "obj" or "node_modules"))
+            .Order(StringComparer.Ordinal)
+            .Select(relative => (relative, File.ReadAllText(Path.Combine(src, relative))));
+    }
+}
