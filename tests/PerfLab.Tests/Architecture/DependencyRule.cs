@@ -16,7 +16,7 @@ internal static class DependencyRule
     private const string Results = "Results";
     private const string Reports = "Reports";
 
-    private static readonly HashSet<string> Peers = ["Load", "Counters", "Sut", "Database", "Network", "Micro"];
+    private static readonly HashSet<string> Peers = ["Load", "Counters", "Sut", "Database", "Network", "Micro", "Tracing"];
 
     /// <summary>The folder a namespace lives in: PerfLab.X for PerfLab.X.*, "PerfLab" for the root namespace.</summary>
     public static string Folder(string ns)
