@@ -35,6 +35,7 @@ builder.Services.AddExceptionHandler<DatabaseUnavailableHandler>();
 var app = builder.Build();
 app.UseExceptionHandler();
 app.UseStatusCodePages();
+app.UseExtraWork(variants);   // Sut:ExtraWorkMicroseconds: a known slowdown, off by default
 
 app.MapControllers();   // Orders/, Products/, Platform/ (MVC, so the Serializer variant applies)
 app.MapDelays();        // seeds 001, 003, 004

@@ -11,6 +11,8 @@ public sealed record SutOptions
     public ThreadPoolOptions ThreadPool { get; init; } = new();
     /// <summary>Seconds before a database command or connection attempt gives up (the 503 path).</summary>
     public int CommandTimeoutSeconds { get; init; } = 5;
+    /// <summary>CPU spun on every request before it is handled: a known, injected slowdown to check the verdicts against.</summary>
+    public int ExtraWorkMicroseconds { get; init; }
 }
 
 /// <summary>Minimum thread-pool threads applied at start; 0 leaves the runtime's default.</summary>
@@ -56,7 +58,7 @@ public static class Variants
 
 /// <summary>The options checked and parsed once at start; a bad value stops the app with the key and allowed values.</summary>
 public sealed record EffectiveVariants(DataAccessMode DataAccess, SerializerKind Serializer, LoggingMode Logging,
-    ThreadPoolOptions ThreadPool, int CommandTimeoutSeconds)
+    ThreadPoolOptions ThreadPool, int CommandTimeoutSeconds, int ExtraWorkMicroseconds = 0)
 {
     public static EffectiveVariants From(SutOptions options)
     {
@@ -67,11 +69,12 @@ public sealed record EffectiveVariants(DataAccessMode DataAccess, SerializerKind
         CheckRange(options.ThreadPool.MinWorkerThreads, 0, 32767, "ThreadPool:MinWorkerThreads", errors);
         CheckRange(options.ThreadPool.MinCompletionPortThreads, 0, 32767, "ThreadPool:MinCompletionPortThreads", errors);
         CheckRange(options.CommandTimeoutSeconds, 1, 600, "CommandTimeoutSeconds", errors);
+        CheckRange(options.ExtraWorkMicroseconds, 0, 1_000_000, "ExtraWorkMicroseconds", errors);
         if (errors.Count > 0)
         {
             throw new InvalidVariantException(errors);
         }
-        return new(dataAccess, serializer, logging, options.ThreadPool, options.CommandTimeoutSeconds);
+        return new(dataAccess, serializer, logging, options.ThreadPool, options.CommandTimeoutSeconds, options.ExtraWorkMicroseconds);
     }
 
     private static T Parse<T>(IReadOnlyDictionary<string, T> table, string value, string key, List<string> errors)

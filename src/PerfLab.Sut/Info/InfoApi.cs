@@ -32,7 +32,8 @@ public sealed record SutInfo(
     string DataAccess,
     string Logging,
     bool DatabaseConfigured,
-    HttpInfo Http)
+    HttpInfo Http,
+    int ExtraWorkMicroseconds)
 {
     public static SutInfo Read(EffectiveVariants variants, DatabaseSettings database, KestrelServerOptions kestrel, IConfiguration configuration)
     {
@@ -59,7 +60,8 @@ public sealed record SutInfo(
             Variants.NameOf(Variants.Logging, variants.Logging),
             database.ConnectionString is not null && DatabaseSettings.UnavailableReason is null,
             new HttpInfo(configuration["Kestrel:EndpointDefaults:Protocols"] ?? "Http1AndHttp2",
-                kestrel.Limits.Http2.InitialConnectionWindowSize, kestrel.Limits.Http2.InitialStreamWindowSize));
+                kestrel.Limits.Http2.InitialConnectionWindowSize, kestrel.Limits.Http2.InitialStreamWindowSize),
+            variants.ExtraWorkMicroseconds);
     }
 }
 

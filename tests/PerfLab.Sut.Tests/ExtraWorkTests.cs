@@ -1,0 +1,32 @@
+using System.Diagnostics;
+
+namespace PerfLab.Sut.Tests;
+
+public sealed class ExtraWorkTests
+{
+    [Fact]
+    public async Task ExtraWork_ThirtyMilliseconds_EveryRequestTakesAtLeastThatAndInfoReportsIt()
+    {
+        await using var sut = await SutHost.StartAsync(null, new Dictionary<string, string> { ["ExtraWorkMicroseconds"] = "30000" });
+        var info = await sut.InfoJsonAsync();
+        Assert.Equal(30000, info.GetProperty("extraWorkMicroseconds").GetInt32());
+
+        for (var i = 0; i < 5; i++)
+        {
+            var clock = Stopwatch.StartNew();
+            using var response = await sut.Client.GetAsync("/json");
+            clock.Stop();
+            response.EnsureSuccessStatusCode();
+            // The spin happens before the endpoint runs, so no request can answer sooner than the injected cost.
+            Assert.True(clock.Elapsed >= TimeSpan.FromMilliseconds(30), $"request {i} took {clock.Elapsed.TotalMilliseconds:0.0} ms");
+        }
+    }
+
+    [Fact]
+    public async Task ExtraWork_Default_IsOff()
+    {
+        await using var sut = await SutHost.StartAsync(null);
+        var info = await sut.InfoJsonAsync();
+        Assert.Equal(0, info.GetProperty("extraWorkMicroseconds").GetInt32());
+    }
+}
