@@ -63,8 +63,7 @@ public sealed class MicroSuite
     {
         _progress.WriteLine("micro: building bench/PerfLab.Micro (Release)...");
         var log = new List<string>();
-        var rc = await ChildProcess.RunAsync(ChildProcess.DotnetHost, ["build", ProjectPath, "-c", "Release", "-nologo", "-v", "q"],
-            RepoRoot, BuildSilenceLimit, log.Add, ct);
+        var rc = await RunDotnetAsync(["build", ProjectPath, "-c", "Release", "-nologo", "-v", "q"], BuildSilenceLimit, log.Add, ct);
         if (rc != 0 || !File.Exists(AssemblyPath))
         {
             throw new PerfLabException(
@@ -77,8 +76,7 @@ public sealed class MicroSuite
     public async Task<IReadOnlyList<string>> ListAsync(CancellationToken ct)
     {
         var lines = new List<string>();
-        var rc = await ChildProcess.RunAsync(ChildProcess.DotnetHost, [AssemblyPath, "--list", "flat"], RepoRoot,
-            ListSilenceLimit, lines.Add, ct);
+        var rc = await RunDotnetAsync([AssemblyPath, "--list", "flat"], ListSilenceLimit, lines.Add, ct);
         var names = lines.Select(l => l.Trim())
             .Where(l => l.Length > 0 && l.All(c => char.IsLetterOrDigit(c) || c is '.' or '_'))
             .Distinct(StringComparer.Ordinal)
@@ -123,7 +121,7 @@ public sealed class MicroSuite
         {
             try
             {
-                rc = await ChildProcess.RunAsync(ChildProcess.DotnetHost, arguments, RepoRoot, RunSilenceLimit, line =>
+                rc = await RunDotnetAsync(arguments, RunSilenceLimit, line =>
                 {
                     log.WriteLine(line);
                     if (line.StartsWith("// Benchmark: ", StringComparison.Ordinal)
@@ -178,6 +176,17 @@ public sealed class MicroSuite
             .ToList();
         return new MicroRunOutcome(comparison, summary, summaryPath, tablesPath, notMeasured, rc, interrupted, hung);
     }
+
+    // Both streams to one callback, in the order they arrive: a failed build's errors read in place in its log.
+    private Task<int> RunDotnetAsync(IReadOnlyList<string> arguments, TimeSpan silenceLimit, Action<string> onLine,
+        CancellationToken ct) =>
+        ProcessRunner.RunAsync(new ProcessSpec(ProcessRunner.DotnetHost, arguments)
+        {
+            WorkingDirectory = RepoRoot,
+            SilenceLimit = silenceLimit,
+            OnOutputLine = onLine,
+            OnErrorLine = onLine,
+        }, ct);
 
     private static bool Overloaded(string? load) =>
         double.TryParse(load, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && value > Environment.ProcessorCount;
