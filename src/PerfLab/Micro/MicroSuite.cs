@@ -101,69 +101,15 @@ public sealed class MicroSuite
             Directory.Delete(Path.Combine(artifacts, "results"), recursive: true);
         }
 
-        var arguments = new List<string> { AssemblyPath };
-        if (options.Quick)
-        {
-            arguments.Add("--quick");
-        }
-        arguments.Add("--filter");
-        // Exact names, so that BenchmarkDotNet runs precisely what our own matching chose.
-        arguments.AddRange(options.Benchmarks.Count == available.Count ? ["*"] : options.Benchmarks);
-        arguments.AddRange(["--exporters", "json", "github", "--artifacts", artifacts]);
-
         var loadBefore = LoadAverage();
         var logPath = Path.Combine(outDirectory, "benchmarkdotnet.log");
-        var interrupted = false;
-        string? hung = null;
-        var rc = -1;
         _progress.WriteLine($"micro: running {options.Benchmarks.Count} benchmark(s){(options.Quick ? " with the quick job" : "")}; BenchmarkDotNet's log: {logPath}");
-        await using (var log = new StreamWriter(logPath) { AutoFlush = true })
-        {
-            try
-            {
-                rc = await RunDotnetAsync(arguments, RunSilenceLimit, line =>
-                {
-                    log.WriteLine(line);
-                    if (line.StartsWith("// Benchmark: ", StringComparison.Ordinal)
-                        || line.StartsWith("// ** Remained", StringComparison.Ordinal))
-                    {
-                        _progress.WriteLine("micro: " + line[3..]);
-                    }
-                }, ct);
-            }
-            catch (OperationCanceledException)
-            {
-                interrupted = true;
-            }
-            catch (PerfLabException ex) when (ex.InnerException is TimeoutException)
-            {
-                hung = ex.Message;
-            }
-        }
+        var (rc, interrupted, hung) = await RunBenchmarkDotNetAsync(Arguments(options, available, artifacts), logPath, ct);
 
         var results = BenchmarkDotNetJson.ReadDirectory(Path.Combine(artifacts, "results"));
         var comparison = MicroComparer.Compare(results, SeedTables.All);
-        var summary = MicroSummaryWriter.Render(comparison, options.Command);
-        var loadAfter = LoadAverage();
-        if (loadBefore is not null)
-        {
-            // Nanosecond benchmarks on a shared machine move with its load: the figures need this beside them.
-            summary += string.Create(CultureInfo.InvariantCulture,
-                $"\nMachine load: 1-minute load average {loadBefore} at the start, {loadAfter} at the end, on {Environment.ProcessorCount} logical cores.\n");
-            if (Overloaded(loadBefore) || Overloaded(loadAfter))
-            {
-                summary += "A load above the core count means the benchmarks waited for a CPU: their means are inflated unevenly, "
-                    + "so the ratios above say more about the machine than about the code. Run again on a quieter machine.\n";
-            }
-        }
-        if (interrupted)
-        {
-            summary += "\nInterrupted: only the classes that finished before Ctrl+C are shown.\n";
-        }
-        if (hung is not null)
-        {
-            summary += $"\nStopped: BenchmarkDotNet ({hung}) Only the classes that finished before are shown.\n";
-        }
+        var summary = MicroSummaryWriter.Render(comparison, options.Command)
+            + Afterword(loadBefore, LoadAverage(), interrupted, hung);
         var summaryPath = Path.Combine(outDirectory, "summary.md");
         var tablesPath = Path.Combine(outDirectory, "tables.md");
         await File.WriteAllTextAsync(summaryPath, summary, CancellationToken.None);
@@ -175,6 +121,74 @@ public sealed class MicroSuite
                 || results.Benchmarks.Any(b => b.MethodFullName == name && b.MeanNs is null))
             .ToList();
         return new MicroRunOutcome(comparison, summary, summaryPath, tablesPath, notMeasured, rc, interrupted, hung);
+    }
+
+    private List<string> Arguments(MicroRunOptions options, IReadOnlyList<string> available, string artifacts)
+    {
+        var arguments = new List<string> { AssemblyPath };
+        if (options.Quick)
+        {
+            arguments.Add("--quick");
+        }
+        arguments.Add("--filter");
+        // Exact names, so that BenchmarkDotNet runs precisely what our own matching chose.
+        arguments.AddRange(options.Benchmarks.Count == available.Count ? ["*"] : options.Benchmarks);
+        arguments.AddRange(["--exporters", "json", "github", "--artifacts", artifacts]);
+        return arguments;
+    }
+
+    // BenchmarkDotNet's whole output goes to its log; the start of each benchmark shows as progress. Ctrl+C and a hang
+    // end the run, not the command: what finished before is still summarized.
+    private async Task<(int ExitCode, bool Interrupted, string? Hung)> RunBenchmarkDotNetAsync(
+        IReadOnlyList<string> arguments, string logPath, CancellationToken ct)
+    {
+        await using var log = new StreamWriter(logPath) { AutoFlush = true };
+        try
+        {
+            var rc = await RunDotnetAsync(arguments, RunSilenceLimit, line =>
+            {
+                log.WriteLine(line);
+                if (line.StartsWith("// Benchmark: ", StringComparison.Ordinal)
+                    || line.StartsWith("// ** Remained", StringComparison.Ordinal))
+                {
+                    _progress.WriteLine("micro: " + line[3..]);
+                }
+            }, ct);
+            return (rc, false, null);
+        }
+        catch (OperationCanceledException)
+        {
+            return (-1, true, null);
+        }
+        catch (PerfLabException ex) when (ex.InnerException is TimeoutException)
+        {
+            return (-1, false, ex.Message);
+        }
+    }
+
+    private static string Afterword(string? loadBefore, string? loadAfter, bool interrupted, string? hung)
+    {
+        var text = "";
+        if (loadBefore is not null)
+        {
+            // Nanosecond benchmarks on a shared machine move with its load: the figures need this beside them.
+            text += string.Create(CultureInfo.InvariantCulture,
+                $"\nMachine load: 1-minute load average {loadBefore} at the start, {loadAfter} at the end, on {Environment.ProcessorCount} logical cores.\n");
+            if (Overloaded(loadBefore) || Overloaded(loadAfter))
+            {
+                text += "A load above the core count means the benchmarks waited for a CPU: their means are inflated unevenly, "
+                    + "so the ratios above say more about the machine than about the code. Run again on a quieter machine.\n";
+            }
+        }
+        if (interrupted)
+        {
+            text += "\nInterrupted: only the classes that finished before Ctrl+C are shown.\n";
+        }
+        if (hung is not null)
+        {
+            text += $"\nStopped: BenchmarkDotNet ({hung}) Only the classes that finished before are shown.\n";
+        }
+        return text;
     }
 
     // Both streams to one callback, in the order they arrive: a failed build's errors read in place in its log.
