@@ -12,7 +12,7 @@ internal static class ProcessTree
     private const int SigTerm = 15;
     private static readonly TimeSpan KillGrace = TimeSpan.FromSeconds(5);
 
-    /// <summary>Kills the tree and waits (briefly) until the process has exited.</summary>
+    // Kills the tree and waits (briefly) until the process has exited.
     public static async Task KillAsync(Process process)
     {
         try
@@ -27,7 +27,7 @@ internal static class ProcessTree
         await process.WaitForExitAsync(grace.Token).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
     }
 
-    /// <summary>SIGTERM, then a kill of the whole tree once <paramref name="grace"/> has passed.</summary>
+    // SIGTERM, then a kill of the whole tree once grace has passed.
     public static async Task StopAsync(Process process, TimeSpan grace)
     {
         try
@@ -54,7 +54,7 @@ internal static class ProcessTree
         }
     }
 
-    /// <summary>Stops a process another perflab started (by pid); false when no such process exists.</summary>
+    // Stops a process another perflab started (by pid); false when no such process exists.
     public static async Task<bool> StopByPidAsync(int pid, TimeSpan grace)
     {
         Process process;
@@ -73,7 +73,7 @@ internal static class ProcessTree
         }
     }
 
-    /// <summary>Whether the pid names a live process: an exited one nobody has reaped yet (a zombie) does not count.</summary>
+    // Whether the pid names a live process: an exited one nobody has reaped yet (a zombie) does not count.
     public static bool IsAlive(int pid)
     {
         try

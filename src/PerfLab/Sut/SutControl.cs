@@ -2,7 +2,7 @@ using PerfLab.Common;
 
 namespace PerfLab.Sut;
 
-/// <summary>What `perflab sut start` was asked for (the connection string comes later, from the database step).</summary>
+// What `perflab sut start` was asked for (the connection string comes later, from the database step).
 internal sealed record SutStartRequest(
     IReadOnlyDictionary<string, string> Settings,
     IReadOnlyDictionary<string, string> Environment,
@@ -10,17 +10,15 @@ internal sealed record SutStartRequest(
     string Urls,
     bool Detached);
 
-/// <summary>The database the SUT will use: its connection string and how to describe it.</summary>
+// The database the SUT will use: its connection string and how to describe it.
 internal delegate Task<(string ConnectionString, string Description)> PrepareDatabase(CancellationToken ct);
 
 // The work of `perflab sut start | stop | status`: one SUT at a time, recorded in the registry while it runs
 // detached, reported on the given writers in the words the commands have always used.
 internal sealed class SutControl(SutRegistry registry, TextWriter output, TextWriter errors)
 {
-    /// <summary>
-    /// Starts the SUT on the database <paramref name="prepareDatabase"/> readies; detached, it is recorded and left
-    /// running; in the foreground, it runs until Ctrl+C or until it exits on its own.
-    /// </summary>
+    // Starts the SUT on the database prepareDatabase readies; detached, it is recorded and left
+    // running; in the foreground, it runs until Ctrl+C or until it exits on its own.
     public async Task<ExitCode> StartAsync(SutStartRequest request, PrepareDatabase prepareDatabase, CancellationToken ct)
     {
         if (registry.Current() is { } running)
@@ -43,7 +41,7 @@ internal sealed class SutControl(SutRegistry registry, TextWriter output, TextWr
         return request.Detached ? await LeaveRunningAsync(sut, launch) : await RunUntilStoppedAsync(sut, ct);
     }
 
-    /// <summary>Stops the recorded SUT; with none running that is said, and it is no failure.</summary>
+    // Stops the recorded SUT; with none running that is said, and it is no failure.
     public async Task<ExitCode> StopAsync()
     {
         if (registry.Current() is not { } state)
@@ -57,7 +55,7 @@ internal sealed class SutControl(SutRegistry registry, TextWriter output, TextWr
         return ExitCode.Success;
     }
 
-    /// <summary>Prints the recorded SUT and its /info: Failed when none runs, Unreachable when /info does not answer.</summary>
+    // Prints the recorded SUT and its /info: Failed when none runs, Unreachable when /info does not answer.
     public async Task<ExitCode> StatusAsync(CancellationToken ct)
     {
         if (registry.Current() is not { } state)

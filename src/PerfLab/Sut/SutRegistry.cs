@@ -3,7 +3,7 @@ using PerfLab.Common;
 
 namespace PerfLab.Sut;
 
-/// <summary>The SUT `perflab sut start` left running, as the registry records it.</summary>
+// The SUT `perflab sut start` left running, as the registry records it.
 internal sealed record RunningSut(int Pid, string Url, string LogFile, string Framework, Dictionary<string, string> Settings);
 
 // The one SUT `perflab sut start` left running, recorded in a file (running.json in perflab's cache) so that a later
@@ -14,10 +14,8 @@ internal sealed class SutRegistry(string stateFile)
 
     public string StateFile { get; } = stateFile;
 
-    /// <summary>
-    /// The recorded SUT, or null. A record whose process has ended, or whose pid now belongs to another program (pids
-    /// are reused), is stale: it is deleted, so `sut stop` never signals a stranger.
-    /// </summary>
+    // The recorded SUT, or null. A record whose process has ended, or whose pid now belongs to another program (pids
+    // are reused), is stale: it is deleted, so `sut stop` never signals a stranger.
     public RunningSut? Current()
     {
         if (Read() is { } state && ProcessTree.IsAlive(state.Pid) && IsSutProcess(state.Pid))
