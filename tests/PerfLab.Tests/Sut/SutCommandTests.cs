@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using System.Text.RegularExpressions;
+using PerfLab.Common;
 using PerfLab.Testing;
 
 namespace PerfLab.Tests.Sut;
@@ -60,6 +61,55 @@ public sealed partial class SutCommandTests(PostgresFixture postgres) : IClassFi
     }
 
     [Fact]
+    public async Task StartInForeground_CtrlC_StopsTheSutAndRecordsNothing()
+    {
+        var db = await postgres.CreateDatabaseAsync();
+        using var cli = new ForegroundCli(Environment, "sut", "start", "--foreground", "--urls", "http://127.0.0.1:0", "--connection-string", db);
+        var pid = -1;
+        try
+        {
+            pid = await cli.WaitForSutAsync(TimeSpan.FromSeconds(90));
+            Assert.False(File.Exists(Registry), "a foreground SUT was recorded as left running");
+
+            var signal = await ProcessRunner.RunAsync("kill", ["-INT", cli.Pid.ToString(CultureInfo.InvariantCulture)], null,
+                TimeSpan.FromSeconds(10), default);
+            Assert.Equal(0, signal.ExitCode);
+            var exit = await cli.WaitAsync(TimeSpan.FromSeconds(30));
+
+            Assert.True(exit == 0, cli.Output);
+            Assert.Contains("stopping the SUT...", cli.Output);
+            Assert.False(IsAlive(pid), $"the SUT (pid {pid}) outlived its foreground CLI");
+        }
+        finally
+        {
+            KillIfAlive(pid);
+        }
+    }
+
+    [Fact]
+    public async Task StartInForeground_SutDiesOnItsOwn_FailsWithTheTailOfItsLog()
+    {
+        var db = await postgres.CreateDatabaseAsync();
+        using var cli = new ForegroundCli(Environment, "sut", "start", "--foreground", "--urls", "http://127.0.0.1:0", "--connection-string", db);
+        var pid = -1;
+        try
+        {
+            pid = await cli.WaitForSutAsync(TimeSpan.FromSeconds(90));
+
+            KillIfAlive(pid);
+            var exit = await cli.WaitAsync(TimeSpan.FromSeconds(30));
+
+            Assert.True(exit == 1, cli.Output);
+            Assert.Contains("the SUT exited with code 137:", cli.Output);
+            Assert.Contains("  | ", cli.Output);
+        }
+        finally
+        {
+            KillIfAlive(pid);
+        }
+    }
+
+    [Fact]
     public async Task Stop_WhenNoneRuns_SaysSoAndSucceeds()
     {
         var stop = await PerfLabProcess.RunAsync(Environment, "sut", "stop");
@@ -104,6 +154,79 @@ public sealed partial class SutCommandTests(PostgresFixture postgres) : IClassFi
     }
 
     public void Dispose() => _cache.Dispose();
+
+    // A `perflab sut start --foreground` left running: its output collected as it comes, the SUT's pid taken from its
+    // listening line once the CLI says it is ready.
+    private sealed class ForegroundCli : IDisposable
+    {
+        private readonly Process _process;
+        private readonly System.Text.StringBuilder _output = new();
+        private readonly TaskCompletionSource _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public ForegroundCli(IReadOnlyDictionary<string, string> environment, params string[] args)
+        {
+            _process = Process.Start(PerfLabProcess.StartInfo(environment, args))!;
+            _process.OutputDataReceived += (_, e) => Collect(e.Data);
+            _process.ErrorDataReceived += (_, e) => Collect(e.Data);
+            _process.BeginOutputReadLine();
+            _process.BeginErrorReadLine();
+        }
+
+        public int Pid => _process.Id;
+
+        public string Output
+        {
+            get
+            {
+                lock (_output)
+                {
+                    return _output.ToString();
+                }
+            }
+        }
+
+        public async Task<int> WaitForSutAsync(TimeSpan limit)
+        {
+            var exited = _process.WaitForExitAsync();
+            var first = await Task.WhenAny(_ready.Task, exited).WaitAsync(limit);
+            Assert.True(first == _ready.Task, $"perflab exited before the SUT was ready: {Output}");
+            var listening = ListeningLine().Match(Output);
+            Assert.True(listening.Success, Output);
+            return int.Parse(listening.Groups["pid"].Value, CultureInfo.InvariantCulture);
+        }
+
+        public async Task<int> WaitAsync(TimeSpan limit)
+        {
+            await _process.WaitForExitAsync().WaitAsync(limit);
+            _process.WaitForExit(); // drains the output events
+            return _process.ExitCode;
+        }
+
+        public void Dispose()
+        {
+            if (!_process.HasExited)
+            {
+                _process.Kill(entireProcessTree: true);
+            }
+            _process.Dispose();
+        }
+
+        private void Collect(string? line)
+        {
+            if (line is null)
+            {
+                return;
+            }
+            lock (_output)
+            {
+                _output.AppendLine(line);
+            }
+            if (line.Contains("press Ctrl+C to stop it", StringComparison.Ordinal))
+            {
+                _ready.TrySetResult();
+            }
+        }
+    }
 
     [GeneratedRegex(@"SUT listening on (?<url>\S+) \(pid (?<pid>\d+),")]
     private static partial Regex ListeningLine();
