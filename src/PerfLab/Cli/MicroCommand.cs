@@ -41,19 +41,7 @@ public static class MicroCommand
             ?? Path.Combine("results", "micro", DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
 
         var suite = MicroSuite.Locate(Console.Error);
-        await suite.BuildAsync(ct);
-        var available = await suite.ListAsync(ct);
-        var selected = MicroFilter.Select(available, chosen);
-        if (selected.Count == 0)
-        {
-            throw new PerfLabException(MicroFilter.NothingMatches(chosen, available), ExitCode.Usage);
-        }
-        var withBaselines = MicroFilter.WithBaselines(selected, available, SeedTables.All);
-        foreach (var added in withBaselines.Except(selected))
-        {
-            Console.Error.WriteLine($"micro: also running {MicroFilter.ShortName(added)}, the baseline of its seed table.");
-        }
-        selected = withBaselines;
+        var (available, selected) = await suite.PrepareAsync(chosen, ct);
 
         var commandLine = string.Join(" ", new[] { "perflab", "micro" }
             .Concat(chosen.Select(f => f.Contains(' ') || f.Contains('*') || f.Contains('?') ? $"'{f}'" : f))

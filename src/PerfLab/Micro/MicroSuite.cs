@@ -59,6 +59,26 @@ public sealed class MicroSuite
         return suite;
     }
 
+    // Builds the suite and chooses what to run: the benchmarks the filters match, plus the baseline of each seed table
+    // they touch, so every ratio has its denominator. Nothing matching is a usage error that lists what exists.
+    public async Task<(IReadOnlyList<string> Available, IReadOnlyList<string> Selected)> PrepareAsync(
+        IReadOnlyList<string> filters, CancellationToken ct)
+    {
+        await BuildAsync(ct);
+        var available = await ListAsync(ct);
+        var selected = MicroFilter.Select(available, filters);
+        if (selected.Count == 0)
+        {
+            throw new PerfLabException(MicroFilter.NothingMatches(filters, available), ExitCode.Usage);
+        }
+        var withBaselines = MicroFilter.WithBaselines(selected, available, SeedTables.All);
+        foreach (var added in withBaselines.Except(selected))
+        {
+            _progress.WriteLine($"micro: also running {MicroFilter.ShortName(added)}, the baseline of its seed table.");
+        }
+        return (available, withBaselines);
+    }
+
     public async Task BuildAsync(CancellationToken ct)
     {
         _progress.WriteLine("micro: building bench/PerfLab.Micro (Release)...");
