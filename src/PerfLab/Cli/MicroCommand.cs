@@ -31,48 +31,41 @@ public static class MicroCommand
         command.Options.Add(quick);
         command.Options.Add(outDir);
         command.SetAction(async (ParseResult pr, CancellationToken ct) =>
-        {
-            var chosen = pr.GetValue(filters) ?? [];
-            var isQuick = pr.GetValue(quick);
-            var output = pr.GetValue(outDir)
-                ?? Path.Combine("results", "micro", DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
-
-            var suite = MicroSuite.Locate(Console.Error);
-            await suite.BuildAsync(ct);
-            var available = await suite.ListAsync(ct);
-            var selected = MicroFilter.Select(available, chosen);
-            if (selected.Count == 0)
-            {
-                throw new PerfLabException(MicroFilter.NothingMatches(chosen, available), ExitCode.Usage);
-            }
-            var withBaselines = MicroFilter.WithBaselines(selected, available, SeedTables.All);
-            foreach (var added in withBaselines.Except(selected))
-            {
-                Console.Error.WriteLine($"micro: also running {MicroFilter.ShortName(added)}, the baseline of its seed table.");
-            }
-            selected = withBaselines;
-
-            var commandLine = string.Join(" ", new[] { "perflab", "micro" }
-                .Concat(chosen.Select(f => f.Contains(' ') || f.Contains('*') || f.Contains('?') ? $"'{f}'" : f))
-                .Concat(isQuick ? ["--quick"] : []));
-            var outcome = await suite.RunAsync(new MicroRunOptions(selected, isQuick, output, commandLine), available, ct);
-
-            Console.Out.Write(outcome.Summary);
-            Console.Error.WriteLine($"micro: wrote {outcome.SummaryPath} and {outcome.TablesPath}");
-            if (outcome.Interrupted)
-            {
-                Console.Error.WriteLine("interrupted.");
-                return (int)ExitCode.Interrupted;
-            }
-            if (!outcome.Complete)
-            {
-                Console.Error.WriteLine($"error: {(outcome.Hung is { } hung ? hung.TrimEnd('.') : $"BenchmarkDotNet exited with code {outcome.BenchmarkDotNetExitCode}")}; "
-                    + $"not measured: {(outcome.NotMeasured.Count == 0 ? "-" : string.Join(", ", outcome.NotMeasured.Select(MicroFilter.ShortName)))}. "
-                    + "See benchmarkdotnet.log in the output folder.");
-                return (int)ExitCode.Failed;
-            }
-            return (int)ExitCode.Success;
-        });
+            (int)await RunAsync(pr.GetValue(filters) ?? [], pr.GetValue(quick), pr.GetValue(outDir), ct));
         return command;
+    }
+
+    private static async Task<ExitCode> RunAsync(string[] chosen, bool isQuick, string? outDir, CancellationToken ct)
+    {
+        var output = outDir
+            ?? Path.Combine("results", "micro", DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
+
+        var suite = MicroSuite.Locate(Console.Error);
+        var (available, selected) = await suite.PrepareAsync(chosen, ct);
+
+        var commandLine = string.Join(" ", new[] { "perflab", "micro" }
+            .Concat(chosen.Select(f => f.Contains(' ') || f.Contains('*') || f.Contains('?') ? $"'{f}'" : f))
+            .Concat(isQuick ? ["--quick"] : []));
+        var outcome = await suite.RunAsync(new MicroRunOptions(selected, isQuick, output, commandLine), available, ct);
+        return Report(outcome);
+    }
+
+    private static ExitCode Report(MicroRunOutcome outcome)
+    {
+        Console.Out.Write(outcome.Summary);
+        Console.Error.WriteLine($"micro: wrote {outcome.SummaryPath} and {outcome.TablesPath}");
+        if (outcome.Interrupted)
+        {
+            Console.Error.WriteLine("interrupted.");
+            return ExitCode.Interrupted;
+        }
+        if (!outcome.Complete)
+        {
+            Console.Error.WriteLine($"error: {(outcome.Hung is { } hung ? hung.TrimEnd('.') : $"BenchmarkDotNet exited with code {outcome.BenchmarkDotNetExitCode}")}; "
+                + $"not measured: {(outcome.NotMeasured.Count == 0 ? "-" : string.Join(", ", outcome.NotMeasured.Select(MicroFilter.ShortName)))}. "
+                + "See benchmarkdotnet.log in the output folder.");
+            return ExitCode.Failed;
+        }
+        return ExitCode.Success;
     }
 }

@@ -59,12 +59,31 @@ public sealed class MicroSuite
         return suite;
     }
 
+    // Builds the suite and chooses what to run: the benchmarks the filters match, plus the baseline of each seed table
+    // they touch, so every ratio has its denominator. Nothing matching is a usage error that lists what exists.
+    public async Task<(IReadOnlyList<string> Available, IReadOnlyList<string> Selected)> PrepareAsync(
+        IReadOnlyList<string> filters, CancellationToken ct)
+    {
+        await BuildAsync(ct);
+        var available = await ListAsync(ct);
+        var selected = MicroFilter.Select(available, filters);
+        if (selected.Count == 0)
+        {
+            throw new PerfLabException(MicroFilter.NothingMatches(filters, available), ExitCode.Usage);
+        }
+        var withBaselines = MicroFilter.WithBaselines(selected, available, SeedTables.All);
+        foreach (var added in withBaselines.Except(selected))
+        {
+            _progress.WriteLine($"micro: also running {MicroFilter.ShortName(added)}, the baseline of its seed table.");
+        }
+        return (available, withBaselines);
+    }
+
     public async Task BuildAsync(CancellationToken ct)
     {
         _progress.WriteLine("micro: building bench/PerfLab.Micro (Release)...");
         var log = new List<string>();
-        var rc = await ChildProcess.RunAsync(ChildProcess.DotnetHost, ["build", ProjectPath, "-c", "Release", "-nologo", "-v", "q"],
-            RepoRoot, BuildSilenceLimit, log.Add, ct);
+        var rc = await RunDotnetAsync(["build", ProjectPath, "-c", "Release", "-nologo", "-v", "q"], BuildSilenceLimit, log.Add, ct);
         if (rc != 0 || !File.Exists(AssemblyPath))
         {
             throw new PerfLabException(
@@ -77,8 +96,7 @@ public sealed class MicroSuite
     public async Task<IReadOnlyList<string>> ListAsync(CancellationToken ct)
     {
         var lines = new List<string>();
-        var rc = await ChildProcess.RunAsync(ChildProcess.DotnetHost, [AssemblyPath, "--list", "flat"], RepoRoot,
-            ListSilenceLimit, lines.Add, ct);
+        var rc = await RunDotnetAsync([AssemblyPath, "--list", "flat"], ListSilenceLimit, lines.Add, ct);
         var names = lines.Select(l => l.Trim())
             .Where(l => l.Length > 0 && l.All(c => char.IsLetterOrDigit(c) || c is '.' or '_'))
             .Distinct(StringComparer.Ordinal)
@@ -103,69 +121,15 @@ public sealed class MicroSuite
             Directory.Delete(Path.Combine(artifacts, "results"), recursive: true);
         }
 
-        var arguments = new List<string> { AssemblyPath };
-        if (options.Quick)
-        {
-            arguments.Add("--quick");
-        }
-        arguments.Add("--filter");
-        // Exact names, so that BenchmarkDotNet runs precisely what our own matching chose.
-        arguments.AddRange(options.Benchmarks.Count == available.Count ? ["*"] : options.Benchmarks);
-        arguments.AddRange(["--exporters", "json", "github", "--artifacts", artifacts]);
-
         var loadBefore = LoadAverage();
         var logPath = Path.Combine(outDirectory, "benchmarkdotnet.log");
-        var interrupted = false;
-        string? hung = null;
-        var rc = -1;
         _progress.WriteLine($"micro: running {options.Benchmarks.Count} benchmark(s){(options.Quick ? " with the quick job" : "")}; BenchmarkDotNet's log: {logPath}");
-        await using (var log = new StreamWriter(logPath) { AutoFlush = true })
-        {
-            try
-            {
-                rc = await ChildProcess.RunAsync(ChildProcess.DotnetHost, arguments, RepoRoot, RunSilenceLimit, line =>
-                {
-                    log.WriteLine(line);
-                    if (line.StartsWith("// Benchmark: ", StringComparison.Ordinal)
-                        || line.StartsWith("// ** Remained", StringComparison.Ordinal))
-                    {
-                        _progress.WriteLine("micro: " + line[3..]);
-                    }
-                }, ct);
-            }
-            catch (OperationCanceledException)
-            {
-                interrupted = true;
-            }
-            catch (PerfLabException ex) when (ex.InnerException is TimeoutException)
-            {
-                hung = ex.Message;
-            }
-        }
+        var (rc, interrupted, hung) = await RunBenchmarkDotNetAsync(Arguments(options, available, artifacts), logPath, ct);
 
         var results = BenchmarkDotNetJson.ReadDirectory(Path.Combine(artifacts, "results"));
         var comparison = MicroComparer.Compare(results, SeedTables.All);
-        var summary = MicroSummaryWriter.Render(comparison, options.Command);
-        var loadAfter = LoadAverage();
-        if (loadBefore is not null)
-        {
-            // Nanosecond benchmarks on a shared machine move with its load: the figures need this beside them.
-            summary += string.Create(CultureInfo.InvariantCulture,
-                $"\nMachine load: 1-minute load average {loadBefore} at the start, {loadAfter} at the end, on {Environment.ProcessorCount} logical cores.\n");
-            if (Overloaded(loadBefore) || Overloaded(loadAfter))
-            {
-                summary += "A load above the core count means the benchmarks waited for a CPU: their means are inflated unevenly, "
-                    + "so the ratios above say more about the machine than about the code. Run again on a quieter machine.\n";
-            }
-        }
-        if (interrupted)
-        {
-            summary += "\nInterrupted: only the classes that finished before Ctrl+C are shown.\n";
-        }
-        if (hung is not null)
-        {
-            summary += $"\nStopped: BenchmarkDotNet ({hung}) Only the classes that finished before are shown.\n";
-        }
+        var summary = MicroSummaryWriter.Render(comparison, options.Command)
+            + Afterword(loadBefore, LoadAverage(), interrupted, hung);
         var summaryPath = Path.Combine(outDirectory, "summary.md");
         var tablesPath = Path.Combine(outDirectory, "tables.md");
         await File.WriteAllTextAsync(summaryPath, summary, CancellationToken.None);
@@ -178,6 +142,85 @@ public sealed class MicroSuite
             .ToList();
         return new MicroRunOutcome(comparison, summary, summaryPath, tablesPath, notMeasured, rc, interrupted, hung);
     }
+
+    private List<string> Arguments(MicroRunOptions options, IReadOnlyList<string> available, string artifacts)
+    {
+        var arguments = new List<string> { AssemblyPath };
+        if (options.Quick)
+        {
+            arguments.Add("--quick");
+        }
+        arguments.Add("--filter");
+        // Exact names, so that BenchmarkDotNet runs precisely what our own matching chose.
+        arguments.AddRange(options.Benchmarks.Count == available.Count ? ["*"] : options.Benchmarks);
+        arguments.AddRange(["--exporters", "json", "github", "--artifacts", artifacts]);
+        return arguments;
+    }
+
+    // BenchmarkDotNet's whole output goes to its log; the start of each benchmark shows as progress. Ctrl+C and a hang
+    // end the run, not the command: what finished before is still summarized.
+    private async Task<(int ExitCode, bool Interrupted, string? Hung)> RunBenchmarkDotNetAsync(
+        IReadOnlyList<string> arguments, string logPath, CancellationToken ct)
+    {
+        await using var log = new StreamWriter(logPath) { AutoFlush = true };
+        try
+        {
+            var rc = await RunDotnetAsync(arguments, RunSilenceLimit, line =>
+            {
+                log.WriteLine(line);
+                if (line.StartsWith("// Benchmark: ", StringComparison.Ordinal)
+                    || line.StartsWith("// ** Remained", StringComparison.Ordinal))
+                {
+                    _progress.WriteLine("micro: " + line[3..]);
+                }
+            }, ct);
+            return (rc, false, null);
+        }
+        catch (OperationCanceledException)
+        {
+            return (-1, true, null);
+        }
+        catch (PerfLabException ex) when (ex.InnerException is TimeoutException)
+        {
+            return (-1, false, ex.Message);
+        }
+    }
+
+    private static string Afterword(string? loadBefore, string? loadAfter, bool interrupted, string? hung)
+    {
+        var text = "";
+        if (loadBefore is not null)
+        {
+            // Nanosecond benchmarks on a shared machine move with its load: the figures need this beside them.
+            text += string.Create(CultureInfo.InvariantCulture,
+                $"\nMachine load: 1-minute load average {loadBefore} at the start, {loadAfter} at the end, on {Environment.ProcessorCount} logical cores.\n");
+            if (Overloaded(loadBefore) || Overloaded(loadAfter))
+            {
+                text += "A load above the core count means the benchmarks waited for a CPU: their means are inflated unevenly, "
+                    + "so the ratios above say more about the machine than about the code. Run again on a quieter machine.\n";
+            }
+        }
+        if (interrupted)
+        {
+            text += "\nInterrupted: only the classes that finished before Ctrl+C are shown.\n";
+        }
+        if (hung is not null)
+        {
+            text += $"\nStopped: BenchmarkDotNet ({hung}) Only the classes that finished before are shown.\n";
+        }
+        return text;
+    }
+
+    // Both streams to one callback, in the order they arrive: a failed build's errors read in place in its log.
+    private Task<int> RunDotnetAsync(IReadOnlyList<string> arguments, TimeSpan silenceLimit, Action<string> onLine,
+        CancellationToken ct) =>
+        ProcessRunner.RunAsync(new ProcessSpec(ProcessRunner.DotnetHost, arguments)
+        {
+            WorkingDirectory = RepoRoot,
+            SilenceLimit = silenceLimit,
+            OnOutputLine = onLine,
+            OnErrorLine = onLine,
+        }, ct);
 
     private static bool Overloaded(string? load) =>
         double.TryParse(load, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && value > Environment.ProcessorCount;

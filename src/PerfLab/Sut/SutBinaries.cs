@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Security.Cryptography;
 using System.Text;
 using PerfLab.Common;
@@ -40,37 +39,19 @@ public static class SutBinaries
         var project = Path.Combine(PerfLabPaths.RepoRoot, "src", "PerfLab.Sut", "PerfLab.Sut.csproj");
         var scratch = Path.Combine(PerfLabPaths.CacheRoot, "sut", "build", framework);
         progress?.Report($"publishing the SUT for {framework} (self-contained, first use only)...");
-        var start = new ProcessStartInfo("dotnet")
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        foreach (var arg in new[]
-        {
+        string[] arguments =
+        [
             "publish", project, "-c", "Release", "-f", framework, "-r", "linux-x64", "--self-contained", "-nologo",
             "-p:PerfLabAllFrameworks=true", $"-p:BaseIntermediateOutputPath={scratch}/obj/", $"-p:BaseOutputPath={scratch}/bin/",
             "-o", folder + ".partial",
-        })
-        {
-            start.ArgumentList.Add(arg);
-        }
+        ];
         Directory.CreateDirectory(scratch);
-        using var process = Process.Start(start) ?? throw new PerfLabException("could not start dotnet publish.", ExitCode.Environment);
-        var output = process.StandardOutput.ReadToEndAsync(ct);
-        var errors = process.StandardError.ReadToEndAsync(ct);
-        try
+        var log = new List<string>();
+        var exitCode = await ProcessRunner.RunAsync(
+            new ProcessSpec("dotnet", arguments) { OnOutputLine = log.Add, OnErrorLine = log.Add }, ct);
+        if (exitCode != 0)
         {
-            await process.WaitForExitAsync(ct);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw;
-        }
-        var log = await output + await errors;
-        if (process.ExitCode != 0)
-        {
-            var reasons = log.Split('\n').Where(l => l.Contains("error", StringComparison.OrdinalIgnoreCase))
+            var reasons = log.Where(l => l.Contains("error", StringComparison.OrdinalIgnoreCase))
                 .Select(l => l.Trim()).Distinct().Take(5);
             throw new PerfLabException(
                 $"the {framework} variant is unavailable here: publishing the SUT for it failed " +

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Net.Http.Json;
-using System.Runtime.InteropServices;
 using PerfLab.Common;
 
 namespace PerfLab.Sut;
@@ -15,6 +14,7 @@ public sealed class SutProcess : IAsyncDisposable
     public const string ReadinessPrefix = "perflab-sut: listening on ";
 
     private static readonly TimeSpan ReadinessTimeout = TimeSpan.FromSeconds(60);
+    private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(10);
 
     private SutProcess(Process process, Uri baseAddress, string logFile, bool detached, bool http2Only)
     {
@@ -42,44 +42,7 @@ public sealed class SutProcess : IAsyncDisposable
         var logFile = launch.LogFile ?? Path.Combine(PerfLabPaths.CacheRoot, "sut", "logs", $"sut-{DateTime.UtcNow:yyyyMMdd-HHmmss-fff}.log");
         Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(logFile))!);
 
-        var start = new ProcessStartInfo("/bin/sh") { UseShellExecute = false };
-        start.ArgumentList.Add("-c");
-        start.ArgumentList.Add("exec \"$@\" </dev/null >\"$PERFLAB_SUT_LOG\" 2>&1");
-        start.ArgumentList.Add("perflab-sut");
-        if (detached)
-        {
-            start.ArgumentList.Add("setsid");
-        }
-        if (launch.CpuSet is not null)
-        {
-            start.ArgumentList.Add("taskset");
-            start.ArgumentList.Add("-c");
-            start.ArgumentList.Add(launch.CpuSet);
-        }
-        start.ArgumentList.Add(fileName);
-        foreach (var arg in leading)
-        {
-            start.ArgumentList.Add(arg);
-        }
-        start.ArgumentList.Add("--urls");
-        start.ArgumentList.Add(launch.Urls);
-
-        start.Environment["PERFLAB_SUT_LOG"] = logFile;
-        start.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
-        if (launch.ConnectionString is not null)
-        {
-            start.Environment[SutLaunch.EnvironmentName("ConnectionStrings:AdventureWorks")] = launch.ConnectionString;
-        }
-        foreach (var (key, value) in launch.Settings)
-        {
-            start.Environment[SutLaunch.EnvironmentName(key)] = value;
-        }
-        foreach (var (key, value) in launch.Environment)
-        {
-            start.Environment[key] = value;
-        }
-
-        var process = Process.Start(start) ?? throw new PerfLabException("could not start the SUT process.", ExitCode.Environment);
+        var process = ProcessRunner.Launch(LaunchSpec(launch, fileName, leading, logFile, detached));
         try
         {
             var address = await WaitForReadinessAsync(process, logFile, ct);
@@ -87,10 +50,47 @@ public sealed class SutProcess : IAsyncDisposable
         }
         catch
         {
-            await StopProcessAsync(process);
+            await ProcessTree.StopAsync(process, StopGrace);
             process.Dispose();
             throw;
         }
+    }
+
+    // The shell sends the SUT's output to its log file and execs it: the pid perflab holds is the SUT's own.
+    private static ProcessSpec LaunchSpec(SutLaunch launch, string fileName, IReadOnlyList<string> leading, string logFile,
+        bool detached)
+    {
+        var arguments = new List<string> { "-c", "exec \"$@\" </dev/null >\"$PERFLAB_SUT_LOG\" 2>&1", "perflab-sut" };
+        if (detached)
+        {
+            arguments.Add("setsid");
+        }
+        if (launch.CpuSet is not null)
+        {
+            arguments.AddRange(["taskset", "-c", launch.CpuSet]);
+        }
+        arguments.Add(fileName);
+        arguments.AddRange(leading);
+        arguments.AddRange(["--urls", launch.Urls]);
+
+        var environment = new Dictionary<string, string>
+        {
+            ["PERFLAB_SUT_LOG"] = logFile,
+            ["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1",
+        };
+        if (launch.ConnectionString is not null)
+        {
+            environment[SutLaunch.EnvironmentName("ConnectionStrings:AdventureWorks")] = launch.ConnectionString;
+        }
+        foreach (var (key, value) in launch.Settings)
+        {
+            environment[SutLaunch.EnvironmentName(key)] = value;
+        }
+        foreach (var (key, value) in launch.Environment)
+        {
+            environment[key] = value;
+        }
+        return new ProcessSpec("/bin/sh", arguments) { Environment = environment };
     }
 
     private static async Task<Uri> WaitForReadinessAsync(Process process, string logFile, CancellationToken ct)
@@ -156,52 +156,10 @@ public sealed class SutProcess : IAsyncDisposable
     }
 
     /// <summary>Stops the SUT: SIGTERM, then SIGKILL after a grace period.</summary>
-    public async Task StopAsync() => await StopProcessAsync(Process);
+    public async Task StopAsync() => await ProcessTree.StopAsync(Process, StopGrace);
 
     /// <summary>Stops a SUT that another perflab process started (by pid).</summary>
-    public static async Task<bool> StopByPidAsync(int pid)
-    {
-        Process process;
-        try
-        {
-            process = Process.GetProcessById(pid);
-        }
-        catch (ArgumentException)
-        {
-            return false;
-        }
-        using (process)
-        {
-            await StopProcessAsync(process);
-            return true;
-        }
-    }
-
-    private static async Task StopProcessAsync(Process process)
-    {
-        try
-        {
-            if (process.HasExited)
-            {
-                return;
-            }
-            _ = Kill(process.Id, SigTerm);
-            using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(10));
-            try
-            {
-                await process.WaitForExitAsync(grace.Token);
-            }
-            catch (OperationCanceledException)
-            {
-                process.Kill(entireProcessTree: true);
-                await process.WaitForExitAsync(CancellationToken.None);
-            }
-        }
-        catch (InvalidOperationException)
-        {
-            // Not started or already reaped: nothing to stop.
-        }
-    }
+    public static Task<bool> StopByPidAsync(int pid) => ProcessTree.StopByPidAsync(pid, StopGrace);
 
     public async ValueTask DisposeAsync()
     {
@@ -211,11 +169,4 @@ public sealed class SutProcess : IAsyncDisposable
         }
         Process.Dispose();
     }
-
-    private const int SigTerm = 15;
-
-#pragma warning disable SYSLIB1054 // DllImport keeps the project free of unsafe code; kill(2) marshals trivially.
-    [DllImport("libc", EntryPoint = "kill", SetLastError = true)]
-    private static extern int Kill(int pid, int signal);
-#pragma warning restore SYSLIB1054
 }
