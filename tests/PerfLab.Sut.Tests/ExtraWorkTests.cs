@@ -10,6 +10,11 @@ public sealed class ExtraWorkTests
         await using var sut = await SutHost.StartAsync(null, new Dictionary<string, string> { ["ExtraWorkMicroseconds"] = "30000" });
         var info = await sut.InfoJsonAsync();
         Assert.Equal(30000, info.GetProperty("extraWorkMicroseconds").GetInt32());
+        var settings = new Dictionary<string, string> { ["ExtraWorkMicroseconds"] = "30000" };
+        Assert.Empty(VariantCheck.Mismatches(new SutLaunch(settings, new Dictionary<string, string>(), null), await sut.InfoAsync()));
+        settings["ExtraWorkMicroseconds"] = "1000";
+        Assert.Contains(VariantCheck.Mismatches(new SutLaunch(settings, new Dictionary<string, string>(), null), await sut.InfoAsync()),
+            m => m.StartsWith("ExtraWorkMicroseconds: asked for 1000, /info reports 30000", StringComparison.Ordinal));
 
         for (var i = 0; i < 5; i++)
         {

@@ -17,7 +17,11 @@ public sealed record SutInfo(
     string DataAccess,
     string Logging,
     bool DatabaseConfigured,
-    SutHttpInfo? Http);
+    SutHttpInfo? Http)
+{
+    /// <summary>Sut:ExtraWorkMicroseconds in effect (0 from a net8.0/net9.0 build that predates the switch, or when off).</summary>
+    public int ExtraWorkMicroseconds { get; init; }
+}
 
 public sealed record SutHttpInfo(string Protocols, int Http2InitialConnectionWindowSize, int Http2InitialStreamWindowSize);
 

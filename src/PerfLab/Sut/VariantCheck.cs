@@ -37,6 +37,9 @@ public static class VariantCheck
                 case "kestrel:endpointdefaults:protocols" when info.Http is not null:
                     Expect("Kestrel protocols", value, info.Http.Protocols);
                     break;
+                case "extraworkmicroseconds":
+                    Expect("ExtraWorkMicroseconds", value, info.ExtraWorkMicroseconds.ToString(CultureInfo.InvariantCulture));
+                    break;
                 case "threadpool:mincompletionportthreads":
                     Expect("ThreadPool:MinCompletionPortThreads", value, info.ThreadPool.MinCompletionPortThreads.ToString(CultureInfo.InvariantCulture));
                     break;
