@@ -60,41 +60,38 @@ public static class RunRecordBuilder
         };
     }
 
-    public static RunRecord Failed(RunIdentity id, RunFailure failure) => new()
-    {
-        Variant = id.Variant,
-        Repetition = id.Repetition,
-        Order = id.Order,
-        Status = RunStatus.Failed,
-        FailureKind = failure.Kind,
-        FailureReason = failure.Reason,
-        LogTail = failure.LogTail,
-        StartedAt = id.StartedAt,
-        SutInfo = failure.Info ?? new Dictionary<string, string>(),
-        Scenarios = [],
-        Counters = new Dictionary<string, double>(),
-        StarvationInjections = 0,
-        Timeline = [],
-        GeneratorCpuPercent = 0,
-        GeneratorSaturated = false,
-    };
+    public static RunRecord Failed(RunIdentity id, RunFailure failure) =>
+        Empty(id, RunStatus.Failed, failure.Info ?? new Dictionary<string, string>()) with
+        {
+            FailureKind = failure.Kind,
+            FailureReason = failure.Reason,
+            LogTail = failure.LogTail,
+        };
 
     /// <summary>A measured run that must not count (interrupted, the database went down): its figures are kept, marked failed.</summary>
     public static RunRecord MarkFailed(RunRecord record, FailureKind kind, string reason) =>
         record with { Status = RunStatus.Failed, FailureKind = kind, FailureReason = reason };
 
-    private static RunRecord Ok(RunIdentity id, IReadOnlyDictionary<string, string> info, CounterWindow window) => new()
+    private static RunRecord Ok(RunIdentity id, IReadOnlyDictionary<string, string> info, CounterWindow window) =>
+        Empty(id, RunStatus.Ok, info) with
+        {
+            Counters = window.Averages,
+            StarvationInjections = window.StarvationInjections,
+            Timeline = window.Timeline,
+        };
+
+    private static RunRecord Empty(RunIdentity id, RunStatus status, IReadOnlyDictionary<string, string> info) => new()
     {
         Variant = id.Variant,
         Repetition = id.Repetition,
         Order = id.Order,
-        Status = RunStatus.Ok,
+        Status = status,
         StartedAt = id.StartedAt,
         SutInfo = info,
         Scenarios = [],
-        Counters = window.Averages,
-        StarvationInjections = window.StarvationInjections,
-        Timeline = window.Timeline,
+        Counters = new Dictionary<string, double>(),
+        StarvationInjections = 0,
+        Timeline = [],
         GeneratorCpuPercent = 0,
         GeneratorSaturated = false,
     };
