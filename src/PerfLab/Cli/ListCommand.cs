@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.Globalization;
 using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
@@ -21,11 +22,22 @@ public static class ListCommand
                 var quick = e.Profiles["quick"];
                 Console.WriteLine($"{e.Name,-16} seed {e.Seed}  {e.Title}");
                 Console.WriteLine($"{"",-16} variants: {string.Join(", ", e.Variants.Select(v => v.Name == e.Baseline ? v.Name + " (baseline)" : v.Name))}");
-                Console.WriteLine($"{"",-16} load: {ExperimentAnalyzer.DescribeLoad(e, quick)}; quick profile: warm-up {DurationText.Format(quick.Warmup)}, {DurationText.Format(quick.Duration)} measured, {quick.Repeat} repetitions");
+                Console.WriteLine($"{"",-16} load: {ExperimentAnalyzer.DescribeLoad(e, quick)}; quick profile: warm-up {DurationText.Format(quick.Warmup)}, {DurationText.Format(quick.Duration)} measured, {Repetitions(quick)}");
             }
             return (int)ExitCode.Success;
         });
         return command;
+    }
+
+    private static string Repetitions(ProfileDefinition profile)
+    {
+        if (profile.PrecisionPercent is not { } target)
+        {
+            return $"{profile.Repeat} repetitions";
+        }
+        var rule = StoppingRule.For(profile, null, null);
+        return string.Create(CultureInfo.InvariantCulture,
+            $"{rule.MinBlocks} to {rule.MaxBlocks} blocks, until every change's 95 % interval is within ±{target:0.#} %");
     }
 }
 

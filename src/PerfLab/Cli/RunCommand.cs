@@ -36,13 +36,23 @@ public static class RunCommand
         {
             Description = "Pin the SUT, generator and PostgreSQL to separate CPUs (default: only with 4 or more cores); --pin false to never pin.",
         };
+        var precision = new Option<double?>("--precision")
+        {
+            Description = "Add interleaved blocks until every primary comparison's 95 % interval half-width is at most this (e.g. 5%); overrides the profile's.",
+            CustomParser = ParsePrecision,
+        };
+        var budget = new Option<TimeSpan?>("--budget")
+        {
+            Description = "Time the selected experiments may take together when adding blocks for --precision (e.g. 20m), shared in proportion to their block time.",
+            CustomParser = r => OptionChecks.Duration(r, "--budget", TimeSpan.FromSeconds(1), TimeSpan.FromDays(7), unitRequired: true),
+        };
         var connection = DbOptions.ConnectionString();
         var dataDir = DbOptions.DataDir();
         var folder = ExperimentOptions.Folder();
 
         var command = new Command("run", "Run experiments against the SUT and write report.md, report.html and results.json.");
         command.Arguments.Add(names);
-        foreach (var option in new Option[] { profile, repeat, output, aa, pin, connection, dataDir, folder })
+        foreach (var option in new Option[] { profile, repeat, precision, budget, output, aa, pin, connection, dataDir, folder })
         {
             command.Options.Add(option);
         }
@@ -60,12 +70,16 @@ public static class RunCommand
                 parse.GetValue(connection), parse.GetValue(dataDir), Console.Out, ct);
             await DatabasePreparation.WarmAsync(connectionString, ct);
             var layout = RunEnvironment.PlanLayout(parse.GetValue(pin));
-            DatabasePreparation.ApplyLayout(layout, parse.GetValue(connection), parse.GetValue(dataDir));
+            await DatabasePreparation.ApplyLayoutAsync(layout.Generator, layout.Database, parse.GetValue(connection), parse.GetValue(dataDir), ct);
             Console.WriteLine($"cores: {layout.Note}");
 
             Directory.CreateDirectory(outDir);
             var request = new RunRequest(selected, parse.GetValue(profile)!, parse.GetValue(repeat), parse.GetValue(aa),
-                connectionString, database, layout, Path.Combine(outDir, "logs"));
+                connectionString, database, layout, Path.Combine(outDir, "logs"))
+            {
+                PrecisionPercent = parse.GetValue(precision),
+                Budget = parse.GetValue(budget),
+            };
             var observer = new ConsoleRunObserver();
             var noise = NoiseFloors.Load();
             var results = await new ExperimentRunner(request, observer).RunAsync(noise, ct);
@@ -87,6 +101,19 @@ public static class RunCommand
             return results.Experiments.SelectMany(e => e.Runs).Any(r => r.Status != RunStatus.Ok) ? (int)ExitCode.Failed : (int)ExitCode.Success;
         });
         return command;
+    }
+
+    /// <summary>A percentage such as 5% or 5, above 0 and below 100.</summary>
+    private static double? ParsePrecision(System.CommandLine.Parsing.ArgumentResult result)
+    {
+        var text = result.Tokens.Count > 0 ? result.Tokens[0].Value.Trim() : "";
+        if (!double.TryParse(text.TrimEnd('%'), NumberStyles.Float, CultureInfo.InvariantCulture, out var percent)
+            || !double.IsFinite(percent) || percent <= 0 || percent >= 100)
+        {
+            result.AddError($"--precision: '{text}' is not a percentage above 0 and below 100 (e.g. 5%).");
+            return null;
+        }
+        return percent;
     }
 
     private static IReadOnlyList<ExperimentDefinition> Select(IReadOnlyList<ExperimentDefinition> all, string[] names)
@@ -134,6 +161,20 @@ public sealed class ConsoleRunObserver : IRunObserver
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"    batches: {string.Join(", ", record.BatchTimesMs.Select(b => b.ToString("0", CultureInfo.InvariantCulture)))} ms"));
         }
+    }
+
+    public void BlockFinished(BlockProgress p)
+    {
+        // Only adaptive runs say anything: a fixed number of blocks needs no running commentary.
+        if (p.TargetPercent is null)
+        {
+            return;
+        }
+        var widest = double.IsFinite(p.WidestHalfWidthPercent)
+            ? string.Create(CultureInfo.InvariantCulture, $"{p.WidestHalfWidthPercent:0.0} %")
+            : "not yet computable";
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"    {p.Experiment}: block {p.Block} done, widest half-width {widest} (target {p.TargetPercent:0.#} %){(p.Decision.Stop ? $": stop, {p.Decision.Reason}" : ": one more block")}"));
     }
 
     public void Message(string text) => Console.WriteLine($"    {text}");

@@ -1,8 +1,4 @@
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
-using PerfLab.Results;
 
 namespace PerfLab.Database;
 
@@ -53,17 +49,18 @@ public static class DatabasePreparation
         }
     }
 
-    /// <summary>Pins this process (the load generator) and the managed PostgreSQL as the layout says.</summary>
-    public static void ApplyLayout(CoreLayout layout, string? connectionString, string? dataDir)
+    /// <summary>Pins this process (the load generator) and the managed PostgreSQL to the CPU lists given (null: not pinned).</summary>
+    public static async Task ApplyLayoutAsync(string? generatorCpus, string? databaseCpus, string? connectionString, string? dataDir,
+        CancellationToken ct)
     {
-        if (layout.Generator is not null)
+        if (generatorCpus is not null)
         {
-            RunEnvironment.Pin(Environment.ProcessId, layout.Generator);
+            await CpuSets.PinAsync(Environment.ProcessId, generatorCpus, ct);
         }
-        if (layout.Database is not null && DatabaseTarget.ExternalConnectionString(connectionString) is null
+        if (databaseCpus is not null && DatabaseTarget.ExternalConnectionString(connectionString) is null
             && new ManagedCluster(dataDir).GetStatus() is { Running: true, Pid: { } pid })
         {
-            RunEnvironment.Pin(pid, layout.Database);
+            await CpuSets.PinAsync(pid, databaseCpus, ct);
         }
     }
 }

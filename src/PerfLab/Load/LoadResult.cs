@@ -119,7 +119,11 @@ public sealed record LatencyStats(
 }
 
 /// <summary>Errors by kind: "http-404", "http-500" (any status ≥ 400), "timeout", "connection-refused", "connection-error".</summary>
-public sealed record ErrorCounts(long Total, IReadOnlyDictionary<string, long> ByKind);
+public sealed record ErrorCounts(long Total, IReadOnlyDictionary<string, long> ByKind)
+{
+    /// <summary>The kind an HTTP error status is counted under ("http-503").</summary>
+    public static string HttpKind(int status) => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"http-{status}");
+}
 
 /// <param name="Scheduled">Sends due in the measured period (rate × seconds).</param>
 /// <param name="Sent">Sends actually made in the measured period.</param>

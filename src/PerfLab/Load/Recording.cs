@@ -159,7 +159,7 @@ internal sealed class RecordingSnapshot(bool uncorrected)
         {
             if (Status[s] > 0)
             {
-                kinds[string.Create(System.Globalization.CultureInfo.InvariantCulture, $"http-{s}")] = Status[s];
+                kinds[ErrorCounts.HttpKind(s)] = Status[s];
             }
         }
         if (Timeouts > 0)

@@ -272,12 +272,7 @@ internal static class ReportContent
     {
         var ok = experiment.Runs.Count(r => r.Status == RunStatus.Ok);
         var failed = experiment.Runs.Count(r => r.Status == RunStatus.Failed);
-        var skipped = experiment.Runs.Count(r => r.Status == RunStatus.Skipped);
         var line = $"{Fmt.Int(experiment.Runs.Count)} runs: {Fmt.Int(ok)} ok, {Fmt.Int(failed)} failed";
-        if (skipped > 0)
-        {
-            line += $", {Fmt.Int(skipped)} skipped";
-        }
         var measured = experiment.Runs.Where(r => r.Status == RunStatus.Ok).ToList();
         if (measured.Count > 0)
         {

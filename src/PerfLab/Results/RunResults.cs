@@ -96,7 +96,7 @@ public sealed record NoiseBreakdown
 }
 
 [JsonConverter(typeof(JsonStringEnumConverter<RunStatus>))]
-public enum RunStatus { Ok, Failed, Skipped }
+public enum RunStatus { Ok, Failed }
 
 /// <summary>Why a run failed, as a kind the runner and reports can act on (the reason's text says the rest).</summary>
 [JsonConverter(typeof(JsonStringEnumConverter<FailureKind>))]

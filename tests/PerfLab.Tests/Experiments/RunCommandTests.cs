@@ -180,17 +180,75 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
 
         await WaitForLineAsync(perflab, "[1/2]", TimeSpan.FromSeconds(60));
         var sut = await WaitForChildAsync(perflab.Process, "PerfLab.Sut", TimeSpan.FromSeconds(60));
-        await Task.Delay(TimeSpan.FromSeconds(3));
+        // Once the measured SUT is ready the runner checks /info, attaches the counters and loads it: Ctrl+C from here
+        // on must stop all of it promptly.
+        await WaitForFileLineAsync(perflab, Path.Combine(output, "logs", "tiny-a-1.log"), "perflab-sut: listening on", TimeSpan.FromSeconds(60));
         var clock = Stopwatch.StartNew();
         Assert.Equal(0, Kill(perflab.Process.Id, 2)); // SIGINT, as Ctrl+C
-        var exit = await perflab.WaitAsync(TimeSpan.FromSeconds(30));
+        var exit = await perflab.WaitAsync(TimeSpan.FromSeconds(60));
+        var took = clock.Elapsed;
 
         Assert.True(exit == 130, perflab.Output);
-        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(15), $"took {clock.Elapsed.TotalSeconds:0.0} s to stop");
+        // SIGTERM to the SUT has a 10 s grace before SIGKILL; everything else observes the token.
+        Assert.True(took < TimeSpan.FromSeconds(15), $"took {took.TotalSeconds:0.0} s to stop: {perflab.Output}");
         Assert.False(PerfLab.Counters.DotnetProcesses.IsAlive(sut), "the SUT process was left running");
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
         Assert.True(json.RootElement.GetProperty("incomplete").GetBoolean());
+        var run = Assert.Single(json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray());
+        Assert.Equal("Interrupted", run.GetProperty("failureKind").GetString());
         Assert.True(File.Exists(Path.Combine(output, "report.md")));
+    }
+
+    [Theory]
+    [InlineData("--precision", "0%", "--precision: '0%' is not a percentage")]
+    [InlineData("--precision", "five", "--precision: 'five' is not a percentage")]
+    [InlineData("--budget", "20", "--budget: '20' needs a unit")]
+    [InlineData("--budget", "soon", "--budget: 'soon' is not a duration")]
+    public async Task Run_BadPrecisionOrBudget_ExitsWithUsageNamingTheOption(string option, string value, string message)
+    {
+        var output = NewFolder();
+        var result = await PerfLabProcess.RunAsync("run", "gc", option, value, "--out", output);
+
+        Assert.Equal(2, result.ExitCode);
+        Assert.Contains(message, result.Stderr);
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Run_WithPrecision_AddsBlocksAndSaysWhyItStopped()
+    {
+        var db = await postgres.CreateDatabaseAsync();
+        var folder = WriteExperiment(NewFolder(), dataAccess: "async", duration: "1s");
+        var output = NewFolder();
+        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--profile", "smoke", "--repeat", "2",
+            "--precision", "50%", "--budget", "40s", "--out", output, "--connection-string", db);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Contains("tiny: block 2 done, widest half-width", result.Stdout);
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
+        var experiment = json.RootElement.GetProperty("experiments")[0];
+        var blocks = experiment.GetProperty("blocks").GetInt32();
+        Assert.InRange(blocks, 2, StoppingRule.DefaultMaxBlocks);
+        Assert.Equal(50, experiment.GetProperty("precisionTargetPercent").GetDouble());
+        Assert.Matches("^(precision reached|budget spent)", experiment.GetProperty("stopReason").GetString());
+        var runs = experiment.GetProperty("runs").EnumerateArray().ToList();
+        Assert.Equal(2 * blocks, runs.Count);
+        // Block k runs every variant once, rotated: a b, b a, a b, ...
+        Assert.All(runs, r => Assert.Equal((r.GetProperty("order").GetInt32() + 1) / 2, r.GetProperty("repetition").GetInt32()));
+        Assert.Equal(["a", "b", "b", "a"], runs.Take(4).Select(r => r.GetProperty("variant").GetString()));
+    }
+
+    private static async Task WaitForFileLineAsync(RunningPerflab perflab, string file, string text, TimeSpan timeout)
+    {
+        var clock = Stopwatch.StartNew();
+        while (!File.Exists(file) || !(await File.ReadAllTextAsync(file)).Contains(text, StringComparison.Ordinal))
+        {
+            if (clock.Elapsed > timeout || perflab.Process.HasExited)
+            {
+                throw new TimeoutException($"{file} did not get '{text}': {perflab.Output}");
+            }
+            await Task.Delay(50);
+        }
     }
 
     [DllImport("libc", EntryPoint = "kill")]

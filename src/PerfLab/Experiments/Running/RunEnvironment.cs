@@ -1,7 +1,5 @@
 using System.Runtime.InteropServices;
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Running;
@@ -12,22 +10,31 @@ public static class RunEnvironment
     /// <summary>Below this many cores the SUT, the generator and PostgreSQL cannot each get their own.</summary>
     public const int MinCoresToPin = 4;
 
-    public static Provenance Describe(string profile, int repetitions, bool aa, CoreLayout layout, string database) => new()
+    /// <summary>
+    /// The run's provenance. Started when the run starts and awaited when it ends: `dotnet --version` and git can take
+    /// seconds on a loaded machine, which an interrupted run must not wait for after Ctrl+C.
+    /// </summary>
+    public static async Task<Provenance> DescribeAsync(string profile, int repetitions, bool aa, CoreLayout layout, string database,
+        CancellationToken ct)
     {
-        Commit = Run("git", ["-C", PerfLabPaths.RepoRoot, "rev-parse", "--short=12", "HEAD"]) is { Length: > 0 } commit
-            ? commit + (Run("git", ["-C", PerfLabPaths.RepoRoot, "status", "--porcelain", "--untracked-files=no"]) is { Length: > 0 } ? " (modified)" : "")
-            : "unknown",
-        SdkVersion = Run("dotnet", ["--version"]) is { Length: > 0 } sdk ? sdk : "unknown",
-        RuntimeVersion = RuntimeInformation.FrameworkDescription,
-        CpuModel = CpuModel(),
-        LogicalCores = Environment.ProcessorCount,
-        OperatingSystem = RuntimeInformation.OSDescription,
-        CoreLayout = layout,
-        Database = database,
-        Profile = profile,
-        Repetitions = repetitions,
-        AaMode = aa,
-    };
+        var commit = RunAsync("git", ["-C", PerfLabPaths.RepoRoot, "rev-parse", "--short=12", "HEAD"], ct);
+        var status = RunAsync("git", ["-C", PerfLabPaths.RepoRoot, "status", "--porcelain", "--untracked-files=no"], ct);
+        var sdk = RunAsync("dotnet", ["--version"], ct);
+        return new Provenance
+        {
+            Commit = await commit is { Length: > 0 } c ? c + (await status is { Length: > 0 } ? " (modified)" : "") : "unknown",
+            SdkVersion = await sdk is { Length: > 0 } v ? v : "unknown",
+            RuntimeVersion = RuntimeInformation.FrameworkDescription,
+            CpuModel = CpuModel(),
+            LogicalCores = Environment.ProcessorCount,
+            OperatingSystem = RuntimeInformation.OSDescription,
+            CoreLayout = layout,
+            Database = database,
+            Profile = profile,
+            Repetitions = repetitions,
+            AaMode = aa,
+        };
+    }
 
     /// <summary>
     /// Where each party runs. On a machine with fewer than <see cref="MinCoresToPin"/> cores nothing is pinned:
@@ -62,10 +69,6 @@ public static class RunEnvironment
         return new CoreLayout(sut, generator, database, $"SUT on CPUs {sut}, generator on {generator}, PostgreSQL on {database}");
     }
 
-    /// <summary>Pins a running process (all its threads, and children forked later) to a CPU list.</summary>
-    public static bool Pin(int pid, string cpus) =>
-        Run("taskset", ["-a", "-p", "-c", cpus, pid.ToString(System.Globalization.CultureInfo.InvariantCulture)]) is not null;
-
     private static string CpuModel()
     {
         try
@@ -79,16 +82,15 @@ public static class RunEnvironment
         }
     }
 
-    /// <summary>A short command's output, or null when it fails, is missing or takes over 10 s (then it is killed).</summary>
-    private static string? Run(string file, IReadOnlyList<string> args)
+    /// <summary>A short command's output, or null when it fails, is missing, is cancelled or takes over 10 s (then it is killed).</summary>
+    private static async Task<string?> RunAsync(string file, IReadOnlyList<string> args, CancellationToken ct)
     {
         try
         {
-            // Called from synchronous code outside any socket continuation; the wait is bounded by the timeout.
-            var result = ProcessRunner.RunAsync(file, args, null, TimeSpan.FromSeconds(10), CancellationToken.None).GetAwaiter().GetResult();
+            var result = await ProcessRunner.RunAsync(file, args, null, TimeSpan.FromSeconds(10), ct);
             return result.ExitCode == 0 ? result.Output : null;
         }
-        catch (PerfLabException)
+        catch (Exception ex) when (ex is PerfLabException or OperationCanceledException)
         {
             return null;
         }

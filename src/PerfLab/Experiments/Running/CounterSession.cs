@@ -1,0 +1,47 @@
+using PerfLab.Common;
+using PerfLab.Counters;
+
+namespace PerfLab.Experiments.Running;
+
+/// <summary>The SUT's runtime counters, read over EventPipe for exactly the duration of a measurement.</summary>
+public static class CounterSession
+{
+    /// <summary>
+    /// Runs <paramref name="measure"/> with the counters collector attached to the SUT for exactly its duration; the
+    /// session is stopped (and what it read kept) whether the measurement returns or throws.
+    /// </summary>
+    public static async Task<(T Result, CounterRecording? Recording)> WithCountersAsync<T>(int pid, Func<Task<T>> measure, CancellationToken ct)
+    {
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        var counters = CollectCountersAsync(pid, stop.Token);
+        T result;
+        try
+        {
+            result = await measure();
+        }
+        finally
+        {
+            await stop.CancelAsync();
+            await counters;
+        }
+        return (result, await counters);
+    }
+
+    /// <summary>
+    /// The runtime's counters until cancelled; a collector that cannot attach leaves the run without counters, not failed.
+    /// ASP.NET Core's Hosting and Kestrel counters are left out: the load engine counts the requests itself, and
+    /// enabling them makes the SUT pay for its per-request diagnostics on every request (docs/benchmarks.md).
+    /// </summary>
+    private static async Task<CounterRecording?> CollectCountersAsync(int pid, CancellationToken ct)
+    {
+        try
+        {
+            var options = new CounterOptions { Interval = TimeSpan.FromSeconds(1), Providers = [CounterCatalog.RuntimeEventSource] };
+            return await CounterCollector.CollectAsync(pid, options, null, ct);
+        }
+        catch (PerfLabException)
+        {
+            return null;
+        }
+    }
+}

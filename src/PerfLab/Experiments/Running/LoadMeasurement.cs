@@ -1,0 +1,55 @@
+using PerfLab.Common;
+using PerfLab.Counters;
+using PerfLab.Database;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Load;
+using PerfLab.Results;
+using PerfLab.Sut;
+
+namespace PerfLab.Experiments.Running;
+
+/// <summary>The load engine's scenarios against the SUT, with the runtime's counters read alongside.</summary>
+public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefinition variant, ProfileDefinition profile,
+    string connectionString) : IMeasurement
+{
+    private static readonly string Unavailable = ErrorCounts.HttpKind(503);
+
+    public async Task<RunRecord> MeasureAsync(SutProcess sut, RunIdentity id, IReadOnlyDictionary<string, string> info, CancellationToken ct)
+    {
+        RunRecord Failed(FailureKind kind, string reason) => RunRecordBuilder.Failed(id, new RunFailure(kind, reason, sut.TailOfLog(), info));
+
+        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress);
+        LoadResult load;
+        CounterRecording? recording;
+        try
+        {
+            (load, recording) = await CounterSession.WithCountersAsync(sut.Pid, () => LoadEngine.RunAsync(plan, progress: null, ct), ct);
+        }
+        catch (PerfLabException ex)
+        {
+            return Failed(FailureKind.LoadFailed, $"the load could not run: {ex.Message}");
+        }
+
+        if (sut.Process.HasExited)
+        {
+            return Failed(FailureKind.SutCrashed, $"the SUT crashed during the run (exit code {sut.Process.ExitCode})");
+        }
+        if (load.Incomplete && !ct.IsCancellationRequested)
+        {
+            return Failed(FailureKind.LoadStoppedEarly, $"the load stopped early: {load.IncompleteReason}");
+        }
+        var record = RunRecordBuilder.FromLoad(id, info, load, recording);
+        if (ct.IsCancellationRequested)
+        {
+            return RunRecordBuilder.MarkFailed(record, FailureKind.Interrupted, "interrupted (Ctrl+C): partial figures");
+        }
+        var requests = record.Scenarios.Sum(s => s.Requests);
+        var unavailable = record.Scenarios.Sum(s => s.ErrorsByKind.GetValueOrDefault(Unavailable));
+        if (requests > 0 && unavailable * 2 > requests && !await DatabaseProbe.AcceptsConnectionsAsync(connectionString, ct))
+        {
+            return RunRecordBuilder.MarkFailed(record, FailureKind.DatabaseDown,
+                $"the database stopped: {unavailable} of {requests} requests answered 503 and the database does not accept connections; the remaining runs were skipped");
+        }
+        return record;
+    }
+}

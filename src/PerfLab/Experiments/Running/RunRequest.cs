@@ -1,0 +1,37 @@
+using PerfLab.Experiments.Definitions;
+using PerfLab.Results;
+
+namespace PerfLab.Experiments.Running;
+
+/// <summary>What `perflab run` was asked to do.</summary>
+public sealed record RunRequest(
+    IReadOnlyList<ExperimentDefinition> Experiments,
+    string Profile,
+    int? Repeat,
+    bool Aa,
+    string ConnectionString,
+    string DatabaseDescription,
+    CoreLayout Layout,
+    string LogFolder)
+{
+    /// <summary>`--precision`: the widest primary half-width to reach, overriding the profile's.</summary>
+    public double? PrecisionPercent { get; init; }
+
+    /// <summary>`--budget`: the time all selected experiments may take together once their minimum blocks are run.</summary>
+    public TimeSpan? Budget { get; init; }
+}
+
+/// <summary>Where the runner reports progress (the live display).</summary>
+public interface IRunObserver
+{
+    void RunStarting(RunPosition position);
+    void RunFinished(RunPosition position, RunRecord record);
+    void BlockFinished(BlockProgress progress);
+    void Message(string text);
+}
+
+/// <param name="Index">1-based position of this run in the whole plan.</param>
+public sealed record RunPosition(string Experiment, string Variant, int Repetition, int Repetitions, int Index, int Total, TimeSpan? Remaining);
+
+/// <summary>An experiment's state after a block: the widest primary half-width so far and whether it goes on.</summary>
+public sealed record BlockProgress(string Experiment, int Block, double WidestHalfWidthPercent, double? TargetPercent, StopDecision Decision);

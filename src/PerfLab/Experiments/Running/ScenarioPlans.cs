@@ -1,0 +1,50 @@
+using PerfLab.Experiments.Definitions;
+using PerfLab.Load;
+
+namespace PerfLab.Experiments.Running;
+
+/// <summary>Turns an experiment's scenarios, for one variant and profile, into the load engine's plan.</summary>
+public static class ScenarioPlans
+{
+    private static readonly TimeSpan RequestTimeout = TimeSpan.FromSeconds(30);
+
+    public static LoadPlan BuildPlan(ExperimentDefinition experiment, VariantDefinition variant, ProfileDefinition profile, Uri baseAddress)
+    {
+        var scenarios = experiment.Scenarios.Select(s =>
+        {
+            var path = s.Url;
+            foreach (var (name, value) in variant.Vars)
+            {
+                path = path.Replace("${" + name + "}", value, StringComparison.Ordinal);
+            }
+            var url = new Uri(baseAddress, path).ToString();
+            // Uri escapes braces; the feed's placeholder must stay as written.
+            url = url.Replace("%7B", "{", StringComparison.Ordinal).Replace("%7D", "}", StringComparison.Ordinal);
+            var feed = new RequestFeed(url);
+            if (s.Feed is not null)
+            {
+                feed = feed with
+                {
+                    ValuesUrl = new Uri(baseAddress, s.Feed.FromUrl).ToString(),
+                    Order = s.Feed.Random ? FeedOrder.Random : FeedOrder.Circular,
+                };
+            }
+            LoadModel model = s.Model switch
+            {
+                ScenarioKind.Closed => new ClosedModel(s.Users),
+                ScenarioKind.Open => new OpenModel(s.Rate, Math.Max(64, (int)Math.Ceiling(s.Rate))),
+                ScenarioKind.Burst => new BurstModel(s.BurstSize, profile.Batches),
+                ScenarioKind.Ramp => RampOf(s, profile),
+                _ => throw new InvalidOperationException($"scenario {s.Name}: an upload runs through UploadRun, not the load engine"),
+            };
+            return new ScenarioPlan(s.Name, model, feed);
+        }).ToList();
+        return new LoadPlan(scenarios, profile.Duration, profile.Warmup, RequestTimeout) { WarmupUntilSteady = profile.WarmupUntilSteady };
+    }
+
+    private static RampModel RampOf(ScenarioDefinition s, ProfileDefinition profile)
+    {
+        var steps = 1 + (int)Math.Ceiling((s.Users - s.RampFrom) / (double)s.RampStep);
+        return new RampModel(s.RampFrom, s.RampStep, profile.Duration / steps, s.Users);
+    }
+}

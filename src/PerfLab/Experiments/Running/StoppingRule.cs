@@ -1,0 +1,75 @@
+using System.Globalization;
+using PerfLab.Results;
+
+namespace PerfLab.Experiments.Running;
+
+/// <summary>Whether to add another block, and why not.</summary>
+public sealed record StopDecision(bool Stop, string? Reason)
+{
+    public static readonly StopDecision Continue = new(false, null);
+}
+
+/// <summary>
+/// When an experiment has run enough blocks. Always at least <paramref name="MinBlocks"/> (the profile's repeat);
+/// without a precision target, exactly that. With one, blocks are added until every primary comparison's 95 %
+/// interval half-width is at most the target, or <paramref name="MaxBlocks"/> were run, or the time budget has no
+/// room for another block. Like BenchmarkDotNet's rule (iterate until the standard error is within 2 % of the mean),
+/// but on the quantity the verdict is about: the change against the baseline.
+/// </summary>
+public sealed record StoppingRule(int MinBlocks, int MaxBlocks, double? PrecisionPercent)
+{
+    /// <summary>The cap when a precision is asked for and the profile sets no MaxRepeat.</summary>
+    public const int DefaultMaxBlocks = 20;
+
+    /// <param name="repeat">`--repeat`: overrides the profile's minimum.</param>
+    /// <param name="precisionPercent">`--precision`: overrides the profile's target.</param>
+    public static StoppingRule For(Definitions.ProfileDefinition profile, int? repeat, double? precisionPercent)
+    {
+        var min = repeat ?? profile.Repeat;
+        var target = precisionPercent ?? profile.PrecisionPercent;
+        var max = target is null ? min : Math.Max(min, profile.MaxRepeat ?? DefaultMaxBlocks);
+        return new StoppingRule(min, max, target);
+    }
+
+    /// <param name="blocks">Blocks completed.</param>
+    /// <param name="widestHalfWidthPercent">The widest primary half-width now (+∞ when one cannot be computed yet).</param>
+    /// <param name="roomForAnotherBlock">Whether the time budget allows one more block.</param>
+    public StopDecision Decide(int blocks, double widestHalfWidthPercent, bool roomForAnotherBlock)
+    {
+        if (blocks < MinBlocks)
+        {
+            return StopDecision.Continue;
+        }
+        if (PrecisionPercent is not { } target)
+        {
+            return new StopDecision(true, "fixed repetitions");
+        }
+        var widest = double.IsFinite(widestHalfWidthPercent) ? string.Create(CultureInfo.InvariantCulture, $"{widestHalfWidthPercent:0.0} %") : "not yet computable";
+        if (widestHalfWidthPercent <= target)
+        {
+            return new StopDecision(true, string.Create(CultureInfo.InvariantCulture, $"precision reached: widest half-width {widest} <= {target:0.#} %"));
+        }
+        if (blocks >= MaxBlocks)
+        {
+            return new StopDecision(true, string.Create(CultureInfo.InvariantCulture, $"maximum of {MaxBlocks} blocks reached: widest half-width {widest}, target {target:0.#} %"));
+        }
+        if (!roomForAnotherBlock)
+        {
+            return new StopDecision(true, string.Create(CultureInfo.InvariantCulture, $"budget spent: widest half-width {widest}, target {target:0.#} %"));
+        }
+        return StopDecision.Continue;
+    }
+
+    /// <summary>
+    /// The widest 95 % half-width, (High − Low) / 2 in percent, of the primary comparisons: every variant against the
+    /// baseline on all scenarios' RPS (batch mean time for burst and upload experiments). +∞ when one has no interval yet.
+    /// </summary>
+    public static double WidestHalfWidth(IEnumerable<Comparison> comparisons)
+    {
+        var widths = comparisons.Where(c => c.Scenario == "all" && c.Metric is "rps" or "batch-mean-ms")
+            .Select(c => (c.HighPercent - c.LowPercent) / 2)
+            .Select(w => double.IsFinite(w) ? w : double.PositiveInfinity)
+            .ToList();
+        return widths.Count > 0 ? widths.Max() : 0;
+    }
+}
