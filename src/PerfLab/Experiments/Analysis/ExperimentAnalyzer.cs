@@ -16,7 +16,7 @@ public static class ExperimentAnalyzer
         var variants = experiment.VariantsToRun(settings.Aa);
         var analyzed = experiment with { Variants = variants, Claims = settings.Aa ? [] : experiment.Claims };
         double? Floor(string scenario, string metric) => settings.Aa ? 0 : settings.Noise.For(experiment.Name, scenario, metric);
-        var comparisons = VariantStatistics.Compare(analyzed, runs, Floor);
+        var comparisons = VariantStatistics.Compare(analyzed, runs, Floor, settings.Aa ? "none (A/A: compared against zero)" : "measured");
         var profile = experiment.Profiles[settings.Profile];
         return new ExperimentResult
         {
@@ -45,21 +45,40 @@ public static class ExperimentAnalyzer
     private static IReadOnlyList<string> AaNotes(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
         IReadOnlyList<Comparison> comparisons, int repeat)
     {
-        var groupSize = Math.Min(repeat, runs.Count(r => r.Status == RunStatus.Ok) / 2);
         var notes = new List<string>();
         foreach (var c in comparisons.Where(c => c.Scenario == "all"))
         {
             var floor = NoiseFloors.FloorOf(c);
-            var bare = VariantStatistics.FalsePositiveRate(runs, c.Scenario, c.Metric, groupSize, 0);
-            var withFloor = VariantStatistics.FalsePositiveRate(runs, c.Scenario, c.Metric, groupSize, double.IsFinite(floor) ? floor : 0);
-            var ok = runs.Count(r => r.Status == RunStatus.Ok);
+            var usableFloor = double.IsFinite(floor) ? floor : 0;
+            var (bare, withFloor, trialsOf) = c.Method == "paired"
+                ? PairedRates(runs, experiment.Baseline, c, usableFloor)
+                : UnpairedRates(runs, c, repeat, usableFloor);
             if (double.IsFinite(bare))
             {
                 notes.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                    $"A/A false positives ({c.Metric}, all scenarios): over 2000 random splits of the {ok} runs into two groups of {groupSize}, the interval alone called a difference {bare * 100:0.0} % of the time; with the noise floor recorded from this run ({floor:0.0} %), {withFloor * 100:0.0} %."));
+                    $"A/A false positives ({c.Metric}, all scenarios): over 2000 {trialsOf}, the interval alone called a difference {bare * 100:0.0} % of the time; with the noise floor recorded from this run ({floor:0.0} %), {withFloor * 100:0.0} %."));
             }
         }
         return notes;
+    }
+
+    private static (double Bare, double WithFloor, string TrialsOf) PairedRates(IReadOnlyList<RunRecord> runs, string baseline,
+        Comparison c, double floor)
+    {
+        var pairs = VariantStatistics.Pairs(runs, baseline, c.Variant, c.Scenario, c.Metric);
+        return (VariantStatistics.PairedFalsePositiveRate(pairs, c.Metric, 0),
+            VariantStatistics.PairedFalsePositiveRate(pairs, c.Metric, floor),
+            $"random relabellings of the two runs in each of the {pairs.Count} blocks");
+    }
+
+    private static (double Bare, double WithFloor, string TrialsOf) UnpairedRates(IReadOnlyList<RunRecord> runs, Comparison c,
+        int repeat, double floor)
+    {
+        var ok = runs.Count(r => r.Status == RunStatus.Ok);
+        var groupSize = Math.Min(repeat, ok / 2);
+        return (VariantStatistics.FalsePositiveRate(runs, c.Scenario, c.Metric, groupSize, 0),
+            VariantStatistics.FalsePositiveRate(runs, c.Scenario, c.Metric, groupSize, floor),
+            $"random splits of the {ok} runs into two groups of {groupSize}");
     }
 
     private static IReadOnlyList<string> NotesOf(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs)

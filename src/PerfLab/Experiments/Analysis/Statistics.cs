@@ -1,22 +1,22 @@
 using PerfLab.Common;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
-using PerfLab.Load;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Analysis;
 
 /// <summary>
-/// The statistics behind every verdict. Repetitions are few (3 to 10), so intervals come from Student's t
+/// The statistics behind every verdict. Repetitions are few (3 to 20), so intervals come from Student's t
 /// distribution rather than a bootstrap, whose percentile intervals are too narrow at such sizes. Throughput and
-/// latency are compared as ratios: the interval of the change is Welch's t interval on the difference of the log
-/// means, turned back into percent.
+/// latency are compared as ratios, on log values, turned back into percent: within interleaved blocks as pairs
+/// (<see cref="ComparePaired"/>, so drift that hits a whole block cancels), else as independent groups (Welch).
 /// </summary>
 public static class Statistics
 {
     public const double Confidence = 0.95;
 
-    /// <summary>The median, with the 95 % t interval of the mean; a single sample has no interval.</summary>
+    /// <summary>
+    /// The median, with the 95 % t interval of the mean; a single sample has no interval. Every estimated quantity
+    /// (throughput, latency, counters) cannot be negative, so neither can its interval.
+    /// </summary>
     public static Estimate Estimate(IReadOnlyList<double> samples)
     {
         if (samples.Count == 0)
@@ -31,7 +31,7 @@ public static class Statistics
         var mean = samples.Average();
         var halfWidth = StudentT.MarginOfError(samples, Confidence)!.Value;
         // The median and the mean's interval can disagree for skewed samples: widen so the interval holds the median.
-        return new Estimate(median, Math.Min(mean - halfWidth, median), Math.Max(mean + halfWidth, median), samples.Count);
+        return new Estimate(median, Math.Max(0, Math.Min(mean - halfWidth, median)), Math.Max(mean + halfWidth, median), samples.Count);
     }
 
     /// <summary>
@@ -68,6 +68,32 @@ public static class Statistics
             low = diff - t * se;
             high = diff + t * se;
         }
+        return Verdicted(diff, low, high, higherIsBetter, noiseFloorPercent);
+    }
+
+    /// <summary>
+    /// The change within pairs (baseline, candidate) measured in the same block: the mean of the log-ratios with its
+    /// 95 % t interval (n - 1 degrees of freedom), turned back into percent. A drift that moves both runs of a block
+    /// cancels in its ratio, which independent groups cannot do.
+    /// </summary>
+    public static (double Change, double Low, double High, Verdict Verdict) ComparePaired(
+        IReadOnlyList<(double Baseline, double Candidate)> pairs, bool higherIsBetter, double noiseFloorPercent)
+    {
+        if (pairs.Count < 2 || pairs.Any(p => p.Baseline <= 0 || p.Candidate <= 0 || !double.IsFinite(p.Baseline) || !double.IsFinite(p.Candidate)))
+        {
+            return (double.NaN, double.NaN, double.NaN, Verdict.NotEnoughData);
+        }
+        var ratios = pairs.Select(p => Math.Log(p.Candidate / p.Baseline)).ToList();
+        var mean = ratios.Average();
+        var se = Math.Sqrt(Descriptive.Variance(ratios) / ratios.Count);
+        var t = StudentT.InverseCdf(1 - (1 - Confidence) / 2, ratios.Count - 1);
+        return Verdicted(mean, mean - t * se, mean + t * se, higherIsBetter, noiseFloorPercent);
+    }
+
+    /// <summary>A log-scale change and its interval in percent, with the verdict rule: the interval excludes zero and the change exceeds the floor.</summary>
+    private static (double Change, double Low, double High, Verdict Verdict) Verdicted(double diff, double low, double high,
+        bool higherIsBetter, double noiseFloorPercent)
+    {
         var change = (Math.Exp(diff) - 1) * 100;
         var lowPercent = (Math.Exp(low) - 1) * 100;
         var highPercent = (Math.Exp(high) - 1) * 100;

@@ -97,8 +97,10 @@ public static class VariantStatistics
     public static int SutCores(RunRecord run) =>
         run.SutInfo.TryGetValue("processorCount", out var c) && int.TryParse(c, CultureInfo.InvariantCulture, out var n) ? n : Environment.ProcessorCount;
 
+    /// <param name="noiseFloor">The floor measured by an A/A run for a scenario and metric, or null for the default.</param>
+    /// <param name="measuredFloorSource">How a floor the function gives is described ("measured", or for an A/A run none at all).</param>
     public static IReadOnlyList<Comparison> Compare(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
-        Func<string, string, double?> noiseFloor)
+        Func<string, string, double?> noiseFloor, string measuredFloorSource = "measured")
     {
         var results = new List<Comparison>();
         var burst = experiment.Scenarios.Any(s => s.Model is ScenarioKind.Burst or ScenarioKind.Upload);
@@ -112,20 +114,28 @@ public static class VariantStatistics
         {
             foreach (var (scenario, metric) in targets)
             {
+                var floor = noiseFloor(scenario, metric);
                 results.Add(CompareOne(runs, experiment.Baseline, variant.Name, scenario, metric,
-                    noiseFloor(scenario, metric) ?? DefaultNoiseFloorPercent));
+                    floor ?? DefaultNoiseFloorPercent, floor is null ? "default" : measuredFloorSource));
             }
         }
         return results;
     }
 
+    /// <summary>
+    /// One variant against another on one metric: paired within blocks when at least two blocks hold a successful run
+    /// of both (the interleaved runner's case), else Welch on the two groups.
+    /// </summary>
     public static Comparison CompareOne(IReadOnlyList<RunRecord> runs, string against, string variant, string scenario,
-        string metric, double noiseFloorPercent)
+        string metric, double noiseFloorPercent, string floorSource = "default")
     {
-        List<double> Values(string name) => runs.Where(r => r.Variant == name && r.Status == RunStatus.Ok)
-            .Select(r => MetricOf(r, scenario, metric)).Where(double.IsFinite).ToList();
         var higher = HigherIsBetter(metric);
-        var (change, low, high, verdict) = Statistics.Compare(Values(against), Values(variant), higher, noiseFloorPercent);
+        var pairs = Pairs(runs, against, variant, scenario, metric);
+        var paired = pairs.Count >= 2;
+        var (change, low, high, verdict) = paired
+            ? Statistics.ComparePaired(pairs, higher, noiseFloorPercent)
+            : Statistics.Compare(Values(runs, against, scenario, metric), Values(runs, variant, scenario, metric), higher, noiseFloorPercent);
+        var halfWidth = (high - low) / 2;
         return new Comparison
         {
             Variant = variant,
@@ -136,9 +146,28 @@ public static class VariantStatistics
             LowPercent = low,
             HighPercent = high,
             NoiseFloorPercent = noiseFloorPercent,
+            NoiseFloorSource = floorSource,
+            Method = paired ? "paired" : "welch",
+            Pairs = paired ? pairs.Count : 0,
+            MinimumDetectableEffectPercent = double.IsFinite(halfWidth) ? Math.Max(halfWidth, noiseFloorPercent) : null,
             Verdict = verdict,
         };
     }
+
+    private static List<double> Values(IReadOnlyList<RunRecord> runs, string variant, string scenario, string metric) =>
+        runs.Where(r => r.Variant == variant && r.Status == RunStatus.Ok)
+            .Select(r => MetricOf(r, scenario, metric)).Where(double.IsFinite).ToList();
+
+    /// <summary>The two variants' figures in each block (RunRecord.Repetition) where both ran successfully.</summary>
+    public static List<(double Baseline, double Candidate)> Pairs(IReadOnlyList<RunRecord> runs, string against, string variant,
+        string scenario, string metric) =>
+        runs.Where(r => r.Status == RunStatus.Ok && (r.Variant == against || r.Variant == variant))
+            .GroupBy(r => r.Repetition)
+            .Select(block => (
+                Baseline: block.Where(r => r.Variant == against).Select(r => MetricOf(r, scenario, metric)).FirstOrDefault(double.NaN),
+                Candidate: block.Where(r => r.Variant == variant).Select(r => MetricOf(r, scenario, metric)).FirstOrDefault(double.NaN)))
+            .Where(p => double.IsFinite(p.Baseline) && double.IsFinite(p.Candidate))
+            .ToList();
 
     /// <summary>
     /// How often the verdict rule calls a difference between two groups of <paramref name="groupSize"/> runs drawn at
@@ -161,6 +190,35 @@ public static class VariantStatistics
             random.Shuffle(values);
             var verdict = Statistics.Compare(values[..groupSize], values[groupSize..(2 * groupSize)], HigherIsBetter(metric), noiseFloorPercent).Verdict;
             if (verdict is Verdict.Better or Verdict.Worse)
+            {
+                calls++;
+            }
+        }
+        return (double)calls / trials;
+    }
+
+    /// <summary>
+    /// The paired counterpart of <see cref="FalsePositiveRate"/>: in an A/A run the two labels of a block are
+    /// exchangeable, so each trial swaps them at random in every pair (a sign flip of its log-ratio) and applies the
+    /// paired verdict rule. Reproducible from results.json (fixed seed).
+    /// </summary>
+    public static double PairedFalsePositiveRate(IReadOnlyList<(double Baseline, double Candidate)> pairs, string metric,
+        double noiseFloorPercent, int trials = 2000, int seed = 20261121)
+    {
+        if (pairs.Count < 2)
+        {
+            return double.NaN;
+        }
+        var random = new Random(seed);
+        var calls = 0;
+        var flipped = new (double, double)[pairs.Count];
+        for (var trial = 0; trial < trials; trial++)
+        {
+            for (var i = 0; i < pairs.Count; i++)
+            {
+                flipped[i] = random.Next(2) == 0 ? pairs[i] : (pairs[i].Candidate, pairs[i].Baseline);
+            }
+            if (Statistics.ComparePaired(flipped, HigherIsBetter(metric), noiseFloorPercent).Verdict is Verdict.Better or Verdict.Worse)
             {
                 calls++;
             }
