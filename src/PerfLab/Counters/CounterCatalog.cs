@@ -73,6 +73,11 @@ internal static class CounterCatalog
         new(CounterNames.LockContention, "Monitor Lock Contention Count", "count", CounterKind.Rate, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.monitor.lock_contentions", UseRate: true)),
         // dotnet.exceptions is a synchronous counter: the meter publishes no series for it before the first exception.
+        // Tiered compilation keeps recompiling hot methods for many seconds under load; these show when it has settled.
+        new(CounterNames.MethodsJitted, "Number of Methods Jitted", "count", CounterKind.Rate, RuntimeEventSource,
+            new(RuntimeMeter, "dotnet.jit.compiled_methods", UseRate: true)),
+        new("time-in-jit", "Time spent in JIT", "ms", CounterKind.Rate, RuntimeEventSource,
+            new(RuntimeMeter, "dotnet.jit.compilation.time", UseRate: true, Scale: 1000)),
         new("exception-count", "Exception Count", "count", CounterKind.Rate, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.exceptions", UseRate: true, ZeroUntilFirstMeasurement: true)),
         // ASP.NET Core and Kestrel keep their EventCounters on every runtime we support; their meters only offer

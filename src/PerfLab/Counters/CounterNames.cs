@@ -9,6 +9,7 @@ public static class CounterNames
     public const string ThreadCount = "threadpool-thread-count";
     public const string QueueLength = "threadpool-queue-length";
     public const string LockContention = "monitor-lock-contention-count";
+    public const string MethodsJitted = "methods-jitted-count";
 
     /// <summary>The thread-pool adjustment reason of an injection for starvation.</summary>
     public const string StarvationReason = "Starvation";

@@ -34,7 +34,9 @@ public sealed class CounterCatalogTests
     {
         var names = CounterCatalog.Of([CounterCatalog.RuntimeEventSource]).Select(d => d.Name).ToList();
 
-        Assert.Equal(14, names.Count);
+        Assert.Equal(16, names.Count);
+        Assert.Contains(CounterNames.MethodsJitted, names);
+        Assert.Contains("time-in-jit", names);
         Assert.Equal("cpu-usage", names[0]);
         Assert.Equal(CounterCatalog.StarvationCounter, names[^1]);
         Assert.DoesNotContain("requests-per-second", names);

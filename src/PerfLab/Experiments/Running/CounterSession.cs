@@ -10,10 +10,12 @@ public static class CounterSession
     /// Runs <paramref name="measure"/> with the counters collector attached to the SUT for exactly its duration; the
     /// session is stopped (and what it read kept) whether the measurement returns or throws.
     /// </summary>
-    public static async Task<(T Result, CounterRecording? Recording)> WithCountersAsync<T>(int pid, Func<Task<T>> measure, CancellationToken ct)
+    /// <param name="live">Given each sample as it is read (e.g. <see cref="JitActivity"/> deciding when a warm-up may end).</param>
+    public static async Task<(T Result, CounterRecording? Recording)> WithCountersAsync<T>(int pid, Func<Task<T>> measure,
+        CancellationToken ct, IProgress<CounterSample>? live = null)
     {
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        var counters = CollectCountersAsync(pid, stop.Token);
+        var counters = CollectCountersAsync(pid, live, stop.Token);
         T result;
         try
         {
@@ -32,12 +34,12 @@ public static class CounterSession
     /// ASP.NET Core's Hosting and Kestrel counters are left out: the load engine counts the requests itself, and
     /// enabling them makes the SUT pay for its per-request diagnostics on every request (docs/benchmarks.md).
     /// </summary>
-    private static async Task<CounterRecording?> CollectCountersAsync(int pid, CancellationToken ct)
+    private static async Task<CounterRecording?> CollectCountersAsync(int pid, IProgress<CounterSample>? live, CancellationToken ct)
     {
         try
         {
             var options = new CounterOptions { Interval = TimeSpan.FromSeconds(1), Providers = [CounterCatalog.RuntimeEventSource] };
-            return await CounterCollector.CollectAsync(pid, options, null, ct);
+            return await CounterCollector.CollectAsync(pid, options, live, ct);
         }
         catch (PerfLabException)
         {
