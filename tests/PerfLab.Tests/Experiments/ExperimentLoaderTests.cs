@@ -61,11 +61,25 @@ public sealed class ExperimentLoaderTests
     [InlineData("    metric: rps", "    metric: speed", "demo.yaml:26:13: metric 'speed' is not one of rps, mean-ms, p99-ms, batch-mean-ms.")]
     [InlineData("  smoke: { warmup: 500ms, duration: 2s, repeat: 1 }", "", "demo.yaml:20:3: expected a 'smoke' profile (all of article, quick, smoke).")]
     [InlineData("name: demo", "name: other", "demo.yaml:1:7: name 'other' must match the file name 'demo'.")]
+    [InlineData("quick: { warmup: 2s,", "quick: { precision: 150%, warmup: 2s,", "demo.yaml:21:23: expected 'precision' to be a percentage above 0 and below 100, like 5%.")]
+    [InlineData("quick: { warmup: 2s,", "quick: { max-repeat: 9, warmup: 2s,", "demo.yaml:21:24: max-repeat caps the blocks added for a precision: give precision too (e.g. precision: 5%).")]
+    [InlineData("quick: { warmup: 2s,", "quick: { steady: maybe, warmup: 2s,", "demo.yaml:21:20: expected 'steady' to be true or false.")]
     public void Parse_MalformedFile_NamesFileLineAndWhatWasExpected(string find, string replace, string expected)
     {
         var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse(Valid.Replace(find, replace, StringComparison.Ordinal), "experiments/demo.yaml"));
         Assert.Equal(ExitCode.Usage, ex.ExitCode);
         Assert.Equal("experiments/" + expected, ex.Message);
+    }
+
+    [Fact]
+    public void Parse_AdaptiveProfile_ReadsPrecisionBlockCapAndSteadyWarmup()
+    {
+        var text = Valid.Replace("quick: { warmup: 2s, duration: 6s, repeat: 3 }",
+            "quick: { warmup: 20s, steady: true, duration: 6s, repeat: 3, precision: 5%, max-repeat: 12 }", StringComparison.Ordinal);
+
+        var quick = ExperimentLoader.Parse(text, "experiments/demo.yaml").Profiles["quick"];
+
+        Assert.Equal((5.0, 12, true, TimeSpan.FromSeconds(20)), (quick.PrecisionPercent, quick.MaxRepeat, quick.WarmupUntilSteady, quick.Warmup));
     }
 
     [Fact]

@@ -44,19 +44,7 @@ public static class ExperimentLoader
 
     public static ExperimentDefinition Parse(string text, string path)
     {
-        var stream = new YamlStream();
-        try
-        {
-            stream.Load(new StringReader(text));
-        }
-        catch (YamlException ex)
-        {
-            throw Error(path, ex.Start, $"not valid YAML: {ex.InnerException?.Message ?? ex.Message}");
-        }
-        if (stream.Documents.Count == 0 || stream.Documents[0].RootNode is not YamlMappingNode root)
-        {
-            throw new PerfLabException($"{path}:1:1: expected a mapping with name, title, seed, variants, load, profiles.", ExitCode.Usage);
-        }
+        var root = Document(text, path);
         var reader = new NodeReader(path);
         var doc = reader.Mapping(root, "the experiment",
             ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims"]);
@@ -67,60 +55,14 @@ public static class ExperimentLoader
         {
             throw Error(path, doc["name"].Start, $"name '{name}' must match the file name '{expectedName}'.");
         }
-
-        var variants = reader.Sequence(doc, root, "variants").Select(node => ReadVariant(reader, node)).ToList();
-        if (variants.Count < 2)
-        {
-            throw Error(path, doc["variants"].Start, "expected at least two variants (a baseline and one to compare).");
-        }
-        var duplicate = variants.GroupBy(v => v.Name).FirstOrDefault(g => g.Count() > 1);
-        if (duplicate is not null)
-        {
-            throw Error(path, doc["variants"].Start, $"variant '{duplicate.Key}' is defined twice.");
-        }
-
+        var variants = ReadVariants(reader, doc, root);
         var baseline = reader.RequiredString(doc, root, "baseline");
         if (variants.All(v => v.Name != baseline))
         {
             throw Error(path, doc["baseline"].Start,
                 $"baseline '{baseline}' is not one of the variants ({string.Join(", ", variants.Select(v => v.Name))}).");
         }
-
-        var load = reader.Mapping(reader.Required(doc, root, "load"), "load", ["scenarios"]);
-        var scenarios = reader.Sequence(load, doc["load"], "scenarios").Select(node => ReadScenario(reader, node)).ToList();
-        if (scenarios.Count == 0)
-        {
-            throw Error(path, doc["load"].Start, "expected at least one scenario under load.scenarios.");
-        }
-        if (scenarios.Count > 1 && scenarios.Any(s => s.Model == ScenarioKind.Upload))
-        {
-            throw Error(path, doc["load"].Start, "an upload scenario runs alone: expected exactly one scenario.");
-        }
-        foreach (var scenario in scenarios)
-        {
-            foreach (var variant in variants)
-            {
-                var unresolved = FindVars(scenario.Url).Where(v => !variant.Vars.ContainsKey(v)).ToList();
-                if (unresolved.Count > 0)
-                {
-                    throw Error(path, doc["variants"].Start,
-                        $"variant '{variant.Name}' gives no value for ${{{unresolved[0]}}} used in scenario '{scenario.Name}' (add it under vars).");
-                }
-            }
-        }
-
-        var profilesNode = reader.Mapping(reader.Required(doc, root, "profiles"), "profiles", ProfileNames);
-        var profiles = new Dictionary<string, ProfileDefinition>();
-        foreach (var profile in ProfileNames)
-        {
-            if (!profilesNode.TryGetValue(profile, out var node))
-            {
-                throw Error(path, doc["profiles"].Start, $"expected a '{profile}' profile (all of {string.Join(", ", ProfileNames)}).");
-            }
-            profiles[profile] = ReadProfile(reader, node, profile, scenarios.Any(s => s.Model is ScenarioKind.Burst or ScenarioKind.Upload),
-                scenarios.Any(s => s.Model == ScenarioKind.Upload));
-        }
-
+        var scenarios = ReadScenarios(reader, doc, root, variants);
         var claims = doc.ContainsKey("claims")
             ? reader.Sequence(doc, root, "claims").Select(node => ReadClaim(reader, node, variants, scenarios, baseline)).ToList()
             : [];
@@ -134,11 +76,87 @@ public static class ExperimentLoader
             Baseline = baseline,
             Variants = variants,
             Scenarios = scenarios,
-            Profiles = profiles,
+            Profiles = ReadProfiles(reader, doc, root, scenarios),
             Claims = claims,
             FilePath = path,
             FileHash = Convert.ToHexString(SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(text)))[..16].ToLowerInvariant(),
         };
+    }
+
+    private static YamlMappingNode Document(string text, string path)
+    {
+        var stream = new YamlStream();
+        try
+        {
+            stream.Load(new StringReader(text));
+        }
+        catch (YamlException ex)
+        {
+            throw Error(path, ex.Start, $"not valid YAML: {ex.InnerException?.Message ?? ex.Message}");
+        }
+        return stream.Documents.Count > 0 && stream.Documents[0].RootNode is YamlMappingNode root
+            ? root
+            : throw new PerfLabException($"{path}:1:1: expected a mapping with name, title, seed, variants, load, profiles.", ExitCode.Usage);
+    }
+
+    private static List<VariantDefinition> ReadVariants(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root)
+    {
+        var variants = reader.Sequence(doc, root, "variants").Select(node => ReadVariant(reader, node)).ToList();
+        if (variants.Count < 2)
+        {
+            throw Error(reader.Path, doc["variants"].Start, "expected at least two variants (a baseline and one to compare).");
+        }
+        var duplicate = variants.GroupBy(v => v.Name).FirstOrDefault(g => g.Count() > 1);
+        if (duplicate is not null)
+        {
+            throw Error(reader.Path, doc["variants"].Start, $"variant '{duplicate.Key}' is defined twice.");
+        }
+        return variants;
+    }
+
+    private static List<ScenarioDefinition> ReadScenarios(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root,
+        List<VariantDefinition> variants)
+    {
+        var load = reader.Mapping(reader.Required(doc, root, "load"), "load", ["scenarios"]);
+        var scenarios = reader.Sequence(load, doc["load"], "scenarios").Select(node => ReadScenario(reader, node)).ToList();
+        if (scenarios.Count == 0)
+        {
+            throw Error(reader.Path, doc["load"].Start, "expected at least one scenario under load.scenarios.");
+        }
+        if (scenarios.Count > 1 && scenarios.Any(s => s.Model == ScenarioKind.Upload))
+        {
+            throw Error(reader.Path, doc["load"].Start, "an upload scenario runs alone: expected exactly one scenario.");
+        }
+        foreach (var scenario in scenarios)
+        {
+            foreach (var variant in variants)
+            {
+                var unresolved = FindVars(scenario.Url).Where(v => !variant.Vars.ContainsKey(v)).ToList();
+                if (unresolved.Count > 0)
+                {
+                    throw Error(reader.Path, doc["variants"].Start,
+                        $"variant '{variant.Name}' gives no value for ${{{unresolved[0]}}} used in scenario '{scenario.Name}' (add it under vars).");
+                }
+            }
+        }
+        return scenarios;
+    }
+
+    private static Dictionary<string, ProfileDefinition> ReadProfiles(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root,
+        List<ScenarioDefinition> scenarios)
+    {
+        var profilesNode = reader.Mapping(reader.Required(doc, root, "profiles"), "profiles", ProfileNames);
+        var profiles = new Dictionary<string, ProfileDefinition>();
+        foreach (var profile in ProfileNames)
+        {
+            if (!profilesNode.TryGetValue(profile, out var node))
+            {
+                throw Error(reader.Path, doc["profiles"].Start, $"expected a '{profile}' profile (all of {string.Join(", ", ProfileNames)}).");
+            }
+            profiles[profile] = ReadProfile(reader, node, profile, scenarios.Any(s => s.Model is ScenarioKind.Burst or ScenarioKind.Upload),
+                scenarios.Any(s => s.Model == ScenarioKind.Upload));
+        }
+        return profiles;
     }
 
     private static VariantDefinition ReadVariant(NodeReader reader, YamlNode node)
@@ -211,13 +229,32 @@ public static class ExperimentLoader
 
     private static ProfileDefinition ReadProfile(NodeReader reader, YamlNode node, string name, bool batched, bool upload)
     {
-        var map = reader.Mapping(node, $"profile '{name}'", ["warmup", "duration", "repeat", "batches", "size"]);
+        var map = reader.Mapping(node, $"profile '{name}'",
+            ["warmup", "steady", "duration", "repeat", "precision", "max-repeat", "batches", "size"]);
         var warmup = reader.RequiredDuration(map, node, "warmup", allowZero: true);
         var duration = reader.RequiredDuration(map, node, "duration", allowZero: false);
         var repeat = reader.RequiredInt(map, node, "repeat", 1, 100);
         var batches = batched ? reader.RequiredInt(map, node, "batches", 1, 1000) : 0;
         long? size = upload && map.ContainsKey("size") ? reader.RequiredSize(map, node, "size") : null;
-        return new ProfileDefinition(warmup, duration, repeat, batches, size);
+        var precision = reader.OptionalPercent(map, "precision");
+        int? maxRepeat = map.ContainsKey("max-repeat") ? reader.RequiredInt(map, node, "max-repeat", repeat, 1000) : null;
+        if (maxRepeat is not null && precision is null)
+        {
+            throw Error(reader.Path, map["max-repeat"].Start, "max-repeat caps the blocks added for a precision: give precision too (e.g. precision: 5%).");
+        }
+        var steady = reader.OptionalBool(map, "steady");
+        if (steady && (batched || warmup <= TimeSpan.Zero))
+        {
+            throw Error(reader.Path, map["steady"].Start, batched
+                ? "steady applies to closed, open and ramp scenarios; burst and upload runs count batches instead."
+                : "steady: true needs a warmup above zero: it is the most the warm-up may last.");
+        }
+        return new ProfileDefinition(warmup, duration, repeat, batches, size)
+        {
+            PrecisionPercent = precision,
+            MaxRepeat = maxRepeat,
+            WarmupUntilSteady = steady,
+        };
     }
 
     private static ClaimDefinition ReadClaim(NodeReader reader, YamlNode node, List<VariantDefinition> variants,
@@ -273,125 +310,4 @@ public static class ExperimentLoader
 
     internal static PerfLabException Error(string path, Mark mark, string message) =>
         new($"{path}:{mark.Line}:{mark.Column}: {message}", ExitCode.Usage);
-
-    /// <summary>Typed reads of YAML nodes that fail with the node's position.</summary>
-    private sealed class NodeReader(string path)
-    {
-        public string Path { get; } = path;
-
-        public Dictionary<string, YamlNode> Mapping(YamlNode node, string what, IReadOnlyList<string> allowed)
-        {
-            if (node is not YamlMappingNode mapping)
-            {
-                throw Error(Path, node.Start, $"expected {what} as a mapping (key: value lines).");
-            }
-            var result = new Dictionary<string, YamlNode>(StringComparer.Ordinal);
-            foreach (var (keyNode, value) in mapping.Children)
-            {
-                var key = ((YamlScalarNode)keyNode).Value ?? "";
-                if (!allowed.Contains(key))
-                {
-                    throw Error(Path, keyNode.Start, $"unknown key '{key}' in {what}; expected one of {string.Join(", ", allowed)}.");
-                }
-                result[key] = value;
-            }
-            return result;
-        }
-
-        public YamlNode Required(Dictionary<string, YamlNode> map, YamlNode parent, string key) =>
-            map.TryGetValue(key, out var node) ? node : throw Error(Path, parent.Start, $"missing required key '{key}'.");
-
-        public string RequiredString(Dictionary<string, YamlNode> map, YamlNode parent, string key)
-        {
-            var node = Required(map, parent, key);
-            return node is YamlScalarNode { Value: { Length: > 0 } value }
-                ? value
-                : throw Error(Path, node.Start, $"expected '{key}' to be a non-empty text value.");
-        }
-
-        public string? OptionalString(Dictionary<string, YamlNode> map, string key) =>
-            map.TryGetValue(key, out var node)
-                ? node is YamlScalarNode scalar ? scalar.Value : throw Error(Path, node.Start, $"expected '{key}' to be a text value.")
-                : null;
-
-        public int RequiredInt(Dictionary<string, YamlNode> map, YamlNode parent, string key, int min, int max)
-        {
-            var node = Required(map, parent, key);
-            if (node is YamlScalarNode scalar && int.TryParse(scalar.Value, NumberStyles.Integer, CultureInfo.InvariantCulture, out var value)
-                && value >= min && value <= max)
-            {
-                return value;
-            }
-            throw Error(Path, node.Start, $"expected '{key}' to be a whole number from {min} to {max}.");
-        }
-
-        public double RequiredDouble(Dictionary<string, YamlNode> map, YamlNode parent, string key)
-        {
-            var node = Required(map, parent, key);
-            return node is YamlScalarNode scalar && double.TryParse(scalar.Value, NumberStyles.Float, CultureInfo.InvariantCulture, out var value)
-                ? value
-                : throw Error(Path, node.Start, $"expected '{key}' to be a number (e.g. 22 or -11.5).");
-        }
-
-        public TimeSpan RequiredDuration(Dictionary<string, YamlNode> map, YamlNode parent, string key, bool allowZero)
-        {
-            var node = Required(map, parent, key);
-            if (node is YamlScalarNode scalar && DurationText.TryParse(scalar.Value, out var value) && (allowZero ? value >= TimeSpan.Zero : value > TimeSpan.Zero))
-            {
-                return value;
-            }
-            throw Error(Path, node.Start, $"expected '{key}' to be a duration like 500ms, 10s or 3m{(allowZero ? "" : ", above zero")}.");
-        }
-
-        /// <summary>A size like 96KB, 16MB or 1GB (binary multiples: KB = 1024 bytes, as Kestrel's windows are written).</summary>
-        public long RequiredSize(Dictionary<string, YamlNode> map, YamlNode parent, string key)
-        {
-            var node = Required(map, parent, key);
-            if (node is YamlScalarNode scalar && Sizes.TryParse(scalar.Value, out var bytes) && bytes >= Sizes.MinUpload && bytes <= Sizes.MaxUpload)
-            {
-                return bytes;
-            }
-            throw Error(Path, node.Start, $"expected '{key}' to be a size from 1KB to 1GB, like 96KB or 108MB.");
-        }
-
-        public TimeSpan RequiredRtt(Dictionary<string, YamlNode> map, YamlNode parent, string key)
-        {
-            var node = Required(map, parent, key);
-            if (node is YamlScalarNode scalar && DurationText.TryParse(scalar.Value, out var rtt) && rtt >= TimeSpan.Zero && rtt <= Sizes.MaxRtt)
-            {
-                return rtt;
-            }
-            throw Error(Path, node.Start, $"expected '{key}' to be a round-trip time from 0ms to {DurationText.Format(Sizes.MaxRtt)}, like 10ms.");
-        }
-
-        public IReadOnlyList<YamlNode> Sequence(Dictionary<string, YamlNode> map, YamlNode parent, string key)
-        {
-            var node = Required(map, parent, key);
-            return node is YamlSequenceNode sequence
-                ? sequence.Children.ToList()
-                : throw Error(Path, node.Start, $"expected '{key}' to be a list (lines starting with '- ').");
-        }
-
-        public IReadOnlyDictionary<string, string> StringMap(Dictionary<string, YamlNode> map, string key)
-        {
-            if (!map.TryGetValue(key, out var node))
-            {
-                return new Dictionary<string, string>();
-            }
-            if (node is not YamlMappingNode mapping)
-            {
-                throw Error(Path, node.Start, $"expected '{key}' to be a mapping of names to values.");
-            }
-            var result = new Dictionary<string, string>(StringComparer.Ordinal);
-            foreach (var (k, v) in mapping.Children)
-            {
-                if (v is not YamlScalarNode { Value: not null } scalar)
-                {
-                    throw Error(Path, v.Start, $"expected a text value for '{((YamlScalarNode)k).Value}' under '{key}'.");
-                }
-                result[((YamlScalarNode)k).Value ?? ""] = scalar.Value;
-            }
-            return result;
-        }
-    }
 }
