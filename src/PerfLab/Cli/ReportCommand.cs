@@ -1,5 +1,6 @@
 using System.CommandLine;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
 using PerfLab.Reports;
 
 namespace PerfLab.Cli;
@@ -26,7 +27,9 @@ public static class ReportCommand
         {
             var dir = pr.GetValue(folder)!;
             var writers = ReportWriters.ForFormats(pr.GetValue(format)!);
-            var results = ResultsJson.ReadFolder(dir);
+            // The notes are derived text: re-derived so an older results.json is rendered as today's perflab words them.
+            var read = ResultsJson.ReadFolder(dir);
+            var results = read with { Notes = CeilingNotes.Of(read.Experiments) };
             ct.ThrowIfCancellationRequested();
             var target = File.Exists(dir) ? Path.GetDirectoryName(Path.GetFullPath(dir))! : dir;
             foreach (var path in ReportWriters.WriteAll(results, target, writers))

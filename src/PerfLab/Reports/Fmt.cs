@@ -1,7 +1,4 @@
 using System.Globalization;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
 namespace PerfLab.Reports;

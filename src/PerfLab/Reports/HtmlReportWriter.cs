@@ -4,9 +4,6 @@ using System.Text;
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.RegularExpressions;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
 namespace PerfLab.Reports;
@@ -65,7 +62,7 @@ public sealed partial class HtmlReportWriter : IReportWriter
         }
         Table(html, ReportContent.Provenance(results), "provenance", headerless: true);
         html.Append("<p class=\"note\">").Append(InlineCode(ReportContent.IntervalNote)).Append("</p>\n");
-        var notes = ReportContent.CeilingNotes(results.Experiments);
+        var notes = results.Notes;
         foreach (var note in notes)
         {
             html.Append("<p class=\"note\">").Append(H(note)).Append("</p>\n");

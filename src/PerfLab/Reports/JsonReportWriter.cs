@@ -1,6 +1,3 @@
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
 namespace PerfLab.Reports;
@@ -14,9 +11,7 @@ public sealed class JsonReportWriter : IReportWriter
 
     public void Write(RunResults results, TextWriter output)
     {
-        // The notes are derived text: written as today's perflab words them, like the other reports.
-        var current = results with { Notes = ReportContent.CeilingNotes(results.Experiments) };
-        output.Write(ResultsJson.Serialize(current).ReplaceLineEndings("\n"));
+        output.Write(ResultsJson.Serialize(results).ReplaceLineEndings("\n"));
         output.Write('\n');
     }
 }

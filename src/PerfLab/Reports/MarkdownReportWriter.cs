@@ -1,7 +1,4 @@
 using System.Text.RegularExpressions;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
 namespace PerfLab.Reports;
@@ -27,7 +24,7 @@ public sealed class MarkdownReportWriter : IReportWriter
         md.Line();
         md.Line(ReportContent.IntervalNote);
         md.Line();
-        var notes = ReportContent.CeilingNotes(results.Experiments);
+        var notes = results.Notes;
         foreach (var note in notes)
         {
             md.Line($"- {Md.Inline(note)}");

@@ -1,7 +1,4 @@
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
 namespace PerfLab.Reports;
@@ -209,37 +206,6 @@ internal static class ReportContent
             [new("variant", Align.Left), new("finding", Align.Left), new("what was seen", Align.Left),
              new("evidence", Align.Left), new("recommendation", Align.Left)],
             rows);
-    }
-
-    /// <summary>
-    /// Each experiment's baseline throughput as a share of the plaintext ceiling the platform experiment measured.
-    /// Derived from the figures whenever a report (results.json included) is written, so `perflab report` on a
-    /// results.json from an older perflab words them as today's does.
-    /// </summary>
-    public static IReadOnlyList<string> CeilingNotes(IReadOnlyList<ExperimentResult> experiments)
-    {
-        var platform = experiments.FirstOrDefault(e => e.Name == "platform");
-        var ceiling = platform?.Summaries.FirstOrDefault(s => s.Variant == platform.Baseline)?.AllRps;
-        if (ceiling is null || !double.IsFinite(ceiling.Median) || ceiling.Median <= 0)
-        {
-            return [];
-        }
-        var notes = new List<string>
-        {
-            string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                $"Platform ceiling on this machine: {ceiling.Median:0} RPS over all scenarios of the platform experiment's baseline (minimal-API plaintext and JSON). Each experiment's baseline, all scenarios, against it:"),
-        };
-        foreach (var experiment in experiments.Where(e => e != platform))
-        {
-            var summary = experiment.Summaries.FirstOrDefault(s => s.Variant == experiment.Baseline);
-            // Batch and upload experiments time single operations; their RPS says nothing against a ceiling.
-            if (summary?.BatchMeanMs is null && summary?.AllRps is { } all && double.IsFinite(all.Median) && all.Median > 0)
-            {
-                notes.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                    $"{experiment.Name} ({experiment.Baseline}): {all.Median:0.#} RPS = {all.Median / ceiling.Median * 100:0.0##} % of the ceiling."));
-            }
-        }
-        return notes;
     }
 
     /// <summary>What the seed-reproduction table's "holds?" column means, in each writer's own emphasis.</summary>

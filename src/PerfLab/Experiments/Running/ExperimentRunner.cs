@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
-using PerfLab.Reports;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Running;
@@ -60,7 +59,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             Experiments = results,
             Incomplete = incomplete is not null,
             IncompleteReason = incomplete,
-            Notes = ReportContent.CeilingNotes(results),
+            Notes = CeilingNotes.Of(results),
         };
     }
 
