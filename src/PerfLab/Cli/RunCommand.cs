@@ -43,8 +43,9 @@ public static class RunCommand
         };
         var budget = new Option<TimeSpan?>("--budget")
         {
-            Description = "Time the selected experiments may take together when adding blocks for --precision (e.g. 20m), shared in proportion to their block time.",
+            Description = "Time the selected experiments may take together when adding blocks for a precision target, shared in proportion to their block time (default 20m; the minimum blocks always run).",
             CustomParser = r => OptionChecks.Duration(r, "--budget", TimeSpan.FromSeconds(1), TimeSpan.FromDays(7), unitRequired: true),
+            DefaultValueFactory = _ => TimeSpan.FromMinutes(20),
         };
         var connection = DbOptions.ConnectionString();
         var dataDir = DbOptions.DataDir();
