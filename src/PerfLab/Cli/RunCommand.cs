@@ -14,94 +14,127 @@ public static class RunCommand
 {
     public static Command Create()
     {
-        var names = new Argument<string[]>("experiments")
+        var o = new RunOptions();
+        var command = new Command("run", "Run experiments against the SUT and write report.md, report.html and results.json.");
+        command.Arguments.Add(o.Names);
+        foreach (var option in new Option[] { o.Profile, o.Repeat, o.Precision, o.Budget, o.Output, o.Aa, o.Pin, o.Connection, o.DataDir, o.Folder })
+        {
+            command.Options.Add(option);
+        }
+        command.SetAction((parse, ct) => RunAsync(parse, o, ct));
+        return command;
+    }
+
+    private sealed class RunOptions
+    {
+        public Argument<string[]> Names { get; } = new("experiments")
         {
             Description = "Experiments to run (default: all; see `perflab list`).",
             Arity = ArgumentArity.ZeroOrMore,
         };
-        var profile = new Option<string>("--profile", "-p")
-        {
-            Description = "Durations and repetitions: article (the seed's own), quick (all in about 15 min), smoke (about 2 min, for CI).",
-            DefaultValueFactory = _ => "quick",
-        };
-        profile.AcceptOnlyFromAmong([.. ExperimentLoader.ProfileNames]);
-        var repeat = new Option<int?>("--repeat", "-r") { Description = "Repetitions per variant (default: the profile's)." };
-        repeat.Check(v => v is null or (>= 1 and <= 100), "--repeat must be from 1 to 100.");
-        var output = new Option<string?>("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten." };
-        var aa = new Option<bool>("--aa")
+
+        public Option<string> Profile { get; } = ProfileOption();
+
+        public Option<int?> Repeat { get; } = RepeatOption();
+
+        public Option<string?> Output { get; } = new("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten." };
+
+        public Option<bool> Aa { get; } = new("--aa")
         {
             Description = "A/A run: the baseline against itself, to measure this machine's noise floor (recorded and used by later runs).",
         };
-        var pin = new Option<bool?>("--pin")
+
+        public Option<bool?> Pin { get; } = new("--pin")
         {
             Description = "Pin the SUT, generator and PostgreSQL to separate CPUs (default: only with 4 or more cores); --pin false to never pin.",
         };
-        var precision = new Option<double?>("--precision")
+
+        public Option<double?> Precision { get; } = new("--precision")
         {
             Description = "Add interleaved blocks until every primary comparison's 95 % interval half-width is at most this (e.g. 5%); overrides the profile's.",
             CustomParser = ParsePrecision,
         };
-        var budget = new Option<TimeSpan?>("--budget")
+
+        public Option<TimeSpan?> Budget { get; } = new("--budget")
         {
             Description = "Time the selected experiments may take together when adding blocks for a precision target, shared in proportion to their block time (default 20m; the minimum blocks always run).",
             CustomParser = r => OptionChecks.Duration(r, "--budget", TimeSpan.FromSeconds(1), TimeSpan.FromDays(7), unitRequired: true),
             DefaultValueFactory = _ => TimeSpan.FromMinutes(20),
         };
-        var connection = DbOptions.ConnectionString();
-        var dataDir = DbOptions.DataDir();
-        var folder = ExperimentOptions.Folder();
 
-        var command = new Command("run", "Run experiments against the SUT and write report.md, report.html and results.json.");
-        command.Arguments.Add(names);
-        foreach (var option in new Option[] { profile, repeat, precision, budget, output, aa, pin, connection, dataDir, folder })
+        public Option<string?> Connection { get; } = DbOptions.ConnectionString();
+
+        public Option<string?> DataDir { get; } = DbOptions.DataDir();
+
+        public Option<string?> Folder { get; } = ExperimentOptions.Folder();
+
+        private static Option<string> ProfileOption()
         {
-            command.Options.Add(option);
-        }
-        command.SetAction(async (parse, ct) =>
-        {
-            var all = ExperimentLoader.LoadFolder(parse.GetValue(folder) ?? ExperimentLoader.DefaultFolder);
-            var selected = Select(all, parse.GetValue(names) ?? []);
-            var outDir = Path.GetFullPath(parse.GetValue(output) ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
-            if (Directory.Exists(outDir) || File.Exists(outDir))
+            var profile = new Option<string>("--profile", "-p")
             {
-                throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.", ExitCode.Usage);
-            }
-
-            var (connectionString, database) = await DatabasePreparation.EnsureReadyAsync(
-                parse.GetValue(connection), parse.GetValue(dataDir), Console.Out, ct);
-            await DatabasePreparation.WarmAsync(connectionString, ct);
-            var layout = RunEnvironment.PlanLayout(parse.GetValue(pin));
-            await DatabasePreparation.ApplyLayoutAsync(layout.Generator, layout.Database, parse.GetValue(connection), parse.GetValue(dataDir), ct);
-            Console.WriteLine($"cores: {layout.Note}");
-
-            Directory.CreateDirectory(outDir);
-            var request = new RunRequest(selected, parse.GetValue(profile)!, parse.GetValue(repeat), parse.GetValue(aa),
-                connectionString, database, layout, Path.Combine(outDir, "logs"))
-            {
-                PrecisionPercent = parse.GetValue(precision),
-                Budget = parse.GetValue(budget),
+                Description = "Durations and repetitions: article (the seed's own), quick (the default: adaptive where it matters, within --budget), smoke (about 2 min, for CI).",
+                DefaultValueFactory = _ => "quick",
             };
-            var observer = new ConsoleRunObserver();
-            var noise = NoiseFloors.Load();
-            var results = await new ExperimentRunner(request, observer).RunAsync(noise, ct);
-            if (request.Aa)
-            {
-                // Recorded after the run, never mid-analysis: an interrupted A/A run still records what it measured.
-                foreach (var experiment in results.Experiments)
-                {
-                    noise.Record(experiment.Name, experiment.Comparisons);
-                }
-            }
-            Reports.ReportWriters.WriteAll(results, outDir);
+            profile.AcceptOnlyFromAmong([.. ExperimentLoader.ProfileNames]);
+            return profile;
+        }
 
-            ConsoleRunObserver.PrintSummary(results, outDir);
-            if (results.Incomplete)
+        private static Option<int?> RepeatOption()
+        {
+            var repeat = new Option<int?>("--repeat", "-r") { Description = "Repetitions (interleaved blocks) per variant; the minimum when a precision is set (default: the profile's)." };
+            repeat.Check(v => v is null or (>= 1 and <= 100), "--repeat must be from 1 to 100.");
+            return repeat;
+        }
+    }
+
+    private static async Task<int> RunAsync(ParseResult parse, RunOptions o, CancellationToken ct)
+    {
+        var all = ExperimentLoader.LoadFolder(parse.GetValue(o.Folder) ?? ExperimentLoader.DefaultFolder);
+        var selected = Select(all, parse.GetValue(o.Names) ?? []);
+        var outDir = Path.GetFullPath(parse.GetValue(o.Output) ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
+        if (Directory.Exists(outDir) || File.Exists(outDir))
+        {
+            throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.", ExitCode.Usage);
+        }
+
+        var (connectionString, database) = await DatabasePreparation.EnsureReadyAsync(
+            parse.GetValue(o.Connection), parse.GetValue(o.DataDir), Console.Out, ct);
+        await DatabasePreparation.WarmAsync(connectionString, ct);
+        var layout = RunEnvironment.PlanLayout(parse.GetValue(o.Pin));
+        await DatabasePreparation.ApplyLayoutAsync(layout.Generator, layout.Database, parse.GetValue(o.Connection), parse.GetValue(o.DataDir), ct);
+        Console.WriteLine($"cores: {layout.Note}");
+
+        Directory.CreateDirectory(outDir);
+        var request = new RunRequest(selected, parse.GetValue(o.Profile)!, parse.GetValue(o.Repeat), parse.GetValue(o.Aa),
+            connectionString, database, layout, Path.Combine(outDir, "logs"))
+        {
+            PrecisionPercent = parse.GetValue(o.Precision),
+            Budget = parse.GetValue(o.Budget),
+        };
+        var results = await RunAndRecordAsync(request, ct);
+        ReportWriters.WriteAll(results, outDir);
+
+        ConsoleRunObserver.PrintSummary(results, outDir);
+        if (results.Incomplete)
+        {
+            return ct.IsCancellationRequested ? (int)ExitCode.Interrupted : (int)ExitCode.Failed;
+        }
+        return results.Experiments.SelectMany(e => e.Runs).Any(r => r.Status != RunStatus.Ok) ? (int)ExitCode.Failed : (int)ExitCode.Success;
+    }
+
+    private static async Task<RunResults> RunAndRecordAsync(RunRequest request, CancellationToken ct)
+    {
+        var noise = NoiseFloors.Load();
+        var results = await new ExperimentRunner(request, new ConsoleRunObserver()).RunAsync(noise, ct);
+        if (request.Aa)
+        {
+            // Recorded after the run, never mid-analysis: an interrupted A/A run still records what it measured.
+            foreach (var experiment in results.Experiments)
             {
-                return ct.IsCancellationRequested ? (int)ExitCode.Interrupted : (int)ExitCode.Failed;
+                noise.Record(experiment.Name, experiment.Comparisons);
             }
-            return results.Experiments.SelectMany(e => e.Runs).Any(r => r.Status != RunStatus.Ok) ? (int)ExitCode.Failed : (int)ExitCode.Success;
-        });
-        return command;
+        }
+        return results;
     }
 
     /// <summary>A percentage such as 5% or 5, above 0 and below 100.</summary>

@@ -98,17 +98,7 @@ public sealed partial class HtmlReportWriter : IReportWriter
     {
         var id = ReportContent.Anchor(experiment);
         html.Append($"<section class=\"experiment\" id=\"{id}\">\n");
-        html.Append($"<h2>{H(experiment.Name)}: {H(experiment.Title)}</h2>\n<ul class=\"facts\">\n");
-        html.Append($"<li><strong>Seed:</strong> {H(experiment.Seed)}. <strong>Reproduces:</strong> {H(experiment.Reproduces)}</li>\n");
-        html.Append($"<li><strong>Load:</strong> {H(experiment.LoadDescription)}; warm-up {H(Fmt.Duration(experiment.Warmup))}, " +
-                    $"measured {H(Fmt.Duration(experiment.Duration))} per run.</li>\n");
-        html.Append($"<li><strong>Baseline:</strong> <code>{H(experiment.Baseline)}</code>. {H(ReportContent.RunsLine(experiment))}</li>\n");
-        html.Append($"<li><strong>Experiment file hash:</strong> <code>{H(experiment.FileHash)}</code></li>\n");
-        foreach (var note in experiment.Notes)
-        {
-            html.Append($"<li><strong>Note:</strong> {H(note)}</li>\n");
-        }
-        html.Append("</ul>\n");
+        Facts(html, experiment);
 
         // The script fills these placeholders from the page's data, in the same order as ChartModel lists them.
         html.Append($"<div class=\"charts bars\" data-experiment=\"{id}\"></div>\n");
@@ -122,7 +112,35 @@ public sealed partial class HtmlReportWriter : IReportWriter
         Table(html, ReportContent.Counters(experiment), "counters");
         html.Append("<h3>Per-request efficiency</h3>\n");
         Table(html, ReportContent.Efficiency(experiment), "efficiency");
+        Verdicts(html, experiment);
+        FailedRuns(html, experiment);
+        html.Append("</section>\n");
+    }
 
+    private static void Facts(StringBuilder html, ExperimentResult experiment)
+    {
+        html.Append($"<h2>{H(experiment.Name)}: {H(experiment.Title)}</h2>\n<ul class=\"facts\">\n");
+        html.Append($"<li><strong>Seed:</strong> {H(experiment.Seed)}. <strong>Reproduces:</strong> {H(experiment.Reproduces)}</li>\n");
+        html.Append($"<li><strong>Load:</strong> {H(experiment.LoadDescription)}; warm-up {H(Fmt.Duration(experiment.Warmup))}, " +
+                    $"measured {H(Fmt.Duration(experiment.Duration))} per run.</li>\n");
+        html.Append($"<li><strong>Baseline:</strong> <code>{H(experiment.Baseline)}</code>. {H(ReportContent.RunsLine(experiment))}</li>\n");
+        foreach (var (label, text) in new[] { ("Blocks", EvidenceContent.Blocks(experiment)), ("Noise", EvidenceContent.Noise(experiment)), ("Windows", EvidenceContent.Windows(experiment)) })
+        {
+            if (text is not null)
+            {
+                html.Append($"<li><strong>{label}:</strong> {H(text)}</li>\n");
+            }
+        }
+        html.Append($"<li><strong>Experiment file hash:</strong> <code>{H(experiment.FileHash)}</code></li>\n");
+        foreach (var note in experiment.Notes)
+        {
+            html.Append($"<li><strong>Note:</strong> {H(note)}</li>\n");
+        }
+        html.Append("</ul>\n");
+    }
+
+    private static void Verdicts(StringBuilder html, ExperimentResult experiment)
+    {
         html.Append($"<h3>Against the baseline (<code>{H(experiment.Baseline)}</code>)</h3>\n");
         if (experiment.Comparisons.Count == 0)
         {
@@ -130,9 +148,12 @@ public sealed partial class HtmlReportWriter : IReportWriter
         }
         else
         {
-            html.Append("<p class=\"note\">A difference is called only when the change's 95 % interval excludes zero and the change exceeds the noise floor.</p>\n");
+            html.Append("<p class=\"note\">A difference is called only when the change's 95 % interval excludes zero and the change exceeds the noise floor. " +
+                        "Paired: within interleaved blocks, so drift that hits a whole block cancels.</p>\n");
             Table(html, ReportContent.Comparisons(experiment), "comparisons");
         }
+        html.Append("<h3>Every run, in run order</h3>\n<p class=\"note\">All-scenario RPS (burst and upload experiments: mean batch time) of each run, with its place in the order (#).</p>\n");
+        Table(html, EvidenceContent.RunsInOrder(experiment), "runs");
 
         html.Append("<h3>Findings</h3>\n");
         if (experiment.Findings.Count == 0)
@@ -143,25 +164,28 @@ public sealed partial class HtmlReportWriter : IReportWriter
         {
             Table(html, ReportContent.Findings(experiment), "findings");
         }
+    }
 
+    private static void FailedRuns(StringBuilder html, ExperimentResult experiment)
+    {
         var failed = ReportContent.FailedRuns(experiment).ToList();
-        if (failed.Count > 0)
+        if (failed.Count == 0)
         {
-            html.Append("<h3>Failed runs</h3>\n<ul class=\"failed\">\n");
-            foreach (var run in failed)
-            {
-                html.Append($"<li><code>{H(run.Variant)}</code>, repetition {Fmt.Int(run.Repetition)} (run {Fmt.Int(run.Order)}, " +
-                            $"started {H(Fmt.Timestamp(run.StartedAt))}): {H(run.Status.ToString().ToLowerInvariant())}: " +
-                            $"{H(run.FailureReason ?? "no reason recorded")}");
-                if (!string.IsNullOrWhiteSpace(run.LogTail))
-                {
-                    html.Append("\n<pre>").Append(H(run.LogTail.TrimEnd())).Append("</pre>");
-                }
-                html.Append("</li>\n");
-            }
-            html.Append("</ul>\n");
+            return;
         }
-        html.Append("</section>\n");
+        html.Append("<h3>Failed runs</h3>\n<ul class=\"failed\">\n");
+        foreach (var run in failed)
+        {
+            html.Append($"<li><code>{H(run.Variant)}</code>, repetition {Fmt.Int(run.Repetition)} (run {Fmt.Int(run.Order)}, " +
+                        $"started {H(Fmt.Timestamp(run.StartedAt))}): {H(run.Status.ToString().ToLowerInvariant())}" +
+                        $"{(run.FailureKind is { } kind ? $" ({kind})" : "")}: {H(run.FailureReason ?? "no reason recorded")}");
+            if (!string.IsNullOrWhiteSpace(run.LogTail))
+            {
+                html.Append("\n<pre>").Append(H(run.LogTail.TrimEnd())).Append("</pre>");
+            }
+            html.Append("</li>\n");
+        }
+        html.Append("</ul>\n");
     }
 
     private static void Table(StringBuilder html, ReportTable table, string cssClass, bool headerless = false)

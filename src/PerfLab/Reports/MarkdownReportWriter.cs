@@ -63,6 +63,15 @@ public sealed class MarkdownReportWriter : IReportWriter
 
     private static void WriteExperiment(MarkdownBuilder md, ExperimentResult experiment)
     {
+        WriteHeader(md, experiment);
+        WriteFigures(md, experiment);
+        WriteVerdicts(md, experiment);
+        WriteFindings(md, experiment);
+        WriteFailedRuns(md, experiment);
+    }
+
+    private static void WriteHeader(MarkdownBuilder md, ExperimentResult experiment)
+    {
         md.Line($"<a id=\"{ReportContent.Anchor(experiment)}\"></a>");
         md.Line();
         md.Line($"## {Md.Inline(experiment.Name)}: {Md.Inline(experiment.Title)}");
@@ -71,13 +80,23 @@ public sealed class MarkdownReportWriter : IReportWriter
         md.Line($"- **Load:** {Md.Inline(experiment.LoadDescription)}; warm-up {Fmt.Duration(experiment.Warmup)}, " +
                 $"measured {Fmt.Duration(experiment.Duration)} per run.");
         md.Line($"- **Baseline:** `{experiment.Baseline}`. {ReportContent.RunsLine(experiment)}");
+        foreach (var (label, text) in new[] { ("Blocks", EvidenceContent.Blocks(experiment)), ("Noise", EvidenceContent.Noise(experiment)), ("Windows", EvidenceContent.Windows(experiment)) })
+        {
+            if (text is not null)
+            {
+                md.Line($"- **{label}:** {Md.Inline(text)}");
+            }
+        }
         md.Line($"- **Experiment file hash:** `{experiment.FileHash}`");
         foreach (var note in experiment.Notes)
         {
             md.Line($"- **Note:** {Md.Inline(note)}");
         }
         md.Line();
+    }
 
+    private static void WriteFigures(MarkdownBuilder md, ExperimentResult experiment)
+    {
         md.Line("### Throughput and mean latency");
         md.Line();
         md.Table(ReportContent.Throughput(experiment));
@@ -96,7 +115,10 @@ public sealed class MarkdownReportWriter : IReportWriter
         md.Line();
         md.Table(ReportContent.Efficiency(experiment));
         md.Line();
+    }
 
+    private static void WriteVerdicts(MarkdownBuilder md, ExperimentResult experiment)
+    {
         md.Line($"### Against the baseline (`{experiment.Baseline}`)");
         md.Line();
         if (experiment.Comparisons.Count == 0)
@@ -105,12 +127,22 @@ public sealed class MarkdownReportWriter : IReportWriter
         }
         else
         {
-            md.Line("A difference is called only when the change's 95 % interval excludes zero and the change exceeds the noise floor.");
+            md.Line("A difference is called only when the change's 95 % interval excludes zero and the change exceeds the noise floor. " +
+                    "Paired: within interleaved blocks, so drift that hits a whole block cancels.");
             md.Line();
             md.Table(ReportContent.Comparisons(experiment));
         }
         md.Line();
+        md.Line("### Every run, in run order");
+        md.Line();
+        md.Line("All-scenario RPS (burst and upload experiments: mean batch time) of each run, with its place in the order (#).");
+        md.Line();
+        md.Table(EvidenceContent.RunsInOrder(experiment));
+        md.Line();
+    }
 
+    private static void WriteFindings(MarkdownBuilder md, ExperimentResult experiment)
+    {
         md.Line("### Findings");
         md.Line();
         if (experiment.Findings.Count == 0)
@@ -122,24 +154,28 @@ public sealed class MarkdownReportWriter : IReportWriter
             md.Table(ReportContent.Findings(experiment));
         }
         md.Line();
+    }
 
+    private static void WriteFailedRuns(MarkdownBuilder md, ExperimentResult experiment)
+    {
         var failed = ReportContent.FailedRuns(experiment).ToList();
-        if (failed.Count > 0)
+        if (failed.Count == 0)
         {
-            md.Line("### Failed runs");
-            md.Line();
-            foreach (var run in failed)
-            {
-                md.Line($"- `{run.Variant}`, repetition {Fmt.Int(run.Repetition)} (run {Fmt.Int(run.Order)}, started {Fmt.Timestamp(run.StartedAt)}): " +
-                        $"{run.Status.ToString().ToLowerInvariant()}: {Md.Inline(run.FailureReason ?? "no reason recorded")}");
-                if (!string.IsNullOrWhiteSpace(run.LogTail))
-                {
-                    md.Line();
-                    md.CodeBlock(run.LogTail);
-                }
-            }
-            md.Line();
+            return;
         }
+        md.Line("### Failed runs");
+        md.Line();
+        foreach (var run in failed)
+        {
+            md.Line($"- `{run.Variant}`, repetition {Fmt.Int(run.Repetition)} (run {Fmt.Int(run.Order)}, started {Fmt.Timestamp(run.StartedAt)}): " +
+                    $"{run.Status.ToString().ToLowerInvariant()}{(run.FailureKind is { } kind ? $" ({kind})" : "")}: {Md.Inline(run.FailureReason ?? "no reason recorded")}");
+            if (!string.IsNullOrWhiteSpace(run.LogTail))
+            {
+                md.Line();
+                md.CodeBlock(run.LogTail);
+            }
+        }
+        md.Line();
     }
 
     private sealed class MarkdownBuilder(TextWriter output)

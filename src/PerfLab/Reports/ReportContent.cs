@@ -183,12 +183,14 @@ internal static class ReportContent
             new Cell(c.Scenario),
             new Cell(Fmt.Metric(c.Metric)),
             new Cell(Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)),
-            new Cell("±" + Fmt.Num(c.NoiseFloorPercent, 1) + " %"),
+            new Cell($"±{Fmt.Num(c.NoiseFloorPercent, 1)} % ({c.NoiseFloorSource})"),
+            new Cell(c.MinimumDetectableEffectPercent is { } mde ? $"±{Fmt.Num(mde, 1)} %" : Fmt.Missing),
+            new Cell(c.Method == "paired" ? $"paired, {Fmt.Int(c.Pairs)} blocks" : "Welch"),
             VerdictCell(c.Verdict),
         ]).ToList();
         return new ReportTable(
             [new("variant", Align.Left), new("scenario", Align.Left), new("metric", Align.Left), new("change vs baseline"),
-             new("noise floor"), new("verdict", Align.Left)],
+             new("noise floor"), new("smallest detectable"), new("method", Align.Left), new("verdict", Align.Left)],
             rows);
     }
 

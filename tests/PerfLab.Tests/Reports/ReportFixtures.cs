@@ -29,7 +29,28 @@ internal static class ReportFixtures
             Profile = "quick",
             Repetitions = 2,
         },
-        Experiments = [Serializer(), SyncOverAsync()],
+        Experiments = [WithEvidence(Serializer()), SyncOverAsync()],
+    };
+
+    /// <summary>The serializer experiment as the adaptive runner and the paired analysis leave it: blocks, noise, warm-ups, a window with requests in flight.</summary>
+    private static ExperimentResult WithEvidence(ExperimentResult e) => e with
+    {
+        Blocks = 2,
+        PrecisionTargetPercent = 5,
+        StopReason = "maximum of 2 blocks reached: widest half-width 12.5 %, target 5 %",
+        Noise = new NoiseBreakdown
+        {
+            WithinRunCvPercent = 4.6, ExpectedRunToRunCvPercent = 2.1, RunToRunCvPercent = 9.8, DriftPercentPerRun = -1.25, DriftShare = 0.3, Runs = 6,
+        },
+        Comparisons = [.. e.Comparisons.Select((c, i) => i == 0
+            ? c with { Method = "paired", Pairs = 2, MinimumDetectableEffectPercent = 12.5, NoiseFloorSource = "measured" }
+            : c with { MinimumDetectableEffectPercent = 20 })],
+        Runs = [.. e.Runs.Select((r, i) => r with
+        {
+            WarmupSeconds = 4 + i,
+            Settled = i != 1,
+            Scenarios = i == 2 ? [.. r.Scenarios.Select(s => s with { InFlightAtEnd = 3, InFlightOldestMs = 812 })] : r.Scenarios,
+        })],
     };
 
     /// <summary>A run with one experiment whose figures are scaled, to compare two result folders.</summary>

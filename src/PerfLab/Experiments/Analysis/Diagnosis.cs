@@ -42,13 +42,15 @@ public static class Diagnosis
         return findings;
     }
 
-    private static IEnumerable<(FindingKind Kind, string Message, string Recommendation, string Evidence)> Check(RunRecord run)
-    {
-        double Counter(string name) => run.Counters.TryGetValue(name, out var v) ? v : double.NaN;
-        var rps = run.Scenarios.Sum(s => s.Rps);
-        var requests = run.Scenarios.Sum(s => s.Requests);
-        string F(double v) => v.ToString("0.##", CultureInfo.InvariantCulture);
+    private static IEnumerable<(FindingKind Kind, string Message, string Recommendation, string Evidence)> Check(RunRecord run) =>
+        Starvation(run).Concat(Contention(run)).Concat(GcPressure(run)).Concat(Blocked(run)).Concat(Generator(run)).Concat(Failures(run));
 
+    private static double Counter(RunRecord run, string name) => run.Counters.TryGetValue(name, out var v) ? v : double.NaN;
+
+    private static string F(double v) => v.ToString("0.##", CultureInfo.InvariantCulture);
+
+    private static IEnumerable<(FindingKind, string, string, string)> Starvation(RunRecord run)
+    {
         var seconds = run.Timeline.Count;
         var starvedSeconds = run.Timeline.Count(p => p.Counters.TryGetValue(CounterNames.QueueLength, out var q) && q > 0);
         var firstThreads = run.Timeline.Select(p => p.Counters.GetValueOrDefault(CounterNames.ThreadCount, double.NaN)).FirstOrDefault(double.IsFinite, double.NaN);
@@ -61,8 +63,12 @@ public static class Diagnosis
                 "Use async/await for I/O end to end (seed 000 recommendation 4, seed 003); as a stopgap raise ThreadPool.SetMinThreads (seed 000 recommendation 5).",
                 $"queue > 0 in {starvedSeconds} of {seconds} s, threads {F(firstThreads)} -> {F(lastThreads)}, {run.StarvationInjections} starvation injections");
         }
+    }
 
-        var contention = Counter(CounterNames.LockContention);
+    private static IEnumerable<(FindingKind, string, string, string)> Contention(RunRecord run)
+    {
+        var rps = run.Scenarios.Sum(s => s.Rps);
+        var contention = Counter(run, CounterNames.LockContention);
         if (rps > 0 && contention / rps > ContentionsPerRequest)
         {
             yield return (FindingKind.LockContention,
@@ -70,28 +76,37 @@ public static class Diagnosis
                 "Take locks (and console writes or telemetry flushes inside them) off the hot path; log through LoggerMessage (seed 004).",
                 $"{F(contention)} contentions/s at {F(rps)} RPS = {F(contention / rps)} per request");
         }
+    }
 
-        var timeInGc = Counter(CounterNames.TimeInGc);
+    private static IEnumerable<(FindingKind, string, string, string)> GcPressure(RunRecord run)
+    {
+        var timeInGc = Counter(run, CounterNames.TimeInGc);
         if (timeInGc > GcPressurePercent)
         {
             yield return (FindingKind.GcPressure,
                 "GC pressure: more than 20 % of the time in garbage collection.",
                 "Use Server GC (seed 000 recommendation 3) and allocate less, e.g. System.Text.Json instead of Newtonsoft.Json (recommendation 2).",
-                $"time in GC {F(timeInGc)} %, allocation {F(Counter(CounterNames.AllocRate) / 1e6)} MB/s");
+                $"time in GC {F(timeInGc)} %, allocation {F(Counter(run, CounterNames.AllocRate) / 1e6)} MB/s");
         }
+    }
 
-        var cpu = Counter(CounterNames.CpuUsage);
-        var queue = Counter(CounterNames.QueueLength);
-        var threads = Counter(CounterNames.ThreadCount);
+    private static IEnumerable<(FindingKind, string, string, string)> Blocked(RunRecord run)
+    {
+        var cpu = Counter(run, CounterNames.CpuUsage);
+        var queue = Counter(run, CounterNames.QueueLength);
+        var threads = Counter(run, CounterNames.ThreadCount);
         var cores = VariantStatistics.SutCores(run);
-        if (cpu < 50 && (queue > 1 || threads > 4 * cores) && rps > 0)
+        if (cpu < 50 && (queue > 1 || threads > 4 * cores) && run.Scenarios.Sum(s => s.Rps) > 0)
         {
             yield return (FindingKind.BlockedThreadsLowCpu,
                 "Blocked threads at low CPU: many threads exist or wait while the processor idles, so they are blocked, not busy.",
                 "Await I/O and delays instead of blocking on them (Thread.Sleep, .Result, .Wait()): seeds 001, 003, 004.",
                 $"CPU {F(cpu)} %, {F(threads)} pool threads, queue {F(queue)}");
         }
+    }
 
+    private static IEnumerable<(FindingKind, string, string, string)> Generator(RunRecord run)
+    {
         if (run.GeneratorSaturated)
         {
             yield return (FindingKind.GeneratorSaturated,
@@ -99,7 +114,11 @@ public static class Diagnosis
                 "Give the generator its own core (pinning) or lower the user count.",
                 $"generator CPU {F(run.GeneratorCpuPercent)} % of one core");
         }
+    }
 
+    private static IEnumerable<(FindingKind, string, string, string)> Failures(RunRecord run)
+    {
+        var requests = run.Scenarios.Sum(s => s.Requests);
         var errors = run.Scenarios.Sum(s => s.Errors);
         var timeouts = run.Scenarios.Sum(s => s.ErrorsByKind.GetValueOrDefault("timeout"));
         if (timeouts > 0)
