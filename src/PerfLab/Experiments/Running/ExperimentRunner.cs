@@ -7,7 +7,7 @@ using PerfLab.Load;
 using PerfLab.Reports;
 using PerfLab.Results;
 using PerfLab.Sut;
-using LoadTimelinePoint = PerfLab.Load.TimelinePoint;
+using LoadTimelinePoint = PerfLab.Load.LoadSecond;
 using TimelinePoint = PerfLab.Results.TimelinePoint;
 
 namespace PerfLab.Experiments.Running;
