@@ -175,7 +175,7 @@ public static class LoadEngine
         }
     }
 
-    private static ScenarioResult Summarize(ScenarioRun run, ILoadModelRunner runner, IReadOnlyList<TimelinePoint> timeline, List<string> reasons, bool stoppedEarly)
+    private static ScenarioResult Summarize(ScenarioRun run, ILoadModelRunner runner, IReadOnlyList<LoadSecond> timeline, List<string> reasons, bool stoppedEarly)
     {
         var plan = run.Plan;
         var measured = run.Measuring ? run.Recorders.Snapshot().Minus(run.Baseline) : new RecordingSnapshot(plan.Model is OpenModel);

@@ -78,7 +78,7 @@ public sealed record ScenarioResult(
     OpenSchedule? Open,
     BurstStats? Burst,
     IReadOnlyList<RampStep>? Ramp,
-    IReadOnlyList<TimelinePoint> Timeline)
+    IReadOnlyList<LoadSecond> Timeline)
 {
     /// <summary>Requests still in flight when the measured window closed: not in <see cref="Requests"/>, reported here.</summary>
     public long InFlightAtEnd { get; init; }
@@ -141,7 +141,7 @@ public sealed record BurstStats(int BatchSize, IReadOnlyList<double> BatchMs, do
 public sealed record RampStep(int Users, long StartUnixSecond, double Seconds, long Requests, double RequestsPerSecond, double MeanMs, double P99Ms, long Errors);
 
 /// <summary>One second of a scenario: the interval [UnixSecond, UnixSecond + 1) in UTC, the clock the counters use.</summary>
-public sealed record TimelinePoint(long UnixSecond, bool Warmup, long Requests, double RequestsPerSecond, double P50Ms, double P99Ms, long Errors, int ActiveUsers);
+public sealed record LoadSecond(long UnixSecond, bool Warmup, long Requests, double RequestsPerSecond, double P50Ms, double P99Ms, long Errors, int ActiveUsers);
 
 /// <summary>Reported about once a second while a run is going.</summary>
 public sealed record LoadProgress(TimeSpan Elapsed, TimeSpan? Total, bool WarmingUp, IReadOnlyList<ScenarioProgress> Scenarios);

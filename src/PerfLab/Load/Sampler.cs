@@ -14,7 +14,7 @@ internal sealed class Sampler
     private readonly IProgress<LoadProgress>? _progress;
     private readonly RecordingSnapshot[] _previous;
     private readonly bool[] _previousMeasuring;
-    private readonly List<TimelinePoint>[] _timelines;
+    private readonly List<LoadSecond>[] _timelines;
     private DateTimeOffset _previousAt;
 
     public Sampler(ScenarioRun[] runs, long started, TimeSpan total, IProgress<LoadProgress>? progress)
@@ -25,11 +25,11 @@ internal sealed class Sampler
         _progress = progress;
         _previous = [.. runs.Select(r => r.Recorders.Snapshot())];
         _previousMeasuring = [.. runs.Select(r => r.Measuring)];
-        _timelines = [.. runs.Select(_ => new List<TimelinePoint>())];
+        _timelines = [.. runs.Select(_ => new List<LoadSecond>())];
         _previousAt = DateTimeOffset.UtcNow;
     }
 
-    public IReadOnlyList<TimelinePoint>[] Timelines => _timelines;
+    public IReadOnlyList<LoadSecond>[] Timelines => _timelines;
 
     /// <summary>Samples until <paramref name="done"/> completes; returns why the target was declared dead, if it was.</summary>
     public async Task<string?> RunAsync(Task done, CancellationTokenSource runStop)
@@ -74,7 +74,7 @@ internal sealed class Sampler
             var p99 = d.Latency.Percentile(99) / 1000.0;
             if (seconds > 0.001 || d.Requests > 0)
             {
-                _timelines[i].Add(new TimelinePoint(label, !_previousMeasuring[i], d.Requests, rps, d.Latency.Percentile(50) / 1000.0, p99, d.Errors, run.ActiveUsers));
+                _timelines[i].Add(new LoadSecond(label, !_previousMeasuring[i], d.Requests, rps, d.Latency.Percentile(50) / 1000.0, p99, d.Errors, run.ActiveUsers));
             }
             if (d.TransportErrors > 0 && d.Responses == 0 && !run.Stop.IsCancellationRequested)
             {

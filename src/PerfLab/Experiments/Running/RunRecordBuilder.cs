@@ -3,8 +3,6 @@ using PerfLab.Counters;
 using PerfLab.Load;
 using PerfLab.Results;
 using PerfLab.Sut;
-using LoadTimelinePoint = PerfLab.Load.TimelinePoint;
-using TimelinePoint = PerfLab.Results.TimelinePoint;
 
 namespace PerfLab.Experiments.Running;
 
@@ -124,7 +122,7 @@ public static class RunRecordBuilder
     /// with the load's figures of the same UTC second beside them (scenarios summed; warm-up seconds left out).
     /// </summary>
     public static CounterWindow Join(CounterRecording? recording, DateTimeOffset measuredFrom, DateTimeOffset ended,
-        IEnumerable<LoadTimelinePoint> loadPoints)
+        IEnumerable<LoadSecond> loadPoints)
     {
         var from = measuredFrom.ToUnixTimeSeconds();
         var to = ended.ToUnixTimeSeconds();

@@ -2,7 +2,6 @@ using PerfLab.Counters;
 using PerfLab.Experiments.Running;
 using PerfLab.Load;
 using PerfLab.Results;
-using LoadTimelinePoint = PerfLab.Load.TimelinePoint;
 
 namespace PerfLab.Tests.Experiments.Running;
 
@@ -12,7 +11,7 @@ public sealed class RunRecordBuilderTests
     private static readonly DateTimeOffset From = DateTimeOffset.FromUnixTimeMilliseconds(1_000_500);
     private static readonly DateTimeOffset To = DateTimeOffset.FromUnixTimeMilliseconds(1_003_200);
 
-    private static LoadTimelinePoint Second(long unix, double rps, double p50, double p99, long errors, int users, bool warmup = false) =>
+    private static LoadSecond Second(long unix, double rps, double p50, double p99, long errors, int users, bool warmup = false) =>
         new(unix, warmup, (long)rps, rps, p50, p99, errors, users);
 
     private static CounterRecording Recording(IEnumerable<CounterSample> samples, IEnumerable<ThreadPoolAdjustment>? adjustments = null) => new()
