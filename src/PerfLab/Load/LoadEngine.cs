@@ -67,10 +67,41 @@ public static class LoadEngine
         LoadPlan plan, ScenarioRun[] runs, ILoadModelRunner[] runners, CancellationTokenSource runStop,
         IProgress<LoadProgress>? progress, CancellationToken ct)
     {
-        var process = Process.GetCurrentProcess();
-        var startedUtc = DateTimeOffset.UtcNow;
         var started = Stopwatch.GetTimestamp();
-        var timedWarmup = plan.Warmup > TimeSpan.Zero && runners.Any(r => r.UsesTimedWarmup);
+        var window = new Window(DateTimeOffset.UtcNow, started, plan.Warmup > TimeSpan.Zero && runners.Any(r => r.UsesTimedWarmup));
+        var total = ScheduleStops(plan, runs, runners, window.TimedWarmup);
+        var meter = GeneratorMeter.Start();
+        var sampler = new Sampler(runs, started, total, progress);
+        var allDone = Task.WhenAll(runs.Select((run, i) => RunScenarioAsync(run, runners[i], plan)));
+        var sampling = sampler.RunAsync(allDone, runStop);
+
+        if (window.TimedWarmup)
+        {
+            var (warmedUp, settled) = await WarmUpAsync(plan, sampler, allDone, ct).ConfigureAwait(false);
+            if (warmedUp && !ct.IsCancellationRequested)
+            {
+                for (var i = 0; i < runs.Length; i++)
+                {
+                    if (runners[i].UsesTimedWarmup)
+                    {
+                        runs[i].BeginMeasurement();
+                        runs[i].StopAfter(plan.Duration);
+                    }
+                }
+                window = window.Measuring(DateTimeOffset.UtcNow, Stopwatch.GetTimestamp(), plan.WarmupUntilSteady ? settled : null);
+                meter = GeneratorMeter.Start();
+            }
+        }
+
+        var diedReason = await sampling.ConfigureAwait(false);
+        await allDone.ConfigureAwait(false);
+        sampler.Sample();
+        return Finish(plan, runs, runners, sampler, window, meter, diedReason, ct);
+    }
+
+    /// <summary>Each scenario's stop: a timed warm-up's scenarios run warm-up plus duration (re-armed once measuring starts); the others their duration.</summary>
+    private static TimeSpan ScheduleStops(LoadPlan plan, ScenarioRun[] runs, ILoadModelRunner[] runners, bool timedWarmup)
+    {
         var total = TimeSpan.Zero;
         for (var i = 0; i < runs.Length; i++)
         {
@@ -82,79 +113,73 @@ public static class LoadEngine
                 runs[i].BeginMeasurement();
             }
         }
+        return total;
+    }
 
-        var measuredFromUtc = startedUtc;
-        var measureStart = started;
-        var cpuAtStart = process.TotalProcessorTime;
-        var allocatedAtStart = GC.GetTotalAllocatedBytes();
-        var eventTicksAtStart = SocketEventThreads.CpuTicks();
-        var sampler = new Sampler(runs, started, total, progress);
-        var scenarioTasks = new Task[runs.Length];
-        for (var i = 0; i < runs.Length; i++)
+    /// <summary>
+    /// The warm-up: a fixed time, or with <see cref="LoadPlan.WarmupUntilSteady"/> until <see cref="SteadyState"/> holds
+    /// and the target's own condition too, checked once a second, at most <see cref="LoadPlan.Warmup"/>. Returns whether
+    /// it ended with the load still running, and whether it ended steady (false: the cap was reached).
+    /// </summary>
+    private static async Task<(bool WarmedUp, bool Settled)> WarmUpAsync(LoadPlan plan, Sampler sampler, Task allDone, CancellationToken ct)
+    {
+        if (!plan.WarmupUntilSteady)
         {
-            scenarioTasks[i] = RunScenarioAsync(runs[i], runners[i], plan);
+            return (await Task.WhenAny(allDone, Task.Delay(plan.Warmup, ct)).ConfigureAwait(false) != allDone, false);
         }
-        var allDone = Task.WhenAll(scenarioTasks);
-        var sampling = sampler.RunAsync(allDone, runStop);
-
-        if (timedWarmup)
+        var clock = Stopwatch.StartNew();
+        while (clock.Elapsed < plan.Warmup)
         {
-            if (await Task.WhenAny(allDone, Task.Delay(plan.Warmup, ct)).ConfigureAwait(false) != allDone && !ct.IsCancellationRequested)
+            var left = plan.Warmup - clock.Elapsed;
+            var tick = left < TimeSpan.FromSeconds(1) ? left : TimeSpan.FromSeconds(1);
+            if (await Task.WhenAny(allDone, Task.Delay(tick, ct)).ConfigureAwait(false) == allDone || ct.IsCancellationRequested)
             {
-                for (var i = 0; i < runs.Length; i++)
-                {
-                    if (runners[i].UsesTimedWarmup)
-                    {
-                        runs[i].BeginMeasurement();
-                    }
-                }
-                measuredFromUtc = DateTimeOffset.UtcNow;
-                measureStart = Stopwatch.GetTimestamp();
-                process.Refresh();
-                cpuAtStart = process.TotalProcessorTime;
-                allocatedAtStart = GC.GetTotalAllocatedBytes();
-                eventTicksAtStart = SocketEventThreads.CpuTicks();
+                return (false, false);
+            }
+            if (SteadyState.IsSteady(sampler.LastSeconds(SteadyState.Seconds)) && (plan.TargetSettled?.Invoke() ?? true))
+            {
+                return (true, true);
             }
         }
+        return (!allDone.IsCompleted, false);
+    }
 
-        var diedReason = await sampling.ConfigureAwait(false);
-        await allDone.ConfigureAwait(false);
-        sampler.Sample();
-
-        var endedUtc = DateTimeOffset.UtcNow;
+    private static LoadResult Finish(LoadPlan plan, ScenarioRun[] runs, ILoadModelRunner[] runners, Sampler sampler, Window window,
+        GeneratorMeter meter, string? diedReason, CancellationToken ct)
+    {
         var ended = Stopwatch.GetTimestamp();
-        process.Refresh();
-        var cpuSeconds = (process.TotalProcessorTime - cpuAtStart).TotalSeconds;
-        var allocated = GC.GetTotalAllocatedBytes() - allocatedAtStart;
-        var wallSeconds = Stopwatch.GetElapsedTime(measureStart, ended).TotalSeconds;
-        var eventThreadBusy = SocketEventThreads.BusiestShare(eventTicksAtStart, SocketEventThreads.CpuTicks(), wallSeconds);
-
-        var results = new ScenarioResult[runs.Length];
         var reasons = new List<string>();
         if (ct.IsCancellationRequested)
         {
-            reasons.Add(string.Create(CultureInfo.InvariantCulture, $"interrupted after {Stopwatch.GetElapsedTime(started, ended).TotalSeconds:0.0} s"));
+            reasons.Add(string.Create(CultureInfo.InvariantCulture, $"interrupted after {Stopwatch.GetElapsedTime(window.Started, ended).TotalSeconds:0.0} s"));
         }
         if (diedReason is not null)
         {
             reasons.Add(diedReason);
         }
-        long requests = 0;
+        var results = new ScenarioResult[runs.Length];
         for (var i = 0; i < runs.Length; i++)
         {
             results[i] = Summarize(runs[i], runners[i], sampler.Timelines[i], reasons, stoppedEarly: ct.IsCancellationRequested || diedReason is not null);
-            requests += results[i].Requests;
         }
+        var generator = meter.Stop(window.MeasureStart, ended, results.Sum(r => r.Requests), string.Join("; ", runs.Select(r => r.Transport).Distinct()));
+        return new LoadResult(window.StartedUtc, window.MeasuredFromUtc, DateTimeOffset.UtcNow, reasons.Count > 0,
+            reasons.Count > 0 ? string.Join("; ", reasons) : null, generator, results)
+        {
+            WarmupSeconds = (window.MeasuredFromUtc - window.StartedUtc).TotalSeconds,
+            Settled = window.Settled,
+        };
+    }
 
-        var cores = Environment.ProcessorCount;
-        var coresUsed = wallSeconds > 0 ? cpuSeconds / wallSeconds : 0;
-        var generator = new GeneratorUsage(cpuSeconds, wallSeconds, coresUsed, cores,
-            coresUsed >= GeneratorUsage.SaturationThreshold * cores || eventThreadBusy >= GeneratorUsage.SaturationThreshold,
-            requests > 0 ? cpuSeconds * 1e6 / requests : 0,
-            requests > 0 ? allocated / (double)requests : 0,
-            eventThreadBusy,
-            string.Join("; ", runs.Select(r => r.Transport).Distinct()));
-        return new LoadResult(startedUtc, measuredFromUtc, endedUtc, reasons.Count > 0, reasons.Count > 0 ? string.Join("; ", reasons) : null, generator, results);
+    /// <summary>When the run started and when its measured window began.</summary>
+    private sealed record Window(DateTimeOffset StartedUtc, long Started, bool TimedWarmup)
+    {
+        public DateTimeOffset MeasuredFromUtc { get; private init; } = StartedUtc;
+        public long MeasureStart { get; private init; } = Started;
+        public bool? Settled { get; private init; }
+
+        public Window Measuring(DateTimeOffset fromUtc, long from, bool? settled) =>
+            this with { MeasuredFromUtc = fromUtc, MeasureStart = from, Settled = settled };
     }
 
     private static async Task RunScenarioAsync(ScenarioRun run, ILoadModelRunner runner, LoadPlan plan)
@@ -210,6 +235,7 @@ public static class LoadEngine
             reasons.Add(string.Create(CultureInfo.InvariantCulture, $"{plan.Name}: time limit reached after {measured.Requests} of {max} requests"));
         }
 
+        var latency = LatencyStats.From(measured.Latency);
         return new ScenarioResult(
             plan.Name,
             plan.Model.Kind,
@@ -217,14 +243,20 @@ public static class LoadEngine
             plan.Model.Concurrency,
             measured.Requests,
             rps,
-            LatencyStats.From(measured.Latency),
+            latency,
             measured.Uncorrected is null ? null : LatencyStats.From(measured.Uncorrected),
             measured.Bytes,
             measured.ToErrorCounts(),
             open,
             burst,
             ramp,
-            timeline);
+            timeline)
+        {
+            InFlightAtEnd = run.InFlight.CountAtClose,
+            InFlightOldestMs = run.InFlight.OldestMsAtClose,
+            // A median beyond a fifth of the window means few requests could complete in it: the figure is the window's.
+            BoundedByWindow = seconds > 0 && latency.Count > 0 && latency.P50Ms > seconds * 1000 / 5,
+        };
     }
 
     private static void Validate(LoadPlan plan)

@@ -23,6 +23,13 @@ public sealed record LoadPlan(IReadOnlyList<ScenarioPlan> Scenarios, TimeSpan Du
     /// the cap; false: a fixed warm-up of <see cref="Warmup"/>.
     /// </summary>
     public bool WarmupUntilSteady { get; init; }
+
+    /// <summary>
+    /// With <see cref="WarmupUntilSteady"/>: a further condition the target must meet before the warm-up ends, checked
+    /// once a second, such as "the SUT's JIT has gone quiet" (read from its counters by the caller). Null: none.
+    /// </summary>
+    [JsonIgnore]
+    public Func<bool>? TargetSettled { get; init; }
 }
 
 /// <param name="Name">Shown in the display and the results ("orders", "products").</param>

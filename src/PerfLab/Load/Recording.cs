@@ -18,6 +18,25 @@ internal sealed class ThreadRecorder(bool uncorrected)
     public long Sends;
     public long LateSends;
     public long MaxLagMicros;
+
+    /// <summary>A send: counted, and for the open model how late it left against its intended time.</summary>
+    public void NoteSend(long start, long intended)
+    {
+        Sends++;
+        if (intended == 0)
+        {
+            return;
+        }
+        var lag = ScenarioRun.ToMicros(start - intended);
+        if (lag > OpenSchedule.LateThresholdMs * 1000)
+        {
+            LateSends++;
+        }
+        if (lag > MaxLagMicros)
+        {
+            MaxLagMicros = lag;
+        }
+    }
 }
 
 /// <summary>

@@ -31,6 +31,21 @@ internal sealed class Sampler
 
     public IReadOnlyList<LoadSecond>[] Timelines => _timelines;
 
+    /// <summary>
+    /// The requests per second of all scenarios together over the last <paramref name="count"/> whole seconds sampled
+    /// (the first, partial second of the run left out); fewer when the run is younger. Safe while sampling goes on.
+    /// </summary>
+    public double[] LastSeconds(int count)
+    {
+        lock (_timelines)
+        {
+            var available = _timelines.Min(t => t.Count) - 1;
+            var take = Math.Max(0, Math.Min(count, available));
+            var first = _timelines[0].Count - take;
+            return [.. Enumerable.Range(first, take).Select(i => _timelines.Sum(t => t[i].RequestsPerSecond))];
+        }
+    }
+
     /// <summary>Samples until <paramref name="done"/> completes; returns why the target was declared dead, if it was.</summary>
     public async Task<string?> RunAsync(Task done, CancellationTokenSource runStop)
     {
@@ -74,7 +89,10 @@ internal sealed class Sampler
             var p99 = d.Latency.Percentile(99) / 1000.0;
             if (seconds > 0.001 || d.Requests > 0)
             {
-                _timelines[i].Add(new LoadSecond(label, !_previousMeasuring[i], d.Requests, rps, d.Latency.Percentile(50) / 1000.0, p99, d.Errors, run.ActiveUsers));
+                lock (_timelines)
+                {
+                    _timelines[i].Add(new LoadSecond(label, !_previousMeasuring[i], d.Requests, rps, d.Latency.Percentile(50) / 1000.0, p99, d.Errors, run.ActiveUsers));
+                }
             }
             if (d.TransportErrors > 0 && d.Responses == 0 && !run.Stop.IsCancellationRequested)
             {

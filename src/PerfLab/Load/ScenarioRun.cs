@@ -62,6 +62,7 @@ internal sealed class ScenarioRun : IDisposable
         _versionPolicy = HttpVersionPolicy.RequestVersionExact;
         Recorders = new RecorderSet(uncorrected: plan.Model is OpenModel);
         Baseline = Recorders.Snapshot();
+        InFlight = new InFlightRequests(plan.Model.Concurrency);
         _budget = plan.MaxRequests ?? long.MaxValue;
         if (!loadPlan.Http2 && uris.All(u => u.Scheme == Uri.UriSchemeHttp && u.Authority == uris[0].Authority))
         {
@@ -70,6 +71,8 @@ internal sealed class ScenarioRun : IDisposable
             var period = TimeSpan.FromMilliseconds(Math.Clamp(_timeout.TotalMilliseconds / 10, 10, 250));
             _watchdog = new Timer(_ => AbortLateRequests(), null, period, period);
             _stop.Token.Register(AbortAllRequests);
+            // Registered last, so it runs first (callbacks run in reverse order): the picture before the aborts.
+            _stop.Token.Register(InFlight.Capture);
             return;
         }
         var handler = new SocketsHttpHandler
@@ -86,6 +89,7 @@ internal sealed class ScenarioRun : IDisposable
         };
         // HttpMessageInvoker rather than HttpClient: no per-request linked CancellationTokenSource, no buffering logic.
         _client = new HttpMessageInvoker(handler, disposeHandler: true);
+        _stop.Token.Register(InFlight.Capture);
     }
 
     /// <summary>How requests travel: "HTTP/1.1 sockets, inline completions", "HTTP/1.1 sockets", or "HttpClient, HTTP/2" (or HTTP/1.1).</summary>
@@ -96,6 +100,7 @@ internal sealed class ScenarioRun : IDisposable
     public ScenarioPlan Plan { get; }
     public Uri[] Uris { get; }
     public RecorderSet Recorders { get; }
+    public InFlightRequests InFlight { get; }
     public CancellationToken Stop => _stop.Token;
     public RecordingSnapshot Baseline { get; private set; }
     public long MeasureStart { get; private set; } = Stopwatch.GetTimestamp();
@@ -185,20 +190,8 @@ internal sealed class ScenarioRun : IDisposable
     {
         var index = NextIndex(worker);
         var start = Stopwatch.GetTimestamp();
-        var recorder = Recorders.Current;
-        recorder.Sends++;
-        if (intended != 0)
-        {
-            var lag = ToMicros(start - intended);
-            if (lag > OpenSchedule.LateThresholdMs * 1000)
-            {
-                recorder.LateSends++;
-            }
-            if (lag > recorder.MaxLagMicros)
-            {
-                recorder.MaxLagMicros = lag;
-            }
-        }
+        Recorders.Current.NoteSend(start, intended);
+        InFlight.Begin(worker.Index, intended != 0 ? Math.Min(intended, start) : start);
 
         int status = 0;
         long bytes = 0;
@@ -222,21 +215,28 @@ internal sealed class ScenarioRun : IDisposable
             (failure, status, bytes) = await SendWithClientAsync(worker, Uris[index]).ConfigureAwait(false);
         }
         var end = Stopwatch.GetTimestamp();
+        InFlight.End(worker.Index);
 
-        // An aborted request is neither a success nor an error: the run ended while it was in flight.
+        // An aborted request is neither a success nor an error: the run ended while it was in flight (InFlight has it).
         if (failure == Outcome.Stopped)
         {
             return false;
         }
-        recorder = Recorders.Current;
+        Record(Recorders.Current, failure, status, bytes, end - (intended != 0 ? intended : start), end - start);
+        return !Stop.IsCancellationRequested;
+    }
+
+    /// <summary>One completed request: a response (latency from the intended send time, and from the actual one), or an error by kind.</summary>
+    private static void Record(ThreadRecorder recorder, Outcome outcome, int status, long bytes, long latencyTicks, long uncorrectedTicks)
+    {
         recorder.Requests++;
-        switch (failure)
+        switch (outcome)
         {
             case Outcome.Response:
                 recorder.Status[Math.Min(status, ThreadRecorder.StatusSlots - 1)]++;
                 recorder.Bytes += bytes;
-                recorder.Latency.Record(ToMicros(end - (intended != 0 ? intended : start)));
-                recorder.Uncorrected?.Record(ToMicros(end - start));
+                recorder.Latency.Record(ToMicros(latencyTicks));
+                recorder.Uncorrected?.Record(ToMicros(uncorrectedTicks));
                 break;
             case Outcome.Timeout:
                 recorder.Timeouts++;
@@ -248,7 +248,6 @@ internal sealed class ScenarioRun : IDisposable
                 recorder.ConnectionErrors++;
                 break;
         }
-        return !Stop.IsCancellationRequested;
     }
 
     private async ValueTask<(Outcome, int Status, long Bytes)> SendWithClientAsync(LoadWorker worker, Uri uri)

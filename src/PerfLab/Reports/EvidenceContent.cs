@@ -58,7 +58,7 @@ internal static class EvidenceContent
     {
         var ok = experiment.Runs.Where(r => r.Status == RunStatus.Ok).ToList();
         var parts = new List<string>();
-        var timed = ok.Where(r => r.WarmupSeconds is not null).ToList();
+        var timed = ok.Where(r => r.Settled is not null && r.WarmupSeconds is not null).ToList();
         if (timed.Count > 0)
         {
             var settled = timed.Count(r => r.Settled != false);

@@ -39,6 +39,7 @@ internal sealed class TestServer : IAsyncDisposable
 
     /// <summary>/stall holds every request arriving in [first + StallAfter, first + StallAfter + StallFor) until the window ends.</summary>
     public TimeSpan StallAfter { get; set; } = TimeSpan.FromSeconds(2);
+    private long _firstSlowStartTicks = -1;
     public TimeSpan StallFor { get; set; } = TimeSpan.FromSeconds(1);
 
     public Uri Url(string pathAndQuery) => new(BaseUri, pathAndQuery);
@@ -61,6 +62,15 @@ internal sealed class TestServer : IAsyncDisposable
         app.MapGet("/delay", async (int ms) =>
         {
             await Task.Delay(ms);
+            return "ok";
+        });
+        // Slow (slowMs) for the first `seconds` after the first call, then steady (ms): a SUT still warming up.
+        app.MapGet("/slowstart", async (int slowMs, int ms, double seconds) =>
+        {
+            var now = server._clock.Elapsed.Ticks;
+            Interlocked.CompareExchange(ref server._firstSlowStartTicks, now, -1);
+            var warming = TimeSpan.FromTicks(now - Volatile.Read(ref server._firstSlowStartTicks)) < TimeSpan.FromSeconds(seconds);
+            await Task.Delay(warming ? slowMs : ms);
             return "ok";
         });
         app.MapGet("/status/{code:int}", (int code) => Microsoft.AspNetCore.Http.Results.StatusCode(code));

@@ -16,17 +16,19 @@ public sealed class JitActivity : IProgress<CounterSample>
 
     private readonly Lock _lock = new();
     private readonly Queue<double> _recent = new();
-    private bool _reading;
 
-    /// <summary>True once the collector delivered jit figures and the last few were quiet; also true when no jit figure ever
-    /// arrives (an older runtime or no counters), so a missing collector never holds a warm-up until its cap.</summary>
+    /// <summary>
+    /// True once the collector delivered the last <see cref="QuietSeconds"/> jit figures and they were quiet. Without
+    /// figures (the collector not attached yet, or an older runtime) it stays false, so such a warm-up runs to its cap
+    /// and the run says it never settled, rather than measuring code that may still be tiering.
+    /// </summary>
     public bool Settled
     {
         get
         {
             lock (_lock)
             {
-                return !_reading || (_recent.Count == QuietSeconds && _recent.All(m => m <= QuietMethodsPerSecond));
+                return _recent.Count == QuietSeconds && _recent.All(m => m <= QuietMethodsPerSecond);
             }
         }
     }
@@ -39,7 +41,6 @@ public sealed class JitActivity : IProgress<CounterSample>
         }
         lock (_lock)
         {
-            _reading = true;
             _recent.Enqueue(methods);
             while (_recent.Count > QuietSeconds)
             {

@@ -18,12 +18,14 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     {
         RunRecord Failed(FailureKind kind, string reason) => RunRecordBuilder.Failed(id, new RunFailure(kind, reason, sut.TailOfLog(), info));
 
-        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress);
+        // A steady warm-up also waits for the SUT's JIT to go quiet: throughput can plateau while tiering goes on.
+        var jit = new JitActivity();
+        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress) with { TargetSettled = () => jit.Settled };
         LoadResult load;
         CounterRecording? recording;
         try
         {
-            (load, recording) = await CounterSession.WithCountersAsync(sut.Pid, () => LoadEngine.RunAsync(plan, progress: null, ct), ct);
+            (load, recording) = await CounterSession.WithCountersAsync(sut.Pid, () => LoadEngine.RunAsync(plan, progress: null, ct), ct, live: jit);
         }
         catch (PerfLabException ex)
         {

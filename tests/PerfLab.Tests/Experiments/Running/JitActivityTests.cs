@@ -24,11 +24,12 @@ public sealed class JitActivityTests
     }
 
     [Fact]
-    public void Settled_NoJitFigureEverArrives_DoesNotHoldTheWarmup()
+    public void Settled_NoJitFigureArrives_NeverSettled()
     {
         var jit = new JitActivity();
-        Assert.True(jit.Settled);
+        Assert.False(jit.Settled);
         jit.Report(Sample(1, null));
-        Assert.True(jit.Settled);
+        jit.Report(Sample(2, null));
+        Assert.False(jit.Settled);
     }
 }
