@@ -11,121 +11,115 @@ namespace PerfLab.Cli;
 public static class LoadCommand
 {
     /// <summary>A run given only a request count (-n) stops here at the latest.</summary>
-    public static readonly TimeSpan CountRunTimeCap = TimeSpan.FromMinutes(10);
+    public static readonly TimeSpan CountRunTimeCap = LoadPlanBuilder.CountRunTimeCap;
 
     public static Command Create()
     {
-        var url = new Argument<string>("url") { Description = "Target URL; may hold one {placeholder} filled from --values, --values-file or --values-url." };
-        var users = new Option<int>("--users", "-c", "--connections") { Description = "Virtual users (closed), connections = in-flight cap (open).", DefaultValueFactory = _ => 10 };
-        var duration = DurationOption("--duration", "Measured duration after warm-up (e.g. 500ms, 30s, 2m); with -n only a cap (default 10m); burst: a cap (default 10m); ramp: default until the last step has run one interval.", "-d");
-        var requests = new Option<long?>("--requests", "-n") { Description = "Stop after this many measured requests." };
-        var rate = new Option<double?>("--rate", "-R") { Description = "Constant arrival rate in requests/s (open model, as wrk2 -R); implies --model open." };
-        var model = new Option<string?>("--model", "-m") { Description = "closed | open | burst | ramp (default: closed, or open with --rate, burst with --burst-size, ramp with --ramp-*)." };
-        model.AcceptOnlyFromAmong("closed", "open", "burst", "ramp");
-        var burstSize = new Option<int?>("--burst-size") { Description = "Burst: requests sent at once (default 200, as seed 001)." };
-        var batches = new Option<int?>("--batches") { Description = "Burst: measured batches (default 10)." };
-        var warmupBatches = new Option<int>("--warmup-batches") { Description = "Burst: unmeasured batches first.", DefaultValueFactory = _ => 1 };
-        var rampStart = new Option<int?>("--ramp-start") { Description = "Ramp: users at the start (default: --users)." };
-        var rampStep = new Option<int?>("--ramp-step") { Description = "Ramp: users added per step (default 10)." };
-        var rampEvery = DurationOption("--ramp-every", "Ramp: time per step (default 10s).");
-        var rampMax = new Option<int?>("--ramp-max") { Description = "Ramp: most users (default 100)." };
-        var warmup = DurationOption("--warmup", "Load before measuring, excluded from statistics (default 0s).", "-w");
-        var timeout = DurationOption("--timeout", "Per-request timeout (default 5s).", "-t");
-        var http2 = new Option<bool>("--http2") { Description = "HTTP/2 with prior knowledge (h2c) instead of HTTP/1.1 keep-alive." };
-        var values = new Option<string[]>("--values") { Description = "Values for the URL placeholder, comma-separated or repeated.", AllowMultipleArgumentsPerToken = true };
-        var valuesFile = new Option<string?>("--values-file") { Description = "File of placeholder values: a JSON array or one per line." };
-        var valuesUrl = new Option<string?>("--values-url") { Description = "URL answering a JSON array of placeholder values, fetched once (e.g. /customer/orders/ids)." };
-        var random = new Option<bool>("--random") { Description = "Pick values at random (seeded) instead of in order." };
-        var seed = new Option<int>("--seed") { Description = "Seed for --random.", DefaultValueFactory = _ => 1 };
-        var json = new Option<bool>("--json") { Description = "Print only the result as JSON on stdout." };
-        var output = new Option<FileInfo?>("--out", "-o") { Description = "Also write the result as JSON to this file (written even when interrupted)." };
-        var allowRemote = new Option<bool>("--allow-remote") { Description = "Allow targets other than loopback (127.0.0.0/8, ::1, localhost)." };
-
-        Positive(users);
-        Positive(requests);
-        Positive(burstSize);
-        Positive(batches);
-        Positive(rampStart);
-        Positive(rampStep);
-        Positive(rampMax);
-        rate.Check(v => v is not { } r || (r > 0 && double.IsFinite(r)), "--rate must be a positive number of requests per second.");
-        warmupBatches.Check(v => v >= 0, "--warmup-batches must not be negative.");
-
+        var o = new LoadOptions();
         var command = new Command("load", "Apply HTTP load to a URL and report throughput, latency percentiles and errors (like wrk/hey; wrk2-style open model).");
-        command.Arguments.Add(url);
-        foreach (var o in new Option[] { users, duration, requests, rate, model, burstSize, batches, warmupBatches, rampStart, rampStep, rampEvery, rampMax, warmup, timeout, http2, values, valuesFile, valuesUrl, random, seed, json, output, allowRemote })
+        command.Arguments.Add(o.Url);
+        foreach (var option in o.All)
         {
-            command.Options.Add(o);
+            command.Options.Add(option);
+        }
+        command.SetAction((pr, ct) => RunAsync(pr, o, ct));
+        return command;
+    }
+
+    private static async Task<int> RunAsync(ParseResult pr, LoadOptions o, CancellationToken ct)
+    {
+        var plan = LoadPlanBuilder.Build(o.Read(pr));
+        var asJson = pr.GetValue(o.Json);
+        var result = await LoadDisplay.RunAsync(progress => LoadEngine.RunAsync(plan, progress, ct), asJson);
+        if (pr.GetValue(o.Output) is { } file)
+        {
+            await File.WriteAllTextAsync(file.FullName, LoadSummary.ToJson(result), CancellationToken.None);
+        }
+        Console.Out.Write(asJson ? LoadSummary.ToJson(result) + Environment.NewLine : LoadSummary.ToText(result));
+        return (int)(ct.IsCancellationRequested ? ExitCode.Interrupted : result.Incomplete ? ExitCode.Failed : ExitCode.Success);
+    }
+
+    /// <summary>The options of `perflab load`, read into the engine's <see cref="LoadRequest"/>.</summary>
+    private sealed class LoadOptions
+    {
+        public Argument<string> Url { get; } = new("url") { Description = "Target URL; may hold one {placeholder} filled from --values, --values-file or --values-url." };
+        public Option<int> Users { get; } = Positive(new Option<int>("--users", "-c", "--connections") { Description = "Virtual users (closed), connections = in-flight cap (open).", DefaultValueFactory = _ => 10 });
+        public Option<TimeSpan?> Duration { get; } = DurationOption("--duration", "Measured duration after warm-up (e.g. 500ms, 30s, 2m); with -n only a cap (default 10m); burst: a cap (default 10m); ramp: default until the last step has run one interval.", "-d");
+        public Option<long?> Requests { get; } = Positive(new Option<long?>("--requests", "-n") { Description = "Stop after this many measured requests." });
+        public Option<double?> Rate { get; } = RateOption();
+        public Option<string?> Model { get; } = ModelOption();
+        public Option<int?> BurstSize { get; } = Positive(new Option<int?>("--burst-size") { Description = "Burst: requests sent at once (default 200, as seed 001)." });
+        public Option<int?> Batches { get; } = Positive(new Option<int?>("--batches") { Description = "Burst: measured batches (default 10)." });
+        public Option<int> WarmupBatches { get; } = WarmupBatchesOption();
+        public Option<int?> RampStart { get; } = Positive(new Option<int?>("--ramp-start") { Description = "Ramp: users at the start (default: --users)." });
+        public Option<int?> RampStep { get; } = Positive(new Option<int?>("--ramp-step") { Description = "Ramp: users added per step (default 10)." });
+        public Option<TimeSpan?> RampEvery { get; } = DurationOption("--ramp-every", "Ramp: time per step (default 10s).");
+        public Option<int?> RampMax { get; } = Positive(new Option<int?>("--ramp-max") { Description = "Ramp: most users (default 100)." });
+        public Option<TimeSpan?> Warmup { get; } = DurationOption("--warmup", "Load before measuring, excluded from statistics (default 0s); with --warmup-until-steady, the most it may last.", "-w");
+        public Option<bool> Steady { get; } = new("--warmup-until-steady") { Description = "End the warm-up once throughput has settled (3 whole seconds within 5 % and flat), at most --warmup." };
+        public Option<TimeSpan?> Timeout { get; } = DurationOption("--timeout", "Per-request timeout (default 5s).", "-t");
+        public Option<bool> Http2 { get; } = new("--http2") { Description = "HTTP/2 with prior knowledge (h2c) instead of HTTP/1.1 keep-alive." };
+        public Option<string[]> Values { get; } = new("--values") { Description = "Values for the URL placeholder, comma-separated or repeated.", AllowMultipleArgumentsPerToken = true };
+        public Option<string?> ValuesFile { get; } = new("--values-file") { Description = "File of placeholder values: a JSON array or one per line." };
+        public Option<string?> ValuesUrl { get; } = new("--values-url") { Description = "URL answering a JSON array of placeholder values, fetched once (e.g. /customer/orders/ids)." };
+        public Option<bool> Random { get; } = new("--random") { Description = "Pick values at random (seeded) instead of in order." };
+        public Option<int> Seed { get; } = new("--seed") { Description = "Seed for --random.", DefaultValueFactory = _ => 1 };
+        public Option<bool> Json { get; } = new("--json") { Description = "Print only the result as JSON on stdout." };
+        public Option<FileInfo?> Output { get; } = new("--out", "-o") { Description = "Also write the result as JSON to this file (written even when interrupted)." };
+        public Option<bool> AllowRemote { get; } = new("--allow-remote") { Description = "Allow targets other than loopback (127.0.0.0/8, ::1, localhost)." };
+
+        public IEnumerable<Option> All =>
+        [
+            Users, Duration, Requests, Rate, Model, BurstSize, Batches, WarmupBatches, RampStart, RampStep, RampEvery, RampMax,
+            Warmup, Steady, Timeout, Http2, Values, ValuesFile, ValuesUrl, Random, Seed, Json, Output, AllowRemote,
+        ];
+
+        public LoadRequest Read(ParseResult pr) => new(pr.GetValue(Url)!)
+        {
+            Kind = pr.GetValue(Model),
+            Users = pr.GetValue(Users),
+            Duration = pr.GetValue(Duration),
+            Requests = pr.GetValue(Requests),
+            Rate = pr.GetValue(Rate),
+            BurstSize = pr.GetValue(BurstSize),
+            Batches = pr.GetValue(Batches),
+            WarmupBatches = pr.GetValue(WarmupBatches),
+            RampStart = pr.GetValue(RampStart),
+            RampStep = pr.GetValue(RampStep),
+            RampEvery = pr.GetValue(RampEvery),
+            RampMax = pr.GetValue(RampMax),
+            Warmup = pr.GetValue(Warmup),
+            WarmupUntilSteady = pr.GetValue(Steady),
+            Timeout = pr.GetValue(Timeout),
+            Http2 = pr.GetValue(Http2),
+            Values = pr.GetValue(Values) is { Length: > 0 } v ? [.. v.SelectMany(x => x.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries))] : null,
+            ValuesFile = pr.GetValue(ValuesFile),
+            ValuesUrl = pr.GetValue(ValuesUrl),
+            Random = pr.GetValue(Random),
+            Seed = pr.GetValue(Seed),
+            AllowRemote = pr.GetValue(AllowRemote),
+        };
+
+        private static Option<double?> RateOption()
+        {
+            var rate = new Option<double?>("--rate", "-R") { Description = "Constant arrival rate in requests/s (open model, as wrk2 -R); implies --model open." };
+            rate.Check(v => v is not { } r || (r > 0 && double.IsFinite(r)), "--rate must be a positive number of requests per second.");
+            return rate;
         }
 
-        command.SetAction(async (ParseResult pr, CancellationToken ct) =>
+        private static Option<string?> ModelOption()
         {
-            var target = pr.GetValue(url)!;
-            var givenValues = pr.GetValue(values) is { Length: > 0 } v ? v.SelectMany(x => x.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)).ToArray() : null;
-            var kind = pr.GetValue(model) ?? (pr.GetValue(rate) is not null ? "open"
-                : pr.GetValue(burstSize) is not null || pr.GetValue(batches) is not null ? "burst"
-                : pr.GetValue(rampStart) is not null || pr.GetValue(rampStep) is not null || pr.GetValue(rampMax) is not null || pr.GetValue(rampEvery) is not null ? "ramp"
-                : "closed");
-            var userCount = pr.GetValue(users);
-            var givenDuration = pr.GetValue(duration);
-            var count = pr.GetValue(requests);
+            var model = new Option<string?>("--model", "-m") { Description = "closed | open | burst | ramp (default: closed, or open with --rate, burst with --burst-size, ramp with --ramp-*)." };
+            model.AcceptOnlyFromAmong("closed", "open", "burst", "ramp");
+            return model;
+        }
 
-            LoadModel loadModel;
-            TimeSpan runDuration;
-            switch (kind)
-            {
-                case "open":
-                    loadModel = new OpenModel(pr.GetValue(rate) ?? throw new PerfLabException("--model open needs --rate.", ExitCode.Usage), userCount);
-                    runDuration = givenDuration ?? (count is null ? TimeSpan.FromSeconds(10) : CountRunTimeCap);
-                    break;
-                case "burst":
-                    loadModel = new BurstModel(pr.GetValue(burstSize) ?? 200, pr.GetValue(batches) ?? 10, pr.GetValue(warmupBatches));
-                    runDuration = givenDuration ?? CountRunTimeCap;
-                    break;
-                case "ramp":
-                    var every = pr.GetValue(rampEvery) ?? TimeSpan.FromSeconds(10);
-                    var ramp = new RampModel(pr.GetValue(rampStart) ?? userCount, pr.GetValue(rampStep) ?? 10, every, pr.GetValue(rampMax) ?? 100);
-                    if (ramp.MaxUsers < ramp.StartUsers)
-                    {
-                        throw new PerfLabException("--ramp-max must be at least --ramp-start.", ExitCode.Usage);
-                    }
-                    loadModel = ramp;
-                    runDuration = givenDuration ?? every * ramp.StepCount;
-                    break;
-                default:
-                    loadModel = new ClosedModel(userCount);
-                    runDuration = givenDuration ?? (count is null ? TimeSpan.FromSeconds(10) : CountRunTimeCap);
-                    break;
-            }
-
-            var feed = new RequestFeed(target)
-            {
-                Values = givenValues,
-                ValuesFile = pr.GetValue(valuesFile),
-                ValuesUrl = pr.GetValue(valuesUrl) is { } vu && vu.StartsWith('/') ? new Uri(TargetGuard.ParseTarget(target.Split('{')[0], "url"), vu).ToString() : pr.GetValue(valuesUrl),
-                Order = pr.GetValue(random) ? FeedOrder.Random : FeedOrder.Circular,
-                Seed = pr.GetValue(seed),
-            };
-            var plan = new LoadPlan([new ScenarioPlan("default", loadModel, feed) { MaxRequests = count }], runDuration, pr.GetValue(warmup) ?? TimeSpan.Zero, pr.GetValue(timeout) ?? TimeSpan.FromSeconds(5))
-            {
-                Http2 = pr.GetValue(http2),
-                AllowRemote = pr.GetValue(allowRemote),
-            };
-            // Checked here too so that a refused or malformed target is reported before any output starts.
-            var parsed = TargetGuard.ParseTarget(target.Replace("{", "", StringComparison.Ordinal).Replace("}", "", StringComparison.Ordinal), "url");
-            TargetGuard.EnsureAllowed(parsed, plan.AllowRemote);
-
-            var asJson = pr.GetValue(json);
-            var result = await LoadDisplay.RunAsync(progress => LoadEngine.RunAsync(plan, progress, ct), asJson);
-
-            if (pr.GetValue(output) is { } file)
-            {
-                await File.WriteAllTextAsync(file.FullName, LoadSummary.ToJson(result), CancellationToken.None);
-            }
-            Console.Out.Write(asJson ? LoadSummary.ToJson(result) + Environment.NewLine : LoadSummary.ToText(result));
-            return (int)(ct.IsCancellationRequested ? ExitCode.Interrupted : result.Incomplete ? ExitCode.Failed : ExitCode.Success);
-        });
-        return command;
+        private static Option<int> WarmupBatchesOption()
+        {
+            var option = new Option<int>("--warmup-batches") { Description = "Burst: unmeasured batches first.", DefaultValueFactory = _ => 1 };
+            option.Check(v => v >= 0, "--warmup-batches must not be negative.");
+            return option;
+        }
     }
 
     private static Option<TimeSpan?> DurationOption(string name, string description, params string[] aliases)
@@ -140,6 +134,9 @@ public static class LoadCommand
         return option;
     }
 
-    private static void Positive<T>(Option<T> option) =>
+    private static Option<T> Positive<T>(Option<T> option)
+    {
         option.Check(v => v is null || Convert.ToDouble(v, System.Globalization.CultureInfo.InvariantCulture) > 0, $"{option.Name} must be positive.");
+        return option;
+    }
 }

@@ -32,19 +32,13 @@ public static class ScenarioPlans
             LoadModel model = s.Model switch
             {
                 ScenarioKind.Closed => new ClosedModel(s.Users),
-                ScenarioKind.Open => new OpenModel(s.Rate, Math.Max(64, (int)Math.Ceiling(s.Rate))),
+                ScenarioKind.Open => LoadPlanBuilder.Open(s.Rate),
                 ScenarioKind.Burst => new BurstModel(s.BurstSize, profile.Batches),
-                ScenarioKind.Ramp => RampOf(s, profile),
+                ScenarioKind.Ramp => LoadPlanBuilder.Ramp(s.RampFrom, s.RampStep, s.Users, every: null, profile.Duration),
                 _ => throw new InvalidOperationException($"scenario {s.Name}: an upload runs through UploadRun, not the load engine"),
             };
             return new ScenarioPlan(s.Name, model, feed);
         }).ToList();
         return new LoadPlan(scenarios, profile.Duration, profile.Warmup, RequestTimeout) { WarmupUntilSteady = profile.WarmupUntilSteady };
-    }
-
-    private static RampModel RampOf(ScenarioDefinition s, ProfileDefinition profile)
-    {
-        var steps = 1 + (int)Math.Ceiling((s.Users - s.RampFrom) / (double)s.RampStep);
-        return new RampModel(s.RampFrom, s.RampStep, profile.Duration / steps, s.Users);
     }
 }

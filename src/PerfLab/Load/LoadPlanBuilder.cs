@@ -1,0 +1,106 @@
+using PerfLab.Common;
+
+namespace PerfLab.Load;
+
+/// <summary>What a user asked of one load run, in the load engine's own terms (from `perflab load`'s options).</summary>
+public sealed record LoadRequest(string Url)
+{
+    /// <summary>closed, open, burst or ramp; null: chosen from the other values (rate: open, burst size: burst, ramp values: ramp).</summary>
+    public string? Kind { get; init; }
+    public int Users { get; init; } = 10;
+    public TimeSpan? Duration { get; init; }
+    public long? Requests { get; init; }
+    public double? Rate { get; init; }
+    public int? BurstSize { get; init; }
+    public int? Batches { get; init; }
+    public int WarmupBatches { get; init; } = 1;
+    public int? RampStart { get; init; }
+    public int? RampStep { get; init; }
+    public TimeSpan? RampEvery { get; init; }
+    public int? RampMax { get; init; }
+    public TimeSpan? Warmup { get; init; }
+    public bool WarmupUntilSteady { get; init; }
+    public TimeSpan? Timeout { get; init; }
+    public bool Http2 { get; init; }
+    public IReadOnlyList<string>? Values { get; init; }
+    public string? ValuesFile { get; init; }
+    public string? ValuesUrl { get; init; }
+    public bool Random { get; init; }
+    public int Seed { get; init; } = 1;
+    public bool AllowRemote { get; init; }
+}
+
+/// <summary>
+/// The one place a load model is made from its sizes, so `perflab load` and the experiments build the same model from
+/// the same numbers (a ramp in particular: its steps either last a given time or share the measured duration).
+/// </summary>
+public static class LoadPlanBuilder
+{
+    /// <summary>A run given only a request count (-n) stops here at the latest.</summary>
+    public static readonly TimeSpan CountRunTimeCap = TimeSpan.FromMinutes(10);
+
+    /// <summary>Open model: one connection per request per second, at least 64, unless a cap is given.</summary>
+    public static OpenModel Open(double rate, int? maxInFlight = null) => new(rate, maxInFlight ?? Math.Max(64, (int)Math.Ceiling(rate)));
+
+    /// <summary>A ramp from <paramref name="from"/> to <paramref name="to"/> users by <paramref name="step"/>; each step lasts <paramref name="every"/>, or a share of <paramref name="duration"/>.</summary>
+    public static RampModel Ramp(int from, int step, int to, TimeSpan? every, TimeSpan duration)
+    {
+        var steps = step <= 0 || from >= to ? 1 : 1 + (int)Math.Ceiling((to - from) / (double)step);
+        return new RampModel(from, step, every ?? duration / steps, to);
+    }
+
+    /// <exception cref="PerfLabException">A combination of values that makes no run (Usage), or a target that may not receive load.</exception>
+    public static LoadPlan Build(LoadRequest request)
+    {
+        var (model, duration) = ModelOf(request);
+        var feed = new RequestFeed(request.Url)
+        {
+            Values = request.Values is { Count: > 0 } values ? values : null,
+            ValuesFile = request.ValuesFile,
+            ValuesUrl = request.ValuesUrl is { } vu && vu.StartsWith('/') ? new Uri(TargetGuard.ParseTarget(request.Url.Split('{')[0], "url"), vu).ToString() : request.ValuesUrl,
+            Order = request.Random ? FeedOrder.Random : FeedOrder.Circular,
+            Seed = request.Seed,
+        };
+        var plan = new LoadPlan([new ScenarioPlan("default", model, feed) { MaxRequests = request.Requests }], duration,
+            request.Warmup ?? TimeSpan.Zero, request.Timeout ?? TimeSpan.FromSeconds(5))
+        {
+            Http2 = request.Http2,
+            AllowRemote = request.AllowRemote,
+            WarmupUntilSteady = request.WarmupUntilSteady,
+        };
+        if (plan.WarmupUntilSteady && plan.Warmup <= TimeSpan.Zero)
+        {
+            throw new PerfLabException("--warmup-until-steady needs a warm-up cap: give --warmup (e.g. -w 30s).", ExitCode.Usage);
+        }
+        // Checked here too so that a refused or malformed target is reported before any output starts.
+        var parsed = TargetGuard.ParseTarget(request.Url.Replace("{", "", StringComparison.Ordinal).Replace("}", "", StringComparison.Ordinal), "url");
+        TargetGuard.EnsureAllowed(parsed, plan.AllowRemote);
+        return plan;
+    }
+
+    private static (LoadModel Model, TimeSpan Duration) ModelOf(LoadRequest r)
+    {
+        var kind = r.Kind ?? (r.Rate is not null ? "open"
+            : r.BurstSize is not null || r.Batches is not null ? "burst"
+            : r.RampStart is not null || r.RampStep is not null || r.RampMax is not null || r.RampEvery is not null ? "ramp"
+            : "closed");
+        var unbounded = r.Duration ?? (r.Requests is null ? TimeSpan.FromSeconds(10) : CountRunTimeCap);
+        switch (kind)
+        {
+            case "open":
+                return (Open(r.Rate ?? throw new PerfLabException("--model open needs --rate.", ExitCode.Usage), r.Users), unbounded);
+            case "burst":
+                return (new BurstModel(r.BurstSize ?? 200, r.Batches ?? 10, r.WarmupBatches), r.Duration ?? CountRunTimeCap);
+            case "ramp":
+                var every = r.RampEvery ?? TimeSpan.FromSeconds(10);
+                var ramp = Ramp(r.RampStart ?? r.Users, r.RampStep ?? 10, r.RampMax ?? 100, every, TimeSpan.Zero);
+                if (ramp.MaxUsers < ramp.StartUsers)
+                {
+                    throw new PerfLabException("--ramp-max must be at least --ramp-start.", ExitCode.Usage);
+                }
+                return (ramp, r.Duration ?? every * ramp.StepCount);
+            default:
+                return (new ClosedModel(r.Users), unbounded);
+        }
+    }
+}
