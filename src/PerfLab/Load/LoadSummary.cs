@@ -49,6 +49,14 @@ public static class LoadSummary
             sb.Append(c, $"  {s.Requests} requests in {seconds:0.00}s, {Bytes(s.BytesReceived)} read").AppendLine();
             sb.Append(c, $"  Requests/sec: {s.RequestsPerSecond:0.00}").AppendLine();
             sb.Append("  Errors: ").AppendLine(s.Errors.Total == 0 ? "none" : string.Join(", ", s.Errors.ByKind.Select(kv => string.Create(c, $"{kv.Key} {kv.Value}"))));
+            if (s.InFlightAtEnd > 0)
+            {
+                sb.Append(c, $"  In flight when the window closed: {s.InFlightAtEnd} (oldest {s.InFlightOldestMs:0} ms), not counted").AppendLine();
+            }
+            if (s.BoundedByWindow)
+            {
+                sb.AppendLine("  BOUNDED BY THE WINDOW: the median latency exceeds a fifth of it; lengthen --duration for a throughput figure");
+            }
         }
         var g = result.Generator;
         sb.Append(c, $"Generator ({g.Transport}): {g.CoresUsed:0.00} of {g.AvailableCores} cores (busiest event thread {g.EventThreadBusy:0%}), {g.CpuMicrosecondsPerRequest:0.0} µs CPU and {g.AllocatedBytesPerRequest:0} B allocated per request");
@@ -56,6 +64,10 @@ public static class LoadSummary
         if (result.Incomplete)
         {
             sb.Append("INCOMPLETE: ").AppendLine(result.IncompleteReason);
+        }
+        if (result.Settled is { } settled)
+        {
+            sb.Append(c, $"Warm-up: {result.WarmupSeconds:0.0} s, {(settled ? "until steady" : "cap reached before the throughput settled")}").AppendLine();
         }
         return sb.ToString();
     }
