@@ -237,7 +237,7 @@ public static class DbCommand
         {
             try
             {
-                version = await Seeder.ReadServerVersionAsync(target, ct);
+                version = await DatabaseAdmin.ReadServerVersionAsync(target, ct);
                 state = await Seeder.ReadStateAsync(target, ct);
             }
             catch (PerfLabException ex)
@@ -255,7 +255,7 @@ public static class DbCommand
             Port: cluster?.Port,
             PostgresVersion: version,
             ConnectionString: target ?? cluster?.ConnectionString,
-            Database: target is null ? null : Seeder.Normalize(target).Database,
+            Database: target is null ? null : DatabaseAdmin.Normalize(target).Database,
             SchemaState: state?.Describe(),
             SchemaVersion: state?.SchemaVersion,
             ExpectedSchemaVersion: Seeder.SchemaVersion,

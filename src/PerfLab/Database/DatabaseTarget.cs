@@ -41,7 +41,7 @@ public static class DatabaseTarget
         var target = Server(connectionString, dataDir, "; run `perflab db start && perflab db seed`, or pass --connection-string.");
         if (external)
         {
-            target = new Npgsql.NpgsqlConnectionStringBuilder(target) { Database = Seeder.Normalize(target).Database }.ConnectionString;
+            target = new Npgsql.NpgsqlConnectionStringBuilder(target) { Database = DatabaseAdmin.Normalize(target).Database }.ConnectionString;
         }
         var fix = external ? "perflab db seed --connection-string \"...\"" : "perflab db seed";
 

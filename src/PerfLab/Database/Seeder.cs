@@ -1,8 +1,6 @@
 using System.Diagnostics;
 using System.Reflection;
-using System.Security.Cryptography;
 using Npgsql;
-using NpgsqlTypes;
 using PerfLab.Common;
 
 namespace PerfLab.Database;
@@ -70,22 +68,6 @@ public static class Seeder
     public const string DataChecksum = "0ee59c5c4eba262f69ee79085997f5181fbe19e80ed3d917fabc98a7b1bea175";
     public const string DefaultDatabase = "adventureworks";
 
-    private const string ProductColumns = """
-        "ProductID","Name","ProductNumber","MakeFlag","FinishedGoodsFlag","Color","SafetyStockLevel","ReorderPoint",
-        "StandardCost","ListPrice","Size","SizeUnitMeasureCode","WeightUnitMeasureCode","Weight","DaysToManufacture",
-        "ProductLine","Class","Style","ProductSubcategoryID","ProductModelID","SellStartDate","SellEndDate",
-        "DiscontinuedDate","rowguid","ModifiedDate"
-        """;
-    private const string HeaderColumns = """
-        "SalesOrderID","RevisionNumber","OrderDate","DueDate","ShipDate","Status","OnlineOrderFlag",
-        "PurchaseOrderNumber","AccountNumber","CustomerID","SalesPersonID","TerritoryID","BillToAddressID",
-        "ShipToAddressID","ShipMethodID","CreditCardID","CreditCardApprovalCode","CurrencyRateID","SubTotal","TaxAmt",
-        "Freight","Comment","rowguid","ModifiedDate"
-        """;
-    private const string DetailColumns = """
-        "SalesOrderID","SalesOrderDetailID","CarrierTrackingNumber","OrderQty","ProductID","SpecialOfferID",
-        "UnitPrice","UnitPriceDiscount","rowguid","ModifiedDate"
-        """;
 
     // Serializes concurrent seeds of one database (two `perflab db seed` at once, parallel test classes).
     private const long SeedLockKey = 0x5045_5246_4C41_4231;
@@ -103,7 +85,7 @@ public static class Seeder
     {
         if (dropDatabase)
         {
-            await DropDatabaseAsync(connectionString, ct);
+            await DatabaseAdmin.DropDatabaseAsync(connectionString, ct);
         }
         return await SeedCoreAsync(connectionString, progress, force: true, ct);
     }
@@ -111,11 +93,11 @@ public static class Seeder
     /// <summary>Reads the schema marker and row counts; a missing database or tables is reported, not thrown.</summary>
     public static async Task<SeedState> ReadStateAsync(string connectionString, CancellationToken ct)
     {
-        var builder = Normalize(connectionString);
+        var builder = DatabaseAdmin.Normalize(connectionString);
         await using var connection = new NpgsqlConnection(builder.ConnectionString);
         try
         {
-            await OpenAsync(connection, builder, ct);
+            await DatabaseAdmin.OpenAsync(connection, builder, ct);
         }
         catch (PerfLabException ex) when (ex.InnerException is PostgresException
                                           { SqlState: PostgresErrorCodes.InvalidCatalogName })
@@ -131,9 +113,9 @@ public static class Seeder
     /// </summary>
     public static async Task<string> ReadDataChecksumAsync(string connectionString, CancellationToken ct)
     {
-        var builder = Normalize(connectionString);
+        var builder = DatabaseAdmin.Normalize(connectionString);
         await using var connection = new NpgsqlConnection(builder.ConnectionString);
-        await OpenAsync(connection, builder, ct);
+        await DatabaseAdmin.OpenAsync(connection, builder, ct);
         await using var command = new NpgsqlCommand("""
             SELECT md5(
                 (SELECT md5(string_agg(t::text, E'\n' ORDER BY t."ProductID")) FROM "Production"."Product" t) ||
@@ -146,43 +128,8 @@ public static class Seeder
     }
 
     /// <summary>The checksum a seed of <paramref name="data"/> stores, computed without a database.</summary>
-    internal static async Task<string> ComputeChecksumAsync(AdventureWorksData data, CancellationToken ct)
-    {
-        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
-        var sink = new RowSink(hash);
-        foreach (var p in data.Products)
-        {
-            await WriteAsync(sink, p, ct);
-        }
-        foreach (var h in data.Headers)
-        {
-            await WriteAsync(sink, h, ct);
-        }
-        foreach (var d in data.Details)
-        {
-            await WriteAsync(sink, d, ct);
-        }
-        return Convert.ToHexStringLower(hash.GetHashAndReset());
-    }
+    internal static Task<string> ComputeChecksumAsync(AdventureWorksData data, CancellationToken ct) => SeedCopy.ChecksumAsync(data, ct);
 
-    /// <summary>The server's version string (e.g. "15.14 (Debian 15.14-0+deb12u1)").</summary>
-    internal static async Task<string> ReadServerVersionAsync(string connectionString, CancellationToken ct)
-    {
-        var builder = Normalize(connectionString);
-        try
-        {
-            await using var connection = new NpgsqlConnection(builder.ConnectionString);
-            await OpenAsync(connection, builder, ct);
-            return connection.ServerVersion;
-        }
-        catch (PerfLabException ex) when (ex.InnerException is PostgresException
-                                          { SqlState: PostgresErrorCodes.InvalidCatalogName })
-        {
-            await using var connection = new NpgsqlConnection(AdminConnectionString(builder));
-            await OpenAsync(connection, builder, ct);
-            return connection.ServerVersion;
-        }
-    }
 
     internal static string ReadSchemaSql()
     {
@@ -192,40 +139,19 @@ public static class Seeder
         return reader.ReadToEnd();
     }
 
-    /// <summary>Fills in the defaults perflab relies on: the database name, no pooling (admin work must not keep
-    /// idle connections that block DROP DATABASE or CREATE DATABASE ... TEMPLATE), bounded waits.</summary>
-    internal static NpgsqlConnectionStringBuilder Normalize(string connectionString)
-    {
-        NpgsqlConnectionStringBuilder builder;
-        try
-        {
-            builder = new NpgsqlConnectionStringBuilder(connectionString);
-        }
-        catch (ArgumentException ex)
-        {
-            throw new PerfLabException($"the connection string is not valid: {ex.Message}", ExitCode.Usage, ex);
-        }
-        builder.Database ??= DefaultDatabase;
-        builder.Pooling = false;
-        if (!connectionString.Contains("Timeout", StringComparison.OrdinalIgnoreCase))
-        {
-            builder.Timeout = 5;
-        }
-        return builder;
-    }
 
     private static async Task<SeedResult> SeedCoreAsync(string connectionString, IProgress<SeedProgress>? progress,
         bool force, CancellationToken ct)
     {
         var clock = Stopwatch.StartNew();
-        var builder = Normalize(connectionString);
+        var builder = DatabaseAdmin.Normalize(connectionString);
         builder.CommandTimeout = 300;
-        await EnsureDatabaseAsync(builder, ct);
+        await DatabaseAdmin.EnsureDatabaseAsync(builder, ct);
 
         await using var connection = new NpgsqlConnection(builder.ConnectionString);
-        await OpenAsync(connection, builder, ct);
+        await DatabaseAdmin.OpenAsync(connection, builder, ct);
         await using var transaction = await connection.BeginTransactionAsync(ct);
-        await ExecuteAsync(connection, transaction, $"SELECT pg_advisory_xact_lock({SeedLockKey})", ct);
+        await DatabaseAdmin.ExecuteAsync(connection, transaction, $"SELECT pg_advisory_xact_lock({SeedLockKey})", ct);
 
         var state = await ReadStateAsync(connection, transaction, ct);
         if (state.IsCurrent && !force)
@@ -235,24 +161,16 @@ public static class Seeder
         }
         var hadContent = state.SchemaVersion is not null || state.Products + state.OrderHeaders + state.OrderDetails > 0;
 
-        await ExecuteAsync(connection, transaction,
+        await DatabaseAdmin.ExecuteAsync(connection, transaction,
             """DROP SCHEMA IF EXISTS "Sales", "Production", perflab CASCADE""", ct);
-        await ExecuteAsync(connection, transaction, ReadSchemaSql(), ct);
+        await DatabaseAdmin.ExecuteAsync(connection, transaction, ReadSchemaSql(), ct);
         progress?.Report(new SeedProgress("schema", 0, clock.Elapsed));
 
         var data = AdventureWorksData.Generate();
         progress?.Report(new SeedProgress("generated", data.Products.Count + data.Headers.Count + data.Details.Count,
             clock.Elapsed));
 
-        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
-        var sink = new RowSink(hash);
-        await CopyAsync(connection, sink, "\"Production\".\"Product\"", ProductColumns, data.Products, WriteAsync,
-            progress, clock, ct);
-        await CopyAsync(connection, sink, "\"Sales\".\"SalesOrderHeader\"", HeaderColumns, data.Headers, WriteAsync,
-            progress, clock, ct);
-        await CopyAsync(connection, sink, "\"Sales\".\"SalesOrderDetail\"", DetailColumns, data.Details, WriteAsync,
-            progress, clock, ct);
-        var checksum = Convert.ToHexStringLower(hash.GetHashAndReset());
+        var checksum = await SeedCopy.CopyAllAsync(connection, data, progress, clock, ct);
 
         await using (var marker = new NpgsqlCommand(
             """INSERT INTO perflab.schema_info ("SchemaVersion", "Seed", "Checksum") VALUES ($1, $2, $3)""",
@@ -266,7 +184,7 @@ public static class Seeder
         await transaction.CommitAsync(ct);
 
         // Fresh statistics and a visibility map, so the first measured queries plan and scan like the later ones.
-        await ExecuteAsync(connection, null,
+        await DatabaseAdmin.ExecuteAsync(connection, null,
             """VACUUM (ANALYZE) "Production"."Product", "Sales"."SalesOrderHeader", "Sales"."SalesOrderDetail" """, ct);
         progress?.Report(new SeedProgress("analyzed", 0, clock.Elapsed));
 
@@ -274,97 +192,9 @@ public static class Seeder
             SchemaVersion, checksum, clock.Elapsed, state.SchemaVersion);
     }
 
-    private static async Task CopyAsync<T>(NpgsqlConnection connection, RowSink sink, string table, string columns,
-        IReadOnlyList<T> rows, Func<RowSink, T, CancellationToken, ValueTask> write, IProgress<SeedProgress>? progress,
-        Stopwatch clock, CancellationToken ct)
-    {
-        var copy = $"COPY {table} ({columns.ReplaceLineEndings("")}) FROM STDIN (FORMAT BINARY)";
-        await using (var importer = await connection.BeginBinaryImportAsync(copy, ct))
-        {
-            sink.Importer = importer;
-            foreach (var row in rows)
-            {
-                await write(sink, row, ct);
-            }
-            await importer.CompleteAsync(ct);
-        }
-        sink.Importer = null;
-        progress?.Report(new SeedProgress(table.Replace("\"", ""), rows.Count, clock.Elapsed));
-    }
 
-    private static async ValueTask WriteAsync(RowSink s, ProductRow p, CancellationToken ct)
-    {
-        await s.StartRowAsync(ct);
-        await s.WriteAsync(p.ProductId, ct);
-        await s.WriteAsync(p.Name, NpgsqlDbType.Varchar, ct);
-        await s.WriteAsync(p.ProductNumber, NpgsqlDbType.Varchar, ct);
-        await s.WriteAsync(p.MakeFlag, ct);
-        await s.WriteAsync(p.FinishedGoodsFlag, ct);
-        await s.WriteAsync(p.Color, NpgsqlDbType.Varchar, ct);
-        await s.WriteAsync(p.SafetyStockLevel, ct);
-        await s.WriteAsync(p.ReorderPoint, ct);
-        await s.WriteAsync(p.StandardCost, ct);
-        await s.WriteAsync(p.ListPrice, ct);
-        await s.WriteAsync(p.Size, NpgsqlDbType.Varchar, ct);
-        await s.WriteAsync(p.SizeUnitMeasureCode, NpgsqlDbType.Char, ct);
-        await s.WriteAsync(p.WeightUnitMeasureCode, NpgsqlDbType.Char, ct);
-        await s.WriteAsync(p.Weight, ct);
-        await s.WriteAsync(p.DaysToManufacture, ct);
-        await s.WriteAsync(p.ProductLine, NpgsqlDbType.Char, ct);
-        await s.WriteAsync(p.Class, NpgsqlDbType.Char, ct);
-        await s.WriteAsync(p.Style, NpgsqlDbType.Char, ct);
-        await s.WriteAsync(p.ProductSubcategoryId, ct);
-        await s.WriteAsync(p.ProductModelId, ct);
-        await s.WriteAsync(p.SellStartDate, ct);
-        await s.WriteAsync(p.SellEndDate, ct);
-        await s.WriteAsync(p.DiscontinuedDate, ct);
-        await s.WriteAsync(p.RowGuid, ct);
-        await s.WriteAsync(p.ModifiedDate, ct);
-    }
 
-    private static async ValueTask WriteAsync(RowSink s, SalesOrderHeaderRow h, CancellationToken ct)
-    {
-        await s.StartRowAsync(ct);
-        await s.WriteAsync(h.SalesOrderId, ct);
-        await s.WriteAsync(h.RevisionNumber, ct);
-        await s.WriteAsync(h.OrderDate, ct);
-        await s.WriteAsync(h.DueDate, ct);
-        await s.WriteAsync(h.ShipDate, ct);
-        await s.WriteAsync(h.Status, ct);
-        await s.WriteAsync(h.OnlineOrderFlag, ct);
-        await s.WriteAsync(h.PurchaseOrderNumber, NpgsqlDbType.Varchar, ct);
-        await s.WriteAsync(h.AccountNumber, NpgsqlDbType.Varchar, ct);
-        await s.WriteAsync(h.CustomerId, ct);
-        await s.WriteAsync(h.SalesPersonId, ct);
-        await s.WriteAsync(h.TerritoryId, ct);
-        await s.WriteAsync(h.BillToAddressId, ct);
-        await s.WriteAsync(h.ShipToAddressId, ct);
-        await s.WriteAsync(h.ShipMethodId, ct);
-        await s.WriteAsync(h.CreditCardId, ct);
-        await s.WriteAsync(h.CreditCardApprovalCode, NpgsqlDbType.Varchar, ct);
-        await s.WriteAsync(h.CurrencyRateId, ct);
-        await s.WriteAsync(h.SubTotal, ct);
-        await s.WriteAsync(h.TaxAmt, ct);
-        await s.WriteAsync(h.Freight, ct);
-        await s.WriteAsync(h.Comment, NpgsqlDbType.Varchar, ct);
-        await s.WriteAsync(h.RowGuid, ct);
-        await s.WriteAsync(h.ModifiedDate, ct);
-    }
 
-    private static async ValueTask WriteAsync(RowSink s, SalesOrderDetailRow d, CancellationToken ct)
-    {
-        await s.StartRowAsync(ct);
-        await s.WriteAsync(d.SalesOrderId, ct);
-        await s.WriteAsync(d.SalesOrderDetailId, ct);
-        await s.WriteAsync(d.CarrierTrackingNumber, NpgsqlDbType.Varchar, ct);
-        await s.WriteAsync(d.OrderQty, ct);
-        await s.WriteAsync(d.ProductId, ct);
-        await s.WriteAsync(d.SpecialOfferId, ct);
-        await s.WriteAsync(d.UnitPrice, ct);
-        await s.WriteAsync(d.UnitPriceDiscount, ct);
-        await s.WriteAsync(d.RowGuid, ct);
-        await s.WriteAsync(d.ModifiedDate, ct);
-    }
 
     private static async Task<SeedState> ReadStateAsync(NpgsqlConnection connection, NpgsqlTransaction? transaction,
         CancellationToken ct)
@@ -419,58 +249,10 @@ public static class Seeder
             await CountAsync(hasDetails, "\"Sales\".\"SalesOrderDetail\""));
     }
 
-    private static async Task EnsureDatabaseAsync(NpgsqlConnectionStringBuilder builder, CancellationToken ct)
-    {
-        await using var admin = new NpgsqlConnection(AdminConnectionString(builder));
-        await OpenAsync(admin, builder, ct);
-        await using var exists = new NpgsqlCommand("SELECT 1 FROM pg_database WHERE datname = $1", admin);
-        exists.Parameters.Add(new NpgsqlParameter { Value = builder.Database! });
-        if (await exists.ExecuteScalarAsync(ct) is not null)
-        {
-            return;
-        }
-        try
-        {
-            await ExecuteAsync(admin, null, $"CREATE DATABASE {QuoteIdentifier(builder.Database!)}", ct);
-        }
-        catch (PostgresException ex) when (ex.SqlState == PostgresErrorCodes.DuplicateDatabase)
-        {
-            // Created meanwhile by a concurrent seed: fine.
-        }
-    }
 
-    private static async Task DropDatabaseAsync(string connectionString, CancellationToken ct)
-    {
-        var builder = Normalize(connectionString);
-        await using var admin = new NpgsqlConnection(AdminConnectionString(builder));
-        await OpenAsync(admin, builder, ct);
-        await ExecuteAsync(admin, null, $"DROP DATABASE IF EXISTS {QuoteIdentifier(builder.Database!)} WITH (FORCE)", ct);
-    }
 
-    private static string AdminConnectionString(NpgsqlConnectionStringBuilder builder) =>
-        new NpgsqlConnectionStringBuilder(builder.ConnectionString) { Database = "postgres" }.ConnectionString;
 
-    private static async Task OpenAsync(NpgsqlConnection connection, NpgsqlConnectionStringBuilder builder,
-        CancellationToken ct)
-    {
-        try
-        {
-            await connection.OpenAsync(ct);
-        }
-        catch (Exception ex) when (ex is NpgsqlException or TimeoutException && !ct.IsCancellationRequested)
-        {
-            throw new PerfLabException(
-                $"cannot connect to PostgreSQL at {builder.Host}:{builder.Port} (database {connection.Database}): " +
-                $"{ex.Message.TrimEnd('.')}. For perflab's own server run `perflab db start`.", ExitCode.Unreachable, ex);
-        }
-    }
 
-    internal static async Task ExecuteAsync(NpgsqlConnection connection, NpgsqlTransaction? transaction, string sql,
-        CancellationToken ct)
-    {
-        await using var command = new NpgsqlCommand(sql, connection, transaction);
-        await command.ExecuteNonQueryAsync(ct);
-    }
 
-    internal static string QuoteIdentifier(string name) => "\"" + name.Replace("\"", "\"\"") + "\"";
+
 }
