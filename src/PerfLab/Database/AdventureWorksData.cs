@@ -50,6 +50,28 @@ internal sealed class AdventureWorksData
 
     private static List<ProductRow> GenerateProducts(SplitMix64 rng)
     {
+        var finished = FinishedCombinations();
+        var partCount = ProductCatalog.ProductCount - finished.Count;
+        var parts = PartNames(partCount);
+
+        // As in AdventureWorks, the raw parts come first and the finished goods last.
+        var rows = new List<ProductRow>(ProductCatalog.ProductCount);
+        foreach (var (name, number) in parts.Take(partCount))
+        {
+            var id = rows.Count + 1;
+            rows.Add(new ProductRow(id, name, number, MakeFlag: rng.Chance(0.4), FinishedGoodsFlag: false, Color: null,
+                SafetyStockLevel: 1000, ReorderPoint: 750, StandardCost: 0m, ListPrice: 0m, Size: null,
+                SizeUnitMeasureCode: null, WeightUnitMeasureCode: null, Weight: null, DaysToManufacture: rng.Next(0, 2),
+                ProductLine: null, Class: null, Style: null, ProductSubcategoryId: null, ProductModelId: null,
+                SellStartDate: SellStartDates[0], SellEndDate: null, DiscontinuedDate: null, rng.NextGuid(),
+                CatalogModifiedDate));
+        }
+        AddFinishedGoods(rows, finished, rng);
+        return rows;
+    }
+
+    private static List<(ProductCatalog.Family Family, ProductCatalog.Color? Color, string? Size)> FinishedCombinations()
+    {
         var finished = new List<(ProductCatalog.Family Family, ProductCatalog.Color? Color, string? Size)>();
         foreach (var family in ProductCatalog.FinishedGoods)
         {
@@ -63,8 +85,11 @@ internal sealed class AdventureWorksData
                 }
             }
         }
+        return finished;
+    }
 
-        var partCount = ProductCatalog.ProductCount - finished.Count;
+    private static List<(string Name, string Number)> PartNames(int partCount)
+    {
         var parts = new List<(string Name, string Number)>(ProductCatalog.RawParts);
         for (var n = 1; parts.Count < partCount; n++)
         {
@@ -82,20 +107,12 @@ internal sealed class AdventureWorksData
                 throw new InvalidOperationException("The product catalogue has too few parts to fill 504 products.");
             }
         }
+        return parts;
+    }
 
-        // As in AdventureWorks, the raw parts come first and the finished goods last.
-        var rows = new List<ProductRow>(ProductCatalog.ProductCount);
-        foreach (var (name, number) in parts.Take(partCount))
-        {
-            var id = rows.Count + 1;
-            rows.Add(new ProductRow(id, name, number, MakeFlag: rng.Chance(0.4), FinishedGoodsFlag: false, Color: null,
-                SafetyStockLevel: 1000, ReorderPoint: 750, StandardCost: 0m, ListPrice: 0m, Size: null,
-                SizeUnitMeasureCode: null, WeightUnitMeasureCode: null, Weight: null, DaysToManufacture: rng.Next(0, 2),
-                ProductLine: null, Class: null, Style: null, ProductSubcategoryId: null, ProductModelId: null,
-                SellStartDate: SellStartDates[0], SellEndDate: null, DiscontinuedDate: null, rng.NextGuid(),
-                CatalogModifiedDate));
-        }
-
+    private static void AddFinishedGoods(List<ProductRow> rows,
+        List<(ProductCatalog.Family Family, ProductCatalog.Color? Color, string? Size)> finished, SplitMix64 rng)
+    {
         var modelId = 0;
         ProductCatalog.Family? previous = null;
         foreach (var (family, color, size) in finished)
@@ -120,7 +137,6 @@ internal sealed class AdventureWorksData
                 Pad(family.Line), Pad(family.Class), Pad(family.ProductStyle), family.Subcategory, modelId, sellStart,
                 sellEnd, DiscontinuedDate: null, rng.NextGuid(), CatalogModifiedDate));
         }
-        return rows;
     }
 
     private static (string Name, string Number) NameOf(ProductCatalog.Family family, ProductCatalog.Color? color,
@@ -140,10 +156,36 @@ internal sealed class AdventureWorksData
         IReadOnlyList<ProductRow> products)
     {
         var sellable = products.Where(p => p.FinishedGoodsFlag).ToArray();
-        var bikes = sellable.Where(p => p.Weight is > 10m).ToArray();
-        var accessories = sellable.Where(p => p.Weight is null).ToArray();
+        var goods = new Goods(sellable, sellable.Where(p => p.Weight is > 10m).ToArray(), sellable.Where(p => p.Weight is null).ToArray());
+        var (reseller, lines) = LineCounts(rng);
 
-        // Line counts first, so the total can be made exactly 121,317 before any row is written.
+        var headers = new List<SalesOrderHeaderRow>(HeaderCount);
+        var details = new List<SalesOrderDetailRow>(DetailCount);
+        var spanDays = (LastOrderDate - FirstOrderDate).Days;
+        for (var i = 0; i < HeaderCount; i++)
+        {
+            var orderId = FirstSalesOrderId + i;
+            var orderDate = FirstOrderDate.AddDays((long)i * spanDays / HeaderCount);
+            var isReseller = reseller[i];
+            string? tracking = isReseller ? $"{Hex(rng, 4)}-{Hex(rng, 4)}-{Hex(rng, 2)}" : null;
+            var subTotal = 0m;
+            for (var line = 0; line < lines[i]; line++)
+            {
+                var detail = DetailOf(rng, goods, isReseller, line, orderId, details.Count + 1, tracking, orderDate);
+                subTotal += detail.LineTotal;
+                details.Add(detail);
+            }
+            headers.Add(HeaderOf(rng, orderId, orderDate, isReseller, decimal.Round(subTotal, 4)));
+        }
+        return (headers, details);
+    }
+
+    /// <summary>The finished goods an order line draws from: all of them (resellers), bikes, and accessories.</summary>
+    private sealed record Goods(ProductRow[] Sellable, ProductRow[] Bikes, ProductRow[] Accessories);
+
+    /// <summary>Line counts first, so the total can be made exactly 121,317 before any row is written.</summary>
+    private static (bool[] Reseller, int[] Lines) LineCounts(SplitMix64 rng)
+    {
         var reseller = new bool[HeaderCount];
         var lines = new int[HeaderCount];
         var total = 0;
@@ -181,87 +223,66 @@ internal sealed class AdventureWorksData
                 total--;
             }
         }
+        return (reseller, lines);
+    }
 
-        var headers = new List<SalesOrderHeaderRow>(HeaderCount);
-        var details = new List<SalesOrderDetailRow>(DetailCount);
-        var spanDays = (LastOrderDate - FirstOrderDate).Days;
-        for (var i = 0; i < HeaderCount; i++)
+    private static SalesOrderDetailRow DetailOf(SplitMix64 rng, Goods goods, bool isReseller, int line, int orderId,
+        int detailId, string? tracking, DateTime orderDate)
+    {
+        var product = isReseller ? rng.Pick(goods.Sellable)
+            : line == 0 && rng.Chance(0.6) ? rng.Pick(goods.Bikes)
+            : rng.Pick(goods.Accessories);
+        short qty = 1;
+        var offer = 1;
+        var discount = 0m;
+        var unitPrice = product.ListPrice;
+        if (isReseller)
         {
-            var orderId = FirstSalesOrderId + i;
-            var orderDate = FirstOrderDate.AddDays((long)i * spanDays / HeaderCount);
-            var shipDate = orderDate.AddDays(7);
-            var isReseller = reseller[i];
-            string? tracking = isReseller ? $"{Hex(rng, 4)}-{Hex(rng, 4)}-{Hex(rng, 2)}" : null;
-
-            var subTotal = 0m;
-            for (var line = 0; line < lines[i]; line++)
+            // Resellers buy at 60 % of list, in small multiples, with an occasional volume discount.
+            unitPrice = decimal.Round(product.ListPrice * 0.6m, 4);
+            qty = (short)(1 + (int)(rng.NextDouble() * rng.NextDouble() * 12));
+            if (rng.Chance(0.06))
             {
-                ProductRow product;
-                if (!isReseller && line == 0 && rng.Chance(0.6))
-                {
-                    product = rng.Pick(bikes);
-                }
-                else if (!isReseller)
-                {
-                    product = rng.Pick(accessories);
-                }
-                else
-                {
-                    product = rng.Pick(sellable);
-                }
-                short qty = 1;
-                var offer = 1;
-                var discount = 0m;
-                var unitPrice = product.ListPrice;
-                if (isReseller)
-                {
-                    // Resellers buy at 60 % of list, in small multiples, with an occasional volume discount.
-                    unitPrice = decimal.Round(product.ListPrice * 0.6m, 4);
-                    qty = (short)(1 + (int)(rng.NextDouble() * rng.NextDouble() * 12));
-                    if (rng.Chance(0.06))
-                    {
-                        (offer, discount) = rng.Pick(ResellerOffers);
-                    }
-                }
-                var detail = new SalesOrderDetailRow(orderId, details.Count + 1, tracking, qty, product.ProductId, offer,
-                    unitPrice, discount, rng.NextGuid(), orderDate);
-                subTotal += detail.LineTotal;
-                details.Add(detail);
+                (offer, discount) = rng.Pick(ResellerOffers);
             }
-
-            subTotal = decimal.Round(subTotal, 4);
-            var taxAmt = decimal.Round(subTotal * 0.08m, 4);
-            var freight = decimal.Round(subTotal * 0.025m, 4);
-            var hasCard = !isReseller || rng.Chance(0.7);
-            var territory = rng.Next(1, 11);
-            var address = rng.Next(400, 29_884);
-            headers.Add(new SalesOrderHeaderRow(
-                orderId,
-                RevisionNumber: (short)(orderDate.Year < 2014 ? 8 : 9),
-                orderDate,
-                DueDate: orderDate.AddDays(12),
-                shipDate,
-                Status: 5,
-                OnlineOrderFlag: !isReseller,
-                PurchaseOrderNumber: isReseller ? $"PO{rng.Next(10_000, 99_999)}{rng.Next(100_000, 999_999)}" : null,
-                AccountNumber: isReseller ? $"10-4020-{rng.Next(1, 701):D6}" : $"10-4030-{rng.Next(11_000, 30_119):D6}",
-                CustomerId: isReseller ? rng.Next(29_485, 30_119) : rng.Next(11_000, 30_119),
-                SalesPersonId: isReseller ? rng.Next(274, 291) : null,
-                TerritoryId: territory,
-                BillToAddressId: address,
-                ShipToAddressId: rng.Chance(0.9) ? address : rng.Next(400, 29_884),
-                ShipMethodId: isReseller ? 5 : 1,
-                CreditCardId: hasCard ? rng.Next(1, 19_238) : null,
-                CreditCardApprovalCode: hasCard ? $"{rng.Next(100_000, 1_000_000)}Vi{rng.Next(10_000, 100_000)}" : null,
-                CurrencyRateId: territory > 6 && rng.Chance(0.6) ? rng.Next(1, 13_533) : null,
-                subTotal,
-                taxAmt,
-                freight,
-                Comment: rng.Chance(0.01) ? rng.Pick(Comments) : null,
-                rng.NextGuid(),
-                ModifiedDate: shipDate));
         }
-        return (headers, details);
+        return new SalesOrderDetailRow(orderId, detailId, tracking, qty, product.ProductId, offer, unitPrice, discount,
+            rng.NextGuid(), orderDate);
+    }
+
+    private static SalesOrderHeaderRow HeaderOf(SplitMix64 rng, int orderId, DateTime orderDate, bool isReseller, decimal subTotal)
+    {
+        var shipDate = orderDate.AddDays(7);
+        var taxAmt = decimal.Round(subTotal * 0.08m, 4);
+        var freight = decimal.Round(subTotal * 0.025m, 4);
+        var hasCard = !isReseller || rng.Chance(0.7);
+        var territory = rng.Next(1, 11);
+        var address = rng.Next(400, 29_884);
+        return new SalesOrderHeaderRow(
+            orderId,
+            RevisionNumber: (short)(orderDate.Year < 2014 ? 8 : 9),
+            orderDate,
+            DueDate: orderDate.AddDays(12),
+            shipDate,
+            Status: 5,
+            OnlineOrderFlag: !isReseller,
+            PurchaseOrderNumber: isReseller ? $"PO{rng.Next(10_000, 99_999)}{rng.Next(100_000, 999_999)}" : null,
+            AccountNumber: isReseller ? $"10-4020-{rng.Next(1, 701):D6}" : $"10-4030-{rng.Next(11_000, 30_119):D6}",
+            CustomerId: isReseller ? rng.Next(29_485, 30_119) : rng.Next(11_000, 30_119),
+            SalesPersonId: isReseller ? rng.Next(274, 291) : null,
+            TerritoryId: territory,
+            BillToAddressId: address,
+            ShipToAddressId: rng.Chance(0.9) ? address : rng.Next(400, 29_884),
+            ShipMethodId: isReseller ? 5 : 1,
+            CreditCardId: hasCard ? rng.Next(1, 19_238) : null,
+            CreditCardApprovalCode: hasCard ? $"{rng.Next(100_000, 1_000_000)}Vi{rng.Next(10_000, 100_000)}" : null,
+            CurrencyRateId: territory > 6 && rng.Chance(0.6) ? rng.Next(1, 13_533) : null,
+            subTotal,
+            taxAmt,
+            freight,
+            Comment: rng.Chance(0.01) ? rng.Pick(Comments) : null,
+            rng.NextGuid(),
+            ModifiedDate: shipDate);
     }
 
     private static string Hex(SplitMix64 rng, int digits) =>
