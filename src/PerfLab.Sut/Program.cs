@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Connections;
 using PerfLab.Sut.Data;
 using PerfLab.Sut.Delays;
+using PerfLab.Sut.Diagnostics;
 using PerfLab.Sut.Hosting;
 using PerfLab.Sut.Info;
 using PerfLab.Sut.Logging;
@@ -42,6 +43,7 @@ app.MapDelays();        // seeds 001, 003, 004
 app.MapInfo();
 app.MapPlatform();
 app.MapUploads();       // seed 002's HTTP/2 upload
+app.MapCulprits();      // known culprits for trace tests (issue 12)
 app.AnnounceReadiness();
 
 try

@@ -17,6 +17,7 @@ public static class PerfLabCli
         root.Subcommands.Add(LoadCommand.Create());
         root.Subcommands.Add(CountersCommand.Create());
         root.Subcommands.Add(MicroCommand.Create());
+        root.Subcommands.Add(TraceCommand.Create());
         root.Subcommands.Add(ProxyCommand.Create());
         return root;
     }

@@ -1,0 +1,87 @@
+using System.Diagnostics.Tracing;
+using Microsoft.Diagnostics.NETCore.Client;
+using PerfLab.Common;
+
+namespace PerfLab.Tracing;
+
+/// <summary>What a trace session collects: the process, how long, and where the .nettrace goes.</summary>
+public sealed record TraceOptions(int ProcessId, TimeSpan Duration, string OutputPath);
+
+/// <summary>
+/// An EventPipe session on one process that writes a .nettrace file: CPU samples with stacks, GC, contention,
+/// thread-pool and exception events, plus the JIT/loader events and the rundown that let an analyser name methods.
+/// </summary>
+public static class TraceSession
+{
+    private const string RuntimeProvider = "Microsoft-Windows-DotNETRuntime";
+    private const string SampleProfiler = "Microsoft-DotNETCore-SampleProfiler";
+
+    // Keyword bits of the runtime provider (ClrTraceEventParser.Keywords), written out so this folder does not
+    // depend on the parser just to build a session.
+    private const long GcKeyword = 0x1;
+    private const long LoaderKeyword = 0x8;
+    private const long JitKeyword = 0x10;
+    private const long ExceptionKeyword = 0x8000;
+    private const long ContentionKeyword = 0x4000;
+    private const long ThreadingKeyword = 0x10000; // thread-pool worker and IO events
+    private const long StackKeyword = 0x40000000;
+
+    public static IReadOnlyList<EventPipeProvider> Providers() =>
+    [
+        new(SampleProfiler, EventLevel.Informational),
+        new(RuntimeProvider, EventLevel.Informational,
+            GcKeyword | LoaderKeyword | JitKeyword | ExceptionKeyword | ContentionKeyword | ThreadingKeyword | StackKeyword),
+    ];
+
+    /// <summary>Traces until the duration ends or <paramref name="ct"/> is cancelled; returns the bytes written.</summary>
+    public static async Task<long> CollectAsync(TraceOptions options, CancellationToken ct)
+    {
+        var session = await StartAsync(options.ProcessId, ct);
+        using (session)
+        {
+            await using var file = File.Create(options.OutputPath);
+            // The stream ends only after Stop, when the runtime has written the rundown; copy until then.
+            var copy = session.EventStream.CopyToAsync(file, CancellationToken.None);
+            try
+            {
+                await Task.Delay(options.Duration, ct);
+            }
+            catch (OperationCanceledException)
+            {
+                // Cancelled early: stop and keep what was traced.
+            }
+            await StopAsync(session);
+            await copy;
+            return file.Length;
+        }
+    }
+
+    private static async Task<EventPipeSession> StartAsync(int pid, CancellationToken ct)
+    {
+        try
+        {
+            var client = new DiagnosticsClient(pid);
+            return await client.StartEventPipeSessionAsync(Providers(), requestRundown: true, circularBufferMB: 256, ct);
+        }
+        catch (Exception ex) when (ex is ServerNotAvailableException or DiagnosticsClientException or IOException
+                                       or TimeoutException or UnauthorizedAccessException)
+        {
+            throw new PerfLabException(
+                $"Cannot trace process {pid}: it is not a running .NET process that accepts diagnostics ({ex.Message}).",
+                ExitCode.Unreachable, ex);
+        }
+    }
+
+    private static async Task StopAsync(EventPipeSession session)
+    {
+        using var budget = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        try
+        {
+            await session.StopAsync(budget.Token);
+        }
+        catch (Exception ex) when (ex is OperationCanceledException or ServerNotAvailableException or IOException)
+        {
+            // The process went away or did not answer: the file holds what arrived before.
+        }
+    }
+}
