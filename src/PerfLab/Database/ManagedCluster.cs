@@ -92,8 +92,8 @@ public sealed class ManagedCluster
 
         var runAs = RunAsUser();
         var remembered = ReadRememberedPort();
-        var chosen = port ?? remembered ?? FreePort();
-        if (!IsPortFree(chosen))
+        var chosen = port ?? remembered ?? LoopbackPorts.FreePort();
+        if (!LoopbackPorts.IsPortFree(chosen))
         {
             var source = port is not null ? "given with --port"
                 : $"remembered from the first start in {Path.Combine(DataDir, StateFile)}";
@@ -155,22 +155,10 @@ public sealed class ManagedCluster
         }
 
         // Remember the topmost folder this call creates, so a failure removes everything it made.
-        var createdRoot = TopmostMissingFolder(DataDir);
+        var createdRoot = DataFolders.TopmostMissingFolder(DataDir);
         try
         {
-            try
-            {
-                Directory.CreateDirectory(DataDir);
-                var probe = Path.Combine(DataDir, ".perflab-write-test");
-                File.WriteAllText(probe, "");
-                File.Delete(probe);
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-                throw new PerfLabException(
-                    $"cannot create or write the data folder {DataDir}: {ex.Message.TrimEnd('.')}. Choose another with --data-dir " +
-                    $"or {DataDirVariable}.", ExitCode.Environment, ex);
-            }
+            CreateWritableDataDir();
 
             if (runAs is not null)
             {
@@ -185,7 +173,34 @@ public sealed class ManagedCluster
                 throw new PerfLabException($"initdb failed (exit {result.ExitCode}): {result.Output}",
                     ExitCode.Environment);
             }
-            await File.AppendAllTextAsync(Path.Combine(DataDir, "postgresql.conf"), $"""
+            await AppendSettingsAsync(ct);
+        }
+        catch
+        {
+            DataFolders.DeleteQuietly(createdRoot ?? DataDir, keepFolder: createdRoot is null);
+            throw;
+        }
+    }
+
+    private void CreateWritableDataDir()
+    {
+        try
+        {
+            Directory.CreateDirectory(DataDir);
+            var probe = Path.Combine(DataDir, ".perflab-write-test");
+            File.WriteAllText(probe, "");
+            File.Delete(probe);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            throw new PerfLabException(
+                $"cannot create or write the data folder {DataDir}: {ex.Message.TrimEnd('.')}. Choose another with --data-dir " +
+                $"or {DataDirVariable}.", ExitCode.Environment, ex);
+        }
+    }
+
+    private Task AppendSettingsAsync(CancellationToken ct) =>
+        File.AppendAllTextAsync(Path.Combine(DataDir, "postgresql.conf"), $"""
 
                 # Added by perflab: a private benchmark cluster on loopback only; durability is traded for speed
                 # because the data can always be seeded again.
@@ -200,13 +215,6 @@ public sealed class ManagedCluster
                 max_wal_senders = 0
 
                 """, ct);
-        }
-        catch
-        {
-            DeleteQuietly(createdRoot ?? DataDir, keepFolder: createdRoot is null);
-            throw;
-        }
-    }
 
     private async Task HandOverToSystemUserAsync(CancellationToken ct)
     {
@@ -305,69 +313,6 @@ public sealed class ManagedCluster
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             return "";
-        }
-    }
-
-    internal static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
-
-    internal static bool IsPortFree(int port)
-    {
-        try
-        {
-            using var listener = new TcpListener(IPAddress.Loopback, port);
-            listener.Start();
-            return true;
-        }
-        catch (SocketException)
-        {
-            return false;
-        }
-    }
-
-    private static string? TopmostMissingFolder(string path)
-    {
-        string? topmost = null;
-        for (var dir = path; !string.IsNullOrEmpty(dir) && !Directory.Exists(dir) && !File.Exists(dir);
-             dir = Path.GetDirectoryName(dir))
-        {
-            topmost = dir;
-        }
-        return topmost;
-    }
-
-    private static void DeleteQuietly(string folder, bool keepFolder)
-    {
-        try
-        {
-            if (!Directory.Exists(folder))
-            {
-                return;
-            }
-            if (!keepFolder)
-            {
-                Directory.Delete(folder, recursive: true);
-                return;
-            }
-            foreach (var entry in Directory.EnumerateFileSystemEntries(folder))
-            {
-                if (Directory.Exists(entry))
-                {
-                    Directory.Delete(entry, recursive: true);
-                }
-                else
-                {
-                    File.Delete(entry);
-                }
-            }
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-            // Best effort: the error being reported matters more than the cleanup.
         }
     }
 }
