@@ -237,8 +237,8 @@ public static class DbCommand
         {
             try
             {
-                version = await Seeder.ReadServerVersionAsync(target, ct);
-                state = await Seeder.ReadStateAsync(target, ct);
+                version = await DatabaseAdmin.ReadServerVersionAsync(target, ct);
+                state = await SeedStateStore.ReadAsync(target, ct);
             }
             catch (PerfLabException ex)
             {
@@ -255,17 +255,12 @@ public static class DbCommand
             Port: cluster?.Port,
             PostgresVersion: version,
             ConnectionString: target ?? cluster?.ConnectionString,
-            Database: target is null ? null : Seeder.Normalize(target).Database,
+            Database: target is null ? null : DatabaseAdmin.DatabaseName(target),
             SchemaState: state?.Describe(),
             SchemaVersion: state?.SchemaVersion,
             ExpectedSchemaVersion: Seeder.SchemaVersion,
             Checksum: state?.Checksum,
-            Rows: state is null ? null : new Dictionary<string, long>
-            {
-                ["Production.Product"] = state.Products,
-                ["Sales.SalesOrderHeader"] = state.OrderHeaders,
-                ["Sales.SalesOrderDetail"] = state.OrderDetails,
-            },
+            Rows: state is null ? null : state.Rows,
             Error: error);
     }
 

@@ -64,7 +64,7 @@ public sealed class ManagedCluster
         return Path.Combine(PerfLabPaths.CacheRoot, "postgres");
     }
 
-    public static string ConnectionStringFor(int port, string database = Seeder.DefaultDatabase) =>
+    public static string ConnectionStringFor(int port, string database = PostgresConnections.DefaultDatabase) =>
         string.Create(CultureInfo.InvariantCulture,
             $"Host=127.0.0.1;Port={port};Username={Superuser};Database={database}");
 

@@ -23,22 +23,22 @@ public sealed class PostgresFixtureTests(PostgresFixture postgres) : IClassFixtu
             await command.ExecuteNonQueryAsync();
         }
 
-        Assert.Equal(0, (await Seeder.ReadStateAsync(first, default)).OrderDetails);
-        Assert.True((await Seeder.ReadStateAsync(second, default)).IsCurrent);
-        Assert.Equal(121_317, (await Seeder.ReadStateAsync(second, default)).OrderDetails);
+        Assert.Equal(0, (await SeedStateStore.ReadAsync(first, default)).OrderDetails);
+        Assert.True((await SeedStateStore.ReadAsync(second, default)).IsCurrent);
+        Assert.Equal(121_317, (await SeedStateStore.ReadAsync(second, default)).OrderDetails);
     }
 
     [Fact]
     public async Task IsolatedCluster_StoppedThenStarted_RefusesThenServesAgain()
     {
         await using var isolated = await PostgresFixture.StartIsolatedAsync();
-        Assert.True((await Seeder.ReadStateAsync(isolated.ConnectionString, default)).IsCurrent);
+        Assert.True((await SeedStateStore.ReadAsync(isolated.ConnectionString, default)).IsCurrent);
 
         await isolated.StopAsync();
         await Assert.ThrowsAsync<PerfLabException>(() =>
-            Seeder.ReadStateAsync(isolated.ConnectionString, default));
+            SeedStateStore.ReadAsync(isolated.ConnectionString, default));
 
         await isolated.StartAsync();
-        Assert.Equal(31_465, (await Seeder.ReadStateAsync(isolated.ConnectionString, default)).OrderHeaders);
+        Assert.Equal(31_465, (await SeedStateStore.ReadAsync(isolated.ConnectionString, default)).OrderHeaders);
     }
 }
