@@ -16,9 +16,8 @@ public sealed class PostgresFixtureTests(PostgresFixture postgres) : IClassFixtu
     {
         var first = await postgres.CreateDatabaseAsync();
         var second = await postgres.CreateDatabaseAsync();
-        await using (var connection = new NpgsqlConnection(first + ";Pooling=false"))
+        await using (var connection = await PostgresConnections.OpenAsync(first, default))
         {
-            await connection.OpenAsync();
             await using var command = new NpgsqlCommand("""DELETE FROM "Sales"."SalesOrderDetail" """, connection);
             await command.ExecuteNonQueryAsync();
         }

@@ -149,16 +149,14 @@ public sealed class SeederTests(PostgresFixture postgres) : IClassFixture<Postgr
 
     private static async Task ExecuteAsync(string connectionString, string sql)
     {
-        await using var connection = new NpgsqlConnection(connectionString + ";Pooling=false");
-        await connection.OpenAsync();
+        await using var connection = await PostgresConnections.OpenAsync(connectionString, default);
         await using var command = new NpgsqlCommand(sql, connection);
         await command.ExecuteNonQueryAsync();
     }
 
     private static async Task<T> ScalarAsync<T>(string connectionString, string sql)
     {
-        await using var connection = new NpgsqlConnection(connectionString + ";Pooling=false");
-        await connection.OpenAsync();
+        await using var connection = await PostgresConnections.OpenAsync(connectionString, default);
         await using var command = new NpgsqlCommand(sql, connection);
         return (T)(await command.ExecuteScalarAsync())!;
     }
