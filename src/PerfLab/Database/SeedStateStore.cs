@@ -1,4 +1,5 @@
 using Npgsql;
+using PerfLab.Common;
 
 namespace PerfLab.Database;
 
@@ -16,7 +17,7 @@ public static class SeedStateStore
         {
             connection = await PostgresConnections.OpenAsync(connectionString, ct);
         }
-        catch (Common.PerfLabException ex) when (PostgresConnections.IsMissingDatabase(ex))
+        catch (PerfLabException ex) when (PostgresConnections.IsMissingDatabase(ex))
         {
             return new SeedState(false, null, null, null, null, 0, 0, 0);
         }
