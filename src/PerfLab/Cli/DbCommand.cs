@@ -111,7 +111,7 @@ public static class DbCommand
         };
         command.SetAction(async (ParseResult pr, CancellationToken ct) =>
         {
-            var report = await BuildStatusAsync(pr.GetValue(connection), pr.GetValue(dataDir), ct);
+            var report = await DatabaseStatus.ReadAsync(pr.GetValue(connection), pr.GetValue(dataDir), ct);
             if (pr.GetValue(json))
             {
                 Console.WriteLine(JsonSerializer.Serialize(report, JsonOptions));
@@ -137,8 +137,7 @@ public static class DbCommand
         };
         command.SetAction(async (ParseResult pr, CancellationToken ct) =>
         {
-            var target = RunningTarget(pr.GetValue(connection), pr.GetValue(dataDir), "seed");
-            var result = await Seeder.SeedAsync(target, Progress(), ct);
+            var result = await DatabaseSeeding.SeedAsync(pr.GetValue(connection), pr.GetValue(dataDir), Progress(), ct);
             PrintSeedResult(result);
             return (int)ExitCode.Success;
         });
@@ -157,10 +156,7 @@ public static class DbCommand
         };
         command.SetAction(async (ParseResult pr, CancellationToken ct) =>
         {
-            var external = DatabaseTarget.ExternalConnectionString(pr.GetValue(connection));
-            var target = RunningTarget(external, pr.GetValue(dataDir), "reset");
-            // Never drop a database perflab did not create: on an external server only its schemas go.
-            var result = await Seeder.ResetAsync(target, dropDatabase: external is null, Progress(), ct);
+            var result = await DatabaseSeeding.ResetAsync(pr.GetValue(connection), pr.GetValue(dataDir), Progress(), ct);
             PrintSeedResult(result);
             return (int)ExitCode.Success;
         });
@@ -177,10 +173,6 @@ public static class DbCommand
             $"{DatabaseTarget.ConnectionStringVariable}); perflab has nothing to {verb}.");
         return true;
     }
-
-    private static string RunningTarget(string? connectionString, string? dataDir, string verb) =>
-        DatabaseTarget.Server(connectionString, dataDir,
-            $", so there is nothing to {verb}; run `perflab db start` first (or pass --connection-string).");
 
     private static Progress<SeedProgress> Progress() => new InlineProgress<SeedProgress>(p =>
         Console.WriteLine(Invariant($"  {p.Step,-28} {p.Rows,9:N0} rows {p.Elapsed.TotalSeconds,7:0.0} s")));
@@ -201,75 +193,7 @@ public static class DbCommand
         Console.WriteLine($"checksum {result.Checksum}");
     }
 
-    internal sealed record StatusReport(
-        bool Managed,
-        string? DataDir,
-        bool? Initialized,
-        bool Running,
-        int? Pid,
-        int? Port,
-        string? PostgresVersion,
-        string? ConnectionString,
-        string? Database,
-        string? SchemaState,
-        int? SchemaVersion,
-        int ExpectedSchemaVersion,
-        string? Checksum,
-        IReadOnlyDictionary<string, long>? Rows,
-        string? Error);
-
-    private static async Task<StatusReport> BuildStatusAsync(string? connectionString, string? dataDir,
-        CancellationToken ct)
-    {
-        var external = DatabaseTarget.ExternalConnectionString(connectionString);
-        ClusterStatus? cluster = null;
-        string? target = external;
-        if (external is null)
-        {
-            cluster = new ManagedCluster(dataDir).GetStatus();
-            target = cluster.Running ? cluster.ConnectionString : null;
-        }
-
-        string? version = cluster?.MajorVersion;
-        SeedState? state = null;
-        string? error = null;
-        if (target is not null)
-        {
-            try
-            {
-                version = await DatabaseAdmin.ReadServerVersionAsync(target, ct);
-                state = await Seeder.ReadStateAsync(target, ct);
-            }
-            catch (PerfLabException ex)
-            {
-                error = ex.Message;
-            }
-        }
-
-        return new StatusReport(
-            Managed: external is null,
-            DataDir: cluster?.DataDir,
-            Initialized: cluster?.Initialized,
-            Running: external is null ? cluster!.Running : error is null,
-            Pid: cluster?.Pid,
-            Port: cluster?.Port,
-            PostgresVersion: version,
-            ConnectionString: target ?? cluster?.ConnectionString,
-            Database: target is null ? null : DatabaseAdmin.Normalize(target).Database,
-            SchemaState: state?.Describe(),
-            SchemaVersion: state?.SchemaVersion,
-            ExpectedSchemaVersion: Seeder.SchemaVersion,
-            Checksum: state?.Checksum,
-            Rows: state is null ? null : new Dictionary<string, long>
-            {
-                ["Production.Product"] = state.Products,
-                ["Sales.SalesOrderHeader"] = state.OrderHeaders,
-                ["Sales.SalesOrderDetail"] = state.OrderDetails,
-            },
-            Error: error);
-    }
-
-    private static void PrintStatus(StatusReport r)
+    private static void PrintStatus(DatabaseStatus r)
     {
         void Line(string label, string? value) => Console.WriteLine($"{label,-18} {value ?? "-"}");
         if (r.Managed)

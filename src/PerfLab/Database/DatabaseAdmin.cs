@@ -3,98 +3,66 @@ using PerfLab.Common;
 
 namespace PerfLab.Database;
 
-/// <summary>
-/// Administration of the databases perflab uses: connection strings with perflab's defaults, opening connections with
-/// a clear error, creating and dropping a database, plain statements.
-/// </summary>
-internal static class DatabaseAdmin
+/// <summary>Server-level work on the database a connection string names: whether it exists, create, drop, version.</summary>
+public static class DatabaseAdmin
 {
-    /// <summary>The server's version string (e.g. "15.14 (Debian 15.14-0+deb12u1)").</summary>
-    internal static async Task<string> ReadServerVersionAsync(string connectionString, CancellationToken ct)
+    /// <summary>The name of the database perflab works in (adventureworks when the connection string names none).</summary>
+    public static string DatabaseName(string connectionString) => PostgresConnections.Normalize(connectionString).Database!;
+
+    public static async Task<bool> ExistsAsync(NpgsqlConnectionStringBuilder builder, CancellationToken ct)
     {
-        var builder = Normalize(connectionString);
-        try
-        {
-            await using var connection = new NpgsqlConnection(builder.ConnectionString);
-            await OpenAsync(connection, builder, ct);
-            return connection.ServerVersion;
-        }
-        catch (PerfLabException ex) when (ex.InnerException is PostgresException
-                                          { SqlState: PostgresErrorCodes.InvalidCatalogName })
-        {
-            await using var connection = new NpgsqlConnection(AdminConnectionString(builder));
-            await OpenAsync(connection, builder, ct);
-            return connection.ServerVersion;
-        }
+        await using var admin = await PostgresConnections.OpenAdminAsync(builder, ct);
+        return await ExistsAsync(admin, builder.Database!, ct);
     }
-    /// <summary>Fills in the defaults perflab relies on: the database name, no pooling (admin work must not keep
-    /// idle connections that block DROP DATABASE or CREATE DATABASE ... TEMPLATE), bounded waits.</summary>
-    internal static NpgsqlConnectionStringBuilder Normalize(string connectionString)
+
+    /// <summary>Creates the database when missing; a concurrent creation is not an error.</summary>
+    public static async Task EnsureExistsAsync(NpgsqlConnectionStringBuilder builder, CancellationToken ct)
     {
-        NpgsqlConnectionStringBuilder builder;
-        try
-        {
-            builder = new NpgsqlConnectionStringBuilder(connectionString);
-        }
-        catch (ArgumentException ex)
-        {
-            throw new PerfLabException($"the connection string is not valid: {ex.Message}", ExitCode.Usage, ex);
-        }
-        builder.Database ??= Seeder.DefaultDatabase;
-        builder.Pooling = false;
-        if (!connectionString.Contains("Timeout", StringComparison.OrdinalIgnoreCase))
-        {
-            builder.Timeout = 5;
-        }
-        return builder;
-    }
-    internal static async Task EnsureDatabaseAsync(NpgsqlConnectionStringBuilder builder, CancellationToken ct)
-    {
-        await using var admin = new NpgsqlConnection(AdminConnectionString(builder));
-        await OpenAsync(admin, builder, ct);
-        await using var exists = new NpgsqlCommand("SELECT 1 FROM pg_database WHERE datname = $1", admin);
-        exists.Parameters.Add(new NpgsqlParameter { Value = builder.Database! });
-        if (await exists.ExecuteScalarAsync(ct) is not null)
+        await using var admin = await PostgresConnections.OpenAdminAsync(builder, ct);
+        if (await ExistsAsync(admin, builder.Database!, ct))
         {
             return;
         }
         try
         {
-            await ExecuteAsync(admin, null, $"CREATE DATABASE {QuoteIdentifier(builder.Database!)}", ct);
+            await PostgresConnections.ExecuteAsync(admin, null,
+                $"CREATE DATABASE {PostgresConnections.QuoteIdentifier(builder.Database!)}", ct);
         }
         catch (PostgresException ex) when (ex.SqlState == PostgresErrorCodes.DuplicateDatabase)
         {
             // Created meanwhile by a concurrent seed: fine.
         }
     }
-    internal static async Task DropDatabaseAsync(string connectionString, CancellationToken ct)
+
+    /// <summary>Drops the database, closing the connections other sessions hold on it.</summary>
+    public static async Task DropAsync(string connectionString, CancellationToken ct)
     {
-        var builder = Normalize(connectionString);
-        await using var admin = new NpgsqlConnection(AdminConnectionString(builder));
-        await OpenAsync(admin, builder, ct);
-        await ExecuteAsync(admin, null, $"DROP DATABASE IF EXISTS {QuoteIdentifier(builder.Database!)} WITH (FORCE)", ct);
+        var builder = PostgresConnections.Normalize(connectionString);
+        await using var admin = await PostgresConnections.OpenAdminAsync(builder, ct);
+        await PostgresConnections.ExecuteAsync(admin, null,
+            $"DROP DATABASE IF EXISTS {PostgresConnections.QuoteIdentifier(builder.Database!)} WITH (FORCE)", ct);
     }
-    internal static string AdminConnectionString(NpgsqlConnectionStringBuilder builder) =>
-        new NpgsqlConnectionStringBuilder(builder.ConnectionString) { Database = "postgres" }.ConnectionString;
-    internal static async Task OpenAsync(NpgsqlConnection connection, NpgsqlConnectionStringBuilder builder,
-        CancellationToken ct)
+
+    /// <summary>The server's version string (e.g. "15.14 (Debian 15.14-0+deb12u1)"), even when the database is missing.</summary>
+    public static async Task<string> ReadServerVersionAsync(string connectionString, CancellationToken ct)
     {
+        var builder = PostgresConnections.Normalize(connectionString);
         try
         {
-            await connection.OpenAsync(ct);
+            await using var connection = await PostgresConnections.OpenAsync(builder, ct);
+            return connection.ServerVersion;
         }
-        catch (Exception ex) when (ex is NpgsqlException or TimeoutException && !ct.IsCancellationRequested)
+        catch (PerfLabException ex) when (PostgresConnections.IsMissingDatabase(ex))
         {
-            throw new PerfLabException(
-                $"cannot connect to PostgreSQL at {builder.Host}:{builder.Port} (database {connection.Database}): " +
-                $"{ex.Message.TrimEnd('.')}. For perflab's own server run `perflab db start`.", ExitCode.Unreachable, ex);
+            await using var connection = await PostgresConnections.OpenAdminAsync(builder, ct);
+            return connection.ServerVersion;
         }
     }
-    internal static async Task ExecuteAsync(NpgsqlConnection connection, NpgsqlTransaction? transaction, string sql,
-        CancellationToken ct)
+
+    private static async Task<bool> ExistsAsync(NpgsqlConnection admin, string database, CancellationToken ct)
     {
-        await using var command = new NpgsqlCommand(sql, connection, transaction);
-        await command.ExecuteNonQueryAsync(ct);
+        await using var exists = new NpgsqlCommand("SELECT 1 FROM pg_database WHERE datname = $1", admin);
+        exists.Parameters.Add(new NpgsqlParameter { Value = database });
+        return await exists.ExecuteScalarAsync(ct) is not null;
     }
-    internal static string QuoteIdentifier(string name) => "\"" + name.Replace("\"", "\"\"") + "\"";
 }

@@ -25,7 +25,7 @@ public static class DatabasePreparation
             status = (await cluster.StartAsync(port: null, ct)).Status;
         }
         var connection = status.ConnectionString!;
-        var state = await Seeder.ReadStateAsync(connection, ct);
+        var state = await SeedStateStore.ReadAsync(connection, ct);
         if (!state.IsCurrent)
         {
             log.WriteLine($"seeding the AdventureWorks data ({state.Describe()})...");
@@ -40,11 +40,11 @@ public static class DatabasePreparation
     /// </summary>
     public static async Task WarmAsync(string connectionString, CancellationToken ct)
     {
-        await using var connection = new Npgsql.NpgsqlConnection(connectionString);
-        await connection.OpenAsync(ct);
-        foreach (var table in new[] { "\"Production\".\"Product\"", "\"Sales\".\"SalesOrderHeader\"", "\"Sales\".\"SalesOrderDetail\"" })
+        await using var connection = await PostgresConnections.OpenAsync(connectionString, ct);
+        foreach (var table in Tables.All)
         {
-            await using var command = new Npgsql.NpgsqlCommand($"SELECT count(*), sum(length(t::text)) FROM {table} t", connection) { CommandTimeout = 120 };
+            await using var command = new Npgsql.NpgsqlCommand(
+                $"SELECT count(*), sum(length(t::text)) FROM {table.QualifiedName} t", connection) { CommandTimeout = 120 };
             await command.ExecuteScalarAsync(ct);
         }
     }

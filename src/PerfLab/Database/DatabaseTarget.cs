@@ -41,11 +41,11 @@ public static class DatabaseTarget
         var target = Server(connectionString, dataDir, "; run `perflab db start && perflab db seed`, or pass --connection-string.");
         if (external)
         {
-            target = new Npgsql.NpgsqlConnectionStringBuilder(target) { Database = DatabaseAdmin.Normalize(target).Database }.ConnectionString;
+            target = new Npgsql.NpgsqlConnectionStringBuilder(target) { Database = DatabaseAdmin.DatabaseName(target) }.ConnectionString;
         }
         var fix = external ? "perflab db seed --connection-string \"...\"" : "perflab db seed";
 
-        var state = await Seeder.ReadStateAsync(target, ct);
+        var state = await SeedStateStore.ReadAsync(target, ct);
         if (!state.IsCurrent)
         {
             throw new PerfLabException($"the database is {state.Describe()}; run `{fix}`.", ExitCode.Environment);

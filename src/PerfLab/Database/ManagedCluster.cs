@@ -30,10 +30,9 @@ public sealed class ManagedCluster
 {
     public const string DataDirVariable = "PERFLAB_DATA_DIR";
     public const string Superuser = "perflab";
-    private const string SystemUser = "postgres";
+    internal const string SystemUser = "postgres";
     private const string StateFile = "perflab.json";
     private const string LogFile = "server.log";
-    private static readonly TimeSpan InitTimeout = TimeSpan.FromSeconds(120);
     private static readonly TimeSpan PgCtlTimeout = TimeSpan.FromSeconds(90);
 
     private readonly string? _binDir;
@@ -64,7 +63,7 @@ public sealed class ManagedCluster
         return Path.Combine(PerfLabPaths.CacheRoot, "postgres");
     }
 
-    public static string ConnectionStringFor(int port, string database = Seeder.DefaultDatabase) =>
+    public static string ConnectionStringFor(int port, string database = PostgresConnections.DefaultDatabase) =>
         string.Create(CultureInfo.InvariantCulture,
             $"Host=127.0.0.1;Port={port};Username={Superuser};Database={database}");
 
@@ -105,7 +104,7 @@ public sealed class ManagedCluster
         var initialized = false;
         if (!status.Initialized)
         {
-            await InitializeAsync(binaries, runAs, ct);
+            await new ClusterInitializer(DataDir, _sharedBuffers).InitializeAsync(binaries, runAs, ct);
             initialized = true;
         }
         WriteRememberedPort(chosen);
@@ -143,97 +142,6 @@ public sealed class ManagedCluster
                 ExitCode.Environment);
         }
         return true;
-    }
-
-    private async Task InitializeAsync(PostgresBinaries binaries, string? runAs, CancellationToken ct)
-    {
-        if (Directory.Exists(DataDir) && Directory.EnumerateFileSystemEntries(DataDir).Any())
-        {
-            throw new PerfLabException(
-                $"the data folder {DataDir} is not empty and holds no PostgreSQL cluster; empty it or choose another " +
-                $"with --data-dir or {DataDirVariable}.", ExitCode.Environment);
-        }
-
-        // Remember the topmost folder this call creates, so a failure removes everything it made.
-        var createdRoot = DataFolders.TopmostMissingFolder(DataDir);
-        try
-        {
-            CreateWritableDataDir();
-
-            if (runAs is not null)
-            {
-                await HandOverToSystemUserAsync(ct);
-            }
-
-            var result = await ProcessRunner.RunAsync(binaries.InitDb,
-                ["-D", DataDir, "-U", Superuser, "--auth=trust", "--encoding=UTF8", "--no-locale",
-                 "--no-instructions"], runAs, InitTimeout, ct);
-            if (result.ExitCode != 0)
-            {
-                throw new PerfLabException($"initdb failed (exit {result.ExitCode}): {result.Output}",
-                    ExitCode.Environment);
-            }
-            await AppendSettingsAsync(ct);
-        }
-        catch
-        {
-            DataFolders.DeleteQuietly(createdRoot ?? DataDir, keepFolder: createdRoot is null);
-            throw;
-        }
-    }
-
-    private void CreateWritableDataDir()
-    {
-        try
-        {
-            Directory.CreateDirectory(DataDir);
-            var probe = Path.Combine(DataDir, ".perflab-write-test");
-            File.WriteAllText(probe, "");
-            File.Delete(probe);
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-            throw new PerfLabException(
-                $"cannot create or write the data folder {DataDir}: {ex.Message.TrimEnd('.')}. Choose another with --data-dir " +
-                $"or {DataDirVariable}.", ExitCode.Environment, ex);
-        }
-    }
-
-    private Task AppendSettingsAsync(CancellationToken ct) =>
-        File.AppendAllTextAsync(Path.Combine(DataDir, "postgresql.conf"), $"""
-
-                # Added by perflab: a private benchmark cluster on loopback only; durability is traded for speed
-                # because the data can always be seeded again.
-                listen_addresses = '127.0.0.1'
-                unix_socket_directories = ''
-                max_connections = 300
-                shared_buffers = {_sharedBuffers}
-                fsync = off
-                synchronous_commit = off
-                full_page_writes = off
-                wal_level = minimal
-                max_wal_senders = 0
-
-                """, ct);
-
-    private async Task HandOverToSystemUserAsync(CancellationToken ct)
-    {
-        var chown = await ProcessRunner.RunAsync("chown", [$"{SystemUser}:", DataDir], null,
-            TimeSpan.FromSeconds(30), ct);
-        if (chown.ExitCode != 0)
-        {
-            throw new PerfLabException($"cannot hand the data folder {DataDir} to the {SystemUser} user: {chown.Output}",
-                ExitCode.Environment);
-        }
-        var probe = await ProcessRunner.RunAsync("test", ["-w", DataDir, "-a", "-x", DataDir], SystemUser,
-            TimeSpan.FromSeconds(30), ct);
-        if (probe.ExitCode != 0)
-        {
-            throw new PerfLabException(
-                $"the {SystemUser} user (which runs PostgreSQL, since it refuses to run as root) cannot reach the data " +
-                $"folder {DataDir}: a parent folder is not traversable by other users (as /root is). Choose a data " +
-                $"folder under /var/tmp or /srv with --data-dir or {DataDirVariable}.", ExitCode.Environment);
-        }
     }
 
     private static string? RunAsUser()
@@ -313,6 +221,27 @@ public sealed class ManagedCluster
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             return "";
+        }
+    }
+
+    internal static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    internal static bool IsPortFree(int port)
+    {
+        try
+        {
+            using var listener = new TcpListener(IPAddress.Loopback, port);
+            listener.Start();
+            return true;
+        }
+        catch (SocketException)
+        {
+            return false;
         }
     }
 }

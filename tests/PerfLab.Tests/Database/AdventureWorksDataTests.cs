@@ -73,9 +73,9 @@ public sealed partial class AdventureWorksDataTests
     [Fact]
     public async Task ComputeChecksum_SameSeedTwice_IsEqualAndAnotherSeedDiffers()
     {
-        var first = await Seeder.ComputeChecksumAsync(AdventureWorksData.Generate(), default);
-        var second = await Seeder.ComputeChecksumAsync(AdventureWorksData.Generate(), default);
-        var other = await Seeder.ComputeChecksumAsync(AdventureWorksData.Generate(seed: 7), default);
+        var first = await DataChecksums.ComputeAsync(AdventureWorksData.Generate(), default);
+        var second = await DataChecksums.ComputeAsync(AdventureWorksData.Generate(), default);
+        var other = await DataChecksums.ComputeAsync(AdventureWorksData.Generate(seed: 7), default);
 
         Assert.Equal(first, second);
         Assert.NotEqual(first, other);

@@ -63,7 +63,7 @@ public sealed class DbLifecycleTests
             Assert.Equal(504, rows.GetProperty("Production.Product").GetInt64());
             Assert.Equal(31_465, rows.GetProperty("Sales.SalesOrderHeader").GetInt64());
             Assert.Equal(121_317, rows.GetProperty("Sales.SalesOrderDetail").GetInt64());
-            var checksum = await Seeder.ReadDataChecksumAsync(ManagedCluster.ConnectionStringFor(port), default);
+            var checksum = await DataChecksums.ReadStoredAsync(ManagedCluster.ConnectionStringFor(port), default);
 
             var seedAgain = await PerfLabProcess.RunAsync("db", "seed", "--data-dir", dataDir);
             Assert.True(seedAgain.ExitCode == 0, seedAgain.ToString());
@@ -72,7 +72,7 @@ public sealed class DbLifecycleTests
             var reset = await PerfLabProcess.RunAsync("db", "reset", "--data-dir", dataDir);
             Assert.True(reset.ExitCode == 0, reset.ToString());
             Assert.Contains("dropped and re-seeded", reset.Stdout);
-            Assert.Equal(checksum, await Seeder.ReadDataChecksumAsync(ManagedCluster.ConnectionStringFor(port), default));
+            Assert.Equal(checksum, await DataChecksums.ReadStoredAsync(ManagedCluster.ConnectionStringFor(port), default));
 
             var text = await PerfLabProcess.RunAsync("db", "status", "--data-dir", dataDir);
             Assert.True(text.ExitCode == 0, text.ToString());

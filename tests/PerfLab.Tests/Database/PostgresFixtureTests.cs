@@ -16,29 +16,28 @@ public sealed class PostgresFixtureTests(PostgresFixture postgres) : IClassFixtu
     {
         var first = await postgres.CreateDatabaseAsync();
         var second = await postgres.CreateDatabaseAsync();
-        await using (var connection = new NpgsqlConnection(first + ";Pooling=false"))
+        await using (var connection = await PostgresConnections.OpenAsync(first, default))
         {
-            await connection.OpenAsync();
             await using var command = new NpgsqlCommand("""DELETE FROM "Sales"."SalesOrderDetail" """, connection);
             await command.ExecuteNonQueryAsync();
         }
 
-        Assert.Equal(0, (await Seeder.ReadStateAsync(first, default)).OrderDetails);
-        Assert.True((await Seeder.ReadStateAsync(second, default)).IsCurrent);
-        Assert.Equal(121_317, (await Seeder.ReadStateAsync(second, default)).OrderDetails);
+        Assert.Equal(0, (await SeedStateStore.ReadAsync(first, default)).OrderDetails);
+        Assert.True((await SeedStateStore.ReadAsync(second, default)).IsCurrent);
+        Assert.Equal(121_317, (await SeedStateStore.ReadAsync(second, default)).OrderDetails);
     }
 
     [Fact]
     public async Task IsolatedCluster_StoppedThenStarted_RefusesThenServesAgain()
     {
         await using var isolated = await PostgresFixture.StartIsolatedAsync();
-        Assert.True((await Seeder.ReadStateAsync(isolated.ConnectionString, default)).IsCurrent);
+        Assert.True((await SeedStateStore.ReadAsync(isolated.ConnectionString, default)).IsCurrent);
 
         await isolated.StopAsync();
         await Assert.ThrowsAsync<PerfLabException>(() =>
-            Seeder.ReadStateAsync(isolated.ConnectionString, default));
+            SeedStateStore.ReadAsync(isolated.ConnectionString, default));
 
         await isolated.StartAsync();
-        Assert.Equal(31_465, (await Seeder.ReadStateAsync(isolated.ConnectionString, default)).OrderHeaders);
+        Assert.Equal(31_465, (await SeedStateStore.ReadAsync(isolated.ConnectionString, default)).OrderHeaders);
     }
 }

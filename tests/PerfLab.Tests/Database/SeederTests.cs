@@ -25,9 +25,9 @@ public sealed class SeederTests(PostgresFixture postgres) : IClassFixture<Postgr
         Assert.Equal(SeedOutcome.Seeded, b.Outcome);
         Assert.Equal(Seeder.DataChecksum, a.Checksum);
         Assert.Equal(Seeder.DataChecksum, b.Checksum);
-        var stored = await Seeder.ReadDataChecksumAsync(first, default);
-        Assert.Equal(stored, await Seeder.ReadDataChecksumAsync(second, default));
-        Assert.Equal(a.Checksum, (await Seeder.ReadStateAsync(second, default)).Checksum);
+        var stored = await DataChecksums.ReadStoredAsync(first, default);
+        Assert.Equal(stored, await DataChecksums.ReadStoredAsync(second, default));
+        Assert.Equal(a.Checksum, (await SeedStateStore.ReadAsync(second, default)).Checksum);
     }
 
     [Fact]
@@ -35,8 +35,8 @@ public sealed class SeederTests(PostgresFixture postgres) : IClassFixture<Postgr
     {
         // Fails when the generator's output changes: bump Seeder.SchemaVersion and set Seeder.DataChecksum to the new
         // value, so that databases seeded with the old data are re-seeded instead of measured as if they were alike.
-        Assert.Equal("0ee59c5c4eba262f69ee79085997f5181fbe19e80ed3d917fabc98a7b1bea175", await Seeder.ComputeChecksumAsync(AdventureWorksData.Generate(), default));
-        Assert.NotEqual(Seeder.DataChecksum, await Seeder.ComputeChecksumAsync(AdventureWorksData.Generate(seed: 7), default));
+        Assert.Equal("0ee59c5c4eba262f69ee79085997f5181fbe19e80ed3d917fabc98a7b1bea175", await DataChecksums.ComputeAsync(AdventureWorksData.Generate(), default));
+        Assert.NotEqual(Seeder.DataChecksum, await DataChecksums.ComputeAsync(AdventureWorksData.Generate(seed: 7), default));
     }
 
     [Fact]
@@ -45,49 +45,49 @@ public sealed class SeederTests(PostgresFixture postgres) : IClassFixture<Postgr
         var db = await postgres.CreateDatabaseAsync();
         await ExecuteAsync(db, """UPDATE perflab.schema_info SET "Checksum" = 'data of an older generator'""");
 
-        var stale = await Seeder.ReadStateAsync(db, default);
+        var stale = await SeedStateStore.ReadAsync(db, default);
         Assert.False(stale.IsCurrent);
         Assert.Equal("stale: its rows differ from the data this perflab generates (checksum)", stale.Describe());
         Assert.Equal(SeedOutcome.Reseeded, (await Seeder.SeedAsync(db, null, default)).Outcome);
-        Assert.Equal(Seeder.DataChecksum, (await Seeder.ReadStateAsync(db, default)).Checksum);
+        Assert.Equal(Seeder.DataChecksum, (await SeedStateStore.ReadAsync(db, default)).Checksum);
     }
 
     [Fact]
     public async Task ReadDataChecksumAsync_OneValueChanged_Differs()
     {
         var db = await postgres.CreateDatabaseAsync();
-        var before = await Seeder.ReadDataChecksumAsync(db, default);
+        var before = await DataChecksums.ReadStoredAsync(db, default);
 
         await ExecuteAsync(db, """UPDATE "Sales"."SalesOrderDetail" SET "OrderQty" = "OrderQty" + 1 WHERE "SalesOrderDetailID" = 60000""");
 
-        Assert.NotEqual(before, await Seeder.ReadDataChecksumAsync(db, default));
+        Assert.NotEqual(before, await DataChecksums.ReadStoredAsync(db, default));
     }
 
     [Fact]
     public async Task SeedAsync_CurrentDatabase_DoesNothing()
     {
         var db = await postgres.CreateDatabaseAsync();
-        var before = await Seeder.ReadDataChecksumAsync(db, default);
-        var seededAt = (await Seeder.ReadStateAsync(db, default)).SeededAt;
+        var before = await DataChecksums.ReadStoredAsync(db, default);
+        var seededAt = (await SeedStateStore.ReadAsync(db, default)).SeededAt;
 
         var result = await Seeder.SeedAsync(db, null, default);
 
         Assert.Equal(SeedOutcome.AlreadyCurrent, result.Outcome);
-        Assert.Equal(before, await Seeder.ReadDataChecksumAsync(db, default));
-        Assert.Equal(seededAt, (await Seeder.ReadStateAsync(db, default)).SeededAt);
+        Assert.Equal(before, await DataChecksums.ReadStoredAsync(db, default));
+        Assert.Equal(seededAt, (await SeedStateStore.ReadAsync(db, default)).SeededAt);
     }
 
     [Fact]
     public async Task SeedAsync_StaleSchemaMarker_IsDetectedDroppedAndReseeded()
     {
         var db = await postgres.CreateDatabaseAsync();
-        var expected = await Seeder.ReadDataChecksumAsync(db, default);
+        var expected = await DataChecksums.ReadStoredAsync(db, default);
         await ExecuteAsync(db, """
             UPDATE perflab.schema_info SET "SchemaVersion" = 0;
             DELETE FROM "Sales"."SalesOrderDetail" WHERE "SalesOrderID" > 70000;
             """);
 
-        var stale = await Seeder.ReadStateAsync(db, default);
+        var stale = await SeedStateStore.ReadAsync(db, default);
         Assert.False(stale.IsCurrent);
         Assert.Equal($"stale: schema v0, perflab expects v{Seeder.SchemaVersion}", stale.Describe());
 
@@ -95,10 +95,10 @@ public sealed class SeederTests(PostgresFixture postgres) : IClassFixture<Postgr
 
         Assert.Equal(SeedOutcome.Reseeded, result.Outcome);
         Assert.Equal(0, result.PreviousSchemaVersion);
-        var state = await Seeder.ReadStateAsync(db, default);
+        var state = await SeedStateStore.ReadAsync(db, default);
         Assert.True(state.IsCurrent);
         Assert.Equal(121_317, state.OrderDetails);
-        Assert.Equal(expected, await Seeder.ReadDataChecksumAsync(db, default));
+        Assert.Equal(expected, await DataChecksums.ReadStoredAsync(db, default));
     }
 
     [Fact]
@@ -107,9 +107,9 @@ public sealed class SeederTests(PostgresFixture postgres) : IClassFixture<Postgr
         var db = await postgres.CreateDatabaseAsync();
         await ExecuteAsync(db, "DROP TABLE perflab.schema_info");
 
-        Assert.Equal("stale: tables without a schema marker", (await Seeder.ReadStateAsync(db, default)).Describe());
+        Assert.Equal("stale: tables without a schema marker", (await SeedStateStore.ReadAsync(db, default)).Describe());
         Assert.Equal(SeedOutcome.Reseeded, (await Seeder.SeedAsync(db, null, default)).Outcome);
-        Assert.True((await Seeder.ReadStateAsync(db, default)).IsCurrent);
+        Assert.True((await SeedStateStore.ReadAsync(db, default)).IsCurrent);
     }
 
     [Fact]
@@ -149,16 +149,14 @@ public sealed class SeederTests(PostgresFixture postgres) : IClassFixture<Postgr
 
     private static async Task ExecuteAsync(string connectionString, string sql)
     {
-        await using var connection = new NpgsqlConnection(connectionString + ";Pooling=false");
-        await connection.OpenAsync();
+        await using var connection = await PostgresConnections.OpenAsync(connectionString, default);
         await using var command = new NpgsqlCommand(sql, connection);
         await command.ExecuteNonQueryAsync();
     }
 
     private static async Task<T> ScalarAsync<T>(string connectionString, string sql)
     {
-        await using var connection = new NpgsqlConnection(connectionString + ";Pooling=false");
-        await connection.OpenAsync();
+        await using var connection = await PostgresConnections.OpenAsync(connectionString, default);
         await using var command = new NpgsqlCommand(sql, connection);
         return (T)(await command.ExecuteScalarAsync())!;
     }
