@@ -91,8 +91,8 @@ public sealed class ManagedCluster
 
         var runAs = RunAsUser();
         var remembered = ReadRememberedPort();
-        var chosen = port ?? remembered ?? LoopbackPorts.FreePort();
-        if (!LoopbackPorts.IsPortFree(chosen))
+        var chosen = port ?? remembered ?? FreePort();
+        if (!IsPortFree(chosen))
         {
             var source = port is not null ? "given with --port"
                 : $"remembered from the first start in {Path.Combine(DataDir, StateFile)}";
