@@ -6,7 +6,7 @@ namespace PerfLab.Common;
 public static class PerfLabPaths
 {
     /// <summary>Overrides the cache folder (noise floors, the managed cluster, built variants): tests give each CLI their own.</summary>
-    public const string CacheDirVariable = "PERFLAB_CACHE_DIR";
+    public const string CacheDirVariable = PerfLabSettings.CacheDir;
 
     /// <summary>
     /// perflab's cache folder: $PERFLAB_CACHE_DIR when set; else $XDG_CACHE_HOME/perflab or ~/.cache/perflab; as

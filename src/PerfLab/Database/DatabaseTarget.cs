@@ -5,7 +5,7 @@ namespace PerfLab.Database;
 /// <summary>Which PostgreSQL perflab works against: an external server, or its own managed cluster.</summary>
 public static class DatabaseTarget
 {
-    public const string ConnectionStringVariable = "PERFLAB_CONNECTION_STRING";
+    public const string ConnectionStringVariable = PerfLabSettings.ConnectionString;
 
     /// <summary>The explicit connection string, else PERFLAB_CONNECTION_STRING, else null (the managed cluster).</summary>
     public static string? ExternalConnectionString(string? connectionString) =>

@@ -28,7 +28,7 @@ public sealed record ClusterStartResult(ClusterStatus Status, bool WasRunning, b
 /// </summary>
 public sealed class ManagedCluster
 {
-    public const string DataDirVariable = "PERFLAB_DATA_DIR";
+    public const string DataDirVariable = PerfLabSettings.DataDir;
     public const string Superuser = "perflab";
     internal const string SystemUser = "postgres";
     private const string StateFile = "perflab.json";

@@ -6,7 +6,7 @@ namespace PerfLab.Database;
 /// <summary>Where the PostgreSQL server programs (initdb, pg_ctl, postgres) live.</summary>
 public sealed record PostgresBinaries(string BinDir)
 {
-    public const string BinDirVariable = "PERFLAB_PG_BINDIR";
+    public const string BinDirVariable = PerfLabSettings.PgBinDir;
     private const string InstallHint = "install the PostgreSQL server (Debian/Ubuntu: `apt-get install postgresql`)";
     private static readonly string[] Programs = ["initdb", "pg_ctl", "postgres"];
 

@@ -207,29 +207,7 @@ public static class LoadEngine
         var seconds = run.Measuring ? Stopwatch.GetElapsedTime(run.MeasureStart, run.MeasureEnd).TotalSeconds : 0;
         var rps = seconds > 0 ? measured.Requests / seconds : 0;
 
-        OpenSchedule? open = null;
-        BurstStats? burst = null;
-        IReadOnlyList<RampStep>? ramp = null;
-        switch (runner)
-        {
-            case BurstRunner b:
-                var model = (BurstModel)plan.Model;
-                var batches = b.BatchMs;
-                burst = new BurstStats(model.BatchSize, [.. batches], batches.Count > 0 ? batches.Average() : 0,
-                    StudentT.MarginOfError(batches, 0.999), StudentT.StdDev(batches));
-                if (batches.Count < model.Batches && !stoppedEarly)
-                {
-                    reasons.Add(string.Create(CultureInfo.InvariantCulture, $"{plan.Name}: time limit reached after {batches.Count} of {model.Batches} batches"));
-                }
-                break;
-            case RampRunner r:
-                ramp = [.. r.Steps];
-                break;
-            case OpenRunner:
-                var rate = ((OpenModel)plan.Model).Rate;
-                open = new OpenSchedule(rate, (long)Math.Round(rate * seconds), measured.Sends, measured.LateSends, measured.MaxLagMicros / 1000.0);
-                break;
-        }
+        var extra = runner.Summarize(run, measured, seconds, stoppedEarly, reasons);
         if (plan.MaxRequests is { } max && !run.BudgetExhausted && !stoppedEarly)
         {
             reasons.Add(string.Create(CultureInfo.InvariantCulture, $"{plan.Name}: time limit reached after {measured.Requests} of {max} requests"));
@@ -247,9 +225,9 @@ public static class LoadEngine
             measured.Uncorrected is null ? null : LatencyStats.From(measured.Uncorrected),
             measured.Bytes,
             measured.ToErrorCounts(),
-            open,
-            burst,
-            ramp,
+            extra.Open,
+            extra.Burst,
+            extra.Ramp,
             timeline)
         {
             InFlightAtEnd = run.InFlight.CountAtClose,

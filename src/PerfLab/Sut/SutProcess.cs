@@ -60,7 +60,7 @@ public sealed class SutProcess : IAsyncDisposable
     private static ProcessSpec LaunchSpec(SutLaunch launch, string fileName, IReadOnlyList<string> leading, string logFile,
         bool detached)
     {
-        var arguments = new List<string> { "-c", "exec \"$@\" </dev/null >\"$PERFLAB_SUT_LOG\" 2>&1", "perflab-sut" };
+        var arguments = new List<string> { "-c", $"exec \"$@\" </dev/null >\"${PerfLabSettings.SutLog}\" 2>&1", "perflab-sut" };
         if (detached)
         {
             arguments.Add("setsid");
@@ -75,7 +75,7 @@ public sealed class SutProcess : IAsyncDisposable
 
         var environment = new Dictionary<string, string>
         {
-            ["PERFLAB_SUT_LOG"] = logFile,
+            [PerfLabSettings.SutLog] = logFile,
             ["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1",
         };
         if (launch.ConnectionString is not null)

@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using System.Globalization;
+using PerfLab.Common;
 
 namespace PerfLab.Load.Models;
 
@@ -12,6 +14,18 @@ internal sealed class BurstRunner : ILoadModelRunner
     public IReadOnlyList<double> BatchMs => _batchMs;
 
     public int CompletedBatches => _batchMs.Count;
+
+    public ModelSummary Summarize(ScenarioRun run, RecordingSnapshot measured, double seconds, bool stoppedEarly, List<string> reasons)
+    {
+        var model = (BurstModel)run.Plan.Model;
+        var batches = _batchMs;
+        if (batches.Count < model.Batches && !stoppedEarly)
+        {
+            reasons.Add(string.Create(CultureInfo.InvariantCulture, $"{run.Plan.Name}: time limit reached after {batches.Count} of {model.Batches} batches"));
+        }
+        return new ModelSummary(Burst: new BurstStats(model.BatchSize, [.. batches], batches.Count > 0 ? batches.Average() : 0,
+            StudentT.MarginOfError(batches, 0.999), StudentT.StdDev(batches)));
+    }
 
     public async Task RunAsync(ScenarioRun run, LoadPlan plan)
     {

@@ -1,5 +1,11 @@
 namespace PerfLab.Load.Models;
 
+/// <summary>The figures only one load model has: the open model's schedule, the burst's batches, the ramp's steps.</summary>
+internal sealed record ModelSummary(OpenSchedule? Open = null, BurstStats? Burst = null, IReadOnlyList<RampStep>? Ramp = null)
+{
+    public static readonly ModelSummary None = new();
+}
+
 /// <summary>Drives one scenario's requests until its plan is done or its stop token fires.</summary>
 internal interface ILoadModelRunner
 {
@@ -7,6 +13,9 @@ internal interface ILoadModelRunner
     bool UsesTimedWarmup { get; }
 
     Task RunAsync(ScenarioRun run, LoadPlan plan);
+
+    /// <summary>What this model adds to a scenario's result (schedule, batches or steps); a shortfall goes to <paramref name="reasons"/>.</summary>
+    ModelSummary Summarize(ScenarioRun run, RecordingSnapshot measured, double seconds, bool stoppedEarly, List<string> reasons) => ModelSummary.None;
 
     static ILoadModelRunner For(LoadModel model) => model switch
     {

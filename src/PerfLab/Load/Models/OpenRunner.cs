@@ -11,6 +11,12 @@ internal sealed class OpenRunner : ILoadModelRunner
 {
     public bool UsesTimedWarmup => true;
 
+    public ModelSummary Summarize(ScenarioRun run, RecordingSnapshot measured, double seconds, bool stoppedEarly, List<string> reasons)
+    {
+        var rate = ((OpenModel)run.Plan.Model).Rate;
+        return new ModelSummary(Open: new OpenSchedule(rate, (long)Math.Round(rate * seconds), measured.Sends, measured.LateSends, measured.MaxLagMicros / 1000.0));
+    }
+
     public Task RunAsync(ScenarioRun run, LoadPlan plan)
     {
         var model = (OpenModel)run.Plan.Model;

@@ -14,6 +14,9 @@ internal sealed class RampRunner : ILoadModelRunner
 
     public IReadOnlyList<RampStep> Steps => _steps;
 
+    public ModelSummary Summarize(ScenarioRun run, RecordingSnapshot measured, double seconds, bool stoppedEarly, List<string> reasons) =>
+        new(Ramp: [.. _steps]);
+
     public async Task RunAsync(ScenarioRun run, LoadPlan plan)
     {
         var model = (RampModel)run.Plan.Model;

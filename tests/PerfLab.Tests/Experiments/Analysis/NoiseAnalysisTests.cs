@@ -5,30 +5,8 @@ namespace PerfLab.Tests.Experiments.Analysis;
 
 public sealed class NoiseAnalysisTests
 {
-    private static RunRecord Run(string variant, int order, double rps, params double[] perSecond) => new()
-    {
-        Variant = variant,
-        Repetition = 1 + ((order - 1) / 2),
-        Order = order,
-        Status = RunStatus.Ok,
-        StartedAt = DateTimeOffset.UnixEpoch,
-        Scenarios =
-        [
-            new ScenarioStats
-            {
-                Scenario = "s", Requests = (long)rps, Rps = rps, MeanMs = 1, StdDevMs = 1, MinMs = 1, P50Ms = 1, P75Ms = 1,
-                P90Ms = 1, P95Ms = 1, P99Ms = 1, P999Ms = 1, MaxMs = 1, BytesReceived = 0, Errors = 0,
-            },
-        ],
-        Counters = new Dictionary<string, double>(),
-        StarvationInjections = 0,
-        Timeline = perSecond.Select((r, i) => new TimelinePoint
-        {
-            Second = i, Rps = r, P50Ms = 1, P99Ms = 1, Errors = 0, Users = 1, Counters = new Dictionary<string, double>(),
-        }).ToList(),
-        GeneratorCpuPercent = 1,
-        GeneratorSaturated = false,
-    };
+    private static RunRecord Run(string variant, int order, double rps, params double[] perSecond) =>
+        TestRuns.Ok(variant, 1 + ((order - 1) / 2), order, rps, perSecond);
 
     [Fact]
     public void Of_AlternatingSeconds_WithinRunCvSkipsThePartialEdgesAndScalesBySqrtOfSeconds()

@@ -5,27 +5,7 @@ namespace PerfLab.Tests.Experiments.Analysis;
 
 public sealed class PairedAnalysisTests
 {
-    private static RunRecord Run(string variant, int block, double rps) => new()
-    {
-        Variant = variant,
-        Repetition = block,
-        Order = block,
-        Status = RunStatus.Ok,
-        StartedAt = DateTimeOffset.UnixEpoch,
-        Scenarios =
-        [
-            new ScenarioStats
-            {
-                Scenario = "s", Requests = (long)rps, Rps = rps, MeanMs = 10, StdDevMs = 1, MinMs = 1, P50Ms = 10, P75Ms = 10,
-                P90Ms = 10, P95Ms = 10, P99Ms = 20, P999Ms = 20, MaxMs = 30, BytesReceived = 0, Errors = 0,
-            },
-        ],
-        Counters = new Dictionary<string, double>(),
-        StarvationInjections = 0,
-        Timeline = [],
-        GeneratorCpuPercent = 1,
-        GeneratorSaturated = false,
-    };
+    private static RunRecord Run(string variant, int block, double rps) => TestRuns.Ok(variant, block, block, rps);
 
     [Fact]
     public void ComparePaired_ThreeHandComputedPairs_GivesTheMeanLogRatioAndItsTInterval()
