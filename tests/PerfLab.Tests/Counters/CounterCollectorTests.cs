@@ -80,7 +80,7 @@ public sealed class CounterCollectorTests
     [
         "cpu-usage", "working-set", "gc-heap-size", "time-in-gc", "alloc-rate", "gen-0-gc-count", "gen-1-gc-count",
         "gen-2-gc-count", "threadpool-thread-count", "threadpool-queue-length", "threadpool-completed-items-count",
-        "monitor-lock-contention-count", "exception-count", "threadpool-starvation-injections",
+        "monitor-lock-contention-count", "methods-jitted-count", "time-in-jit", "exception-count", "threadpool-starvation-injections",
     ];
 
     private static readonly string[] HostingCounters = ["requests-per-second", "current-requests"];
