@@ -22,7 +22,7 @@ public static class ListCommand
                 var quick = e.Profiles["quick"];
                 Console.WriteLine($"{e.Name,-16} seed {e.Seed}  {e.Title}");
                 Console.WriteLine($"{"",-16} variants: {string.Join(", ", e.Variants.Select(v => v.Name == e.Baseline ? v.Name + " (baseline)" : v.Name))}");
-                Console.WriteLine($"{"",-16} load: {ExperimentAnalyzer.DescribeLoad(e, quick)}; quick profile: warm-up {DurationText.Format(quick.Warmup)}, {DurationText.Format(quick.Duration)} measured, {Repetitions(quick)}");
+                Console.WriteLine($"{"",-16} load: {ExperimentAnalyzer.DescribeLoad(e, quick)}; quick profile: warm-up {(quick.WarmupUntilSteady ? "until steady, at most " : "")}{DurationText.Format(quick.Warmup)}, {DurationText.Format(quick.Duration)} measured, {Repetitions(quick)}");
             }
             return (int)ExitCode.Success;
         });
