@@ -10,9 +10,6 @@ namespace PerfLab.Cli;
 /// </summary>
 public static class LoadCommand
 {
-    /// <summary>A run given only a request count (-n) stops here at the latest.</summary>
-    public static readonly TimeSpan CountRunTimeCap = LoadPlanBuilder.CountRunTimeCap;
-
     public static Command Create()
     {
         var o = new LoadOptions();

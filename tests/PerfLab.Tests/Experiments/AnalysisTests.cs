@@ -33,7 +33,7 @@ public sealed class AnalysisTests
     [Fact]
     public void Interleave_ThreeVariantsThreeTimes_RotatesSoEachRunsFirstOnce()
     {
-        var order = ExperimentRunner.Interleave(["A", "B", "C"], 3).Select(x => x.Variant);
+        var order = RunPlan.Interleave(["A", "B", "C"], 3).Select(x => x.Variant);
         Assert.Equal(["A", "B", "C", "B", "C", "A", "C", "A", "B"], order);
     }
 

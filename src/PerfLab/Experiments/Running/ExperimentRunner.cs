@@ -63,9 +63,6 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         };
     }
 
-    /// <summary>The run order of the first <paramref name="repeat"/> blocks (see <see cref="RunPlan.Interleave{T}"/>).</summary>
-    public static IEnumerable<(T Variant, int Rep)> Interleave<T>(IReadOnlyList<T> variants, int repeat) => RunPlan.Interleave(variants, repeat);
-
     private StoppingRule Rule(ExperimentDefinition experiment) =>
         StoppingRule.For(experiment.Profiles[request.Profile], request.Repeat, request.PrecisionPercent);
 

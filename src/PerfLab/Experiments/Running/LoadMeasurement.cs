@@ -47,7 +47,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         }
         var requests = record.Scenarios.Sum(s => s.Requests);
         var unavailable = record.Scenarios.Sum(s => s.ErrorsByKind.GetValueOrDefault(Unavailable));
-        if (requests > 0 && unavailable * 2 > requests && !await DatabaseProbe.AcceptsConnectionsAsync(connectionString, ct))
+        if (requests > 0 && unavailable * 2 > requests && !await PostgresConnections.AcceptsConnectionsAsync(connectionString, ct))
         {
             return RunRecordBuilder.MarkFailed(record, FailureKind.DatabaseDown,
                 $"the database stopped: {unavailable} of {requests} requests answered 503 and the database does not accept connections; the remaining runs were skipped");
