@@ -72,6 +72,8 @@ public sealed record ExperimentResult
     public string? StopReason { get; init; }
     /// <summary>The noise of this experiment's runs taken apart: within a run, run to run, and drift along the invocation.</summary>
     public NoiseBreakdown? Noise { get; init; }
+    /// <summary>Per variant, where its request time goes (from a trace of one of its runs); empty when not traced.</summary>
+    public IReadOnlyList<VariantEvidence> Evidence { get; init; } = [];
 }
 
 /// <summary>
@@ -136,6 +138,8 @@ public sealed record RunRecord
     public double? WarmupSeconds { get; init; }
     /// <summary>False when the throughput never settled before the warm-up cap: the run was measured anyway, and says so.</summary>
     public bool? Settled { get; init; }
+    /// <summary>The database client's metrics over the measured window; null when the SUT did not publish them.</summary>
+    public DatabaseClientStats? Database { get; init; }
 }
 
 /// <summary>Load figures of one scenario in one run (warm-up excluded).</summary>
@@ -232,10 +236,15 @@ public sealed record Comparison
 public enum FindingKind
 {
     ThreadPoolStarvation, LockContention, GcPressure, BlockedThreadsLowCpu, GeneratorSaturated, Errors, Timeouts,
+    SyncOverAsync, GcHeadroom, CpuBreakdown,
 }
 
 /// <summary>A diagnosis computed from counters and events, naming the recommendation that addresses it.</summary>
-public sealed record Finding(string Variant, FindingKind Kind, string Message, string Recommendation, string Evidence);
+/// <param name="Place">The call site the finding names (a method), when the evidence has one.</param>
+/// <param name="Strength">Strong when measured at a place (a trace), weak when only counters suggest it.</param>
+public sealed record Finding(
+    string Variant, FindingKind Kind, string Message, string Recommendation, string Evidence,
+    string? Place = null, EvidenceStrength Strength = EvidenceStrength.Weak);
 
 /// <summary>One claim of a seed article set beside our figure.</summary>
 public sealed record ClaimCheck

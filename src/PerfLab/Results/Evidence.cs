@@ -1,0 +1,60 @@
+using System.Text.Json.Serialization;
+
+namespace PerfLab.Results;
+
+/// <summary>
+/// Where a variant's request time goes, from an EventPipe trace of one of its runs and the database client's metrics
+/// (issue 12). Every figure is per completed request over the traced stretch of the measured window.
+/// </summary>
+public sealed record VariantEvidence
+{
+    public required string Variant { get; init; }
+    /// <summary>The repetition whose run was traced.</summary>
+    public required int Repetition { get; init; }
+    public required double TracedSeconds { get; init; }
+    /// <summary>Requests completed while the trace ran (the divisor of every per-request figure).</summary>
+    public required long Requests { get; init; }
+    /// <summary>CPU samples on threads running code (the sample profiler's 1 ms samples that were not waiting).</summary>
+    public required long CpuSamples { get; init; }
+    /// <summary>CPU milliseconds per request by component: Gc, Json, Database, AspNetCore, Logging, App, Other.</summary>
+    public required IReadOnlyDictionary<string, double> CpuMsPerRequest { get; init; }
+    /// <summary>Time per request the database client spent in commands (Npgsql's metrics), null when not read.</summary>
+    public double? DatabaseMsPerRequest { get; init; }
+    /// <summary>Time per request threads spent blocked on contended locks (contention events).</summary>
+    public double? LockBlockedMsPerRequest { get; init; }
+    /// <summary>Time per request threads spent blocked in synchronous waits on tasks (.Wait(), .Result).</summary>
+    public double? BlockingWaitMsPerRequest { get; init; }
+    /// <summary>Share of the traced wall time the runtime was paused for GC (0..1).</summary>
+    public double? GcPauseShare { get; init; }
+    /// <summary>Share of the CPU samples inside the GC (0..1).</summary>
+    public double? GcCpuShare { get; init; }
+    /// <summary>Contended locks by the call site that took them, largest blocked time first.</summary>
+    public IReadOnlyList<CallSite> Contention { get; init; } = [];
+    /// <summary>Synchronous waits on tasks by the call site that waited, largest blocked time first.</summary>
+    public IReadOnlyList<CallSite> BlockingWaits { get; init; } = [];
+    /// <summary>The heaviest CPU stacks (root first), for the flame graphs.</summary>
+    public IReadOnlyList<StackSample> TopStacks { get; init; } = [];
+    /// <summary>The variant's CPU samples as a speedscope file, relative to the results folder.</summary>
+    public string? SpeedscopeFile { get; init; }
+}
+
+/// <summary>One place in the code, with how often and how long it blocked, and a stack that shows it (root first).</summary>
+public sealed record CallSite(string Method, long Count, double TotalMs, IReadOnlyList<string> Stack);
+
+/// <summary>One distinct stack (root first) and its CPU samples.</summary>
+public sealed record StackSample(IReadOnlyList<string> Frames, long Samples);
+
+/// <summary>How far a finding's evidence goes: measured at a named place, or only suggested by counters.</summary>
+[JsonConverter(typeof(JsonStringEnumConverter<EvidenceStrength>))]
+public enum EvidenceStrength { Strong, Weak }
+
+/// <summary>The database client's view of one run (Npgsql's metrics, averaged over the measured window).</summary>
+public sealed record DatabaseClientStats
+{
+    public required double CommandsPerRequest { get; init; }
+    public required double CommandMsPerRequest { get; init; }
+    public required double ConnectionsBusyMean { get; init; }
+    public required double ConnectionsIdleMean { get; init; }
+    /// <summary>Mean number of requests waiting for a pooled connection (pool waits).</summary>
+    public required double PendingConnectionRequestsMean { get; init; }
+}
