@@ -24,10 +24,11 @@ public sealed class LoadEngineTests
         var s = Assert.Single(result.Scenarios);
         Assert.False(result.Incomplete, result.IncompleteReason);
         Assert.Equal(0, s.Errors.Total);
-        // The server's Task.Delay may fire up to a timer tick early, and the histogram keeps 3 significant digits.
+        // The server's Task.Delay may fire up to a timer tick early (its clock is Linux's coarse monotonic clock, 4 ms
+        // at HZ=250: a minimum of 46.9 ms was seen), and the histogram keeps 3 significant digits.
         Assert.InRange(s.Latency.P50Ms, 49, 70);
         Assert.InRange(s.Latency.MeanMs, 49, 75);
-        Assert.InRange(s.Latency.MinMs, 47, 70);
+        Assert.InRange(s.Latency.MinMs, 45, 70);
         Assert.True(s.Latency.P99Ms >= s.Latency.P50Ms);
         // 8 users at ~50 ms each: about 160 req/s; far fewer means the engine serialized users.
         Assert.InRange(s.RequestsPerSecond, 80, 165);
