@@ -124,6 +124,28 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
 
     public void Dispose() => CloseSocket();
 
+    /// <summary>
+    /// Opens the connection ahead of the first request, as wrk does before it starts a request's clock; a failure is
+    /// left for the first send to meet and count. Returns whether the connection is open.
+    /// </summary>
+    public async ValueTask<bool> PreconnectAsync()
+    {
+        if (_socket is not null)
+        {
+            return true;
+        }
+        try
+        {
+            await ConnectAsync().ConfigureAwait(false);
+            return true;
+        }
+        catch (Exception ex) when (ex is SocketException or OperationCanceledException or ObjectDisposedException)
+        {
+            CloseSocket();
+            return false;
+        }
+    }
+
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask ConnectAsync()
     {

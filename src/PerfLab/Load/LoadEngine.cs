@@ -27,6 +27,7 @@ public static class LoadEngine
     public static async Task<LoadResult> RunAsync(LoadPlan plan, IProgress<LoadProgress>? progress = null, CancellationToken ct = default)
     {
         Validate(plan);
+        await GeneratorPrimer.EnsurePrimedAsync(ct).ConfigureAwait(false);
         ThreadPool.GetMinThreads(out var workers, out var io);
         if (workers < MinPoolThreads)
         {

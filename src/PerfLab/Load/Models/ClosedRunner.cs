@@ -30,6 +30,11 @@ internal sealed class ClosedRunner : ILoadModelRunner
             {
                 // Yield once so that N users start on the pool, not serially inside the caller's loop.
                 await Task.Yield();
+                if (worker.Connection is { } connection)
+                {
+                    // Connected before its first request's clock starts, as wrk does: connecting is not latency.
+                    await connection.PreconnectAsync().ConfigureAwait(false);
+                }
                 while (!stop.IsCancellationRequested && run.TryTakeBudget())
                 {
                     if (!await run.SendAsync(worker, 0).ConfigureAwait(false))
