@@ -50,13 +50,17 @@ internal static class MarkdownTimeSection
         md.Line();
         foreach (var site in sites)
         {
-            md.Line($"- {Md.Inline(TimeContent.Describe(site))}");
+            md.Line($"- {TimeContent.Describe(site with { Variant = Md.Inline(site.Variant) }, m => $"`{Md.Inline(m).Replace("`", "'", StringComparison.Ordinal)}`")}");
             if (site.Site.Stack.Count > 0)
             {
                 md.Line();
                 md.CodeBlock(string.Join('\n', site.Site.Stack));
+                md.Line();
             }
         }
-        md.Line();
+        if (sites[^1].Site.Stack.Count == 0)
+        {
+            md.Line();
+        }
     }
 }

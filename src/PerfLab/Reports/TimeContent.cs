@@ -91,16 +91,19 @@ internal static class TimeContent
     public static IReadOnlyList<BlockingSite> CallSites(ExperimentResult experiment) =>
         Evidence(experiment)
             .SelectMany(e => e.Contention.Select(c => new BlockingSite(e.Variant, "lock contention", c))
-                .Concat(e.BlockingWaits.Select(c => new BlockingSite(e.Variant, "blocking wait", c))))
+                .Concat(e.BlockingWaits.Select(c => new BlockingSite(e.Variant, "blocking wait", c)))
+                .OrderByDescending(s => s.Site.TotalMs))
             .ToList();
 
-    public static string Describe(BlockingSite site) =>
-        $"{site.Variant}: {site.Kind} in {site.Site.Method}, {Fmt.Int(site.Site.Count)} times, {Fmt.Num(site.Site.TotalMs, 1)} ms blocked in all";
+    /// <summary>"variant: blocking wait in Method, 12 times, 3.4 ms blocked in all", the method through <paramref name="code"/>.</summary>
+    public static string Describe(BlockingSite site, Func<string, string> code) =>
+        $"{site.Variant}: {site.Kind} in {code(site.Site.Method)}, {Fmt.Int(site.Site.Count)} times, {Fmt.Num(site.Site.TotalMs, 1)} ms blocked in all";
 
     private static IReadOnlyList<Cell> Row(string label, IReadOnlyList<VariantEvidence> evidence, Func<VariantEvidence, string> value, bool strong = false) =>
         [new Cell(label, Strong: strong), .. evidence.Select(e => new Cell(value(e), Strong: strong))];
 
-    private static string Ms(double? value) => value is { } v ? Fmt.Num(v, 3) : Fmt.Missing;
+    // Three decimals for the CPU components, fewer where waits run to hundreds of milliseconds.
+    private static string Ms(double? value) => value is { } v ? Fmt.Num(v, Math.Abs(v) >= 100 ? 1 : Math.Abs(v) >= 10 ? 2 : 3) : Fmt.Missing;
 
     private static string Percent(double? share) => share is { } s ? Fmt.Num(s * 100, 1) + " %" : Fmt.Missing;
 }
