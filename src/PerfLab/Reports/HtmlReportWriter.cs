@@ -161,8 +161,9 @@ public sealed partial class HtmlReportWriter : IReportWriter
             Table(html, ReportContent.Comparisons(experiment), "comparisons");
         }
         html.Append("<h3>Every run, in run order</h3>\n<p class=\"note\">All-scenario RPS (burst and upload experiments: mean batch time) of each run, with its place in the order (#).</p>\n");
+        html.Append("<div class=\"side\">\n");
         Table(html, EvidenceContent.RunsInOrder(experiment), "runs");
-        html.Append($"<div class=\"charts runorder\" data-experiment=\"{ReportContent.Anchor(experiment)}\"></div>\n");
+        html.Append($"<div class=\"charts runorder\" data-experiment=\"{ReportContent.Anchor(experiment)}\"></div>\n</div>\n");
 
         html.Append("<h3>Findings</h3>\n");
         if (experiment.Findings.Count == 0)

@@ -25,7 +25,7 @@ internal static class HtmlTimeSection
         }
         var id = ReportContent.Anchor(experiment);
         html.Append("<h3>Where the time goes</h3>\n<p class=\"note\">").Append(H(TimeContent.Note)).Append("</p>\n");
-        html.Append("<div class=\"evidence\">\n");
+        html.Append("<div class=\"side\">\n");
         Table(html, TimeContent.Breakdown(experiment), "breakdown");
         html.Append($"<div class=\"charts breakdown\" data-experiment=\"{id}\"></div>\n");
         html.Append("</div>\n");
