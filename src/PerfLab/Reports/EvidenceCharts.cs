@@ -25,7 +25,7 @@ internal static class EvidenceCharts
         {
             return null;
         }
-        var series = TimeContent.Components
+        var series = TimeContent.ComponentsOf(evidence)
             .Select(c => new StackedSeries("CPU: " + c.Label, "cpu",
                 evidence.Select(e => Finite(e.CpuMsPerRequest.TryGetValue(c.Key, out var v) ? v : null)).ToList()))
             .Append(new StackedSeries("wait: database", "wait", evidence.Select(e => Finite(e.DatabaseMsPerRequest)).ToList()))

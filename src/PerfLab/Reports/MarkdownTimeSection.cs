@@ -5,7 +5,7 @@ namespace PerfLab.Reports;
 /// <summary>
 /// report.md's "Where the time goes" for an experiment with evidence: the breakdown table, the database client's
 /// figures and the call sites that blocked, each with its stack in a code block. Nothing for an experiment without
-/// evidence. The flame graphs are in report.html only; the Markdown names the speedscope files the trace left.
+/// evidence. The flame graphs are in report.html only; the Markdown names the speedscope files the traces left.
 /// </summary>
 internal static class MarkdownTimeSection
 {
@@ -30,11 +30,14 @@ internal static class MarkdownTimeSection
         }
         CallSites(md, experiment);
         var profiles = TimeContent.Evidence(experiment).Where(e => e.SpeedscopeFile is not null).ToList();
-        if (profiles.Count > 0)
+        var flames = TimeContent.Evidence(experiment).Any(e => e.TopStacks.Count > 0)
+            ? "Flame graphs of the heaviest stacks, with a differential against the baseline, are in report.html."
+            : "";
+        if (profiles.Count > 0 || flames.Length > 0)
         {
-            md.Line("CPU profiles (open in speedscope): " +
-                    string.Join(", ", profiles.Select(e => $"`{e.Variant}`: `{Md.Inline(e.SpeedscopeFile!)}`")) +
-                    ". Flame graphs, with a differential against the baseline, are in report.html.");
+            var files = profiles.Count == 0 ? "" : "CPU profiles (open in speedscope): " +
+                string.Join(", ", profiles.Select(e => $"`{Md.Inline(e.Variant)}`: `{Md.Inline(e.SpeedscopeFile!)}`")) + ". ";
+            md.Line((files + flames).TrimEnd());
             md.Line();
         }
     }

@@ -22,6 +22,11 @@ internal static class TimeContent
         "then the time per request spent waiting. Waits overlap CPU and one another (a blocked thread may be waiting on the " +
         "database), so the rows do not add up to the latency.";
 
+    /// <summary>The known components, then any other the evidence names (a newer trace analysis), so every CPU figure shows.</summary>
+    public static IReadOnlyList<(string Key, string Label)> ComponentsOf(IReadOnlyList<VariantEvidence> evidence) =>
+        [.. Components, .. evidence.SelectMany(e => e.CpuMsPerRequest.Keys).Distinct()
+            .Where(k => Components.All(c => c.Key != k)).Order(StringComparer.Ordinal).Select(k => (k, k))];
+
     public static bool HasEvidence(ExperimentResult experiment) => Evidence(experiment).Count > 0;
 
     /// <summary>The variants with evidence, in the experiment's variant order.</summary>
@@ -39,7 +44,7 @@ internal static class TimeContent
         {
             Row("traced run", evidence, e => $"repetition {Fmt.Int(e.Repetition)}, {Fmt.Num(e.TracedSeconds, 0)} s, {Fmt.Int(e.Requests)} requests"),
         };
-        foreach (var (key, label) in Components)
+        foreach (var (key, label) in ComponentsOf(evidence))
         {
             rows.Add(Row($"CPU ms/req: {label}", evidence, e => Ms(e.CpuMsPerRequest.TryGetValue(key, out var v) ? v : null)));
         }

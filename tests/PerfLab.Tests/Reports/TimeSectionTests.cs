@@ -36,6 +36,25 @@ public sealed class TimeSectionTests
     }
 
     [Fact]
+    public void MarkdownWriter_ComponentNotKnownToTheWriter_StillShownAndCounted()
+    {
+        var sample = ReportFixtures.Sample();
+        var serializer = sample.Experiments[0];
+        var evidence = serializer.Evidence[0];
+        var cpu = new Dictionary<string, double>(evidence.CpuMsPerRequest) { ["Regex"] = 0.25 };
+        var results = sample with
+        {
+            Experiments = [serializer with { Evidence = [evidence with { CpuMsPerRequest = cpu }] }, sample.Experiments[1]],
+        };
+
+        var markdown = Render(new MarkdownReportWriter(), results);
+
+        Assert.Contains("|  | newtonsoft (baseline) |\n", markdown);
+        Assert.Contains("| CPU ms/req: Regex | 0.250 |", markdown);
+        Assert.Contains("| **CPU ms/req: total** | **3.762** |", markdown);
+    }
+
+    [Fact]
     public void MarkdownWriter_RunsWithDatabaseStats_ShowsTheMedianPerVariant()
     {
         var markdown = Render(new MarkdownReportWriter(), ReportFixtures.Sample());
