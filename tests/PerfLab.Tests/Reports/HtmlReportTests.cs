@@ -28,7 +28,8 @@ public sealed partial class HtmlReportTests(ITestOutputHelper output)
         var screenshot = Path.Combine(artifacts, "report.png");
         File.Delete(screenshot);
 
-        var dom = await RunChromiumAsync("--dump-dom", new Uri(html).AbsoluteUri);
+        // The virtual-time budget lets the flame graphs' transitions (timers) finish before the DOM is printed.
+        var dom = await RunChromiumAsync("--virtual-time-budget=3000", "--dump-dom", new Uri(html).AbsoluteUri);
         var screenshotLog = await RunChromiumAsync($"--screenshot={screenshot}", new Uri(html).AbsoluteUri);
         output.WriteLine($"report: {html}");
         output.WriteLine($"screenshot: {screenshot}");
@@ -82,6 +83,8 @@ public sealed partial class HtmlReportTests(ITestOutputHelper output)
             // The smallest graph (sync-over-async's baseline) has the root, three Kestrel frames, the action and two leaves.
             Assert.True(frames >= 7, $"{graph.Groups["variant"].Value} ({graph.Groups["kind"].Value}): {frames} frames drawn");
             Assert.Equal(frames, rects);
+            // Every frame drawn with a width (d3-flame-graph sets it in a transition, finished by the time of the dump).
+            Assert.Equal(rects, Regex.Count(svg, "<rect [^>]*width=\"[1-9]"));
             Assert.Equal(graph.Groups["frames"].Value, frames.ToString(System.Globalization.CultureInfo.InvariantCulture));
             if (graph.Groups["kind"].Value == "differential")
             {
