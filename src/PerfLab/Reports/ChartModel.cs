@@ -6,7 +6,9 @@ namespace PerfLab.Reports;
 
 internal sealed record ChartPage(IReadOnlyList<ExperimentCharts> Experiments);
 
-internal sealed record ExperimentCharts(string Id, string Name, IReadOnlyList<BarChart> Bars, TimelineCharts? Timelines);
+internal sealed record ExperimentCharts(
+    string Id, string Name, IReadOnlyList<BarChart> Bars, TimelineCharts? Timelines,
+    RunOrderChart? RunOrder, StackedBars? Breakdown, IReadOnlyList<FlameGraphs> Flames);
 
 /// <summary>Grouped bars with whiskers: one group per scenario (and "all"), one bar per variant.</summary>
 internal sealed record BarChart(string Title, string Unit, IReadOnlyList<string> Groups, IReadOnlyList<BarSeries> Series);
@@ -29,7 +31,8 @@ internal static class ChartModel
 {
     public static ChartPage Build(RunResults results) =>
         new(results.Experiments.Select(e => new ExperimentCharts(
-            ReportContent.Anchor(e), e.Name, Bars(e).ToList(), Timelines(e))).ToList());
+            ReportContent.Anchor(e), e.Name, Bars(e).ToList(), Timelines(e),
+            EvidenceCharts.RunOrder(e), EvidenceCharts.Breakdown(e), FlameGraphModel.Build(e))).ToList());
 
     private static IEnumerable<BarChart> Bars(ExperimentResult experiment)
     {

@@ -1,4 +1,3 @@
-using System.Net;
 using System.Reflection;
 using System.Text;
 using System.Text.Encodings.Web;
@@ -9,9 +8,10 @@ using PerfLab.Results;
 namespace PerfLab.Reports;
 
 /// <summary>
-/// report.html: one self-contained page (Chart.js, styles, data and script inlined; a Content-Security-Policy that
-/// forbids every network request) with the Markdown report's tables and charts: bars with 95 % interval whiskers per
-/// experiment and timelines of RPS, p99, thread-pool threads and queue length.
+/// report.html: one self-contained page (Chart.js, d3, d3-flame-graph, styles, data and scripts inlined; a
+/// Content-Security-Policy that forbids every network request) with the Markdown report's tables and charts: bars with
+/// 95 % interval whiskers per experiment, timelines of RPS, p99, thread-pool threads and queue length, every run in run
+/// order, and where traced, where the time goes (stacked bars) and flame graphs with a differential against the baseline.
 /// </summary>
 public sealed partial class HtmlReportWriter : IReportWriter
 {
@@ -21,6 +21,10 @@ public sealed partial class HtmlReportWriter : IReportWriter
     private static readonly Lazy<string> _style = new(() => Resource("report.css"));
     private static readonly Lazy<string> _script = new(() => Resource("report.js"));
     private static readonly Lazy<string> _chartJs = new(() => StripSourceMap(Resource("chart.umd.min.js")));
+    private static readonly Lazy<string> _d3 = new(() => StripSourceMap(Resource("d3.min.js")));
+    private static readonly Lazy<string> _flameGraph = new(() => StripSourceMap(Resource("d3-flamegraph.umd.min.js")));
+    private static readonly Lazy<string> _flameGraphCss = new(() => Resource("d3-flamegraph.css"));
+    private static readonly Lazy<string> _flameScript = new(() => Resource("flames.js"));
 
     // The default encoder escapes <, > and &, so the data cannot close the script element it sits in.
     private static readonly JsonSerializerOptions _dataOptions = new(ResultsJson.Options)
@@ -39,11 +43,14 @@ public sealed partial class HtmlReportWriter : IReportWriter
         var values = new Dictionary<string, string>
         {
             ["title"] = H($"PerfLab report {Fmt.Timestamp(results.StartedAt)}"),
-            ["style"] = _style.Value,
+            ["style"] = _style.Value + "\n" + _flameGraphCss.Value,
             ["body"] = Body(results),
             ["data"] = data,
             ["chartjs"] = _chartJs.Value,
+            ["d3"] = _d3.Value,
+            ["flamegraph"] = _flameGraph.Value,
             ["script"] = _script.Value,
+            ["flames"] = _flameScript.Value,
         };
         // One pass over the template: text from the results can never be taken for a placeholder.
         var page = Placeholder().Replace(_template.Value, m => values[m.Groups[1].Value]);
@@ -112,6 +119,7 @@ public sealed partial class HtmlReportWriter : IReportWriter
         Table(html, ReportContent.Counters(experiment), "counters");
         html.Append("<h3>Per-request efficiency</h3>\n");
         Table(html, ReportContent.Efficiency(experiment), "efficiency");
+        HtmlTimeSection.Write(html, experiment);
         Verdicts(html, experiment);
         FailedRuns(html, experiment);
         html.Append("</section>\n");
@@ -153,7 +161,9 @@ public sealed partial class HtmlReportWriter : IReportWriter
             Table(html, ReportContent.Comparisons(experiment), "comparisons");
         }
         html.Append("<h3>Every run, in run order</h3>\n<p class=\"note\">All-scenario RPS (burst and upload experiments: mean batch time) of each run, with its place in the order (#).</p>\n");
+        html.Append("<div class=\"side\">\n");
         Table(html, EvidenceContent.RunsInOrder(experiment), "runs");
+        html.Append($"<div class=\"charts runorder\" data-experiment=\"{ReportContent.Anchor(experiment)}\"></div>\n</div>\n");
 
         html.Append("<h3>Findings</h3>\n");
         if (experiment.Findings.Count == 0)
@@ -188,45 +198,13 @@ public sealed partial class HtmlReportWriter : IReportWriter
         html.Append("</ul>\n");
     }
 
-    private static void Table(StringBuilder html, ReportTable table, string cssClass, bool headerless = false)
-    {
-        html.Append($"<table class=\"{cssClass}\">\n");
-        if (!headerless)
-        {
-            html.Append("<thead><tr>");
-            foreach (var column in table.Columns)
-            {
-                html.Append(column.Align == Align.Right ? "<th class=\"num\">" : "<th>").Append(H(column.Header)).Append("</th>");
-            }
-            html.Append("</tr></thead>\n");
-        }
-        html.Append("<tbody>\n");
-        foreach (var row in table.Rows)
-        {
-            html.Append("<tr>");
-            for (var i = 0; i < row.Count; i++)
-            {
-                var right = i < table.Columns.Count && table.Columns[i].Align == Align.Right;
-                var text = H(row[i].Text);
-                if (row[i].Code)
-                {
-                    text = $"<code>{text}</code>";
-                }
-                if (row[i].Strong)
-                {
-                    text = $"<strong>{text}</strong>";
-                }
-                html.Append(right ? "<td class=\"num\">" : "<td>").Append(text).Append("</td>");
-            }
-            html.Append("</tr>\n");
-        }
-        html.Append("</tbody>\n</table>\n");
-    }
+    private static void Table(StringBuilder html, ReportTable table, string cssClass, bool headerless = false) =>
+        HtmlParts.Table(html, table, cssClass, headerless);
 
-    [GeneratedRegex(@"\{\{(title|style|body|data|chartjs|script)\}\}")]
+    [GeneratedRegex(@"\{\{(title|style|body|data|chartjs|d3|flamegraph|script|flames)\}\}")]
     private static partial Regex Placeholder();
 
-    private static string H(string text) => WebUtility.HtmlEncode(text);
+    private static string H(string text) => HtmlParts.H(text);
 
     // The interval note carries Markdown backticks; in HTML they become <code>.
     private static string InlineCode(string text)
@@ -247,7 +225,7 @@ public sealed partial class HtmlReportWriter : IReportWriter
     private static string Resource(string name)
     {
         using var stream = Assembly.GetExecutingAssembly().GetManifestResourceStream(ResourcePrefix + name)
-            ?? throw new InvalidOperationException($"perflab was built without its embedded {name}; rebuild it (the build runs npm ci for Chart.js).");
+            ?? throw new InvalidOperationException($"perflab was built without its embedded {name}; rebuild it (the build runs npm ci for Chart.js, d3 and d3-flame-graph).");
         using var reader = new StreamReader(stream, Encoding.UTF8);
         return reader.ReadToEnd();
     }

@@ -194,18 +194,22 @@ internal static class ReportContent
             rows);
     }
 
+    /// <summary>How a finding only counters suggest is labelled: no trace named the place.</summary>
+    public const string WeakEvidence = "weak evidence: counters only";
+
     public static ReportTable Findings(ExperimentResult experiment)
     {
         var rows = experiment.Findings.Select(f => (IReadOnlyList<Cell>)
         [
             new Cell(f.Variant),
             new Cell(Fmt.FindingKind(f.Kind), Strong: true),
+            f.Place is { Length: > 0 } place ? new Cell(place, Code: true) : new Cell(Fmt.Missing),
             new Cell(f.Message),
-            new Cell(f.Evidence),
+            new Cell(f.Strength == EvidenceStrength.Weak ? $"{f.Evidence} ({WeakEvidence})" : f.Evidence),
             new Cell(f.Recommendation),
         ]).ToList();
         return new ReportTable(
-            [new("variant", Align.Left), new("finding", Align.Left), new("what was seen", Align.Left),
+            [new("variant", Align.Left), new("finding", Align.Left), new("place", Align.Left), new("what was seen", Align.Left),
              new("evidence", Align.Left), new("recommendation", Align.Left)],
             rows);
     }

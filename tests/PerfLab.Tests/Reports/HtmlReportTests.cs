@@ -28,7 +28,8 @@ public sealed partial class HtmlReportTests(ITestOutputHelper output)
         var screenshot = Path.Combine(artifacts, "report.png");
         File.Delete(screenshot);
 
-        var dom = await RunChromiumAsync("--dump-dom", new Uri(html).AbsoluteUri);
+        // The virtual-time budget lets the flame graphs' transitions (timers) finish before the DOM is printed.
+        var dom = await RunChromiumAsync("--virtual-time-budget=3000", "--dump-dom", new Uri(html).AbsoluteUri);
         var screenshotLog = await RunChromiumAsync($"--screenshot={screenshot}", new Uri(html).AbsoluteUri);
         output.WriteLine($"report: {html}");
         output.WriteLine($"screenshot: {screenshot}");
@@ -38,9 +39,13 @@ public sealed partial class HtmlReportTests(ITestOutputHelper output)
         Assert.DoesNotContain("data-chart-error", body.Value);
         var total = int.Parse(Attribute(body.Value, "data-charts-total"), System.Globalization.CultureInfo.InvariantCulture);
         var rendered = int.Parse(Attribute(body.Value, "data-charts-rendered"), System.Globalization.CultureInfo.InvariantCulture);
-        // Two experiments: RPS and mean-latency bars each, and four timelines each.
-        Assert.Equal(12, total);
+        // Two experiments: RPS and mean-latency bars each, four timelines each, the run-order chart each; and the
+        // where-the-time-goes stacked bars of each (both carry evidence).
+        Assert.Equal(16, total);
         Assert.Equal(total, rendered);
+        Assert.Matches("<div class=\"charts runorder\" data-experiment=\"serializer\"><div class=\"chart\"><h4>All-scenario RPS of every run, in run order", dom);
+        Assert.Matches("<div class=\"charts breakdown\" data-experiment=\"serializer\"><div class=\"chart\"><h4>Where the time goes", dom);
+        AssertFlameGraphs(body.Value, dom);
 
         Assert.True(File.Exists(screenshot), "chromium wrote no screenshot:\n" + screenshotLog);
         var (width, height, pixels) = Png.Decode(File.ReadAllBytes(screenshot));
@@ -60,6 +65,40 @@ public sealed partial class HtmlReportTests(ITestOutputHelper output)
         Assert.True(barPixels > 1000, $"the screenshot shows {barPixels} pixels of the first variant's bar colour; the bars were not drawn");
     }
 
+    // Serializer: three variants with stacks, two differentials against newtonsoft; sync-over-async: two and one.
+    private static void AssertFlameGraphs(string body, string dom)
+    {
+        Assert.DoesNotContain("data-flamegraph-error", body);
+        Assert.Equal("8", Attribute(body, "data-flamegraphs-total"));
+        Assert.Equal("8", Attribute(body, "data-flamegraphs-rendered"));
+        var graphs = FlameGraph().Matches(dom);
+        Assert.Equal(8, graphs.Count);
+        Assert.Equal(3, graphs.Count(g => g.Groups["kind"].Value == "differential"));
+        var changes = new List<(int R, int B)>();
+        foreach (Match graph in graphs)
+        {
+            var svg = graph.Groups["svg"].Value;
+            var frames = Regex.Count(svg, "<g [^>]*class=\"frame\"");
+            var rects = Regex.Count(svg, "<rect ");
+            // The smallest graph (sync-over-async's baseline) has the root, three Kestrel frames, the action and two leaves.
+            Assert.True(frames >= 7, $"{graph.Groups["variant"].Value} ({graph.Groups["kind"].Value}): {frames} frames drawn");
+            Assert.Equal(frames, rects);
+            // Every frame drawn with a width (d3-flame-graph sets it in a transition, finished by the time of the dump).
+            Assert.Equal(rects, Regex.Count(svg, "<rect [^>]*width=\"[1-9]"));
+            Assert.Equal(graph.Groups["frames"].Value, frames.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            if (graph.Groups["kind"].Value == "differential")
+            {
+                // Coloured by the change of share (grey: unchanged, red: grew, blue: shrank, orange: new), not a flame graph's warm hues.
+                var fills = Regex.Matches(svg, @"fill=""rgb\((\d+),(\d+),(\d+)\)""").Select(m => (R: int.Parse(m.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture), B: int.Parse(m.Groups[3].Value, System.Globalization.CultureInfo.InvariantCulture))).ToList();
+                Assert.Equal(frames, fills.Count);
+                Assert.Contains(fills, f => f != (220, 220));
+                changes.AddRange(fills);
+            }
+        }
+        Assert.Contains(changes, f => f.R == 220 && f.B < 220);
+        Assert.Contains(changes, f => f.R < 220 && f.B == 220);
+    }
+
     [Fact]
     public void HtmlReport_SampleRun_IsSelfContainedAndForbidsNetworkRequests()
     {
@@ -71,6 +110,8 @@ public sealed partial class HtmlReportTests(ITestOutputHelper output)
         Assert.Empty(ExternalReference().Matches(html));
         Assert.DoesNotContain("sourceMappingURL", html);
         Assert.Contains("Chart.js v", html);
+        Assert.Contains("d3js.org v7.9.2", html);
+        Assert.Contains("flamegraph", html);
         // The same tables as the Markdown, escaped.
         Assert.Contains("<th class=\"num\">all (RPS)</th>", html);
         Assert.Contains("408.4 [392.1–424.7]", html);
@@ -140,6 +181,9 @@ public sealed partial class HtmlReportTests(ITestOutputHelper output)
         Assert.True(match.Success, $"<body> has no {name}: {tag}");
         return match.Groups[1].Value;
     }
+
+    [GeneratedRegex("<div class=\"flamegraph\" data-kind=\"(?<kind>[a-z]+)\" data-variant=\"(?<variant>[^\"]+)\" data-frames=\"(?<frames>\\d+)\"[^>]*>(?<svg><svg.*?</svg>)</div>", RegexOptions.Singleline)]
+    private static partial Regex FlameGraph();
 
     [GeneratedRegex("<body[^>]*>")]
     private static partial Regex BodyTag();

@@ -6,7 +6,8 @@ using PerfLab.Results;
 namespace PerfLab.Tests.Reports;
 
 // A hand-built run with every shape a report must render: two experiments of three variants, a failed run with its
-// log, findings, claims that hold, fail and were not measured, a user ramp, and text that needs escaping.
+// log, findings, claims that hold, fail and were not measured, a user ramp, text that needs escaping, and the evidence
+// of traces (EvidenceFixtures).
 internal static class ReportFixtures
 {
     private static readonly DateTimeOffset _start = new(2025, 3, 14, 9, 26, 53, TimeSpan.Zero);
@@ -29,7 +30,7 @@ internal static class ReportFixtures
             Profile = "quick",
             Repetitions = 2,
         },
-        Experiments = [WithEvidence(Serializer()), SyncOverAsync()],
+        Experiments = [EvidenceFixtures.Serializer(WithEvidence(Serializer())), EvidenceFixtures.SyncOverAsync(SyncOverAsync())],
     };
 
     /// <summary>The serializer experiment as the adaptive runner and the paired analysis leave it: blocks, noise, warm-ups, a window with requests in flight.</summary>

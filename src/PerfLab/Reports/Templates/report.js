@@ -148,6 +148,59 @@
     }));
   }
 
+  // Where the time goes: per variant a CPU stack (by component) and a wait stack, in ms per request.
+  function breakdownChart(container, breakdown) {
+    const canvas = frame(container, 'Where the time goes (ms per request): CPU by component, and waits');
+    const cpu = breakdown.series.filter(s => s.stack === 'cpu').length;
+    charts.push(new Chart(canvas, {
+      type: 'bar',
+      data: {
+        labels: breakdown.variants,
+        datasets: breakdown.series.map((s, i) => ({
+          label: s.label,
+          data: s.values,
+          stack: s.stack,
+          backgroundColor: s.stack === 'cpu' ? palette[i % palette.length] : ['#6e7781', '#afb8c1', '#d0d7de'][(i - cpu) % 3],
+          borderWidth: 0
+        }))
+      },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, title: { display: true, text: 'ms per request' } } }
+      }
+    }));
+  }
+
+  // Every successful run's figure at its place in the run order, so drift over the session shows.
+  function runOrderChart(container, runOrder, colors) {
+    const canvas = frame(container, runOrder.title + ' (' + runOrder.unit + ')');
+    charts.push(new Chart(canvas, {
+      type: 'line',
+      data: {
+        datasets: runOrder.series.map(s => ({
+          label: s.variant,
+          data: s.order.map((x, i) => ({ x: x, y: s.value[i], repetition: s.repetition[i] })),
+          borderColor: colors[s.variant],
+          backgroundColor: colors[s.variant],
+          borderWidth: 2,
+          pointRadius: 4
+        }))
+      },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        scales: {
+          x: { type: 'linear', ticks: { stepSize: 1 }, title: { display: true, text: 'run order (#)' } },
+          y: { beginAtZero: false, title: { display: true, text: runOrder.unit } }
+        },
+        plugins: {
+          tooltip: { callbacks: { label(item) { return item.dataset.label + ' #' + item.raw.x + ' (repetition ' + item.raw.repetition + '): ' + fmt(item.raw.y, 1); } } }
+        }
+      }
+    }));
+  }
+
   function hasData(chart) {
     return chart.data.datasets.some(ds => ds.data.some(v => v !== null && (typeof v !== 'object' || v.y !== null)));
   }
@@ -181,6 +234,14 @@
         timelineChart(lines, exp.timelines, colors, 'p99 latency (ms)', 'ms', s => s.p99Ms, false);
         timelineChart(lines, exp.timelines, colors, 'Thread-pool threads', 'threads', s => s.threads, true);
         timelineChart(lines, exp.timelines, colors, 'Thread-pool queue length', 'queued items', s => s.queueLength, false);
+      }
+      const order = document.querySelector('.charts.runorder[data-experiment="' + exp.id + '"]');
+      if (order && exp.runOrder) {
+        runOrderChart(order, exp.runOrder, colors);
+      }
+      const breakdown = document.querySelector('.charts.breakdown[data-experiment="' + exp.id + '"]');
+      if (breakdown && exp.breakdown) {
+        breakdownChart(breakdown, exp.breakdown);
       }
     }
   } catch (e) {
