@@ -124,10 +124,7 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
 
     public void Dispose() => CloseSocket();
 
-    /// <summary>
-    /// Opens the connection ahead of the first request, as wrk does before it starts a request's clock; a failure is
-    /// left for the first send to meet and count. Returns whether the connection is open.
-    /// </summary>
+    /// <summary>Connects before the first request's clock starts, as wrk does; a failure is left for the first send to count.</summary>
     public async ValueTask<bool> PreconnectAsync()
     {
         if (_socket is not null)
