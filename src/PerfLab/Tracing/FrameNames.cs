@@ -12,7 +12,8 @@ public static partial class FrameNames
     // Frames that belong to a lock's or a wait's own machinery, never the code that asked for it.
     private static readonly string[] s_plumbingPrefixes =
     [
-        "System.Threading.", "System.Runtime.CompilerServices.", "System.Runtime.ExceptionServices.", "Interop+",
+        "System.Threading.", "System.Runtime.CompilerServices.", "System.Runtime.ExceptionServices.", "System.Diagnostics.Tracing.",
+        "Interop+",
     ];
 
     // Frames that block the calling thread until a task or an event completes (sync over async). Matched on the name
