@@ -148,7 +148,7 @@ public static partial class FrameNames
         return dots;
     }
 
-    [GeneratedRegex(@"\+<>c(__DisplayClass[0-9_]+)?(?=\.)")]
+    [GeneratedRegex(@"\+<>c(__DisplayClass[0-9_]+)?(`[0-9]+)?(\[[^\]]*\])?(?=\.)")]
     private static partial Regex ClosureClass();
 
     [GeneratedRegex(@"\+<(?<m>[^<>]+)>d__[0-9]+\.MoveNext")]

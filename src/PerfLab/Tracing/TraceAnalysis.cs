@@ -72,7 +72,7 @@ public static class TraceAnalysis
             source.Clr.GCRestartEEStop += e => _gc.Restart(e.TimeStampRelativeMSec);
             source.Clr.GCGlobalHeapHistory += e => _gc.Heaps(e.NumHeaps);
             source.Clr.ThreadPoolWorkerThreadAdjustmentAdjustment += e =>
-                _threadPool.Adjust(e.Reason == ThreadAdjustmentReason.Starvation, e.NewWorkerThreadCount);
+                _threadPool.Adjust((int)e.Reason, e.NewWorkerThreadCount);
             source.Clr.ThreadPoolWorkerThreadStart += e => _threadPool.Observe(e.ActiveWorkerThreadCount);
             source.Clr.ThreadPoolWorkerThreadStop += e => _threadPool.Observe(e.ActiveWorkerThreadCount);
         }
@@ -81,7 +81,7 @@ public static class TraceAnalysis
         {
             var traced = _samples.SpanMs > 0 ? _samples.SpanMs : log.SessionDuration.TotalMilliseconds;
             var interval = _samples.IntervalMs;
-            var components = _samples.Components(interval, _gc.PauseMs);
+            var components = _samples.Components(interval, _gc.CpuMs);
             var cpuMs = components.Sum(c => c.Ms);
             var gc = _gc.Summary(traced, cpuMs, _samples.GcSampleShare);
             var stacks = _samples.Stacks();

@@ -58,7 +58,7 @@ public static class TraceFindings
             .Select(w => new TraceFinding(TraceFindingKind.SyncOverAsync, w.Place,
                 F($"{FrameNames.Place(w.WaitFrame)}() in {w.Place} blocks pool threads, {Per(w.Ms, profile, requests)}"),
                 [F($"{w.Samples} samples of pool threads waiting there ({w.Ms:F0} ms of thread time)"),
-                    F($"thread pool: {profile.ThreadPool.StarvationAdjustments} starvation injections, up to {profile.ThreadPool.MaxWorkerThreads} workers"),
+                    F($"thread pool: {profile.ThreadPool.BlockingAdjustments} threads added for blocked threads, {profile.ThreadPool.StarvationAdjustments} for starvation, up to {profile.ThreadPool.MaxWorkerThreads} workers"),
                     .. Leafmost(w.ExampleStack)],
                 w.Samples >= StrongWaitSamples));
 
@@ -73,7 +73,7 @@ public static class TraceFindings
         // when the app is CPU-bound.
         yield return new TraceFinding(TraceFindingKind.GcHeadroom, "GC",
             F($"GC is {gc.ShareOfCpu * 100:F1} % of CPU here (pause {gc.PauseShareOfWall * 100:F1} % of wall time): no GC mode can move RPS by more than about {gc.ShareOfCpu * 100:F0} %"),
-            [F($"{gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, gen2 {gc.CountByGeneration[2]}), {gc.PauseMs:F1} ms paused, {gc.Mode} GC with {gc.Heaps} heap(s)"),
+            [F($"{gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, gen2 {gc.CountByGeneration[2]}), {gc.PauseMs:F1} ms paused (about {gc.CpuMs:F0} ms of GC CPU), GC mode {gc.Mode}, up to {gc.Heaps} heap(s)"),
                 F($"{profile.CpuSamples} on-CPU samples, {profile.CpuMs:F0} ms of CPU including the pauses")],
             gc.Count >= StrongGcCount && profile.CpuSamples >= StrongCpuSamples);
     }

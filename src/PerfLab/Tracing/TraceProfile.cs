@@ -39,14 +39,16 @@ public sealed record ComponentTime(Component Component, double Ms, long Samples,
 /// <param name="CountByGeneration">Index 0, 1, 2: GCs whose condemned generation was that one.</param>
 /// <param name="PauseMs">Total time the runtime was suspended for GC (SuspendEE start to RestartEE stop).</param>
 /// <param name="PauseShareOfWall">PauseMs over the traced wall time.</param>
-/// <param name="ShareOfCpu">GC's part of the CPU breakdown (pause time over pause time plus sampled CPU).</param>
+/// <param name="CpuMs">The GC's CPU estimate: each pause times the heaps that worked in it.</param>
+/// <param name="ShareOfCpu">GC's part of the CPU breakdown (CpuMs over CpuMs plus the sampled CPU).</param>
 /// <param name="SampleShare">Share of on-CPU samples whose frames are GC (System.GC.*), usually near zero: the sampler cannot sample during a pause.</param>
 /// <param name="Heaps">Heap count from GCGlobalHeapHistory; 0 when no GC ran.</param>
-/// <param name="Mode">"server", "workstation" or "unknown", from GC settings or the heap count.</param>
+/// <param name="Mode">"server" (more than one heap), "one heap" (workstation, or server GC that DATAS keeps at one heap) or "unknown".</param>
 public sealed record GcSummary(
     IReadOnlyList<int> CountByGeneration,
     double PauseMs,
     double PauseShareOfWall,
+    double CpuMs,
     double ShareOfCpu,
     double SampleShare,
     int Heaps,
@@ -67,5 +69,7 @@ public sealed record ContentionSite(string Place, string Frame, long Count, doub
 /// <param name="WaitFrame">The blocking frame seen, e.g. "System.Threading.Tasks.Task.Wait".</param>
 public sealed record BlockingWaitSite(string Place, string Frame, string WaitFrame, long Samples, double Ms, IReadOnlyList<string> ExampleStack);
 
-/// <summary>The thread pool's own reports: starvation injections and how many workers it ran.</summary>
-public sealed record ThreadPoolSummary(int StarvationAdjustments, int Adjustments, int MaxWorkerThreads);
+/// <summary>The thread pool's own reports: why it added threads and how many workers it ran.</summary>
+/// <param name="StarvationAdjustments">Adjustments with reason Starvation: nothing was dequeued for a while, a thread was injected.</param>
+/// <param name="BlockingAdjustments">Adjustments with reason CooperativeBlocking (.NET 6+): threads added because pool threads blocked in Task.Wait/Result.</param>
+public sealed record ThreadPoolSummary(int StarvationAdjustments, int BlockingAdjustments, int Adjustments, int MaxWorkerThreads);

@@ -56,11 +56,11 @@ internal sealed class SampleTally(ComponentClassifier classifier)
     }
 
     /// <summary>
-    /// CPU ms by component: Managed samples times the interval, plus the GC's pause time as Gc. The sampler suspends
-    /// the runtime to take a sample, so it cannot sample during a GC pause: the pause is the GC's CPU that samples
-    /// miss (exact for workstation non-concurrent GC; a lower bound with server GC, whose heaps work in parallel).
+    /// CPU ms by component: Managed samples times the interval, plus the GC's CPU as Gc. The sampler suspends the
+    /// runtime to take a sample, so it cannot sample during a GC pause: the GC's work in its pauses is the CPU the
+    /// samples miss (<see cref="GcTally"/> says how it is estimated).
     /// </summary>
-    public List<ComponentTime> Components(double intervalMs, double gcPauseMs)
+    public List<ComponentTime> Components(double intervalMs, double gcCpuMs)
     {
         var samples = new Dictionary<Component, long>();
         foreach (var (frames, counts) in _byStack.Where(s => s.Value.Managed > 0))
@@ -69,7 +69,7 @@ internal sealed class SampleTally(ComponentClassifier classifier)
             samples[component] = samples.GetValueOrDefault(component) + counts.Managed;
         }
         var ms = samples.ToDictionary(s => s.Key, s => s.Value * intervalMs);
-        ms[Component.Gc] = ms.GetValueOrDefault(Component.Gc) + gcPauseMs;
+        ms[Component.Gc] = ms.GetValueOrDefault(Component.Gc) + gcCpuMs;
         var total = ms.Values.Sum();
         return ms.Where(m => m.Value > 0).OrderByDescending(m => m.Value)
             .Select(m => new ComponentTime(m.Key, m.Value, samples.GetValueOrDefault(m.Key), total > 0 ? m.Value / total : 0))
@@ -135,6 +135,12 @@ internal sealed class ContentionTally(int exampleFrames)
         }
         var blocked = durationNs > 0 ? durationNs / 1e6 : ms - start.Ms;
         var stack = opened && start.Frames.Length > 0 ? start.Frames : frames;
+        if (FrameNames.OutermostBlockingWait(stack) >= 0)
+        {
+            // A thread woken from Task.Wait() takes the event's own lock (Monitor.Wait inside ManualResetEventSlim):
+            // that collision belongs to the blocking wait, which the wait analysis reports at its caller.
+            return;
+        }
         var site = FrameNames.CallSite(stack, stack.Length - 1);
         var key = site >= 0 ? stack[site] : "?";
         var previous = _sites.GetValueOrDefault(key, (0, 0, stack));
@@ -148,14 +154,21 @@ internal sealed class ContentionTally(int exampleFrames)
             .ToList();
 }
 
-/// <summary>GC counts by generation and pause time (SuspendEE for a GC to the RestartEE that ends it).</summary>
+/// <summary>
+/// GC counts by generation and pause time (SuspendEE for a GC to the RestartEE that ends it). The GC's CPU is the
+/// pause times the heaps working in it (GCGlobalHeapHistory, which comes before the restart): one thread per heap
+/// works through a blocking GC, so this is exact for workstation GC and an upper bound for server GC, whose threads
+/// also spin at their joins. Background gen2 work outside the pause is not in it.
+/// </summary>
 internal sealed class GcTally
 {
     private readonly int[] _counts = new int[3];
     private double? _suspendedAt;
     private int _heaps;
+    private int _currentHeaps = 1;
 
     public double PauseMs { get; private set; }
+    public double CpuMs { get; private set; }
 
     public void Start(int depth) => _counts[Math.Clamp(depth, 0, 2)]++;
 
@@ -173,37 +186,47 @@ internal sealed class GcTally
         if (_suspendedAt is { } at)
         {
             PauseMs += ms - at;
+            CpuMs += (ms - at) * _currentHeaps;
             _suspendedAt = null;
         }
     }
 
-    public void Heaps(int heaps) => _heaps = Math.Max(_heaps, heaps);
+    public void Heaps(int heaps)
+    {
+        _currentHeaps = Math.Max(1, heaps);
+        _heaps = Math.Max(_heaps, heaps);
+    }
 
     public GcSummary Summary(double tracedMs, double cpuMs, double sampleShare)
     {
-        // GCGlobalHeapHistory carries the heap count: more than one heap is server GC (one heap on a one-core server GC
-        // reads as workstation, which behaves the same).
-        var mode = _heaps > 1 ? "server" : _heaps == 1 ? "workstation" : "unknown";
-        return new GcSummary(_counts.ToList(), PauseMs, tracedMs > 0 ? PauseMs / tracedMs : 0,
-            cpuMs > 0 ? PauseMs / cpuMs : 0, sampleShare, _heaps, mode);
+        // The trace names no GC mode, only heap counts: more than one heap is server GC; one heap is workstation GC or
+        // server GC that DATAS (the .NET 9+ default) has kept at one heap, and the two behave alike at that size.
+        var mode = _heaps > 1 ? "server" : _heaps == 1 ? "one heap" : "unknown";
+        return new GcSummary(_counts.ToList(), PauseMs, tracedMs > 0 ? PauseMs / tracedMs : 0, CpuMs,
+            cpuMs > 0 ? CpuMs / cpuMs : 0, sampleShare, _heaps, mode);
     }
 }
 
 /// <summary>Thread-pool worker adjustments: how often the pool injected threads because of starvation, and its peak size.</summary>
 internal sealed class ThreadPoolTally
 {
+    // ThreadAdjustmentReason values of the runtime's manifest, as numbers so CooperativeBlocking (.NET 6+) counts too.
+    private const int StarvationReason = 6;
+    private const int CooperativeBlockingReason = 8;
     private int _starvation;
+    private int _blocking;
     private int _adjustments;
     private int _maxWorkers;
 
-    public void Adjust(bool starvation, long newWorkerCount)
+    public void Adjust(int reason, long newWorkerCount)
     {
         _adjustments++;
-        _starvation += starvation ? 1 : 0;
+        _starvation += reason == StarvationReason ? 1 : 0;
+        _blocking += reason == CooperativeBlockingReason ? 1 : 0;
         Observe(newWorkerCount);
     }
 
     public void Observe(long workers) => _maxWorkers = Math.Max(_maxWorkers, (int)workers);
 
-    public ThreadPoolSummary Summary() => new(_starvation, _adjustments, _maxWorkers);
+    public ThreadPoolSummary Summary() => new(_starvation, _blocking, _adjustments, _maxWorkers);
 }
