@@ -48,7 +48,7 @@ public static class TraceFindings
     private static IEnumerable<TraceFinding> Contention(TraceProfile profile, long requests) =>
         profile.Contention.Where(c => c.BlockedMs >= MinBlockedMs && c.ExampleStack.Count > 0).Take(MaxSites)
             .Select(c => new TraceFinding(TraceFindingKind.Contention, c.Place,
-                F($"lock taken in {c.Place}(): {c.Count} contentions, {Per(c.BlockedMs, profile, requests)} blocked"),
+                F($"lock taken in {c.Place}(): {c.Count} contentions, {Per(c.BlockedMs, profile, requests, " blocked")}"),
                 [F($"{c.Count} ContentionStop events, {c.BlockedMs:F1} ms blocked in {profile.TracedSeconds:F1} s traced"),
                     .. Leafmost(c.ExampleStack)],
                 c.Count >= StrongContentions && c.BlockedMs >= StrongBlockedMs));
@@ -99,9 +99,9 @@ public static class TraceFindings
             evidence, profile.CpuSamples >= StrongCpuSamples);
     }
 
-    private static string Per(double ms, TraceProfile profile, long requests) => requests > 0
-        ? F($"{ms / requests:F2} ms per request")
-        : F($"{ms / Math.Max(profile.TracedSeconds, 1e-9):F1} ms per second traced");
+    private static string Per(double ms, TraceProfile profile, long requests, string what = "") => requests > 0
+        ? F($"{ms / requests:F2} ms{what} per request")
+        : F($"{ms / Math.Max(profile.TracedSeconds, 1e-9):F1} ms{what} per second traced");
 
     private static IEnumerable<string> Leafmost(IReadOnlyList<string> stack) =>
         stack.Skip(Math.Max(0, stack.Count - EvidenceFrames)).Select(f => "  " + FrameNames.MethodPart(f));
