@@ -89,10 +89,14 @@ public static class TraceFindings
         {
             string.Join(", ", profile.Components.Select(c => F($"{c.Component} {c.Ms:F0} ms ({c.Share * 100:F0} %)"))),
         };
-        if (profile.TopStacks.Count > 0)
+        if (top.HeaviestStack is { } stack)
         {
-            evidence.Add(F($"heaviest stack, {profile.TopStacks[0].Samples} samples:"));
-            evidence.AddRange(Leafmost(profile.TopStacks[0].Frames));
+            evidence.Add(F($"its heaviest stack, {stack.Samples} samples:"));
+            evidence.AddRange(Leafmost(stack.Frames));
+        }
+        else if (top.Component == Component.Gc)
+        {
+            evidence.Add(F($"GC time from {profile.Gc.Count} GCs' pauses ({profile.Gc.PauseMs:F0} ms), which the sampler cannot see"));
         }
         yield return new TraceFinding(TraceFindingKind.CpuComponent, top.Component.ToString(),
             F($"{top.Component} is the largest CPU component: {top.Share * 100:F0} % of CPU, {Per(top.Ms, profile, requests)}"),

@@ -33,7 +33,8 @@ public sealed record TraceProfile(
 }
 
 /// <summary>CPU time of one component: milliseconds, the samples behind them, and the share of all CPU time.</summary>
-public sealed record ComponentTime(Component Component, double Ms, long Samples, double Share);
+/// <param name="HeaviestStack">The component's stack with most samples (root first); null when none was sampled (Gc from pauses).</param>
+public sealed record ComponentTime(Component Component, double Ms, long Samples, double Share, SampledStack? HeaviestStack = null);
 
 /// <summary>Garbage collections seen in the trace.</summary>
 /// <param name="CountByGeneration">Index 0, 1, 2: GCs whose condemned generation was that one.</param>

@@ -63,20 +63,23 @@ internal sealed class SampleTally(ComponentClassifier classifier)
     public List<ComponentTime> Components(double intervalMs, double gcCpuMs)
     {
         var samples = new Dictionary<Component, long>();
-        foreach (var (frames, counts) in _byStack.Where(s => s.Value.Managed > 0))
+        var heaviest = new Dictionary<Component, SampledStack>();
+        foreach (var stack in Stacks())
         {
-            var component = classifier.Classify(frames);
-            samples[component] = samples.GetValueOrDefault(component) + counts.Managed;
+            var component = classifier.Classify(stack.Frames);
+            samples[component] = samples.GetValueOrDefault(component) + stack.Samples;
+            heaviest.TryAdd(component, stack);
         }
         var ms = samples.ToDictionary(s => s.Key, s => s.Value * intervalMs);
         ms[Component.Gc] = ms.GetValueOrDefault(Component.Gc) + gcCpuMs;
         var total = ms.Values.Sum();
         return ms.Where(m => m.Value > 0).OrderByDescending(m => m.Value)
-            .Select(m => new ComponentTime(m.Key, m.Value, samples.GetValueOrDefault(m.Key), total > 0 ? m.Value / total : 0))
+            .Select(m => new ComponentTime(m.Key, m.Value, samples.GetValueOrDefault(m.Key), total > 0 ? m.Value / total : 0,
+                heaviest.GetValueOrDefault(m.Key)))
             .ToList();
     }
 
-    /// <summary>Distinct on-CPU stacks (merged by name), heaviest first.</summary>
+    /// <summary>Distinct on-CPU stacks (merged by name), heaviest first; samples that came without a stack are left out.</summary>
     public List<SampledStack> Stacks() =>
         _byStack.Where(s => s.Value.Managed > 0 && s.Key.Length > 0)
             .GroupBy(s => string.Join('\n', s.Key))

@@ -26,6 +26,8 @@ public sealed class TraceFindingsTests
         Assert.Equal("Task.Wait() in Orders.Count blocks pool threads, 2.00 ms per request", findings[1].Message);
         Assert.Equal("GC is 25.0 % of CPU here (pause 5.0 % of wall time): no GC mode can move RPS by more than about 25 %", findings[2].Message);
         Assert.Equal("App is the largest CPU component: 75 % of CPU, 15.00 ms per request", findings[3].Message);
+        Assert.Equal(["App 3000 ms (75 %), Gc 1000 ms (25 %)", "its heaviest stack, 10 samples:", "  Run", "  App.Cache.Get",
+            "  System.Threading.Monitor.Enter"], findings[3].Evidence);
     }
 
     [Fact]
@@ -58,7 +60,7 @@ public sealed class TraceFindingsTests
     // 4 s traced; CPU 4000 ms: App 3000, Gc 1000 (from 200 ms of pauses on 5 heaps).
     private static TraceProfile Profile(long cpuSamples, int gcCount) => new(
         TracedSeconds: 4, SampleIntervalMs: 1, CpuSamples: cpuSamples, WaitingSamples: 0,
-        Components: [new ComponentTime(Component.App, 3000, 3000, 0.75), new ComponentTime(Component.Gc, 1000, 0, 0.25)],
+        Components: [new ComponentTime(Component.App, 3000, 3000, 0.75, new SampledStack(s_stack, 10)), new ComponentTime(Component.Gc, 1000, 0, 0.25)],
         Gc: new GcSummary([gcCount, 0, 0], PauseMs: 200, PauseShareOfWall: 0.05, CpuMs: 1000, ShareOfCpu: 0.25, SampleShare: 0,
             Heaps: 5, Mode: "server"),
         Contention: [], BlockingWaits: [], ThreadPool: new ThreadPoolSummary(0, 0, 0, 4),

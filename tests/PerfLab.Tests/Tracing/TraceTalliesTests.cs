@@ -62,6 +62,8 @@ public sealed class TraceTalliesTests
         Assert.Equal([400.0, 200.0, 100.0], components.Select(c => c.Ms));
         Assert.Equal(400.0 / 700, components[0].Share, 6);
         Assert.Equal(2, tally.Stacks().Count);
+        Assert.Equal(new SampledStack(app, 200), components[0].HeaviestStack);
+        Assert.Null(components[2].HeaviestStack);
     }
 
     [Fact]
