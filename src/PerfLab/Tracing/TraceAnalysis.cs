@@ -1,3 +1,4 @@
+using System.Globalization;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Etlx;
 using Microsoft.Diagnostics.Tracing.EventPipe;
@@ -87,7 +88,23 @@ public static class TraceAnalysis
             var stacks = _samples.Stacks();
             return new TraceProfile(traced / 1000, interval, _samples.Cpu, _samples.Waiting, components, gc,
                 _contention.Sites(), _samples.BlockingWaits(interval, options.ExampleFrames), _threadPool.Summary(),
-                stacks.Take(options.TopStacks).ToList(), stacks);
+                stacks.Take(options.TopStacks).ToList(), stacks, Warnings());
+        }
+
+        private List<string> Warnings()
+        {
+            var warnings = new List<string>();
+            if (_samples.Cpu == 0)
+            {
+                warnings.Add("no CPU samples: the trace was taken without the Microsoft-DotNETCore-SampleProfiler provider, or the process was idle.");
+            }
+            // Half the samples unnamed is far beyond the few IL stubs a complete trace leaves unnamed.
+            if (_samples.UnnamedShare > 0.5)
+            {
+                warnings.Add(string.Create(CultureInfo.InvariantCulture,
+                    $"{_samples.UnnamedShare * 100:F0} % of CPU samples have no method names: the trace lacks the rundown that names methods (was the collection cut short?)."));
+            }
+            return warnings;
         }
     }
 

@@ -32,6 +32,8 @@ public static class TraceFindings
     // GC headroom is strong from 10 GCs seen with the CPU samples above.
     private const int StrongGcCount = 10;
     private const int MaxSites = 3;
+    // A site whose frames have no names (a trace without its rundown) points nowhere: no finding.
+    private const string Unnamed = "?";
     private const int EvidenceFrames = 12;
 
     /// <param name="requests">Requests completed while the trace ran; 0 or less gives per-second figures instead.</param>
@@ -46,7 +48,7 @@ public static class TraceFindings
     }
 
     private static IEnumerable<TraceFinding> Contention(TraceProfile profile, long requests) =>
-        profile.Contention.Where(c => c.BlockedMs >= MinBlockedMs && c.ExampleStack.Count > 0).Take(MaxSites)
+        profile.Contention.Where(c => c.BlockedMs >= MinBlockedMs && c.ExampleStack.Count > 0 && c.Place != Unnamed).Take(MaxSites)
             .Select(c => new TraceFinding(TraceFindingKind.Contention, c.Place,
                 F($"lock taken in {c.Place}(): {c.Count} contentions, {Per(c.BlockedMs, profile, requests, " blocked")}"),
                 [F($"{c.Count} ContentionStop events, {c.BlockedMs:F1} ms blocked in {profile.TracedSeconds:F1} s traced"),
@@ -54,7 +56,7 @@ public static class TraceFindings
                 c.Count >= StrongContentions && c.BlockedMs >= StrongBlockedMs));
 
     private static IEnumerable<TraceFinding> SyncOverAsync(TraceProfile profile, long requests) =>
-        profile.BlockingWaits.Where(w => w.Samples >= MinWaitSamples).Take(MaxSites)
+        profile.BlockingWaits.Where(w => w.Samples >= MinWaitSamples && w.Place != Unnamed).Take(MaxSites)
             .Select(w => new TraceFinding(TraceFindingKind.SyncOverAsync, w.Place,
                 F($"{FrameNames.Place(w.WaitFrame)}() in {w.Place} blocks pool threads, {Per(w.Ms, profile, requests)}"),
                 [F($"{w.Samples} samples of pool threads waiting there ({w.Ms:F0} ms of thread time)"),

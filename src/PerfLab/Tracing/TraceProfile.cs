@@ -13,6 +13,7 @@ public sealed record TraceAnalysisOptions(string AppNamespace = "PerfLab.Sut", i
 /// <param name="WaitingSamples">Samples of threads outside managed code (type External): blocked, sleeping or in native code.</param>
 /// <param name="Components">CPU milliseconds by component, largest first; Gc from pause time (see TraceAnalysis).</param>
 /// <param name="Stacks">All distinct on-CPU stacks (root first) with their sample counts, for the flame-graph exports.</param>
+/// <param name="Warnings">What makes this trace less telling: no samples, methods left unnamed (no rundown), ...</param>
 public sealed record TraceProfile(
     double TracedSeconds,
     double SampleIntervalMs,
@@ -24,7 +25,8 @@ public sealed record TraceProfile(
     IReadOnlyList<BlockingWaitSite> BlockingWaits,
     ThreadPoolSummary ThreadPool,
     IReadOnlyList<SampledStack> TopStacks,
-    IReadOnlyList<SampledStack> Stacks)
+    IReadOnlyList<SampledStack> Stacks,
+    IReadOnlyList<string> Warnings)
 {
     /// <summary>CPU milliseconds of every component together.</summary>
     public double CpuMs => Components.Sum(c => c.Ms);

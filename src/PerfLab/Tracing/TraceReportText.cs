@@ -12,6 +12,10 @@ public static class TraceReportText
         Line(text, F($"{name}: {profile.TracedSeconds:F1} s traced, one sample every {profile.SampleIntervalMs:F2} ms, ") +
             F($"{profile.CpuSamples} on-CPU samples, {profile.WaitingSamples} waiting") +
             (requests > 0 ? F($", {requests} requests") : ""));
+        foreach (var warning in profile.Warnings)
+        {
+            Line(text, "warning: " + warning);
+        }
         Breakdown(text, profile, requests);
         var gc = profile.Gc;
         Line(text, F($"GC: {gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, gen2 {gc.CountByGeneration[2]}), ") +

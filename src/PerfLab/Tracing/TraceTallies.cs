@@ -34,6 +34,10 @@ internal sealed class SampleTally(ComponentClassifier classifier)
         }
     }
 
+    /// <summary>Share of on-CPU samples with no named frame at all: the trace lacks the events that name methods.</summary>
+    public double UnnamedShare => Cpu == 0 ? 0 :
+        (double)_byStack.Where(s => s.Key.All(f => FrameNames.MethodPart(f) == "?")).Sum(s => s.Value.Managed) / Cpu;
+
     public double GcSampleShare => Cpu == 0 ? 0 :
         (double)_byStack.Where(s => classifier.Classify(s.Key) == Component.Gc).Sum(s => s.Value.Managed) / Cpu;
 

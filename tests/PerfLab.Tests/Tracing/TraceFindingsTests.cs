@@ -50,7 +50,11 @@ public sealed class TraceFindingsTests
         var profile = Profile(cpuSamples: 0, gcCount: 0) with
         {
             Components = [],
-            Contention = [new ContentionSite("Cache.Get", "App.Cache.Get", 1, 0.2, s_stack)],   // below 1 ms: noise
+            Contention =
+            [
+                new ContentionSite("Cache.Get", "App.Cache.Get", 1, 0.2, s_stack),   // below 1 ms: noise
+                new ContentionSite("?", "?", 500, 900, ["?!?"]),                    // no method names: points nowhere
+            ],
             BlockingWaits = [new BlockingWaitSite("Orders.Count", "App.Orders.Count", "System.Threading.Tasks.Task.Wait", 1, 1, s_stack)],
         };
 
@@ -64,5 +68,5 @@ public sealed class TraceFindingsTests
         Gc: new GcSummary([gcCount, 0, 0], PauseMs: 200, PauseShareOfWall: 0.05, CpuMs: 1000, ShareOfCpu: 0.25, SampleShare: 0,
             Heaps: 5, Mode: "server"),
         Contention: [], BlockingWaits: [], ThreadPool: new ThreadPoolSummary(0, 0, 0, 4),
-        TopStacks: [new SampledStack(s_stack, 10)], Stacks: [new SampledStack(s_stack, 10)]);
+        TopStacks: [new SampledStack(s_stack, 10)], Stacks: [new SampledStack(s_stack, 10)], Warnings: []);
 }
