@@ -5,10 +5,13 @@ namespace PerfLab.Sut.Diagnostics;
 
 /// <summary>
 /// Endpoints with a known culprit, so the trace analysis can be tested on a real process: one lock held around slow
-/// work (contention whose call site is <see cref="HoldLock"/>), and one that allocates many short-lived arrays (GC).
+/// work (contention whose call site is <see cref="HoldLock"/>), one that allocates many short-lived arrays (GC), and
+/// one that writes log lines through whatever logging variant runs (the locked-console lock without a database).
 /// </summary>
-public static class CulpritsApi
+public static partial class CulpritsApi
 {
+    private const int MaxLines = 1_000;
+
     private const int MaxMilliseconds = 1_000;
     private const int MaxArrays = 1_000_000;
 
@@ -25,6 +28,10 @@ public static class CulpritsApi
             arrays is < 0 or > MaxArrays
                 ? TypedResults.BadRequest($"arrays must be between 0 and {MaxArrays}")
                 : TypedResults.Ok(Allocate(arrays)));
+        app.MapGet("/diagnostics/log", Results<Ok<int>, BadRequest<string>> (ILoggerFactory loggers, int lines = 10) =>
+            lines is < 0 or > MaxLines
+                ? TypedResults.BadRequest($"lines must be between 0 and {MaxLines}")
+                : TypedResults.Ok(WriteLines(loggers.CreateLogger("PerfLab.Sut.Diagnostics.Culprits"), lines)));
         return app;
     }
 
@@ -54,4 +61,16 @@ public static class CulpritsApi
         }
         return sum;
     }
+
+    private static int WriteLines(ILogger logger, int lines)
+    {
+        for (var i = 1; i <= lines; i++)
+        {
+            LogLine(logger, i, lines);
+        }
+        return lines;
+    }
+
+    [LoggerMessage(EventId = 9001, Level = LogLevel.Information, Message = "Culprit log line {Line} of {Lines}")]
+    private static partial void LogLine(ILogger logger, int line, int lines);
 }

@@ -6,14 +6,78 @@ using PerfLab.Tracing;
 
 namespace PerfLab.Cli;
 
-/// <summary>`perflab trace collect`: an EventPipe trace (CPU samples, contention, GC) of a running .NET process.</summary>
+/// <summary>
+/// `perflab trace collect`: an EventPipe trace (CPU samples, contention, GC) of a running .NET process;
+/// `perflab trace report`: what such a trace shows (CPU by component, lock call sites, blocking waits, GC share) and flame-graph files.
+/// </summary>
 public static class TraceCommand
 {
     public static Command Create()
     {
         var command = new Command("trace", "Trace a running .NET process over EventPipe: CPU samples with stacks, lock contention, GC.");
         command.Subcommands.Add(CreateCollect());
+        command.Subcommands.Add(CreateReport());
         return command;
+    }
+
+    private static Command CreateReport()
+    {
+        var file = new Argument<string>("file") { Description = "The .nettrace file (from `perflab trace collect`)." };
+        var appNamespace = new Option<string>("--app-namespace")
+        {
+            Description = "Namespace of the app's own code: its frames count as the App component.",
+            DefaultValueFactory = _ => "PerfLab.Sut",
+        };
+        var requests = new Option<long>("--requests")
+        {
+            Description = "Requests the app completed while the trace ran: adds per-request figures.",
+            DefaultValueFactory = _ => 0,
+        };
+        var top = new Option<int>("--top") { Description = "How many of the heaviest CPU stacks to keep.", DefaultValueFactory = _ => 20 };
+        var output = new Option<string?>("--out", "-o")
+        {
+            Description = "Folder for NAME.folded and NAME.speedscope.json (default: the trace's folder).",
+        };
+        var command = new Command("report", "Explain a .nettrace: CPU by component, lock contention and blocking waits by call site, GC share, findings.");
+        command.Arguments.Add(file);
+        command.Options.Add(appNamespace);
+        command.Options.Add(requests);
+        command.Options.Add(top);
+        command.Options.Add(output);
+        command.SetAction((ParseResult pr) =>
+        {
+            var path = Path.GetFullPath(pr.GetValue(file)!);
+            var count = pr.GetValue(requests);
+            var topStacks = pr.GetValue(top);
+            if (count < 0 || topStacks < 1)
+            {
+                throw new PerfLabException("--requests must be 0 or more and --top 1 or more.", ExitCode.Usage);
+            }
+            var profile = TraceAnalysis.Analyze(path, new TraceAnalysisOptions(pr.GetValue(appNamespace)!, topStacks));
+            var findings = TraceFindings.From(profile, count);
+            var name = Path.GetFileNameWithoutExtension(path);
+            Console.Out.Write(TraceReportText.Render(Path.GetFileName(path), profile, findings, count));
+            WriteExports(pr.GetValue(output) ?? Path.GetDirectoryName(path)!, name, profile);
+            return (int)ExitCode.Success;
+        });
+        return command;
+    }
+
+    private static void WriteExports(string folder, string name, TraceProfile profile)
+    {
+        try
+        {
+            Directory.CreateDirectory(folder);
+            var folded = Path.Combine(folder, name + ".folded");
+            var speedscope = Path.Combine(folder, name + ".speedscope.json");
+            File.WriteAllText(folded, StackExports.Collapsed(profile.Stacks));
+            File.WriteAllText(speedscope, StackExports.Speedscope(profile.Stacks, name));
+            Console.Out.WriteLine($"wrote {folded} and {speedscope}");
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            throw new PerfLabException($"cannot write the stack files to {folder}: {ex.Message}", ExitCode.Environment, ex);
+        }
     }
 
     private static Command CreateCollect()

@@ -1,0 +1,162 @@
+using System.Text;
+using System.Text.RegularExpressions;
+
+namespace PerfLab.Tracing;
+
+/// <summary>
+/// Turns TraceEvent's method names into names a reader can find in the source, and picks call sites out of stacks.
+/// Frames are "Module!Namespace.Type.Method" as <see cref="ComponentClassifier"/> reads them.
+/// </summary>
+public static partial class FrameNames
+{
+    // Frames that belong to a lock's or a wait's own machinery, never the code that asked for it.
+    private static readonly string[] s_plumbingPrefixes =
+    [
+        "System.Threading.", "System.Runtime.CompilerServices.", "System.Runtime.ExceptionServices.", "System.Diagnostics.Tracing.",
+        "Interop+",
+    ];
+
+    // Frames that block the calling thread until a task or an event completes (sync over async). Matched on the name
+    // with generic arguments removed, so Task`1[System.__Canon].get_Result counts as Task`1.get_Result.
+    private static readonly string[] s_blockingWaits =
+    [
+        "System.Threading.Tasks.Task.Wait", "System.Threading.Tasks.Task.InternalWait", "System.Threading.Tasks.Task`1.get_Result",
+        "System.Threading.Tasks.Task`1.GetResultCore", "System.Runtime.CompilerServices.TaskAwaiter.GetResult",
+        "System.Runtime.CompilerServices.TaskAwaiter`1.GetResult", "System.Runtime.CompilerServices.ConfiguredTaskAwaitable",
+        "System.Threading.ManualResetEventSlim.Wait", "System.Threading.Tasks.Task.SpinThenBlockingWait",
+        "System.Threading.Tasks.Task.WaitAll", "System.Threading.Tasks.Task.WaitAny",
+    ];
+
+    // Frames only present while a thread really waits (GetResult on a finished task returns without reaching them).
+    private static readonly string[] s_deepWaits =
+    [
+        "System.Threading.Tasks.Task.SpinThenBlockingWait", "System.Threading.Tasks.Task.InternalWaitCore",
+        "System.Threading.ManualResetEventSlim.Wait", "System.Threading.Monitor.Wait", "System.Threading.WaitHandle.Wait",
+        "System.Threading.SpinWait.SpinOnce",
+    ];
+
+    /// <summary>
+    /// A readable method name: the signature dropped, closure classes removed and compiler names spelled out:
+    /// "Ns.CulpritsApi+&lt;&gt;c.&lt;MapCulprits&gt;b__0_0(int32)" becomes "Ns.CulpritsApi.MapCulprits lambda b__0_0",
+    /// "Ns.T+&lt;GetAsync&gt;d__3.MoveNext()" becomes "Ns.T.GetAsync (async)".
+    /// </summary>
+    public static string Readable(string method)
+    {
+        var paren = method.IndexOf('(', StringComparison.Ordinal);
+        var name = paren > 0 ? method[..paren] : method;
+        name = ClosureClass().Replace(name, "");
+        name = StateMachine().Replace(name, ".${m} (async)");
+        name = Lambda().Replace(name, "${m} lambda b__${n}");
+        name = LocalFunction().Replace(name, "${m} local ${f}");
+        return name;
+    }
+
+    /// <summary>"Module!Ns.Type.Method" as "Type.Method": the short place a finding names.</summary>
+    public static string Place(string frame)
+    {
+        var name = MethodPart(frame);
+        var dots = TopLevelDots(name);
+        return dots.Count < 2 ? name : name[(dots[^2] + 1)..];
+    }
+
+    /// <summary>The part after the module: "System.Private.CoreLib!System.GC.Collect" gives "System.GC.Collect".</summary>
+    public static string MethodPart(string frame)
+    {
+        var bang = frame.IndexOf('!', StringComparison.Ordinal);
+        return bang >= 0 ? frame[(bang + 1)..] : frame;
+    }
+
+    /// <summary>Whether the frame is a lock's or wait's machinery (System.Threading.*, runtime helpers, unresolved frames).</summary>
+    public static bool IsPlumbing(string frame)
+    {
+        var name = MethodPart(frame);
+        return name.Length == 0 || name == "?" || name.StartsWith("UNMANAGED_CODE_TIME", StringComparison.Ordinal)
+            || s_plumbingPrefixes.Any(p => name.StartsWith(p, StringComparison.Ordinal));
+    }
+
+    /// <summary>The blocking wait this frame is (its name without generic arguments), or null.</summary>
+    public static string? BlockingWait(string frame)
+    {
+        var name = WithoutGenericArguments(MethodPart(frame));
+        return s_blockingWaits.Any(w => name.StartsWith(w, StringComparison.Ordinal)) ? name : null;
+    }
+
+    public static bool IsDeepWait(string frame)
+    {
+        var name = WithoutGenericArguments(MethodPart(frame));
+        return s_deepWaits.Any(w => name.StartsWith(w, StringComparison.Ordinal));
+    }
+
+    /// <summary>Index (root first) of the first frame, walking from <paramref name="from"/> towards the root, that is not plumbing; -1 if none.</summary>
+    public static int CallSite(IReadOnlyList<string> rootToLeaf, int from)
+    {
+        for (var i = Math.Min(from, rootToLeaf.Count - 1); i >= 0; i--)
+        {
+            if (!IsPlumbing(rootToLeaf[i]))
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /// <summary>Index (root first) of the outermost blocking-wait frame, so its caller is the code that blocks; -1 if none.</summary>
+    public static int OutermostBlockingWait(IReadOnlyList<string> rootToLeaf)
+    {
+        for (var i = 0; i < rootToLeaf.Count; i++)
+        {
+            if (BlockingWait(rootToLeaf[i]) is not null)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public static string WithoutGenericArguments(string name)
+    {
+        if (!name.Contains('[', StringComparison.Ordinal))
+        {
+            return name;
+        }
+        var text = new StringBuilder(name.Length);
+        var depth = 0;
+        foreach (var c in name)
+        {
+            depth += c == '[' ? 1 : 0;
+            if (depth == 0)
+            {
+                text.Append(c);
+            }
+            depth -= c == ']' ? 1 : 0;
+        }
+        return text.ToString();
+    }
+
+    private static List<int> TopLevelDots(string name)
+    {
+        var dots = new List<int>();
+        var depth = 0;
+        for (var i = 0; i < name.Length; i++)
+        {
+            depth += name[i] is '[' or '<' ? 1 : name[i] is ']' or '>' ? -1 : 0;
+            if (name[i] == '.' && depth == 0)
+            {
+                dots.Add(i);
+            }
+        }
+        return dots;
+    }
+
+    [GeneratedRegex(@"\+<>c(__DisplayClass[0-9_]+)?(`[0-9]+)?(\[[^\]]*\])?(?=\.)")]
+    private static partial Regex ClosureClass();
+
+    [GeneratedRegex(@"\+<(?<m>[^<>]+)>d__[0-9]+\.MoveNext")]
+    private static partial Regex StateMachine();
+
+    [GeneratedRegex(@"<(?<m>[^<>]+|<Main>\$)>b__(?<n>[0-9_]+)")]
+    private static partial Regex Lambda();
+
+    [GeneratedRegex(@"<(?<m>[^<>]+|<Main>\$)>g__(?<f>[^|]+)\|[0-9_]+")]
+    private static partial Regex LocalFunction();
+}

@@ -1,0 +1,116 @@
+using System.Globalization;
+
+namespace PerfLab.Tracing;
+
+public enum TraceFindingKind
+{
+    Contention,
+    SyncOverAsync,
+    GcHeadroom,
+    CpuComponent,
+}
+
+/// <summary>One thing a trace shows, with the evidence behind it.</summary>
+/// <param name="Place">Where: a call site ("CulpritsApi.HoldLock"), or a component name.</param>
+/// <param name="Evidence">Figures and a stack (root first) a reader can check the message against.</param>
+/// <param name="Strong">False when it rests on few events or samples (see the thresholds in <see cref="TraceFindings"/>).</param>
+public sealed record TraceFinding(TraceFindingKind Kind, string Place, string Message, IReadOnlyList<string> Evidence, bool Strong);
+
+/// <summary>Turns a <see cref="TraceProfile"/> into findings. No evidence, no finding; little evidence, a weak one.</summary>
+public static class TraceFindings
+{
+    // A contention site is strong from 20 contentions and 10 ms blocked: fewer is a lock that happened to collide.
+    private const long StrongContentions = 20;
+    private const double StrongBlockedMs = 10;
+    // Sites below 1 ms blocked in the whole trace are noise (a pool's own locks colliding once) and are not reported.
+    private const double MinBlockedMs = 1;
+    // A blocking-wait site needs 50 samples (50 ms of thread time at the default 1 ms interval) to be strong.
+    private const long StrongWaitSamples = 50;
+    private const long MinWaitSamples = 2;
+    // CPU shares rest on samples: 500 on-CPU samples (0.5 s of CPU) make a share steady to a few percent.
+    private const long StrongCpuSamples = 500;
+    // GC headroom is strong from 10 GCs seen with the CPU samples above.
+    private const int StrongGcCount = 10;
+    private const int MaxSites = 3;
+    // A site whose frames have no names (a trace without its rundown) points nowhere: no finding.
+    private const string Unnamed = "?";
+    private const int EvidenceFrames = 12;
+
+    /// <param name="requests">Requests completed while the trace ran; 0 or less gives per-second figures instead.</param>
+    public static IReadOnlyList<TraceFinding> From(TraceProfile profile, long requests)
+    {
+        var findings = new List<TraceFinding>();
+        findings.AddRange(Contention(profile, requests));
+        findings.AddRange(SyncOverAsync(profile, requests));
+        findings.AddRange(Gc(profile));
+        findings.AddRange(LargestComponent(profile, requests));
+        return findings;
+    }
+
+    private static IEnumerable<TraceFinding> Contention(TraceProfile profile, long requests) =>
+        profile.Contention.Where(c => c.BlockedMs >= MinBlockedMs && c.ExampleStack.Count > 0 && c.Place != Unnamed).Take(MaxSites)
+            .Select(c => new TraceFinding(TraceFindingKind.Contention, c.Place,
+                F($"lock taken in {c.Place}(): {c.Count} contentions, {Per(c.BlockedMs, profile, requests, " blocked")}"),
+                [F($"{c.Count} ContentionStop events, {c.BlockedMs:F1} ms blocked in {profile.TracedSeconds:F1} s traced"),
+                    .. Leafmost(c.ExampleStack)],
+                c.Count >= StrongContentions && c.BlockedMs >= StrongBlockedMs));
+
+    private static IEnumerable<TraceFinding> SyncOverAsync(TraceProfile profile, long requests) =>
+        profile.BlockingWaits.Where(w => w.Samples >= MinWaitSamples && w.Place != Unnamed).Take(MaxSites)
+            .Select(w => new TraceFinding(TraceFindingKind.SyncOverAsync, w.Place,
+                F($"{FrameNames.Place(w.WaitFrame)}() in {w.Place} blocks pool threads, {Per(w.Ms, profile, requests)}"),
+                [F($"{w.Samples} samples of pool threads waiting there ({w.Ms:F0} ms of thread time)"),
+                    F($"thread pool: {profile.ThreadPool.BlockingAdjustments} threads added for blocked threads, {profile.ThreadPool.StarvationAdjustments} for starvation, up to {profile.ThreadPool.MaxWorkerThreads} workers"),
+                    .. Leafmost(w.ExampleStack)],
+                w.Samples >= StrongWaitSamples));
+
+    private static IEnumerable<TraceFinding> Gc(TraceProfile profile)
+    {
+        var gc = profile.Gc;
+        if (gc.Count == 0 || profile.CpuMs <= 0)
+        {
+            yield break;
+        }
+        // If every GC cycle vanished, at most the GC's part of the CPU comes back: the bound on what any GC setting buys
+        // when the app is CPU-bound.
+        yield return new TraceFinding(TraceFindingKind.GcHeadroom, "GC",
+            F($"GC is {gc.ShareOfCpu * 100:F1} % of CPU here (pause {gc.PauseShareOfWall * 100:F1} % of wall time): no GC mode can move RPS by more than about {gc.ShareOfCpu * 100:F0} %"),
+            [F($"{gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, gen2 {gc.CountByGeneration[2]}), {gc.PauseMs:F1} ms paused (about {gc.CpuMs:F0} ms of GC CPU), GC mode {gc.Mode}, up to {gc.Heaps} heap(s)"),
+                F($"{profile.CpuSamples} on-CPU samples, {profile.CpuMs:F0} ms of CPU including the pauses")],
+            gc.Count >= StrongGcCount && profile.CpuSamples >= StrongCpuSamples);
+    }
+
+    private static IEnumerable<TraceFinding> LargestComponent(TraceProfile profile, long requests)
+    {
+        if (profile.CpuSamples == 0 || profile.Components.Count == 0)
+        {
+            yield break;
+        }
+        var top = profile.Components[0];
+        var evidence = new List<string>
+        {
+            string.Join(", ", profile.Components.Select(c => F($"{c.Component} {c.Ms:F0} ms ({c.Share * 100:F0} %)"))),
+        };
+        if (top.HeaviestStack is { } stack)
+        {
+            evidence.Add(F($"its heaviest stack, {stack.Samples} samples:"));
+            evidence.AddRange(Leafmost(stack.Frames));
+        }
+        else if (top.Component == Component.Gc)
+        {
+            evidence.Add(F($"GC time from {profile.Gc.Count} GCs' pauses ({profile.Gc.PauseMs:F0} ms), which the sampler cannot see"));
+        }
+        yield return new TraceFinding(TraceFindingKind.CpuComponent, top.Component.ToString(),
+            F($"{top.Component} is the largest CPU component: {top.Share * 100:F0} % of CPU, {Per(top.Ms, profile, requests)}"),
+            evidence, profile.CpuSamples >= StrongCpuSamples);
+    }
+
+    private static string Per(double ms, TraceProfile profile, long requests, string what = "") => requests > 0
+        ? F($"{ms / requests:F2} ms{what} per request")
+        : F($"{ms / Math.Max(profile.TracedSeconds, 1e-9):F1} ms{what} per second traced");
+
+    private static IEnumerable<string> Leafmost(IReadOnlyList<string> stack) =>
+        stack.Skip(Math.Max(0, stack.Count - EvidenceFrames)).Select(f => "  " + FrameNames.MethodPart(f));
+
+    private static string F(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}

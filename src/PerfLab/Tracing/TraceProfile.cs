@@ -1,0 +1,78 @@
+namespace PerfLab.Tracing;
+
+/// <summary>What <see cref="TraceAnalysis.Analyze"/> looks for and how much it keeps.</summary>
+/// <param name="AppNamespace">Frames under this namespace are the app's own code (component App).</param>
+/// <param name="TopStacks">How many of the heaviest CPU stacks to keep.</param>
+/// <param name="ExampleFrames">How many frames an example stack keeps (leaf side).</param>
+public sealed record TraceAnalysisOptions(string AppNamespace = "PerfLab.Sut", int TopStacks = 20, int ExampleFrames = 40);
+
+/// <summary>What one EventPipe trace of a process says: CPU by component, GC, lock contention, blocking waits.</summary>
+/// <param name="TracedSeconds">From the first to the last event of the trace.</param>
+/// <param name="SampleIntervalMs">Time one CPU sample stands for, measured from the trace (1 ms is the runtime's default).</param>
+/// <param name="CpuSamples">Samples of threads running managed code (type Managed): the CPU the breakdown spreads.</param>
+/// <param name="WaitingSamples">Samples of threads outside managed code (type External): blocked, sleeping or in native code.</param>
+/// <param name="Components">CPU milliseconds by component, largest first; Gc from pause time (see TraceAnalysis).</param>
+/// <param name="Stacks">All distinct on-CPU stacks (root first) with their sample counts, for the flame-graph exports.</param>
+/// <param name="Warnings">What makes this trace less telling: no samples, methods left unnamed (no rundown), ...</param>
+public sealed record TraceProfile(
+    double TracedSeconds,
+    double SampleIntervalMs,
+    long CpuSamples,
+    long WaitingSamples,
+    IReadOnlyList<ComponentTime> Components,
+    GcSummary Gc,
+    IReadOnlyList<ContentionSite> Contention,
+    IReadOnlyList<BlockingWaitSite> BlockingWaits,
+    ThreadPoolSummary ThreadPool,
+    IReadOnlyList<SampledStack> TopStacks,
+    IReadOnlyList<SampledStack> Stacks,
+    IReadOnlyList<string> Warnings)
+{
+    /// <summary>CPU milliseconds of every component together.</summary>
+    public double CpuMs => Components.Sum(c => c.Ms);
+
+    public double ComponentMs(Component component) => Components.FirstOrDefault(c => c.Component == component)?.Ms ?? 0;
+}
+
+/// <summary>CPU time of one component: milliseconds, the samples behind them, and the share of all CPU time.</summary>
+/// <param name="HeaviestStack">The component's stack with most samples (root first); null when none was sampled (Gc from pauses).</param>
+public sealed record ComponentTime(Component Component, double Ms, long Samples, double Share, SampledStack? HeaviestStack = null);
+
+/// <summary>Garbage collections seen in the trace.</summary>
+/// <param name="CountByGeneration">Index 0, 1, 2: GCs whose condemned generation was that one.</param>
+/// <param name="PauseMs">Total time the runtime was suspended for GC (SuspendEE start to RestartEE stop).</param>
+/// <param name="PauseShareOfWall">PauseMs over the traced wall time.</param>
+/// <param name="CpuMs">The GC's CPU estimate: each pause times the heaps that worked in it.</param>
+/// <param name="ShareOfCpu">GC's part of the CPU breakdown (CpuMs over CpuMs plus the sampled CPU).</param>
+/// <param name="SampleShare">Share of on-CPU samples whose frames are GC (System.GC.*), usually near zero: the sampler cannot sample during a pause.</param>
+/// <param name="Heaps">Heap count from GCGlobalHeapHistory; 0 when no GC ran.</param>
+/// <param name="Mode">"server" (more than one heap), "one heap" (workstation, or server GC that DATAS keeps at one heap) or "unknown".</param>
+public sealed record GcSummary(
+    IReadOnlyList<int> CountByGeneration,
+    double PauseMs,
+    double PauseShareOfWall,
+    double CpuMs,
+    double ShareOfCpu,
+    double SampleShare,
+    int Heaps,
+    string Mode)
+{
+    public int Count => CountByGeneration.Sum();
+}
+
+/// <summary>Lock contention at one call site: the first frame (leaf to root) outside the lock's own plumbing.</summary>
+/// <param name="Place">Short readable name of the call site, e.g. "CulpritsApi.HoldLock".</param>
+/// <param name="Frame">The full readable frame of the call site.</param>
+/// <param name="ExampleStack">One contended stack, root first.</param>
+public sealed record ContentionSite(string Place, string Frame, long Count, double BlockedMs, IReadOnlyList<string> ExampleStack);
+
+/// <summary>Threads blocked synchronously on a task or event (sync over async), grouped by the caller that blocks.</summary>
+/// <param name="Samples">Waiting samples whose stack holds a blocking wait at this call site.</param>
+/// <param name="Ms">Samples times the sample interval: thread time spent blocked there.</param>
+/// <param name="WaitFrame">The blocking frame seen, e.g. "System.Threading.Tasks.Task.Wait".</param>
+public sealed record BlockingWaitSite(string Place, string Frame, string WaitFrame, long Samples, double Ms, IReadOnlyList<string> ExampleStack);
+
+/// <summary>The thread pool's own reports: why it added threads and how many workers it ran.</summary>
+/// <param name="StarvationAdjustments">Adjustments with reason Starvation: nothing was dequeued for a while, a thread was injected.</param>
+/// <param name="BlockingAdjustments">Adjustments with reason CooperativeBlocking (.NET 6+): threads added because pool threads blocked in Task.Wait/Result.</param>
+public sealed record ThreadPoolSummary(int StarvationAdjustments, int BlockingAdjustments, int Adjustments, int MaxWorkerThreads);

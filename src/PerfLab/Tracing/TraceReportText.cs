@@ -1,0 +1,78 @@
+using System.Globalization;
+using System.Text;
+
+namespace PerfLab.Tracing;
+
+/// <summary>The plain-text report `perflab trace report` prints: breakdown, contention, waits, GC, findings.</summary>
+public static class TraceReportText
+{
+    public static string Render(string name, TraceProfile profile, IReadOnlyList<TraceFinding> findings, long requests)
+    {
+        var text = new StringBuilder();
+        Line(text, F($"{name}: {profile.TracedSeconds:F1} s traced, one sample every {profile.SampleIntervalMs:F2} ms, ") +
+            F($"{profile.CpuSamples} on-CPU samples, {profile.WaitingSamples} waiting") +
+            (requests > 0 ? F($", {requests} requests") : ""));
+        foreach (var warning in profile.Warnings)
+        {
+            Line(text, "warning: " + warning);
+        }
+        Breakdown(text, profile, requests);
+        var gc = profile.Gc;
+        Line(text, F($"GC: {gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, gen2 {gc.CountByGeneration[2]}), ") +
+            F($"paused {gc.PauseMs:F1} ms ({gc.PauseShareOfWall * 100:F1} % of wall time), GC CPU about {gc.CpuMs:F0} ms = {gc.ShareOfCpu * 100:F1} % of CPU; ") +
+            F($"GC mode {gc.Mode}, up to {gc.Heaps} heap(s)"));
+        Line(text, F($"Thread pool: {profile.ThreadPool.StarvationAdjustments} starvation and {profile.ThreadPool.BlockingAdjustments} blocking injections ") +
+            F($"({profile.ThreadPool.Adjustments} adjustments), up to {profile.ThreadPool.MaxWorkerThreads} worker threads"));
+        Sites(text, profile, requests);
+        Findings(text, findings);
+        return text.ToString();
+    }
+
+    private static void Breakdown(StringBuilder text, TraceProfile profile, long requests)
+    {
+        text.AppendLine();
+        Line(text, F($"{"CPU by component",-18} {"ms",10} {"share",8}") + (requests > 0 ? F($" {"ms/request",11}") : ""));
+        foreach (var c in profile.Components)
+        {
+            Line(text, F($"  {c.Component,-16} {c.Ms,10:F1} {c.Share * 100,6:F1} %") + (requests > 0 ? F($" {c.Ms / requests,11:F3}") : ""));
+        }
+        Line(text, F($"  {"total",-16} {profile.CpuMs,10:F1} {100.0,6:F1} %") + (requests > 0 ? F($" {profile.CpuMs / requests,11:F3}") : ""));
+        text.AppendLine();
+    }
+
+    private static void Sites(StringBuilder text, TraceProfile profile, long requests)
+    {
+        text.AppendLine();
+        Line(text, F($"Lock contention by call site: {profile.Contention.Count} site(s)"));
+        foreach (var c in profile.Contention.Take(10))
+        {
+            Line(text, F($"  {c.Place,-50} {c.Count,8} x {c.BlockedMs,10:F1} ms blocked") + PerRequest(c.BlockedMs, requests));
+        }
+        Line(text, F($"Blocking waits on pool threads (sync over async): {profile.BlockingWaits.Count} site(s)"));
+        foreach (var w in profile.BlockingWaits.Take(10))
+        {
+            Line(text, F($"  {w.Place,-50} {FrameNames.Place(w.WaitFrame),-24} {w.Ms,10:F1} ms") + PerRequest(w.Ms, requests));
+        }
+    }
+
+    private static void Findings(StringBuilder text, IReadOnlyList<TraceFinding> findings)
+    {
+        text.AppendLine();
+        Line(text, F($"Findings: {findings.Count}"));
+        foreach (var f in findings)
+        {
+            Line(text, F($"  [{(f.Strong ? "strong" : "weak")}] {f.Message}"));
+            foreach (var e in f.Evidence)
+            {
+                Line(text, F($"      {e}"));
+            }
+        }
+    }
+
+    private static string PerRequest(double ms, long requests) =>
+        requests > 0 ? F($" ({ms / requests:F3} ms/request)") : "";
+
+    private static void Line(StringBuilder text, string line) => text.Append(line).Append('\n');
+
+    private static string F(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}

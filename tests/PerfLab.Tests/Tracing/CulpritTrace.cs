@@ -1,0 +1,90 @@
+using PerfLab.Sut;
+using PerfLab.Tracing;
+
+namespace PerfLab.Tests.Tracing;
+
+/// <summary>What one traced run of a culprit endpoint gave: the profile, the requests completed while tracing, the file.</summary>
+internal sealed record CulpritRun(TraceProfile Profile, long Requests, string TracePath, IReadOnlyList<TraceFinding> Findings);
+
+/// <summary>
+/// Starts a fresh SUT, sends a culprit endpoint concurrent requests from an HttpClient loop, traces it for a few
+/// seconds with <see cref="TraceSession"/> and analyses the file: the real pipeline on a real process.
+/// </summary>
+internal static class CulpritTrace
+{
+    public static async Task<CulpritRun> RunAsync(string path, int users, TimeSpan duration,
+        IReadOnlyDictionary<string, string>? settings = null)
+    {
+        var folder = TestCaches.NewFolder();
+        var launch = SutLaunch.Default(connectionString: null) with
+        {
+            Settings = settings ?? new Dictionary<string, string>(),
+            LogFile = Path.Combine(folder, "sut.log"),
+        };
+        await using var sut = await SutProcess.StartAsync(launch);
+        using var client = sut.CreateClient(TimeSpan.FromSeconds(30));
+        // A few requests first, so the JIT's first compilations are not what the trace sees.
+        for (var i = 0; i < 3; i++)
+        {
+            (await client.GetAsync(path)).EnsureSuccessStatusCode();
+        }
+
+        using var stop = new CancellationTokenSource();
+        var completed = new long[1];
+        var tracing = new long[1];
+        var load = LoadAsync(client, path, users, completed, tracing, stop.Token);
+        var file = Path.Combine(folder, "culprit.nettrace");
+        Volatile.Write(ref tracing[0], 1);
+        await TraceSession.CollectAsync(new TraceOptions(sut.Pid, duration, file), CancellationToken.None);
+        Volatile.Write(ref tracing[0], 0);
+        await stop.CancelAsync();
+        await load;
+
+        Directory.CreateDirectory("/tmp/trace3-dev"); File.Copy(file, "/tmp/trace3-dev/" + path.Split('?')[0].Replace('/', '_') + ".nettrace", true); // DEV
+        var profile = TraceAnalysis.Analyze(file, new TraceAnalysisOptions("PerfLab.Sut"));
+        var requests = Interlocked.Read(ref completed[0]);
+        var run = new CulpritRun(profile, requests, file, TraceFindings.From(profile, requests));
+        File.WriteAllText("/tmp/trace3-dev/" + path.Split('?')[0].Replace('/', '_') + ".txt", Describe(run)); // DEV
+        return run;
+    }
+
+    // Counts only the requests that complete while the trace runs, so per-request figures divide like with like.
+    private static async Task LoadAsync(HttpClient client, string path, int users, long[] completed, long[] tracing,
+        CancellationToken ct)
+    {
+        var loops = Enumerable.Range(0, users).Select(async _ =>
+        {
+            while (!ct.IsCancellationRequested)
+            {
+                try
+                {
+                    using var response = await client.GetAsync(path, ct);
+                    if (response.IsSuccessStatusCode && Volatile.Read(ref tracing[0]) == 1)
+                    {
+                        Interlocked.Increment(ref completed[0]);
+                    }
+                }
+                catch (OperationCanceledException) when (ct.IsCancellationRequested)
+                {
+                }
+            }
+        });
+        await Task.WhenAll(loops);
+    }
+
+    /// <summary>A readable dump for assertion messages: the numbers a failing test should show.</summary>
+    public static string Describe(CulpritRun run)
+    {
+        var p = run.Profile;
+        var lines = new List<string>
+        {
+            $"traced {p.TracedSeconds:F1} s, interval {p.SampleIntervalMs:F2} ms, cpu {p.CpuSamples}, waiting {p.WaitingSamples}, requests {run.Requests}",
+            "components: " + string.Join(", ", p.Components.Select(c => $"{c.Component} {c.Ms:F0} ms ({c.Share:P0})")),
+            $"gc: {string.Join("/", p.Gc.CountByGeneration)} pause {p.Gc.PauseMs:F0} ms heaps {p.Gc.Heaps}",
+            "contention: " + string.Join("; ", p.Contention.Take(5).Select(c => $"{c.Place} x{c.Count} {c.BlockedMs:F0} ms")),
+            "waits: " + string.Join("; ", p.BlockingWaits.Take(5).Select(w => $"{w.Place} [{w.WaitFrame}] {w.Ms:F0} ms")),
+            "findings: " + string.Join("; ", run.Findings.Select(f => $"{f.Kind} @ {f.Place}: {f.Message}")),
+        };
+        return string.Join(Environment.NewLine, lines);
+    }
+}

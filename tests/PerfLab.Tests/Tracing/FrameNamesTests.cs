@@ -1,0 +1,63 @@
+using PerfLab.Tracing;
+
+namespace PerfLab.Tests.Tracing;
+
+public sealed class FrameNamesTests
+{
+    [Theory]
+    [InlineData("PerfLab.Sut.Diagnostics.CulpritsApi+<>c.<MapCulprits>b__0_0(int32)", "PerfLab.Sut.Diagnostics.CulpritsApi.MapCulprits lambda b__0_0")]
+    [InlineData("PerfLab.Sut.Orders.OrdersController+<GetAsync>d__3.MoveNext()", "PerfLab.Sut.Orders.OrdersController.GetAsync (async)")]
+    [InlineData("Ns.Type+<>c__DisplayClass2_0.<Run>b__1", "Ns.Type.Run lambda b__1")]
+    [InlineData("Microsoft.Extensions.Logging.LoggerMessage+<>c__DisplayClass12_0`2[System.Int32,System.Int32].<Define>g__Log|0(class Microsoft.Extensions.Logging.ILogger)",
+        "Microsoft.Extensions.Logging.LoggerMessage.Define local Log")]
+    [InlineData("Program.<<Main>$>b__0_0()", "Program.<Main>$ lambda b__0_0")]
+    [InlineData("System.Threading.Tasks.Task.Wait()", "System.Threading.Tasks.Task.Wait")]
+    public void Readable_CompilerGeneratedNames_KeepTypeAndMethod(string method, string expected)
+    {
+        Assert.Equal(expected, FrameNames.Readable(method));
+    }
+
+    [Theory]
+    [InlineData("PerfLab.Sut!PerfLab.Sut.Diagnostics.CulpritsApi.MapCulprits lambda b__0_0", "CulpritsApi.MapCulprits lambda b__0_0")]
+    [InlineData("PerfLab.Sut!PerfLab.Sut.Logging.LockedConsoleLoggerProvider.Write", "LockedConsoleLoggerProvider.Write")]
+    [InlineData("System.Private.CoreLib!System.Collections.Generic.Dictionary`2[System.__Canon,System.Int32].TryGetValue", "Dictionary`2[System.__Canon,System.Int32].TryGetValue")]
+    [InlineData("Main", "Main")]
+    public void Place_Frame_IsTypeAndMethodWithoutNamespace(string frame, string expected)
+    {
+        Assert.Equal(expected, FrameNames.Place(frame));
+    }
+
+    [Fact]
+    public void CallSite_LockStack_IsFirstFrameOutsideThreadingAndEventSource()
+    {
+        string[] stack =
+        [
+            "System.Private.CoreLib!System.Threading.ThreadPoolWorkQueue.Dispatch",
+            "PerfLab.Sut!PerfLab.Sut.Diagnostics.CulpritsApi.MapCulprits lambda b__0_0",
+            "PerfLab.Sut!PerfLab.Sut.Diagnostics.CulpritsApi.HoldLock",
+            "System.Private.CoreLib!System.Threading.Lock.EnterScope",
+            "System.Private.CoreLib!System.Threading.Lock.TryEnterSlow",
+            "System.Private.CoreLib!System.Diagnostics.Tracing.NativeRuntimeEventSource.ContentionStart",
+        ];
+
+        Assert.Equal(2, FrameNames.CallSite(stack, stack.Length - 1));
+        Assert.Equal(-1, FrameNames.CallSite(["System.Private.CoreLib!System.Threading.Monitor.Enter"], 0));
+    }
+
+    [Fact]
+    public void OutermostBlockingWait_GenericResult_FoundAndNamedWithoutArguments()
+    {
+        string[] stack =
+        [
+            "PerfLab.Sut!PerfLab.Sut.Data.Orders.Count",
+            "System.Private.CoreLib!System.Threading.Tasks.Task`1[System.Int32].get_Result",
+            "System.Private.CoreLib!System.Threading.Tasks.Task.InternalWait",
+            "System.Private.CoreLib!System.Threading.Tasks.Task.SpinThenBlockingWait",
+        ];
+
+        Assert.Equal(1, FrameNames.OutermostBlockingWait(stack));
+        Assert.Equal("System.Threading.Tasks.Task`1.get_Result", FrameNames.BlockingWait(stack[1]));
+        Assert.True(FrameNames.IsDeepWait(stack[3]));
+        Assert.Null(FrameNames.BlockingWait("System.Private.CoreLib!System.Threading.Tasks.Task.Delay"));
+    }
+}

@@ -1,0 +1,89 @@
+using System.Globalization;
+using System.Text.Json;
+using PerfLab.Sut;
+
+namespace PerfLab.Tests.Tracing;
+
+// `perflab trace collect` and `perflab trace report` through the real CLI.
+public sealed class TraceCommandTests
+{
+    [Fact]
+    public async Task Report_MissingFile_ExitsWithUsageAndNoStackTrace()
+    {
+        var result = await PerfLabProcess.RunAsync("trace", "report", "/nonexistent/x.nettrace");
+
+        Assert.Equal(2, result.ExitCode);
+        Assert.Contains("/nonexistent/x.nettrace: no such file.", result.Stderr);
+        Assert.DoesNotContain("   at ", result.Stderr);
+    }
+
+    [Fact]
+    public async Task Report_FileThatIsNotANettrace_SaysSoWithUsageExitCode()
+    {
+        var file = Path.Combine(TestCaches.NewFolder(), "notes.nettrace");
+        await File.WriteAllTextAsync(file, "these are not events");
+
+        var result = await PerfLabProcess.RunAsync("trace", "report", file);
+
+        Assert.Equal(2, result.ExitCode);
+        Assert.Contains("is not a readable .nettrace file", result.Stderr);
+        Assert.DoesNotContain("   at ", result.Stderr);
+    }
+
+    [Fact]
+    public async Task Report_Help_NamesEveryOption()
+    {
+        var result = await PerfLabProcess.RunAsync("trace", "report", "--help");
+
+        Assert.Equal(0, result.ExitCode);
+        Assert.All(["--app-namespace", "--requests", "--top", "--out", "<file>"], o => Assert.Contains(o, result.Stdout));
+    }
+
+    [Fact]
+    public async Task CollectThenReport_LockEndpoint_ReportNamesTheLockAndWritesStackFiles()
+    {
+        var folder = TestCaches.NewFolder();
+        var trace = Path.Combine(folder, "lock.nettrace");
+        var launch = SutLaunch.Default(connectionString: null) with { LogFile = Path.Combine(folder, "sut.log") };
+        await using var sut = await SutProcess.StartAsync(launch);
+        using var client = sut.CreateClient(TimeSpan.FromSeconds(30));
+        using var stop = new CancellationTokenSource();
+        var loops = Enumerable.Range(0, 8).Select(_ => LoopAsync(client, "/diagnostics/lock?ms=2", stop.Token)).ToList();
+
+        var collect = await PerfLabProcess.RunAsync("trace", "collect", sut.Pid.ToString(CultureInfo.InvariantCulture),
+            "-d", "3s", "--out", trace);
+        await stop.CancelAsync();
+        await Task.WhenAll(loops);
+        var report = await PerfLabProcess.RunAsync("trace", "report", trace, "--requests", "500", "--top", "5", "--out", folder);
+
+        Assert.True(collect.ExitCode == 0, collect.ToString());
+        Assert.True(report.ExitCode == 0, report.ToString());
+        Assert.Matches(@"\n  CulpritsApi\.\S+ +\d+ x +\d+\.\d ms blocked \(\d+\.\d{3} ms/request\)", report.Stdout);
+        Assert.Matches(@"\[strong\] lock taken in CulpritsApi\.", report.Stdout);
+        Assert.Matches(@"\n  App +\d+\.\d +\d+\.\d % +\d+\.\d{3}\n", report.Stdout);
+        var folded = await File.ReadAllLinesAsync(Path.Combine(folder, "lock.folded"));
+        var foldedSamples = folded.Sum(l => long.Parse(l[(l.LastIndexOf(' ') + 1)..], CultureInfo.InvariantCulture));
+        using var speedscope = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder, "lock.speedscope.json")));
+        Assert.Equal(foldedSamples, speedscope.RootElement.GetProperty("profiles")[0].GetProperty("endValue").GetInt64());
+        Assert.Contains(folded, l => l.Contains("CulpritsApi.HoldLock", StringComparison.Ordinal));
+        var cpuSamples = long.Parse(ReportFigure(report.Stdout, @"(\d+) on-CPU samples"), CultureInfo.InvariantCulture);
+        Assert.InRange(foldedSamples, cpuSamples * 0.95, cpuSamples);
+    }
+
+    private static string ReportFigure(string text, string pattern) =>
+        System.Text.RegularExpressions.Regex.Match(text, pattern).Groups[1].Value;
+
+    private static async Task LoopAsync(HttpClient client, string path, CancellationToken ct)
+    {
+        while (!ct.IsCancellationRequested)
+        {
+            try
+            {
+                using var response = await client.GetAsync(path, ct);
+            }
+            catch (OperationCanceledException) when (ct.IsCancellationRequested)
+            {
+            }
+        }
+    }
+}

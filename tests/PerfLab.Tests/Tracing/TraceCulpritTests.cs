@@ -1,0 +1,71 @@
+using PerfLab.Tracing;
+
+namespace PerfLab.Tests.Tracing;
+
+// Each test starts its own SUT with one known culprit, loads it, traces it and checks the analysis names the culprit.
+public sealed class TraceCulpritTests
+{
+    private static readonly TimeSpan Traced = TimeSpan.FromSeconds(4);
+
+    [Fact]
+    public async Task Analyze_LockEndpointUnderLoad_ContentionFindingNamesCulpritsApi()
+    {
+        var run = await CulpritTrace.RunAsync("/diagnostics/lock?ms=2", users: 8, Traced);
+        var why = CulpritTrace.Describe(run);
+
+        var site = run.Profile.Contention.FirstOrDefault();
+        Assert.True(site is not null, why);
+        Assert.StartsWith("CulpritsApi.", site.Place);
+        Assert.True(site.Count >= 20 && site.BlockedMs >= 50, why);
+        Assert.Contains(site.ExampleStack, f => f.Contains("System.Threading.Lock", StringComparison.Ordinal));
+        var finding = run.Findings.First(f => f.Kind == TraceFindingKind.Contention);
+        Assert.Equal(site.Place, finding.Place);
+        Assert.True(finding.Strong, why);
+        Assert.Matches(@"^lock taken in CulpritsApi\.\S+\(\): \d+ contentions, \d+\.\d\d ms blocked per request$", finding.Message);
+        // The holder spins, so CPU is in the app's own code.
+        Assert.Equal(Component.App, run.Profile.Components[0].Component);
+    }
+
+    [Fact]
+    public async Task Analyze_SyncOverAsyncEndpoint_BlockingWaitNamesDelaysApiAndTaskWait()
+    {
+        var run = await CulpritTrace.RunAsync("/diagnostics/sync-over-async?ms=50", users: 16, Traced);
+        var why = CulpritTrace.Describe(run);
+
+        var site = run.Profile.BlockingWaits.FirstOrDefault();
+        Assert.True(site is not null, why);
+        Assert.StartsWith("DelaysApi.MapDelays lambda", site.Place);
+        Assert.StartsWith("System.Threading.Tasks.Task.Wait", site.WaitFrame);
+        var finding = run.Findings.First(f => f.Kind == TraceFindingKind.SyncOverAsync);
+        Assert.StartsWith("Task.Wait() in DelaysApi.MapDelays lambda", finding.Message);
+        Assert.True(finding.Strong, why);
+        // Every request blocks a thread for its 50 ms: the blocked time per request is about that, never far above.
+        var perRequest = site.Ms / run.Requests;
+        Assert.True(perRequest is > 25 and < 80, why);
+    }
+
+    [Fact]
+    public async Task Analyze_LockedConsoleLogging_ContentionNamesTheLoggerProvidersLock()
+    {
+        var settings = new Dictionary<string, string> { ["Logging"] = "locked-console" };
+        var run = await CulpritTrace.RunAsync("/diagnostics/log?lines=20", users: 16, Traced, settings);
+        var why = CulpritTrace.Describe(run);
+
+        var site = run.Profile.Contention.FirstOrDefault();
+        Assert.True(site is not null, why);
+        Assert.StartsWith("LockedConsoleLoggerProvider.", site.Place);
+        Assert.Contains(run.Findings, f => f.Kind == TraceFindingKind.Contention && f.Place == site.Place);
+    }
+
+    [Fact]
+    public async Task Analyze_GcHeavyEndpoint_GcIsTheLargestComponent()
+    {
+        var run = await CulpritTrace.RunAsync("/diagnostics/gc-heavy?arrays=20000", users: 4, Traced);
+        var why = CulpritTrace.Describe(run);
+
+        Assert.Equal(Component.Gc, run.Profile.Components[0].Component);
+        Assert.True(run.Profile.Gc.CountByGeneration[0] >= 10, why);
+        var gc = run.Findings.Single(f => f.Kind == TraceFindingKind.GcHeadroom);
+        Assert.Matches(@"^GC is \d+\.\d % of CPU here \(pause \d+\.\d % of wall time\)", gc.Message);
+    }
+}
