@@ -17,7 +17,7 @@ public static class RunCommand
         var o = new RunOptions();
         var command = new Command("run", "Run experiments against the SUT and write report.md, report.html and results.json.");
         command.Arguments.Add(o.Names);
-        foreach (var option in new Option[] { o.Profile, o.Repeat, o.Precision, o.Budget, o.Output, o.Aa, o.Pin, o.Connection, o.DataDir, o.Folder })
+        foreach (var option in new Option[] { o.Profile, o.Repeat, o.Precision, o.Budget, o.Output, o.Aa, o.Pin, o.Trace, o.KeepTraces, o.Connection, o.DataDir, o.Folder })
         {
             command.Options.Add(option);
         }
@@ -53,6 +53,16 @@ public static class RunCommand
         {
             Description = "Add interleaved blocks until every primary comparison's 95 % interval half-width is at most this (e.g. 5%); overrides the profile's.",
             CustomParser = ParsePrecision,
+        };
+
+        public Option<bool?> Trace { get; } = new("--trace")
+        {
+            Description = "After each variant's first measured window, trace it for 5 s more (CPU stacks, locks, GC; never during the window) to explain the verdicts (default: on, except the smoke profile); --trace false to skip.",
+        };
+
+        public Option<bool> KeepTraces { get; } = new("--keep-traces")
+        {
+            Description = "Keep each traced run's .nettrace (10-15 MB each; open with `perflab trace report` or PerfView) beside its speedscope file.",
         };
 
         public Option<TimeSpan?> Budget { get; } = new("--budget")
@@ -110,6 +120,8 @@ public static class RunCommand
         {
             PrecisionPercent = parse.GetValue(o.Precision),
             Budget = parse.GetValue(o.Budget),
+            TraceFolder = (parse.GetValue(o.Trace) ?? parse.GetValue(o.Profile) != "smoke") ? Path.Combine(outDir, "traces") : null,
+            KeepTraces = parse.GetValue(o.KeepTraces),
         };
         var results = await RunAndRecordAsync(request, ct);
         ReportWriters.WriteAll(results, outDir);

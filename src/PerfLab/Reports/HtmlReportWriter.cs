@@ -31,6 +31,8 @@ public sealed partial class HtmlReportWriter : IReportWriter
     {
         Encoder = JavaScriptEncoder.Default,
         WriteIndented = false,
+        // A flame graph's tree is as deep as its deepest stack (ASP.NET Core stacks run past 100 frames).
+        MaxDepth = 1024,
     };
 
     public string Format => "html";

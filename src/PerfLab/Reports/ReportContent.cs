@@ -197,6 +197,9 @@ internal static class ReportContent
     /// <summary>How a finding only counters suggest is labelled: no trace named the place.</summary>
     public const string WeakEvidence = "weak evidence: counters only";
 
+    /// <summary>How a traced finding that rests on few events or samples is labelled.</summary>
+    public const string FewEvents = "weak evidence: few events in the trace";
+
     public static ReportTable Findings(ExperimentResult experiment)
     {
         var rows = experiment.Findings.Select(f => (IReadOnlyList<Cell>)
@@ -205,7 +208,7 @@ internal static class ReportContent
             new Cell(Fmt.FindingKind(f.Kind), Strong: true),
             f.Place is { Length: > 0 } place ? new Cell(place, Code: true) : new Cell(Fmt.Missing),
             new Cell(f.Message),
-            new Cell(f.Strength == EvidenceStrength.Weak ? $"{f.Evidence} ({WeakEvidence})" : f.Evidence),
+            new Cell(f.Strength == EvidenceStrength.Weak ? $"{f.Evidence} ({(f.Place is null ? WeakEvidence : FewEvents)})" : f.Evidence),
             new Cell(f.Recommendation),
         ]).ToList();
         return new ReportTable(

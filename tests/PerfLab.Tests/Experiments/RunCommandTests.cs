@@ -94,6 +94,66 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         Assert.DoesNotContain("src=\"http", html);
     }
 
+    private const string LockExperiment = """
+        name: locked
+        title: A lock around slow work
+        seed: "004"
+        reproduces: nothing, a test
+        baseline: short
+        variants:
+          - name: short
+            vars: { ms: "0" }
+          - name: long
+            vars: { ms: "2" }
+        load:
+          scenarios:
+            - name: lock
+              url: /diagnostics/lock?ms=${ms}
+              model: closed
+              users: 8
+        profiles:
+          article: { warmup: 1s, duration: 2s, repeat: 1 }
+          quick: { warmup: 1s, duration: 2s, repeat: 1 }
+          smoke: { warmup: 1s, duration: 2s, repeat: 1 }
+        """;
+
+    [Fact]
+    public async Task Run_WithTrace_NamesTheLocksCallSiteAndShowsWhereTheTimeGoes()
+    {
+        var db = await postgres.CreateDatabaseAsync();
+        var folder = NewFolder();
+        Directory.CreateDirectory(folder);
+        File.WriteAllText(Path.Combine(folder, "locked.yaml"), LockExperiment);
+        var output = NewFolder();
+        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--profile", "smoke", "--trace", "true",
+            "--out", output, "--connection-string", db);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Contains("tracing long for 5 s after its window", result.Stdout);
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
+        var experiment = json.RootElement.GetProperty("experiments")[0];
+        var evidence = experiment.GetProperty("evidence").EnumerateArray().ToDictionary(e => e.GetProperty("variant").GetString()!);
+        Assert.Equal(["short", "long"], evidence.Keys);
+        // 8 users on one lock held 2 ms: each request waits behind the others, so most of its time is blocked there.
+        var site = evidence["long"].GetProperty("contention")[0];
+        Assert.Contains("CulpritsApi", site.GetProperty("method").GetString());
+        Assert.True(evidence["long"].GetProperty("lockBlockedMsPerRequest").GetDouble() > 2,
+            evidence["long"].GetProperty("lockBlockedMsPerRequest").ToString());
+        Assert.True(evidence["short"].GetProperty("lockBlockedMsPerRequest").GetDouble() < 1);
+        // The CPU figures are the kernel's: at most the machine's cores over the traced seconds, per request.
+        var cpu = evidence["long"].GetProperty("cpuMsPerRequest").EnumerateObject().Sum(c => c.Value.GetDouble());
+        var perRequestCeiling = Environment.ProcessorCount * 1000 * evidence["long"].GetProperty("tracedSeconds").GetDouble()
+            / evidence["long"].GetProperty("requests").GetInt64();
+        Assert.InRange(cpu, 0.1, perRequestCeiling * 1.05);
+        Assert.True(File.Exists(Path.Combine(output, evidence["long"].GetProperty("speedscopeFile").GetString()!)));
+        Assert.Empty(Directory.GetFiles(Path.Combine(output, "traces"), "*.nettrace")); // kept only with --keep-traces
+        var finding = experiment.GetProperty("findings").EnumerateArray()
+            .Single(f => f.GetProperty("variant").GetString() == "long" && f.GetProperty("kind").GetString() == "LockContention"
+                         && f.GetProperty("place").GetString()!.Contains("CulpritsApi"));
+        Assert.Equal("Strong", finding.GetProperty("strength").GetString());
+        Assert.Contains("Where the time goes", File.ReadAllText(Path.Combine(output, "report.md")));
+    }
+
     [Fact]
     public async Task Run_UnknownExperiment_ListsTheKnownOnesAndStartsNothing()
     {

@@ -73,6 +73,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var rule = Rule(experiment);
         var variants = experiment.VariantsToRun(request.Aa);
         var runs = new List<RunRecord>();
+        var traced = new List<TracedRun>();
         var clock = Stopwatch.StartNew();
         string? stop = null;
         StopDecision decision = StopDecision.Continue;
@@ -80,7 +81,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         while (stop is null && !decision.Stop)
         {
             blocks++;
-            stop = await RunBlockAsync(experiment, RunPlan.Block(variants, blocks), blocks, plan, runs, ct);
+            stop = await RunBlockAsync(experiment, RunPlan.Block(variants, blocks), blocks, plan, runs, traced, ct);
             if (stop is not null)
             {
                 break;
@@ -97,7 +98,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         {
             return (null, stop);
         }
-        return (ExperimentAnalyzer.Analyze(experiment, runs, settings) with
+        return (EvidenceFindings.Apply(ExperimentAnalyzer.Analyze(experiment, runs, settings), traced) with
         {
             Blocks = blocks,
             PrecisionTargetPercent = rule.PrecisionPercent,
@@ -107,7 +108,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 
     /// <returns>Why the whole run must stop (Ctrl+C, the database went down), or null to go on.</returns>
     private async Task<string?> RunBlockAsync(ExperimentDefinition experiment, IReadOnlyList<VariantDefinition> order, int block,
-        RunPlan plan, List<RunRecord> runs, CancellationToken ct)
+        RunPlan plan, List<RunRecord> runs, List<TracedRun> traced, CancellationToken ct)
     {
         foreach (var variant in order)
         {
@@ -119,7 +120,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             var position = new RunPosition(experiment.Name, variant.Name, block, plan.BlocksOf(experiment.Name), index, plan.TotalRuns, plan.Remaining(index));
             observer.RunStarting(position);
             var clock = Stopwatch.StartNew();
-            var record = await RunOneAsync(experiment, variant, block, index, ct);
+            var record = await RunOneAsync(experiment, variant, block, index, traced, ct);
             plan.Observe(experiment.Name, clock.Elapsed.TotalSeconds);
             runs.Add(record);
             observer.RunFinished(position, record);
@@ -139,7 +140,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     private static int RunsBefore(ExperimentDefinition experiment, RunPlan plan) =>
         plan.Experiments.TakeWhile(e => e.Name != experiment.Name).Sum(e => e.Variants * e.Blocks);
 
-    private async Task<RunRecord> RunOneAsync(ExperimentDefinition experiment, VariantDefinition variant, int block, int order, CancellationToken ct)
+    private async Task<RunRecord> RunOneAsync(ExperimentDefinition experiment, VariantDefinition variant, int block, int order,
+        List<TracedRun> traced, CancellationToken ct)
     {
         var id = new RunIdentity(variant.Name, block, order, DateTimeOffset.UtcNow);
         var start = await _sessions.StartAsync(variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct);
@@ -148,14 +150,25 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             return RunRecordBuilder.Failed(id, failure);
         }
         await using var sut = start.Sut!;
-        return await MeasurementFor(experiment, variant).MeasureAsync(sut, id, start.Info, ct);
+        return await MeasurementFor(experiment, variant, block, traced).MeasureAsync(sut, id, start.Info, ct);
     }
 
-    private IMeasurement MeasurementFor(ExperimentDefinition experiment, VariantDefinition variant)
+    /// <summary>The load engine's measurement, or uploads; each variant's first run is traced when traces are asked for.</summary>
+    private IMeasurement MeasurementFor(ExperimentDefinition experiment, VariantDefinition variant, int block, List<TracedRun> traced)
     {
         var profile = experiment.Profiles[request.Profile];
-        return experiment.Scenarios is [{ Model: ScenarioKind.Upload } upload]
-            ? new UploadMeasurement(upload, profile)
-            : new LoadMeasurement(experiment, variant, profile, request.ConnectionString);
+        if (experiment.Scenarios is [{ Model: ScenarioKind.Upload } upload])
+        {
+            return new UploadMeasurement(upload, profile);
+        }
+        var trace = request.TraceFolder is { } folder && block == 1
+            ? new EvidenceCapture(folder, Path.GetDirectoryName(folder)!, request.KeepTraces)
+            : null;
+        return new LoadMeasurement(experiment, variant, profile, request.ConnectionString)
+        {
+            Capture = trace,
+            Traced = traced.Add,
+            Message = observer.Message,
+        };
     }
 }

@@ -12,6 +12,11 @@ namespace PerfLab.Experiments.Running;
 public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefinition variant, ProfileDefinition profile,
     string connectionString) : IMeasurement
 {
+    /// <summary>When set, a successful run is followed by a traced stretch whose evidence goes to <see cref="Traced"/>.</summary>
+    public EvidenceCapture? Capture { get; init; }
+    public Action<TracedRun>? Traced { get; init; }
+    public Action<string>? Message { get; init; }
+
     private static readonly string Unavailable = ErrorCounts.HttpKind(503);
 
     public async Task<RunRecord> MeasureAsync(SutProcess sut, RunIdentity id, IReadOnlyDictionary<string, string> info, CancellationToken ct)
@@ -52,6 +57,30 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
             return RunRecordBuilder.MarkFailed(record, FailureKind.DatabaseDown,
                 $"the database stopped: {unavailable} of {requests} requests answered 503 and the database does not accept connections; the remaining runs were skipped");
         }
+        await TraceAsync(sut, id, record, ct);
         return record;
+    }
+
+    /// <summary>The traced stretch after the window; a trace that fails is reported and costs the run nothing.</summary>
+    private async Task TraceAsync(SutProcess sut, RunIdentity id, RunRecord record, CancellationToken ct)
+    {
+        if (Capture is null || record.Status != RunStatus.Ok || ct.IsCancellationRequested)
+        {
+            return;
+        }
+        try
+        {
+            Message?.Invoke($"tracing {variant.Name} for {EvidenceCapture.Length.TotalSeconds:F0} s after its window...");
+            var traced = await Capture.CaptureAsync(experiment, variant, sut, id, record.Database, ct);
+            Message?.Invoke(EvidenceCapture.Describe(traced));
+            Traced?.Invoke(traced);
+        }
+        catch (OperationCanceledException)
+        {
+        }
+        catch (Exception ex) when (ex is PerfLabException or IOException or InvalidOperationException or UnauthorizedAccessException)
+        {
+            Message?.Invoke($"the trace of {variant.Name} failed, its verdicts stand without it: {ex.Message.Split('\n')[0]}");
+        }
     }
 }

@@ -1,0 +1,113 @@
+using System.Globalization;
+using PerfLab.Common;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Load;
+using PerfLab.Results;
+using PerfLab.Sut;
+using PerfLab.Tracing;
+
+namespace PerfLab.Experiments.Running;
+
+/// <summary>A traced stretch of one run: the variant's evidence and what the trace itself concludes.</summary>
+public sealed record TracedRun(VariantEvidence Evidence, IReadOnlyList<TraceFinding> Findings, IReadOnlyList<string> Warnings);
+
+/// <summary>
+/// Where a variant's request time goes (issue 12): after a run's measured window, the same load goes on for a few
+/// seconds more while an EventPipe trace (CPU samples with stacks, contention, GC, thread pool) records the SUT. The
+/// trace never overlaps the measured window, so its cost cannot move the verdicts; it costs time instead
+/// (<see cref="Length"/> plus the analysis). A speedscope file stays in the results folder, the .nettrace too if asked.
+/// </summary>
+public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bool keepTrace = false)
+{
+    public static readonly TimeSpan Length = TimeSpan.FromSeconds(5);
+    // The load starts first and runs past both ends of the trace, so every traced second is a loaded one.
+    private static readonly TimeSpan Lead = TimeSpan.FromMilliseconds(700);
+    private static readonly TimeSpan Tail = TimeSpan.FromSeconds(1);
+
+    public async Task<TracedRun> CaptureAsync(ExperimentDefinition experiment, VariantDefinition variant, SutProcess sut,
+        RunIdentity id, DatabaseClientStats? database, CancellationToken ct)
+    {
+        Directory.CreateDirectory(traceFolder);
+        var name = $"{experiment.Name}-{variant.Name}-{id.Repetition}";
+        var path = Path.Combine(traceFolder, name + ".nettrace");
+        var profile = new ProfileDefinition(TimeSpan.Zero, Lead + Length + Tail, 1, 1);
+        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress);
+        var load = LoadEngine.RunAsync(plan, progress: null, ct);
+        await Task.Delay(Lead, ct);
+        var cpuBefore = CpuMs(sut.Pid);
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        await TraceSession.CollectAsync(new TraceOptions(sut.Pid, Length, path), ct);
+        var cpuMsPerSecond = (CpuMs(sut.Pid) - cpuBefore) / clock.Elapsed.TotalSeconds;
+        var result = await load;
+
+        var trace = ToMeasuredCpu(TraceAnalysis.Analyze(path, new TraceAnalysisOptions()), cpuMsPerSecond);
+        if (!keepTrace)
+        {
+            File.Delete(path);
+        }
+        // Requests completed while the trace ran: the load's steady rate over the traced seconds.
+        var rps = result.Scenarios.Sum(s => s.RequestsPerSecond);
+        var requests = (long)Math.Round(rps * trace.TracedSeconds);
+        var speedscope = Path.Combine(traceFolder, name + ".speedscope.json");
+        await File.WriteAllTextAsync(speedscope, StackExports.Speedscope(trace.Stacks, name), CancellationToken.None);
+        var evidence = ToEvidence(trace, variant.Name, id.Repetition, requests, database) with
+        {
+            SpeedscopeFile = Path.GetRelativePath(resultsFolder, speedscope),
+        };
+        return new TracedRun(evidence, TraceFindings.From(trace, requests), trace.Warnings);
+    }
+
+    /// <summary>
+    /// The sample profiler counts a thread as on-CPU whenever it is in managed code, also while it waits for a core: on
+    /// a machine with more runnable threads than cores that overstates CPU (here up to 2.2 cores' worth on 2 cores). So
+    /// the components keep the samples' shares, and their total becomes the CPU the kernel charged the process
+    /// (/proc/PID/stat) over the traced seconds.
+    /// </summary>
+    public static TraceProfile ToMeasuredCpu(TraceProfile trace, double cpuMsPerSecond)
+    {
+        var total = trace.CpuMs;
+        if (total <= 0 || !double.IsFinite(cpuMsPerSecond) || cpuMsPerSecond <= 0)
+        {
+            return trace;
+        }
+        var factor = cpuMsPerSecond * trace.TracedSeconds / total;
+        return trace with { Components = trace.Components.Select(c => c with { Ms = c.Ms * factor }).ToList() };
+    }
+
+    private static double CpuMs(int pid)
+    {
+        try
+        {
+            return ProcStat.Read($"/proc/{pid}/stat").CpuTicks * 1000 / ProcStat.TicksPerSecond;
+        }
+        catch (Exception ex) when (ex is IOException or FormatException or UnauthorizedAccessException)
+        {
+            return double.NaN;
+        }
+    }
+
+    public static VariantEvidence ToEvidence(TraceProfile trace, string variant, int repetition, long requests, DatabaseClientStats? database)
+    {
+        double PerRequest(double ms) => requests > 0 ? ms / requests : double.NaN;
+        return new VariantEvidence
+        {
+            Variant = variant,
+            Repetition = repetition,
+            TracedSeconds = trace.TracedSeconds,
+            Requests = requests,
+            CpuSamples = trace.CpuSamples,
+            CpuMsPerRequest = trace.Components.ToDictionary(c => c.Component.ToString(), c => PerRequest(c.Ms)),
+            DatabaseMsPerRequest = database?.CommandMsPerRequest,
+            LockBlockedMsPerRequest = PerRequest(trace.Contention.Sum(c => c.BlockedMs)),
+            BlockingWaitMsPerRequest = PerRequest(trace.BlockingWaits.Sum(w => w.Ms)),
+            GcPauseShare = trace.Gc.PauseShareOfWall,
+            GcCpuShare = trace.Gc.ShareOfCpu,
+            Contention = trace.Contention.Take(5).Select(c => new CallSite(c.Place, c.Count, c.BlockedMs, c.ExampleStack)).ToList(),
+            BlockingWaits = trace.BlockingWaits.Take(5).Select(w => new CallSite(w.Place, w.Samples, w.Ms, w.ExampleStack)).ToList(),
+            TopStacks = trace.TopStacks.Select(s => new StackSample(s.Frames, s.Samples)).ToList(),
+        };
+    }
+
+    public static string Describe(TracedRun run) => string.Create(CultureInfo.InvariantCulture,
+        $"traced {run.Evidence.TracedSeconds:F1} s, {run.Evidence.Requests} requests, {run.Evidence.CpuSamples} CPU samples, {run.Findings.Count} findings");
+}
