@@ -50,14 +50,16 @@ public sealed class Http11ConnectionTests
         listener.Start();
         var connections = 0;
         using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(20));
-        var serving = ServeAsync(listener, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", () => Interlocked.Increment(ref connections), cts.Token);
+        using var closed = new SemaphoreSlim(0);
+        var serving = ServeAsync(listener, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", () => Interlocked.Increment(ref connections), cts.Token,
+            closed: () => closed.Release());
         var endPoint = (IPEndPoint)listener.LocalEndpoint;
         var url = new Uri($"http://127.0.0.1:{endPoint.Port}/x");
         using var connection = new Http11Connection(endPoint, cts.Token);
         var request = Http11Connection.EncodeGet(url);
 
         var first = await connection.SendAsync(request);
-        await Task.Delay(200); // the server has closed by now
+        await closed.WaitAsync(cts.Token); // the server has closed the connection, without a word to the client
         var second = await connection.SendAsync(request);
 
         Assert.Equal(new Http11Response(200, 2), first);
@@ -96,7 +98,10 @@ public sealed class Http11ConnectionTests
         using var connection = new Http11Connection(Http11Connection.EndPointOf(url), cts.Token);
 
         var sending = connection.SendAsync(Http11Connection.EncodeGet(url)).AsTask();
-        await Task.Delay(300);
+        while (server.Requests == 0 && !cts.IsCancellationRequested)
+        {
+            await Task.Delay(10); // until the request is at the server, in flight
+        }
         connection.AbortIfOlderThan(System.Diagnostics.Stopwatch.GetTimestamp());
 
         await Assert.ThrowsAnyAsync<Exception>(() => sending);
@@ -107,18 +112,21 @@ public sealed class Http11ConnectionTests
     }
 
     /// <summary>Answers each connection's first request with <paramref name="answer"/>, then closes it.</summary>
-    private static Task ServeAsync(TcpListener listener, string answer, Action accepted, CancellationToken ct) => Task.Run(async () =>
+    private static Task ServeAsync(TcpListener listener, string answer, Action accepted, CancellationToken ct, Action? closed = null) => Task.Run(async () =>
     {
         var bytes = Encoding.ASCII.GetBytes(answer);
         while (!ct.IsCancellationRequested)
         {
             try
             {
-                using var client = await listener.AcceptTcpClientAsync(ct);
-                accepted();
-                var stream = client.GetStream();
-                await ReadHeadAsync(stream, ct);
-                await stream.WriteAsync(bytes, ct);
+                using (var client = await listener.AcceptTcpClientAsync(ct))
+                {
+                    accepted();
+                    var stream = client.GetStream();
+                    await ReadHeadAsync(stream, ct);
+                    await stream.WriteAsync(bytes, ct);
+                }
+                closed?.Invoke();
             }
             catch (OperationCanceledException)
             {
