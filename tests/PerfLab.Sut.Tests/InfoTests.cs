@@ -49,7 +49,7 @@ public sealed class InfoTests(PostgresFixture postgres) : IClassFixture<Postgres
         var info = await sut.InfoAsync();
         Assert.Equal(".NETCoreApp,Version=v10.0", info.TargetFramework);
         Assert.StartsWith(".NET 10", info.Runtime);
-        Assert.Equal(("system-text-json", "async", "default"), (info.Serializer, info.DataAccess, info.Logging));
+        Assert.Equal(("system-text-json", "async", "none"), (info.Serializer, info.DataAccess, info.Logging));
         Assert.False(info.DatabaseConfigured);
     }
 
@@ -67,7 +67,7 @@ public sealed class InfoTests(PostgresFixture postgres) : IClassFixture<Postgres
     [Theory]
     [InlineData("DataAccess", "blocking", "Sut:DataAccess = 'blocking' is not valid; allowed: async, sync, sync-over-async.")]
     [InlineData("Serializer", "xml", "Sut:Serializer = 'xml' is not valid; allowed: system-text-json, system-text-json-sourcegen, newtonsoft.")]
-    [InlineData("Logging", "loud", "Sut:Logging = 'loud' is not valid; allowed: default, locked-console, source-generated.")]
+    [InlineData("Logging", "loud", "Sut:Logging = 'loud' is not valid; allowed: none, default, locked-console, source-generated.")]
     [InlineData("ThreadPool:MinWorkerThreads", "-3", "Sut:ThreadPool:MinWorkerThreads = -3 is out of range; allowed: 0..32767.")]
     [InlineData("ThreadPool:MinWorkerThreads", "many", "Sut:ThreadPool:MinWorkerThreads")]
     public async Task Start_InvalidVariantValue_RefusesToStartNamingKeyAndAllowedValues(string key, string value, string expected)

@@ -7,7 +7,7 @@ public sealed record SutOptions
 
     public string DataAccess { get; init; } = "async";
     public string Serializer { get; init; } = "system-text-json";
-    public string Logging { get; init; } = "default";
+    public string Logging { get; init; } = "none";
     public ThreadPoolOptions ThreadPool { get; init; } = new();
     /// <summary>Seconds before a database command or connection attempt gives up (the 503 path).</summary>
     public int CommandTimeoutSeconds { get; init; } = 5;
@@ -26,7 +26,8 @@ public enum DataAccessMode { Async, Sync, SyncOverAsync }
 
 public enum SerializerKind { SystemTextJson, SystemTextJsonSourceGen, Newtonsoft }
 
-public enum LoggingMode { Default, LockedConsole, SourceGenerated }
+/// <summary>None: no line per request, as seed 000's app; the others are seed 004's logging variants.</summary>
+public enum LoggingMode { None, Default, LockedConsole, SourceGenerated }
 
 /// <summary>The variant values as they are written in configuration, and their parsing.</summary>
 public static class Variants
@@ -47,6 +48,7 @@ public static class Variants
 
     public static readonly IReadOnlyDictionary<string, LoggingMode> Logging = new Dictionary<string, LoggingMode>
     {
+        ["none"] = LoggingMode.None,
         ["default"] = LoggingMode.Default,
         ["locked-console"] = LoggingMode.LockedConsole,
         ["source-generated"] = LoggingMode.SourceGenerated,

@@ -3,15 +3,20 @@ using PerfLab.Sut.Hosting;
 namespace PerfLab.Sut.Logging;
 
 /// <summary>
-/// One log line per CRUD request, written the way the Logging variant asks: through the ILogger extension methods
+/// One log line per CRUD request (none with Logging=none, the default: seed 000's app logs nothing per request), written the way the Logging variant asks: through the ILogger extension methods
 /// (default and locked-console, whose provider differs) or through source-generated LoggerMessage methods.
 /// </summary>
 public sealed partial class RequestLog(ILogger<RequestLog> logger, EffectiveVariants variants)
 {
     private readonly bool _sourceGenerated = variants.Logging == LoggingMode.SourceGenerated;
+    private readonly bool _off = variants.Logging == LoggingMode.None;
 
     public void PageServed(string resource, int pageNumber, int pageSize, int count)
     {
+        if (_off)
+        {
+            return;
+        }
         if (_sourceGenerated)
         {
             LogPageServed(logger, resource, pageNumber, pageSize, count);
@@ -25,6 +30,10 @@ public sealed partial class RequestLog(ILogger<RequestLog> logger, EffectiveVari
 
     public void ItemServed(string resource, int id)
     {
+        if (_off)
+        {
+            return;
+        }
         if (_sourceGenerated)
         {
             LogItemServed(logger, resource, id);
@@ -37,6 +46,10 @@ public sealed partial class RequestLog(ILogger<RequestLog> logger, EffectiveVari
 
     public void ItemNotFound(string resource, int id)
     {
+        if (_off)
+        {
+            return;
+        }
         if (_sourceGenerated)
         {
             LogItemNotFound(logger, resource, id);
@@ -49,6 +62,10 @@ public sealed partial class RequestLog(ILogger<RequestLog> logger, EffectiveVari
 
     public void CountServed(string resource, int count)
     {
+        if (_off)
+        {
+            return;
+        }
         if (_sourceGenerated)
         {
             LogCountServed(logger, resource, count);
