@@ -83,6 +83,24 @@ public sealed class ExperimentLoaderTests
     }
 
     [Fact]
+    public void Parse_ProfileEnv_GoesToEveryVariantUnderTheVariantsOwn()
+    {
+        var text = Valid.Replace("quick: { warmup: 2s, duration: 6s, repeat: 3 }",
+            "quick: { warmup: 2s, duration: 6s, repeat: 3, env: { DOTNET_TieredCompilation: \"0\", DOTNET_gcServer: \"0\" } }", StringComparison.Ordinal);
+        var experiment = ExperimentLoader.Parse(text, "experiments/demo.yaml");
+        var quick = experiment.Profiles["quick"];
+        var variant = new VariantDefinition { Name = "server", Env = new Dictionary<string, string> { ["DOTNET_gcServer"] = "1" } };
+
+        var applied = quick.Apply(variant);
+
+        Assert.Equal("0", applied.Env["DOTNET_TieredCompilation"]);
+        Assert.Equal("1", applied.Env["DOTNET_gcServer"]); // the variant's own switch wins
+        Assert.Same(variant, experiment.Profiles["smoke"].Apply(variant));
+        Assert.EndsWith("every variant's SUT runs with DOTNET_TieredCompilation=0, DOTNET_gcServer=0",
+            PerfLab.Experiments.Analysis.ExperimentAnalyzer.DescribeLoad(experiment, quick), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Parse_NotYaml_SaysSoWithThePosition()
     {
         var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse("name: [unclosed", "experiments/demo.yaml"));

@@ -98,6 +98,9 @@ public static class ExperimentAnalyzer
     }
 
     public static string DescribeLoad(ExperimentDefinition experiment, ProfileDefinition profile) =>
+        DescribeScenarios(experiment, profile) + (profile.Env.Count == 0 ? "" : "; every variant's SUT runs with " + string.Join(", ", profile.Env.Select(p => $"{p.Key}={p.Value}")));
+
+    private static string DescribeScenarios(ExperimentDefinition experiment, ProfileDefinition profile) =>
         string.Join("; ", experiment.Scenarios.Select(s => s.Model switch
         {
             ScenarioKind.Closed => $"{s.Name}: closed model, {s.Users} users",

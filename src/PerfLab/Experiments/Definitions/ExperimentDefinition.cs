@@ -80,6 +80,14 @@ public sealed record ProfileDefinition(TimeSpan Warmup, TimeSpan Duration, int R
 
     /// <summary>Warm up until the throughput settles, with <see cref="Warmup"/> as the cap.</summary>
     public bool WarmupUntilSteady { get; init; }
+
+    /// <summary>Runtime environment given to every variant's SUT under this profile (a variant's own env wins).</summary>
+    public IReadOnlyDictionary<string, string> Env { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>The variant as this profile runs it: the profile's environment under the variant's own.</summary>
+    public VariantDefinition Apply(VariantDefinition variant) => Env.Count == 0
+        ? variant
+        : variant with { Env = Env.Concat(variant.Env).GroupBy(p => p.Key).ToDictionary(g => g.Key, g => g.Last().Value) };
 }
 
 /// <summary>A claim of the seed article that the seed reproduction table checks.</summary>

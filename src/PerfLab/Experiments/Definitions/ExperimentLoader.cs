@@ -230,7 +230,7 @@ public static class ExperimentLoader
     private static ProfileDefinition ReadProfile(NodeReader reader, YamlNode node, string name, bool batched, bool upload)
     {
         var map = reader.Mapping(node, $"profile '{name}'",
-            ["warmup", "steady", "duration", "repeat", "precision", "max-repeat", "batches", "size"]);
+            ["warmup", "steady", "duration", "repeat", "precision", "max-repeat", "batches", "size", "env"]);
         var warmup = reader.RequiredDuration(map, node, "warmup", allowZero: true);
         var duration = reader.RequiredDuration(map, node, "duration", allowZero: false);
         var repeat = reader.RequiredInt(map, node, "repeat", 1, 100);
@@ -254,6 +254,7 @@ public static class ExperimentLoader
             PrecisionPercent = precision,
             MaxRepeat = maxRepeat,
             WarmupUntilSteady = steady,
+            Env = reader.StringMap(map, "env"),
         };
     }
 

@@ -33,7 +33,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         if (request.Experiments.Count > 0 && !ct.IsCancellationRequested)
         {
             var first = request.Experiments[0];
-            await _sessions.PrimeAsync(first, RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0], ct);
+            await _sessions.PrimeAsync(first, first.Profiles[request.Profile].Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
         }
 
         var results = new List<ExperimentResult>();
@@ -144,6 +144,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         List<TracedRun> traced, CancellationToken ct)
     {
         var id = new RunIdentity(variant.Name, block, order, DateTimeOffset.UtcNow);
+        variant = experiment.Profiles[request.Profile].Apply(variant);
         var start = await _sessions.StartAsync(variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct);
         if (start.Failure is { } failure)
         {
