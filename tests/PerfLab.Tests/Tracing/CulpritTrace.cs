@@ -40,12 +40,9 @@ internal static class CulpritTrace
         await stop.CancelAsync();
         await load;
 
-        Directory.CreateDirectory("/tmp/trace3-dev"); File.Copy(file, "/tmp/trace3-dev/" + path.Split('?')[0].Replace('/', '_') + ".nettrace", true); // DEV
         var profile = TraceAnalysis.Analyze(file, new TraceAnalysisOptions("PerfLab.Sut"));
         var requests = Interlocked.Read(ref completed[0]);
-        var run = new CulpritRun(profile, requests, file, TraceFindings.From(profile, requests));
-        File.WriteAllText("/tmp/trace3-dev/" + path.Split('?')[0].Replace('/', '_') + ".txt", Describe(run)); // DEV
-        return run;
+        return new CulpritRun(profile, requests, file, TraceFindings.From(profile, requests));
     }
 
     // Counts only the requests that complete while the trace runs, so per-request figures divide like with like.
