@@ -59,13 +59,19 @@ public static class TraceAnalysis
         private readonly StackCache _stacks = new(log);
         private readonly SampleTally _samples = new(new ComponentClassifier(options.AppNamespace));
         private readonly ContentionTally _contention = new(options.ExampleFrames);
+        private readonly WaitTally _waits = new(options.ExampleFrames);
         private readonly GcTally _gc = new();
         private readonly ThreadPoolTally _threadPool = new();
 
         public void Subscribe(TraceLogEventSource source)
         {
             new SampleProfilerTraceEventParser(source).ThreadSample += e =>
-                _samples.Add(e.ThreadID, e.TimeStampRelativeMSec, e.Type == ClrThreadSampleType.Managed, _stacks.Frames(e));
+            {
+                var frames = _stacks.Frames(e);
+                var managed = e.Type == ClrThreadSampleType.Managed;
+                _samples.Add(e.ThreadID, e.TimeStampRelativeMSec, managed, frames);
+                _waits.Add(e.ThreadID, managed, frames);
+            };
             source.Clr.ContentionStart += e => _contention.Start(e.ThreadID, e.TimeStampRelativeMSec, _stacks.Frames(e));
             source.Clr.ContentionStop += e => _contention.Stop(e.ThreadID, e.TimeStampRelativeMSec, e.DurationNs, _stacks.Frames(e));
             source.Clr.GCStart += e => _gc.Start(e.Depth);
@@ -87,7 +93,7 @@ public static class TraceAnalysis
             var gc = _gc.Summary(traced, cpuMs, _samples.GcSampleShare);
             var stacks = _samples.Stacks();
             return new TraceProfile(traced / 1000, interval, _samples.Cpu, _samples.Waiting, components, gc,
-                _contention.Sites(), _samples.BlockingWaits(interval, options.ExampleFrames), _threadPool.Summary(),
+                _contention.Sites(), _waits.Sites(interval), _threadPool.Summary(),
                 stacks.Take(options.TopStacks).ToList(), stacks, Warnings());
         }
 

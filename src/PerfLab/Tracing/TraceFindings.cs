@@ -59,7 +59,7 @@ public static class TraceFindings
         profile.BlockingWaits.Where(w => w.Samples >= MinWaitSamples && w.Place != Unnamed).Take(MaxSites)
             .Select(w => new TraceFinding(TraceFindingKind.SyncOverAsync, w.Place,
                 F($"{FrameNames.Place(w.WaitFrame)}() in {w.Place} blocks pool threads, {Per(w.Ms, profile, requests)}"),
-                [F($"{w.Samples} samples of pool threads waiting there ({w.Ms:F0} ms of thread time)"),
+                [F($"{w.Samples} samples of pool threads waiting there ({w.Ms:F0} ms of thread time), at least {w.Waits} waits"),
                     F($"thread pool: {profile.ThreadPool.BlockingAdjustments} threads added for blocked threads, {profile.ThreadPool.StarvationAdjustments} for starvation, up to {profile.ThreadPool.MaxWorkerThreads} workers"),
                     .. Leafmost(w.ExampleStack)],
                 w.Samples >= StrongWaitSamples));

@@ -67,10 +67,11 @@ public sealed record GcSummary(
 public sealed record ContentionSite(string Place, string Frame, long Count, double BlockedMs, IReadOnlyList<string> ExampleStack);
 
 /// <summary>Threads blocked synchronously on a task or event (sync over async), grouped by the caller that blocks.</summary>
+/// <param name="Waits">Waits seen: runs of one thread's consecutive samples at this site (a lower bound, back-to-back waits merge).</param>
 /// <param name="Samples">Waiting samples whose stack holds a blocking wait at this call site.</param>
 /// <param name="Ms">Samples times the sample interval: thread time spent blocked there.</param>
 /// <param name="WaitFrame">The blocking frame seen, e.g. "System.Threading.Tasks.Task.Wait".</param>
-public sealed record BlockingWaitSite(string Place, string Frame, string WaitFrame, long Samples, double Ms, IReadOnlyList<string> ExampleStack);
+public sealed record BlockingWaitSite(string Place, string Frame, string WaitFrame, long Waits, long Samples, double Ms, IReadOnlyList<string> ExampleStack);
 
 /// <summary>The thread pool's own reports: why it added threads and how many workers it ran.</summary>
 /// <param name="StarvationAdjustments">Adjustments with reason Starvation: nothing was dequeued for a while, a thread was injected.</param>

@@ -51,7 +51,7 @@ public static class TraceReportText
         Line(text, F($"Blocking waits on pool threads (sync over async): {profile.BlockingWaits.Count} site(s)"));
         foreach (var w in profile.BlockingWaits.Take(10))
         {
-            Line(text, F($"  {w.Place,-50} {FrameNames.Place(w.WaitFrame),-24} {w.Ms,10:F1} ms") + PerRequest(w.Ms, requests));
+            Line(text, F($"  {w.Place,-50} {FrameNames.Place(w.WaitFrame),-20} {w.Waits,8} x {w.Ms,10:F1} ms blocked") + PerRequest(w.Ms, requests));
         }
     }
 

@@ -90,38 +90,6 @@ internal sealed class SampleTally(ComponentClassifier classifier)
             .Select(g => new SampledStack(g.First().Key, g.Sum(s => s.Value.Managed)))
             .OrderByDescending(s => s.Samples)
             .ToList();
-
-    /// <summary>
-    /// Pool threads held in a synchronous wait on a task or event. A sample counts when its stack has a blocking-wait
-    /// frame and the thread was waiting (External), or was spinning inside the wait (a Managed sample with a frame only
-    /// a real wait reaches), so GetResult on a finished task never counts. Threads that are not pool threads (Main
-    /// blocking in host.Run()) are left out: they hold no thread the server needs.
-    /// </summary>
-    public List<BlockingWaitSite> BlockingWaits(double intervalMs, int exampleFrames)
-    {
-        var sites = new Dictionary<string, (string Wait, long Samples, string[] Example)>();
-        foreach (var (frames, counts) in _byStack)
-        {
-            var wait = FrameNames.OutermostBlockingWait(frames);
-            if (wait < 0 || !IsPoolThread(frames))
-            {
-                continue;
-            }
-            var samples = counts.External + (frames.Skip(wait).Any(FrameNames.IsDeepWait) ? counts.Managed : 0);
-            var site = FrameNames.CallSite(frames, wait - 1);
-            var key = site >= 0 ? frames[site] : "?";
-            var previous = sites.GetValueOrDefault(key, (FrameNames.WithoutGenericArguments(FrameNames.MethodPart(frames[wait])), 0, frames));
-            sites[key] = (previous.Wait, previous.Samples + samples, previous.Example);
-        }
-        return sites.Where(s => s.Value.Samples > 0).OrderByDescending(s => s.Value.Samples)
-            .Select(s => new BlockingWaitSite(FrameNames.Place(s.Key), FrameNames.MethodPart(s.Key), s.Value.Wait, s.Value.Samples,
-                s.Value.Samples * intervalMs, s.Value.Example.TakeLast(exampleFrames).ToList()))
-            .ToList();
-    }
-
-    private static bool IsPoolThread(string[] frames) =>
-        frames.Any(f => f.Contains("System.Threading.ThreadPoolWorkQueue.Dispatch", StringComparison.Ordinal)
-            || f.Contains("PortableThreadPool+WorkerThread", StringComparison.Ordinal));
 }
 
 /// <summary>Lock contention, paired per thread: ContentionStart opens a wait, ContentionStop closes it.</summary>

@@ -12,7 +12,7 @@ public sealed class TraceFindingsTests
         var profile = Profile(cpuSamples: 2_000, gcCount: 40) with
         {
             Contention = [new ContentionSite("Cache.Get", "App.Cache.Get", 120, 600, s_stack)],
-            BlockingWaits = [new BlockingWaitSite("Orders.Count", "App.Orders.Count", "System.Threading.Tasks.Task.Wait", 400, 400, s_stack)],
+            BlockingWaits = [new BlockingWaitSite("Orders.Count", "App.Orders.Count", "System.Threading.Tasks.Task.Wait", 180, 400, 400, s_stack)],
         };
 
         var findings = TraceFindings.From(profile, requests: 200);
@@ -24,6 +24,7 @@ public sealed class TraceFindingsTests
         Assert.Equal("Cache.Get", findings[0].Place);
         Assert.Contains("  App.Cache.Get", findings[0].Evidence);
         Assert.Equal("Task.Wait() in Orders.Count blocks pool threads, 2.00 ms per request", findings[1].Message);
+        Assert.Equal("400 samples of pool threads waiting there (400 ms of thread time), at least 180 waits", findings[1].Evidence[0]);
         Assert.Equal("GC is 25.0 % of CPU here (pause 5.0 % of wall time): no GC mode can move RPS by more than about 25 %", findings[2].Message);
         Assert.Equal("App is the largest CPU component: 75 % of CPU, 15.00 ms per request", findings[3].Message);
         Assert.Equal(["App 3000 ms (75 %), Gc 1000 ms (25 %)", "its heaviest stack, 10 samples:", "  Run", "  App.Cache.Get",
@@ -55,7 +56,7 @@ public sealed class TraceFindingsTests
                 new ContentionSite("Cache.Get", "App.Cache.Get", 1, 0.2, s_stack),   // below 1 ms: noise
                 new ContentionSite("?", "?", 500, 900, ["?!?"]),                    // no method names: points nowhere
             ],
-            BlockingWaits = [new BlockingWaitSite("Orders.Count", "App.Orders.Count", "System.Threading.Tasks.Task.Wait", 1, 1, s_stack)],
+            BlockingWaits = [new BlockingWaitSite("Orders.Count", "App.Orders.Count", "System.Threading.Tasks.Task.Wait", 1, 1, 1, s_stack)],
         };
 
         Assert.Empty(TraceFindings.From(profile, requests: 100));

@@ -67,27 +67,29 @@ public sealed class TraceTalliesTests
     }
 
     [Fact]
-    public void BlockingWaits_PoolThreadsOnlyAndGroupedByCaller()
+    public void Waits_PoolThreadsOnly_GroupedByCaller_RunsOfSamplesAreWaits()
     {
-        var tally = new SampleTally(new ComponentClassifier("App"));
+        var tally = new WaitTally(exampleFrames: 10);
         string[] blocked = [Pool, "App!App.Orders.Count", "System.Private.CoreLib!System.Threading.Tasks.Task`1[System.Int32].get_Result",
             "System.Private.CoreLib!System.Threading.Tasks.Task.SpinThenBlockingWait"];
         string[] finished = [Pool, "App!App.Orders.Count", "System.Private.CoreLib!System.Runtime.CompilerServices.TaskAwaiter.GetResult"];
+        string[] running = [Pool, "App!App.Orders.Count"];
         string[] main = ["App!Program.Main", "System.Private.CoreLib!System.Runtime.CompilerServices.TaskAwaiter.GetResult"];
         for (var i = 0; i < 10; i++)
         {
-            tally.Add(1, i, managed: false, blocked);
-            tally.Add(2, i, managed: true, blocked);     // spinning inside the wait: counts
-            tally.Add(3, i, managed: true, finished);    // GetResult on a finished task: does not
-            tally.Add(4, i, managed: false, main);       // Main waiting for host.Run(): not a pool thread
+            tally.Add(1, managed: i == 5, i == 5 ? running : blocked);  // two waits, split by one sample running
+            tally.Add(2, managed: true, blocked);                       // spinning inside the wait: counts, one wait
+            tally.Add(3, managed: true, finished);                      // GetResult on a finished task: does not
+            tally.Add(4, managed: false, main);                         // Main waiting for host.Run(): not a pool thread
         }
 
-        var site = Assert.Single(tally.BlockingWaits(intervalMs: 1.5, exampleFrames: 10));
+        var site = Assert.Single(tally.Sites(intervalMs: 1.5));
 
         Assert.Equal("Orders.Count", site.Place);
         Assert.Equal("System.Threading.Tasks.Task`1.get_Result", site.WaitFrame);
-        Assert.Equal(20, site.Samples);
-        Assert.Equal(30, site.Ms, 6);
+        Assert.Equal((3, 19), (site.Waits, site.Samples));
+        Assert.Equal(28.5, site.Ms, 6);
+        Assert.Equal(blocked, site.ExampleStack);
     }
 
     [Fact]
