@@ -24,6 +24,7 @@ public static class TraceReportText
         Line(text, F($"Thread pool: {profile.ThreadPool.StarvationAdjustments} starvation and {profile.ThreadPool.BlockingAdjustments} blocking injections ") +
             F($"({profile.ThreadPool.Adjustments} adjustments), up to {profile.ThreadPool.MaxWorkerThreads} worker threads"));
         Sites(text, profile, requests);
+        TopStacks(text, profile);
         Findings(text, findings);
         return text.ToString();
     }
@@ -52,6 +53,18 @@ public static class TraceReportText
         foreach (var w in profile.BlockingWaits.Take(10))
         {
             Line(text, F($"  {w.Place,-50} {FrameNames.Place(w.WaitFrame),-20} {w.Waits,8} x {w.Ms,10:F1} ms blocked") + PerRequest(w.Ms, requests));
+        }
+    }
+
+    // One line per stack: its weight and its three innermost frames, enough to find it in the flame graph.
+    private static void TopStacks(StringBuilder text, TraceProfile profile)
+    {
+        text.AppendLine();
+        Line(text, F($"Heaviest CPU stacks ({profile.TopStacks.Count} of {profile.Stacks.Count}), innermost frames last:"));
+        foreach (var stack in profile.TopStacks)
+        {
+            var frames = string.Join(" > ", stack.Frames.TakeLast(3).Select(FrameNames.MethodPart));
+            Line(text, F($"  {stack.Samples,7} {stack.Samples * profile.SampleIntervalMs,9:F1} ms  {frames}"));
         }
     }
 

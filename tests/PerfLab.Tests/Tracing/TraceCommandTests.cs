@@ -61,6 +61,8 @@ public sealed class TraceCommandTests
         Assert.Matches(@"\n  CulpritsApi\.\S+ +\d+ x +\d+\.\d ms blocked \(\d+\.\d{3} ms/request\)", report.Stdout);
         Assert.Matches(@"\[strong\] lock taken in CulpritsApi\.", report.Stdout);
         Assert.Matches(@"\n  App +\d+\.\d +\d+\.\d % +\d+\.\d{3}\n", report.Stdout);
+        Assert.Matches(@"Heaviest CPU stacks \(5 of \d+\)", report.Stdout);
+        Assert.Matches(@"\n +\d+ +\d+\.\d ms  \S.*CulpritsApi\.HoldLock", report.Stdout);
         var folded = await File.ReadAllLinesAsync(Path.Combine(folder, "lock.folded"));
         var foldedSamples = folded.Sum(l => long.Parse(l[(l.LastIndexOf(' ') + 1)..], CultureInfo.InvariantCulture));
         using var speedscope = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder, "lock.speedscope.json")));
