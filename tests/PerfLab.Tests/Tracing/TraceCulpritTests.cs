@@ -24,6 +24,9 @@ public sealed class TraceCulpritTests
         Assert.Matches(@"^lock taken in CulpritsApi\.\S+\(\): \d+ contentions, \d+\.\d\d ms blocked per request$", finding.Message);
         // The holder spins, so CPU is in the app's own code.
         Assert.Equal(Component.App, run.Profile.Components[0].Component);
+        // Samples times the measured interval are CPU ms: near the process's own CPU time. Above it when spinning
+        // threads outnumber the cores (a descheduled thread in managed code is still sampled as Managed): 1.34 seen.
+        Assert.InRange(run.Profile.CpuMs, run.ProcessCpuMs * 0.6, run.ProcessCpuMs * 2.0);
     }
 
     [Fact]
