@@ -100,6 +100,24 @@ public static partial class FrameNames
         return -1;
     }
 
+    /// <summary>Short place of the innermost frame in the app's namespace at or above <paramref name="from"/>; null if none.</summary>
+    public static string? InnermostApp(IReadOnlyList<string> rootToLeaf, int from, string? appNamespace)
+    {
+        if (string.IsNullOrEmpty(appNamespace))
+        {
+            return null;
+        }
+        var prefix = appNamespace.TrimEnd('.') + ".";
+        for (var i = Math.Min(from, rootToLeaf.Count - 1); i >= 0; i--)
+        {
+            if (MethodPart(rootToLeaf[i]).StartsWith(prefix, StringComparison.Ordinal))
+            {
+                return Place(rootToLeaf[i]);
+            }
+        }
+        return null;
+    }
+
     /// <summary>Index (root first) of the outermost blocking-wait frame, so its caller is the code that blocks; -1 if none.</summary>
     public static int OutermostBlockingWait(IReadOnlyList<string> rootToLeaf)
     {

@@ -58,8 +58,8 @@ public static class TraceAnalysis
     {
         private readonly StackCache _stacks = new(log);
         private readonly SampleTally _samples = new(new ComponentClassifier(options.AppNamespace));
-        private readonly ContentionTally _contention = new(options.ExampleFrames);
-        private readonly WaitTally _waits = new(options.ExampleFrames);
+        private readonly ContentionTally _contention = new(options.ExampleFrames, options.AppNamespace);
+        private readonly WaitTally _waits = new(options.ExampleFrames, options.AppNamespace);
         private readonly GcTally _gc = new();
         private readonly ThreadPoolTally _threadPool = new();
 

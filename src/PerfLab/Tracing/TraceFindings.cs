@@ -50,7 +50,7 @@ public static class TraceFindings
     private static IEnumerable<TraceFinding> Contention(TraceProfile profile, long requests) =>
         profile.Contention.Where(c => c.BlockedMs >= MinBlockedMs && c.ExampleStack.Count > 0 && c.Place != Unnamed).Take(MaxSites)
             .Select(c => new TraceFinding(TraceFindingKind.Contention, c.Place,
-                F($"lock taken in {c.Place}(): {c.Count} contentions, {Per(c.BlockedMs, profile, requests, " blocked")}"),
+                F($"lock taken in {c.Place}(){From(c.Place, c.AppPlace)}: {c.Count} contentions, {Per(c.BlockedMs, profile, requests, " blocked")}"),
                 [F($"{c.Count} ContentionStop events, {c.BlockedMs:F1} ms blocked in {profile.TracedSeconds:F1} s traced"),
                     .. Leafmost(c.ExampleStack)],
                 c.Count >= StrongContentions && c.BlockedMs >= StrongBlockedMs));
@@ -58,7 +58,7 @@ public static class TraceFindings
     private static IEnumerable<TraceFinding> SyncOverAsync(TraceProfile profile, long requests) =>
         profile.BlockingWaits.Where(w => w.Samples >= MinWaitSamples && w.Place != Unnamed).Take(MaxSites)
             .Select(w => new TraceFinding(TraceFindingKind.SyncOverAsync, w.Place,
-                F($"{FrameNames.Place(w.WaitFrame)}() in {w.Place} blocks pool threads, {Per(w.Ms, profile, requests)}"),
+                F($"{FrameNames.Place(w.WaitFrame)}() in {w.Place}{From(w.Place, w.AppPlace)} blocks pool threads, {Per(w.Ms, profile, requests)}"),
                 [F($"{w.Samples} samples of pool threads waiting there ({w.Ms:F0} ms of thread time), at least {w.Waits} waits"),
                     F($"thread pool: {profile.ThreadPool.BlockingAdjustments} threads added for blocked threads, {profile.ThreadPool.StarvationAdjustments} for starvation, up to {profile.ThreadPool.MaxWorkerThreads} workers"),
                     .. Leafmost(w.ExampleStack)],
@@ -108,6 +108,10 @@ public static class TraceFindings
     private static string Per(double ms, TraceProfile profile, long requests, string what = "") => requests > 0
         ? F($"{ms / requests:F2} ms{what} per request")
         : F($"{ms / Math.Max(profile.TracedSeconds, 1e-9):F1} ms{what} per second traced");
+
+    // A site in a library (a lock inside ConcurrentDictionary) also names the app code that led there.
+    private static string From(string place, string? appPlace) =>
+        appPlace is null || appPlace == place ? "" : F($" (called from {appPlace}())");
 
     private static IEnumerable<string> Leafmost(IReadOnlyList<string> stack) =>
         stack.Skip(Math.Max(0, stack.Count - EvidenceFrames)).Select(f => "  " + FrameNames.MethodPart(f));

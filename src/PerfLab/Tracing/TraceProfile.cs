@@ -64,14 +64,18 @@ public sealed record GcSummary(
 /// <param name="Place">Short readable name of the call site, e.g. "CulpritsApi.HoldLock".</param>
 /// <param name="Frame">The full readable frame of the call site.</param>
 /// <param name="ExampleStack">One contended stack, root first.</param>
-public sealed record ContentionSite(string Place, string Frame, long Count, double BlockedMs, IReadOnlyList<string> ExampleStack);
+/// <param name="AppPlace">The innermost frame of the app's own code on that stack (the app's way to the lock); null if none.</param>
+public sealed record ContentionSite(string Place, string Frame, long Count, double BlockedMs, IReadOnlyList<string> ExampleStack,
+    string? AppPlace = null);
 
 /// <summary>Threads blocked synchronously on a task or event (sync over async), grouped by the caller that blocks.</summary>
 /// <param name="Waits">Waits seen: runs of one thread's consecutive samples at this site (a lower bound, back-to-back waits merge).</param>
 /// <param name="Samples">Waiting samples whose stack holds a blocking wait at this call site.</param>
 /// <param name="Ms">Samples times the sample interval: thread time spent blocked there.</param>
 /// <param name="WaitFrame">The blocking frame seen, e.g. "System.Threading.Tasks.Task.Wait".</param>
-public sealed record BlockingWaitSite(string Place, string Frame, string WaitFrame, long Waits, long Samples, double Ms, IReadOnlyList<string> ExampleStack);
+/// <param name="AppPlace">The innermost frame of the app's own code above the wait; null if none.</param>
+public sealed record BlockingWaitSite(string Place, string Frame, string WaitFrame, long Waits, long Samples, double Ms,
+    IReadOnlyList<string> ExampleStack, string? AppPlace = null);
 
 /// <summary>The thread pool's own reports: why it added threads and how many workers it ran.</summary>
 /// <param name="StarvationAdjustments">Adjustments with reason Starvation: nothing was dequeued for a while, a thread was injected.</param>

@@ -97,7 +97,7 @@ internal sealed class SampleTally(ComponentClassifier classifier)
 }
 
 /// <summary>Lock contention, paired per thread: ContentionStart opens a wait, ContentionStop closes it.</summary>
-internal sealed class ContentionTally(int exampleFrames)
+internal sealed class ContentionTally(int exampleFrames, string? appNamespace = null)
 {
     private readonly Dictionary<int, (double Ms, string[] Frames)> _open = [];
     private readonly Dictionary<string, (long Count, double Ms, string[] Example)> _sites = [];
@@ -129,7 +129,8 @@ internal sealed class ContentionTally(int exampleFrames)
     public List<ContentionSite> Sites() =>
         _sites.OrderByDescending(s => s.Value.Ms)
             .Select(s => new ContentionSite(FrameNames.Place(s.Key), FrameNames.MethodPart(s.Key), s.Value.Count, s.Value.Ms,
-                s.Value.Example.TakeLast(exampleFrames).ToList()))
+                s.Value.Example.TakeLast(exampleFrames).ToList(),
+                FrameNames.InnermostApp(s.Value.Example, s.Value.Example.Length - 1, appNamespace)))
             .ToList();
 }
 

@@ -8,7 +8,7 @@ namespace PerfLab.Tracing;
 /// server needs. The call site is the first frame outside the threading plumbing, walking from the outermost
 /// blocking frame towards the root.
 /// </summary>
-internal sealed class WaitTally(int exampleFrames)
+internal sealed class WaitTally(int exampleFrames, string? appNamespace = null)
 {
     private readonly Dictionary<string[], WaitStack?> _stacks = new(ReferenceEqualityComparer.Instance);
     private readonly Dictionary<int, string?> _threadAt = [];
@@ -41,7 +41,8 @@ internal sealed class WaitTally(int exampleFrames)
     public List<BlockingWaitSite> Sites(double intervalMs) =>
         _sites.OrderByDescending(s => s.Value.Samples)
             .Select(s => new BlockingWaitSite(FrameNames.Place(s.Key), FrameNames.MethodPart(s.Key), s.Value.WaitFrame, s.Value.Waits,
-                s.Value.Samples, s.Value.Samples * intervalMs, s.Value.Example.TakeLast(exampleFrames).ToList()))
+                s.Value.Samples, s.Value.Samples * intervalMs, s.Value.Example.TakeLast(exampleFrames).ToList(),
+                FrameNames.InnermostApp(s.Value.Example, s.Value.Example.Length - 1, appNamespace)))
             .ToList();
 
     private static WaitStack? Describe(string[] frames)

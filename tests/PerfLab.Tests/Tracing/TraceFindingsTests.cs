@@ -36,13 +36,14 @@ public sealed class TraceFindingsTests
     {
         var profile = Profile(cpuSamples: 100, gcCount: 2) with
         {
-            Contention = [new ContentionSite("Cache.Get", "App.Cache.Get", 3, 4, s_stack)],
+            Contention = [new ContentionSite("Dictionary.TryAdd", "Lib.Dictionary.TryAdd", 3, 4, s_stack, AppPlace: "Cache.Get")],
         };
 
         var findings = TraceFindings.From(profile, requests: 0);
 
         Assert.All(findings, f => Assert.False(f.Strong));
-        Assert.Equal("lock taken in Cache.Get(): 3 contentions, 1.0 ms blocked per second traced", findings[0].Message);
+        Assert.Equal("lock taken in Dictionary.TryAdd() (called from Cache.Get()): 3 contentions, 1.0 ms blocked per second traced",
+            findings[0].Message);
     }
 
     [Fact]

@@ -12,7 +12,7 @@ public sealed class TraceTalliesTests
     [Fact]
     public void Contention_PairsPerThreadAndGroupsByCallSite()
     {
-        var tally = new ContentionTally(exampleFrames: 10);
+        var tally = new ContentionTally(exampleFrames: 10, appNamespace: "App");
         tally.Start(1, 100, s_lockA);
         tally.Start(2, 100, s_lockB);
         tally.Stop(1, 103, 0, s_lockA);              // no DurationNs (before .NET 8): the pair's 3 ms
@@ -28,6 +28,7 @@ public sealed class TraceTalliesTests
         Assert.Equal(10, sites[0].BlockedMs, 6);
         Assert.Equal(2, sites[1].BlockedMs, 6);
         Assert.Equal(s_lockA, sites[0].ExampleStack);
+        Assert.Equal("Cache.Get", sites[0].AppPlace);
     }
 
     [Fact]
