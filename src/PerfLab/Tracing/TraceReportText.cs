@@ -20,7 +20,7 @@ public static class TraceReportText
         var gc = profile.Gc;
         Line(text, F($"GC: {gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, gen2 {gc.CountByGeneration[2]}), ") +
             F($"paused {gc.PauseMs:F1} ms ({gc.PauseShareOfWall * 100:F1} % of wall time), GC CPU about {gc.CpuMs:F0} ms = {gc.ShareOfCpu * 100:F1} % of CPU; ") +
-            F($"GC mode {gc.Mode}, up to {gc.Heaps} heap(s)"));
+            F($"GC mode {gc.Mode}, up to {gc.Heaps} heap(s); {gc.SampleShare * 100:F1} % of on-CPU samples in GC frames"));
         Line(text, F($"Thread pool: {profile.ThreadPool.StarvationAdjustments} starvation and {profile.ThreadPool.BlockingAdjustments} blocking injections ") +
             F($"({profile.ThreadPool.Adjustments} adjustments), up to {profile.ThreadPool.MaxWorkerThreads} worker threads"));
         Sites(text, profile, requests);
