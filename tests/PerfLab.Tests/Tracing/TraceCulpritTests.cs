@@ -82,4 +82,18 @@ public sealed class TraceCulpritTests
         var gc = run.Findings.Single(f => f.Kind == TraceFindingKind.GcHeadroom);
         Assert.Matches(@"^GC is \d+\.\d % of CPU here \(pause \d+\.\d % of wall time\)", gc.Message);
     }
+
+    // The negative control: an endpoint that awaits its delay holds no pool thread and takes no lock of its own.
+    [Fact]
+    public async Task Analyze_AwaitingEndpoint_NoBlockingWaitAndNoStrongContentionFinding()
+    {
+        var run = await CulpritTrace.RunAsync("/weatherforecast-async?ms=20", users: 16, Traced);
+        var why = CulpritTrace.Describe(run);
+
+        Assert.True(run.Requests > 100, why);
+        Assert.Empty(run.Profile.BlockingWaits);
+        Assert.DoesNotContain(run.Findings, f => f.Kind == TraceFindingKind.SyncOverAsync);
+        Assert.DoesNotContain(run.Findings, f => f.Kind == TraceFindingKind.Contention && f.Strong);
+        Assert.Equal(0, run.Profile.ThreadPool.BlockingAdjustments);
+    }
 }
