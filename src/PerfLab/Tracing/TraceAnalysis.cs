@@ -87,13 +87,14 @@ public static class TraceAnalysis
         public TraceProfile ToProfile()
         {
             var traced = _samples.SpanMs > 0 ? _samples.SpanMs : log.SessionDuration.TotalMilliseconds;
-            var interval = _samples.IntervalMs;
-            var components = _samples.Components(interval, _gc.CpuMs);
+            var tick = _samples.IntervalMs();
+            var interval = _samples.IntervalMs(_gc.PauseMs);
+            var components = _samples.Components(interval, _gc.PauseMs);
             var cpuMs = components.Sum(c => c.Ms);
             var gc = _gc.Summary(traced, cpuMs, _samples.GcSampleShare);
             var stacks = _samples.Stacks();
-            return new TraceProfile(traced / 1000, interval, _samples.Cpu, _samples.Waiting, components, gc,
-                _contention.Sites(), _waits.Sites(interval), _threadPool.Summary(),
+            return new TraceProfile(traced / 1000, interval, tick, _samples.Cpu, _samples.Waiting, components, gc,
+                _contention.Sites(), _waits.Sites(tick), _threadPool.Summary(),
                 stacks.Take(options.TopStacks).ToList(), stacks, Warnings());
         }
 

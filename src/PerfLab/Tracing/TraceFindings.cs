@@ -72,10 +72,13 @@ public static class TraceFindings
             yield break;
         }
         // If every GC cycle vanished, at most the GC's part of the CPU comes back: the bound on what any GC setting buys
-        // when the app is CPU-bound.
+        // when the app is CPU-bound. With server GC the share is a range (pauses once .. times heaps); the bound is its top.
+        var share = gc.ShareOfCpuUpper - gc.ShareOfCpu >= 0.0005
+            ? F($"{gc.ShareOfCpu * 100:F1}-{gc.ShareOfCpuUpper * 100:F1} %")
+            : F($"{gc.ShareOfCpu * 100:F1} %");
         yield return new TraceFinding(TraceFindingKind.GcHeadroom, "GC",
-            F($"GC is {gc.ShareOfCpu * 100:F1} % of CPU here (pause {gc.PauseShareOfWall * 100:F1} % of wall time): no GC mode can move RPS by more than about {gc.ShareOfCpu * 100:F0} %"),
-            [F($"{gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, gen2 {gc.CountByGeneration[2]}), {gc.PauseMs:F1} ms paused (about {gc.CpuMs:F0} ms of GC CPU), GC mode {gc.Mode}, up to {gc.Heaps} heap(s)"),
+            F($"GC is {share} of CPU here (pause {gc.PauseShareOfWall * 100:F1} % of wall time): no GC mode can move RPS by more than about {gc.ShareOfCpuUpper * 100:F0} %"),
+            [F($"{gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, gen2 {gc.CountByGeneration[2]}), {gc.PauseMs:F1} ms paused (at most {gc.CpuUpperMs:F0} ms of GC CPU with every heap's thread busy), GC mode {gc.Mode}, up to {gc.Heaps} heap(s)"),
                 F($"{profile.CpuSamples} on-CPU samples, {profile.CpuMs:F0} ms of CPU including the pauses")],
             gc.Count >= StrongGcCount && profile.CpuSamples >= StrongCpuSamples);
     }

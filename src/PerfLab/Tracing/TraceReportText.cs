@@ -9,7 +9,7 @@ public static class TraceReportText
     public static string Render(string name, TraceProfile profile, IReadOnlyList<TraceFinding> findings, long requests)
     {
         var text = new StringBuilder();
-        Line(text, F($"{name}: {profile.TracedSeconds:F1} s traced, one sample every {profile.SampleIntervalMs:F2} ms, ") +
+        Line(text, F($"{name}: {profile.TracedSeconds:F1} s traced, a tick every {profile.TickIntervalMs:F2} ms ({profile.SampleIntervalMs:F2} ms outside GC pauses), ") +
             F($"{profile.CpuSamples} on-CPU samples, {profile.WaitingSamples} waiting") +
             (requests > 0 ? F($", {requests} requests") : ""));
         foreach (var warning in profile.Warnings)
@@ -19,7 +19,7 @@ public static class TraceReportText
         Breakdown(text, profile, requests);
         var gc = profile.Gc;
         Line(text, F($"GC: {gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, gen2 {gc.CountByGeneration[2]}), ") +
-            F($"paused {gc.PauseMs:F1} ms ({gc.PauseShareOfWall * 100:F1} % of wall time), GC CPU about {gc.CpuMs:F0} ms = {gc.ShareOfCpu * 100:F1} % of CPU; ") +
+            F($"paused {gc.PauseMs:F1} ms ({gc.PauseShareOfWall * 100:F1} % of wall time), GC CPU {gc.CpuMs:F0}-{gc.CpuUpperMs:F0} ms = {gc.ShareOfCpu * 100:F1}-{gc.ShareOfCpuUpper * 100:F1} % of CPU; ") +
             F($"GC mode {gc.Mode}, up to {gc.Heaps} heap(s); {gc.SampleShare * 100:F1} % of on-CPU samples in GC frames"));
         Line(text, F($"Thread pool: {profile.ThreadPool.StarvationAdjustments} starvation and {profile.ThreadPool.BlockingAdjustments} blocking injections ") +
             F($"({profile.ThreadPool.Adjustments} adjustments), up to {profile.ThreadPool.MaxWorkerThreads} worker threads"));

@@ -85,7 +85,7 @@ internal static class CulpritTrace
         var p = run.Profile;
         var lines = new List<string>
         {
-            $"traced {p.TracedSeconds:F1} s, interval {p.SampleIntervalMs:F2} ms, cpu {p.CpuSamples}, waiting {p.WaitingSamples}, requests {run.Requests}",
+            $"traced {p.TracedSeconds:F1} s, tick {p.TickIntervalMs:F2} ms (cpu weight {p.SampleIntervalMs:F2}), cpu {p.CpuSamples}, waiting {p.WaitingSamples}, requests {run.Requests}",
             $"sampled CPU {p.CpuMs:F0} ms (gc {p.Gc.CpuMs:F0}), process CPU {run.ProcessCpuMs:F0} ms",
             "components: " + string.Join(", ", p.Components.Select(c => $"{c.Component} {c.Ms:F0} ms ({c.Share:P0})")),
             $"gc: {string.Join("/", p.Gc.CountByGeneration)} pause {p.Gc.PauseMs:F0} ms heaps {p.Gc.Heaps}",

@@ -25,8 +25,8 @@ public sealed class TraceCulpritTests
         // The holder spins, so CPU is in the app's own code.
         Assert.Equal(Component.App, run.Profile.Components[0].Component);
         // Samples times the measured interval are CPU ms: near the process's own CPU time. Above it when spinning
-        // threads outnumber the cores (a descheduled thread in managed code is still sampled as Managed): 1.34 seen.
-        Assert.InRange(run.Profile.CpuMs, run.ProcessCpuMs * 0.6, run.ProcessCpuMs * 2.0);
+        // threads outnumber the cores (a descheduled thread in managed code is still sampled as Managed): 1.34x-1.78x seen.
+        Assert.InRange(run.Profile.CpuMs, run.ProcessCpuMs * 0.5, run.ProcessCpuMs * 2.5);
     }
 
     [Fact]
@@ -78,9 +78,11 @@ public sealed class TraceCulpritTests
         Assert.Equal(Component.Gc, run.Profile.Components[0].Component);
         Assert.True(run.Profile.Gc.CountByGeneration[0] >= 10, why);
         Assert.True(run.Profile.Gc.ShareOfCpu > 0.25 && run.Profile.Gc.PauseMs > 0, why);
-        Assert.True(run.Profile.Gc.Heaps >= 1, why);
+        Assert.True(run.Profile.Gc.Heaps >= 1 && run.Profile.Gc.CpuUpperMs >= run.Profile.Gc.CpuMs, why);
+        // GC CPU is a range (pauses once .. times heaps); the breakdown takes the bottom: 0.67x to 1.33x the process seen.
+        Assert.InRange(run.Profile.CpuMs, run.ProcessCpuMs * 0.4, run.ProcessCpuMs * 2.0);
         var gc = run.Findings.Single(f => f.Kind == TraceFindingKind.GcHeadroom);
-        Assert.Matches(@"^GC is \d+\.\d % of CPU here \(pause \d+\.\d % of wall time\)", gc.Message);
+        Assert.Matches(@"^GC is \d+\.\d(-\d+\.\d)? % of CPU here \(pause \d+\.\d % of wall time\): no GC mode can move RPS by more than about \d+ %$", gc.Message);
     }
 
     // The negative control: an endpoint that awaits its delay holds no pool thread and takes no lock of its own.

@@ -63,11 +63,11 @@ public sealed class TraceFindingsTests
         Assert.Empty(TraceFindings.From(profile, requests: 100));
     }
 
-    // 4 s traced; CPU 4000 ms: App 3000, Gc 1000 (from 200 ms of pauses on 5 heaps).
+    // 4 s traced; CPU 4000 ms: App 3000, Gc 1000.
     private static TraceProfile Profile(long cpuSamples, int gcCount) => new(
-        TracedSeconds: 4, SampleIntervalMs: 1, CpuSamples: cpuSamples, WaitingSamples: 0,
+        TracedSeconds: 4, SampleIntervalMs: 1, TickIntervalMs: 1, CpuSamples: cpuSamples, WaitingSamples: 0,
         Components: [new ComponentTime(Component.App, 3000, 3000, 0.75, new SampledStack(s_stack, 10)), new ComponentTime(Component.Gc, 1000, 0, 0.25)],
-        Gc: new GcSummary([gcCount, 0, 0], PauseMs: 200, PauseShareOfWall: 0.05, CpuMs: 1000, ShareOfCpu: 0.25, SampleShare: 0,
+        Gc: new GcSummary([gcCount, 0, 0], PauseMs: 200, PauseShareOfWall: 0.05, CpuMs: 1000, CpuUpperMs: 1000, ShareOfCpu: 0.25, ShareOfCpuUpper: 0.25, SampleShare: 0,
             Heaps: 5, Mode: "server"),
         Contention: [], BlockingWaits: [], ThreadPool: new ThreadPoolSummary(0, 0, 0, 4),
         TopStacks: [new SampledStack(s_stack, 10)], Stacks: [new SampledStack(s_stack, 10)], Warnings: []);

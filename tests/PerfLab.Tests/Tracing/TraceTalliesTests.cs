@@ -55,9 +55,10 @@ public sealed class TraceTalliesTests
             tally.Add(2, i * 2.0, managed: false, app);
         }
 
-        var components = tally.Components(tally.IntervalMs, gcCpuMs: 100);
+        var components = tally.Components(tally.IntervalMs(gcPausedMs: 0), gcCpuMs: 100);
 
-        Assert.Equal(2.0, tally.IntervalMs, 6);
+        Assert.Equal(2.0, tally.IntervalMs(0), 6);
+        Assert.Equal((598.0 - 299) / 299, tally.IntervalMs(gcPausedMs: 299), 6);   // no ticks during pauses
         Assert.Equal((300, 300), (tally.Cpu, tally.Waiting));
         Assert.Equal([Component.App, Component.Json, Component.Gc], components.Select(c => c.Component));
         Assert.Equal([400.0, 200.0, 100.0], components.Select(c => c.Ms));
@@ -94,7 +95,7 @@ public sealed class TraceTalliesTests
     }
 
     [Fact]
-    public void Gc_PausesOnlyForGcSuspensions_CpuIsPauseTimesHeaps()
+    public void Gc_PausesOnlyForGcSuspensions_CpuIsPauseOnceAtMostTimesHeaps()
     {
         var gc = new GcTally();
         gc.Suspend(GCSuspendEEReason.SuspendOther, 0);   // the sampler's own suspension
@@ -112,9 +113,11 @@ public sealed class TraceTalliesTests
 
         Assert.Equal([1, 0, 1], summary.CountByGeneration);
         Assert.Equal(5, summary.PauseMs, 6);
-        Assert.Equal(9, summary.CpuMs, 6);
+        Assert.Equal(5, summary.CpuMs, 6);
+        Assert.Equal(9, summary.CpuUpperMs, 6);   // 4 ms on 2 heaps, 1 ms on 1
         Assert.Equal(0.05, summary.PauseShareOfWall, 6);
-        Assert.Equal(9.0 / 50, summary.ShareOfCpu, 6);
+        Assert.Equal(5.0 / 50, summary.ShareOfCpu, 6);
+        Assert.Equal(9.0 / 54, summary.ShareOfCpuUpper, 6);
         Assert.Equal(("server", 2), (summary.Mode, summary.Heaps));
     }
 }
