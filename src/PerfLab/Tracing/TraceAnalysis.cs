@@ -14,8 +14,10 @@ namespace PerfLab.Tracing;
 /// </summary>
 public static class TraceAnalysis
 {
-    public static TraceProfile Analyze(string nettracePath, TraceAnalysisOptions options)
+    /// <summary>Reads the trace; a missing or unreadable file throws <see cref="PerfLabException"/> (ExitCode.Usage).</summary>
+    public static TraceProfile Analyze(string nettracePath, TraceAnalysisOptions? options = null)
     {
+        options ??= new TraceAnalysisOptions();
         var etlx = Path.Combine(Path.GetTempPath(), $"perflab-{Guid.NewGuid():N}.etlx");
         try
         {

@@ -1,6 +1,8 @@
 using System.Globalization;
 using System.Text.Json;
+using PerfLab.Common;
 using PerfLab.Sut;
+using PerfLab.Tracing;
 
 namespace PerfLab.Tests.Tracing;
 
@@ -28,6 +30,15 @@ public sealed class TraceCommandTests
         Assert.Equal(2, result.ExitCode);
         Assert.Contains("is not a readable .nettrace file", result.Stderr);
         Assert.DoesNotContain("   at ", result.Stderr);
+    }
+
+    [Fact]
+    public void Analyze_MissingFile_ThrowsUsageErrorForTheCaller()
+    {
+        var error = Assert.Throws<PerfLabException>(() => TraceAnalysis.Analyze("/nonexistent/y.nettrace"));
+
+        Assert.Equal(ExitCode.Usage, error.ExitCode);
+        Assert.Equal("/nonexistent/y.nettrace: no such file.", error.Message);
     }
 
     [Fact]
