@@ -27,6 +27,13 @@ public static partial class FrameNames
         "System.Threading.Tasks.Task.WaitAll", "System.Threading.Tasks.Task.WaitAny",
     ];
 
+    // A lock's slow path: a thread here did not get the lock at once and spins (on-CPU) or blocks.
+    private static readonly string[] s_lockSlowPaths =
+    [
+        "System.Threading.Lock.TryEnterSlow", "System.Threading.Monitor.Enter_Slowpath", "System.Threading.Monitor.ReliableEnter",
+        "System.Threading.Monitor.TryEnter_Slowpath", "System.Threading.SpinLock.ContinueTryEnter",
+    ];
+
     // Frames only present while a thread really waits (GetResult on a finished task returns without reaching them).
     private static readonly string[] s_deepWaits =
     [
@@ -116,6 +123,20 @@ public static partial class FrameNames
             }
         }
         return null;
+    }
+
+    /// <summary>Index (root first) of the outermost frame of a lock's slow path, so its caller took the lock; -1 if none.</summary>
+    public static int OutermostLockSpin(IReadOnlyList<string> rootToLeaf)
+    {
+        for (var i = 0; i < rootToLeaf.Count; i++)
+        {
+            var name = MethodPart(rootToLeaf[i]);
+            if (s_lockSlowPaths.Any(p => name.StartsWith(p, StringComparison.Ordinal)))
+            {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /// <summary>Index (root first) of the outermost blocking-wait frame, so its caller is the code that blocks; -1 if none.</summary>

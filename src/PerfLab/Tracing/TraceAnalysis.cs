@@ -96,7 +96,7 @@ public static class TraceAnalysis
             var gc = _gc.Summary(traced, cpuMs, _samples.GcSampleShare);
             var stacks = _samples.Stacks();
             return new TraceProfile(traced / 1000, interval, tick, _samples.Cpu, _samples.Waiting, components, gc,
-                _contention.Sites(), _waits.Sites(tick), _threadPool.Summary(),
+                _contention.Sites(stacks, interval), _waits.Sites(tick), _threadPool.Summary(),
                 stacks.Take(options.TopStacks).ToList(), stacks, Warnings());
         }
 

@@ -48,11 +48,15 @@ public static class TraceFindings
     }
 
     private static IEnumerable<TraceFinding> Contention(TraceProfile profile, long requests) =>
-        profile.Contention.Where(c => c.BlockedMs >= MinBlockedMs && c.ExampleStack.Count > 0 && c.Place != Unnamed).Take(MaxSites)
+        profile.Contention.Where(c => c.BlockedMs + c.SpinMs >= MinBlockedMs && c.ExampleStack.Count > 0 && c.Place != Unnamed)
+            .Take(MaxSites)
             .Select(c => new TraceFinding(TraceFindingKind.Contention, c.Place,
-                F($"lock taken in {c.Place}(){From(c.Place, c.AppPlace)}: {c.Count} contentions, {Per(c.BlockedMs, profile, requests, " blocked")}"),
+                F($"lock taken in {c.Place}(){From(c.Place, c.AppPlace)}: {c.Count} contentions, {Per(c.BlockedMs, profile, requests, " blocked")}") +
+                    (c.SpinMs >= MinBlockedMs ? F($" (+{Per(c.SpinMs, profile, requests, " spinning")})") : ""),
                 [F($"{c.Count} ContentionStop events, {c.BlockedMs:F1} ms blocked in {profile.TracedSeconds:F1} s traced"),
+                    F($"{c.SpinMs:F1} ms of CPU spinning in the lock's slow path (on-CPU samples)"),
                     .. Leafmost(c.ExampleStack)],
+                // Strength rests on the contention events; spinning alone (no thread ever blocked) stays weak.
                 c.Count >= StrongContentions && c.BlockedMs >= StrongBlockedMs));
 
     private static IEnumerable<TraceFinding> SyncOverAsync(TraceProfile profile, long requests) =>

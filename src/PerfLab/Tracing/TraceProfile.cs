@@ -71,8 +71,11 @@ public sealed record GcSummary(
 /// <param name="Frame">The full readable frame of the call site.</param>
 /// <param name="ExampleStack">One contended stack, root first.</param>
 /// <param name="AppPlace">The innermost frame of the app's own code on that stack (the app's way to the lock); null if none.</param>
+/// <param name="Count">ContentionStop events: acquisitions that blocked.</param>
+/// <param name="BlockedMs">Time those threads were blocked (ContentionStop's duration).</param>
+/// <param name="SpinMs">CPU spent spinning in the lock's slow path before getting it or blocking (on-CPU samples).</param>
 public sealed record ContentionSite(string Place, string Frame, long Count, double BlockedMs, IReadOnlyList<string> ExampleStack,
-    string? AppPlace = null);
+    string? AppPlace = null, double SpinMs = 0);
 
 /// <summary>Threads blocked synchronously on a task or event (sync over async), grouped by the caller that blocks.</summary>
 /// <param name="Waits">Waits seen: runs of one thread's consecutive samples at this site (a lower bound, back-to-back waits merge).</param>

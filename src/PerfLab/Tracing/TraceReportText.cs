@@ -47,7 +47,8 @@ public static class TraceReportText
         Line(text, F($"Lock contention by call site: {profile.Contention.Count} site(s)"));
         foreach (var c in profile.Contention.Take(10))
         {
-            Line(text, F($"  {c.Place,-50} {c.Count,8} x {c.BlockedMs,10:F1} ms blocked") + PerRequest(c.BlockedMs, requests));
+            Line(text, F($"  {c.Place,-50} {c.Count,8} x {c.BlockedMs,10:F1} ms blocked") + PerRequest(c.BlockedMs, requests) +
+                F($", {c.SpinMs:F1} ms spinning"));
         }
         Line(text, F($"Blocking waits on pool threads (sync over async): {profile.BlockingWaits.Count} site(s)"));
         foreach (var w in profile.BlockingWaits.Take(10))

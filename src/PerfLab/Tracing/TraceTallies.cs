@@ -133,12 +133,40 @@ internal sealed class ContentionTally(int exampleFrames, string? appNamespace = 
         _sites[key] = (previous.Count + 1, previous.Ms + blocked, previous.Example);
     }
 
-    public List<ContentionSite> Sites() =>
-        _sites.OrderByDescending(s => s.Value.Ms)
-            .Select(s => new ContentionSite(FrameNames.Place(s.Key), FrameNames.MethodPart(s.Key), s.Value.Count, s.Value.Ms,
-                s.Value.Example.TakeLast(exampleFrames).ToList(),
-                FrameNames.InnermostApp(s.Value.Example, s.Value.Example.Length - 1, appNamespace)))
+    /// <summary>
+    /// Contention events only see threads that gave up spinning and blocked; a lock's waiters first spin on a CPU.
+    /// On-CPU stacks inside a lock's slow path (<paramref name="cpuStacks"/>) add that spinning to the same call sites.
+    /// </summary>
+    public List<ContentionSite> Sites(IEnumerable<SampledStack> cpuStacks, double sampleMs)
+    {
+        var spins = new Dictionary<string, (long Samples, string[] Example)>();
+        foreach (var stack in cpuStacks)
+        {
+            var frames = stack.Frames as string[] ?? stack.Frames.ToArray();
+            var acquire = FrameNames.OutermostLockSpin(frames);
+            if (acquire < 0 || FrameNames.OutermostBlockingWait(frames) >= 0)
+            {
+                continue;
+            }
+            var site = FrameNames.CallSite(frames, acquire - 1);
+            var key = site >= 0 ? frames[site] : "?";
+            var previous = spins.GetValueOrDefault(key, (0, frames));
+            spins[key] = (previous.Samples + stack.Samples, previous.Example);
+        }
+        return _sites.Keys.Union(spins.Keys)
+            .Select(key => Site(key, _sites.GetValueOrDefault(key), spins.GetValueOrDefault(key), sampleMs))
+            .OrderByDescending(s => s.BlockedMs + s.SpinMs)
             .ToList();
+    }
+
+    private ContentionSite Site(string key, (long Count, double Ms, string[]? Example) blocked,
+        (long Samples, string[]? Example) spin, double sampleMs)
+    {
+        var example = blocked.Example ?? spin.Example ?? [];
+        return new ContentionSite(FrameNames.Place(key), FrameNames.MethodPart(key), blocked.Count, blocked.Ms,
+            example.TakeLast(exampleFrames).ToList(), FrameNames.InnermostApp(example, example.Length - 1, appNamespace),
+            spin.Samples * sampleMs);
+    }
 }
 
 /// <summary>

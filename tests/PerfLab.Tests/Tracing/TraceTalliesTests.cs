@@ -21,7 +21,7 @@ public sealed class TraceTalliesTests
         tally.Stop(1, 207, 0, s_lockA);
         tally.Stop(3, 300, 0, s_lockA);              // began before the trace, length unknown: ignored
 
-        var sites = tally.Sites();
+        var sites = tally.Sites([], sampleMs: 1);
 
         Assert.Equal(["Cache.Get", "Log.Write"], sites.Select(s => s.Place));
         Assert.Equal(2, sites[0].Count);
@@ -40,7 +40,29 @@ public sealed class TraceTalliesTests
 
         tally.Stop(1, 10, 1_000_000, wake);
 
-        Assert.Empty(tally.Sites());
+        Assert.Empty(tally.Sites([], 1));
+    }
+
+    [Fact]
+    public void Contention_SpinningSamplesInTheSlowPath_AddSpinTimeAtTheCallSite()
+    {
+        var tally = new ContentionTally(10, "App");
+        tally.Start(1, 0, s_lockB);
+        tally.Stop(1, 5, 0, s_lockB);
+        SampledStack[] cpu =
+        [
+            new([Pool, "App!App.Log.Write", "System.Private.CoreLib!System.Threading.Lock.TryEnterSlow",
+                "System.Private.CoreLib!System.Threading.LowLevelSpinWaiter.Wait"], 30),
+            new([Pool, "App!App.Stats.Add", "System.Private.CoreLib!System.Threading.Monitor.Enter_Slowpath"], 4),
+            new([Pool, "App!App.Log.Write"], 500),   // running inside the lock: not spinning
+        ];
+
+        var sites = tally.Sites(cpu, sampleMs: 0.5);
+
+        Assert.Equal(["Log.Write", "Stats.Add"], sites.Select(s => s.Place));
+        Assert.Equal((1, 5.0, 15.0), (sites[0].Count, sites[0].BlockedMs, sites[0].SpinMs));
+        Assert.Equal((0, 0.0, 2.0), (sites[1].Count, sites[1].BlockedMs, sites[1].SpinMs));
+        Assert.Equal("Stats.Add", sites[1].AppPlace);
     }
 
     [Fact]
