@@ -48,15 +48,16 @@ public static class TraceFindings
     }
 
     private static IEnumerable<TraceFinding> Contention(TraceProfile profile, long requests) =>
-        profile.Contention.Where(c => c.BlockedMs + c.SpinMs >= MinBlockedMs && c.ExampleStack.Count > 0 && c.Place != Unnamed)
+        // A site needs contention events: CPU in a lock's slow path alone is also how an inflated Monitor is taken
+        // uncontended, so it adds to a site's cost but makes no finding.
+        profile.Contention.Where(c => c.Count > 0 && c.BlockedMs >= MinBlockedMs && c.ExampleStack.Count > 0 && c.Place != Unnamed)
             .Take(MaxSites)
             .Select(c => new TraceFinding(TraceFindingKind.Contention, c.Place,
                 F($"lock taken in {c.Place}(){From(c.Place, c.AppPlace)}: {c.Count} contentions, {Per(c.BlockedMs, profile, requests, " blocked")}") +
-                    (c.SpinMs >= MinBlockedMs ? F($" (+{Per(c.SpinMs, profile, requests, " spinning")})") : ""),
+                    (c.AcquireCpuMs >= MinBlockedMs ? F($" (+{Per(c.AcquireCpuMs, profile, requests, " on CPU acquiring it")})") : ""),
                 [F($"{c.Count} ContentionStop events, {c.BlockedMs:F1} ms blocked in {profile.TracedSeconds:F1} s traced"),
-                    F($"{c.SpinMs:F1} ms of CPU spinning in the lock's slow path (on-CPU samples)"),
+                    F($"{c.AcquireCpuMs:F1} ms of CPU in the lock's slow path, spinning or acquiring (on-CPU samples)"),
                     .. Leafmost(c.ExampleStack)],
-                // Strength rests on the contention events; spinning alone (no thread ever blocked) stays weak.
                 c.Count >= StrongContentions && c.BlockedMs >= StrongBlockedMs));
 
     private static IEnumerable<TraceFinding> SyncOverAsync(TraceProfile profile, long requests) =>

@@ -73,9 +73,10 @@ public sealed record GcSummary(
 /// <param name="AppPlace">The innermost frame of the app's own code on that stack (the app's way to the lock); null if none.</param>
 /// <param name="Count">ContentionStop events: acquisitions that blocked.</param>
 /// <param name="BlockedMs">Time those threads were blocked (ContentionStop's duration).</param>
-/// <param name="SpinMs">CPU spent spinning in the lock's slow path before getting it or blocking (on-CPU samples).</param>
+/// <param name="AcquireCpuMs">CPU in the lock's slow path (on-CPU samples): waiters spinning before they get it or block, and for
+/// a Monitor whose header was inflated by earlier contention, every acquisition.</param>
 public sealed record ContentionSite(string Place, string Frame, long Count, double BlockedMs, IReadOnlyList<string> ExampleStack,
-    string? AppPlace = null, double SpinMs = 0);
+    string? AppPlace = null, double AcquireCpuMs = 0);
 
 /// <summary>Threads blocked synchronously on a task or event (sync over async), grouped by the caller that blocks.</summary>
 /// <param name="Waits">Waits seen: runs of one thread's consecutive samples at this site (a lower bound, back-to-back waits merge).</param>

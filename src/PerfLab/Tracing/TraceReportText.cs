@@ -48,7 +48,7 @@ public static class TraceReportText
         foreach (var c in profile.Contention.Take(10))
         {
             Line(text, F($"  {c.Place,-50} {c.Count,8} x {c.BlockedMs,10:F1} ms blocked") + PerRequest(c.BlockedMs, requests) +
-                F($", {c.SpinMs:F1} ms spinning"));
+                F($", {c.AcquireCpuMs:F1} ms on CPU acquiring"));
         }
         Line(text, F($"Blocking waits on pool threads (sync over async): {profile.BlockingWaits.Count} site(s)"));
         foreach (var w in profile.BlockingWaits.Take(10))

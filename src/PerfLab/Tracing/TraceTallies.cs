@@ -135,7 +135,7 @@ internal sealed class ContentionTally(int exampleFrames, string? appNamespace = 
 
     /// <summary>
     /// Contention events only see threads that gave up spinning and blocked; a lock's waiters first spin on a CPU.
-    /// On-CPU stacks inside a lock's slow path (<paramref name="cpuStacks"/>) add that spinning to the same call sites.
+    /// On-CPU stacks inside a lock's slow path (<paramref name="cpuStacks"/>) add that CPU to the same call sites.
     /// </summary>
     public List<ContentionSite> Sites(IEnumerable<SampledStack> cpuStacks, double sampleMs)
     {
@@ -149,13 +149,17 @@ internal sealed class ContentionTally(int exampleFrames, string? appNamespace = 
                 continue;
             }
             var site = FrameNames.CallSite(frames, acquire - 1);
-            var key = site >= 0 ? frames[site] : "?";
+            if (site < 0)
+            {
+                continue; // an unnamed site points nowhere
+            }
+            var key = frames[site];
             var previous = spins.GetValueOrDefault(key, (0, frames));
             spins[key] = (previous.Samples + stack.Samples, previous.Example);
         }
         return _sites.Keys.Union(spins.Keys)
             .Select(key => Site(key, _sites.GetValueOrDefault(key), spins.GetValueOrDefault(key), sampleMs))
-            .OrderByDescending(s => s.BlockedMs + s.SpinMs)
+            .OrderByDescending(s => s.BlockedMs + s.AcquireCpuMs)
             .ToList();
     }
 

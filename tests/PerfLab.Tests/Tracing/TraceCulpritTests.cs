@@ -21,10 +21,10 @@ public sealed class TraceCulpritTests
         var finding = run.Findings.First(f => f.Kind == TraceFindingKind.Contention);
         Assert.Equal(site.Place, finding.Place);
         Assert.True(finding.Strong, why);
-        Assert.Matches(@"^lock taken in CulpritsApi\.\S+\(\): \d+ contentions, \d+\.\d\d ms blocked per request( \(\+\d+\.\d\d ms spinning per request\))?$",
+        Assert.Matches(@"^lock taken in CulpritsApi\.\S+\(\): \d+ contentions, \d+\.\d\d ms blocked per request( \(\+\d+\.\d\d ms on CPU acquiring it per request\))?$",
             finding.Message);
         // Waiters spin before they block: that CPU shows at the same call site.
-        Assert.True(site.SpinMs > 0, why);
+        Assert.True(site.AcquireCpuMs > 0, why);
         // The holder spins, so CPU is in the app's own code.
         Assert.Equal(Component.App, run.Profile.Components[0].Component);
         // Samples times the measured interval are CPU ms: near the process's own CPU time. Above it when spinning

@@ -56,6 +56,7 @@ public sealed class TraceFindingsTests
             [
                 new ContentionSite("Cache.Get", "App.Cache.Get", 1, 0.2, s_stack),   // below 1 ms: noise
                 new ContentionSite("?", "?", 500, 900, ["?!?"]),                    // no method names: points nowhere
+                new ContentionSite("Pipe.Read", "Lib.Pipe.Read", 0, 0, s_stack, AcquireCpuMs: 50), // slow path, never blocked
             ],
             BlockingWaits = [new BlockingWaitSite("Orders.Count", "App.Orders.Count", "System.Threading.Tasks.Task.Wait", 1, 1, 1, s_stack)],
         };

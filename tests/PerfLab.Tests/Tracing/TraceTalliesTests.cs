@@ -60,8 +60,8 @@ public sealed class TraceTalliesTests
         var sites = tally.Sites(cpu, sampleMs: 0.5);
 
         Assert.Equal(["Log.Write", "Stats.Add"], sites.Select(s => s.Place));
-        Assert.Equal((1, 5.0, 15.0), (sites[0].Count, sites[0].BlockedMs, sites[0].SpinMs));
-        Assert.Equal((0, 0.0, 2.0), (sites[1].Count, sites[1].BlockedMs, sites[1].SpinMs));
+        Assert.Equal((1, 5.0, 15.0), (sites[0].Count, sites[0].BlockedMs, sites[0].AcquireCpuMs));
+        Assert.Equal((0, 0.0, 2.0), (sites[1].Count, sites[1].BlockedMs, sites[1].AcquireCpuMs));
         Assert.Equal("Stats.Add", sites[1].AppPlace);
     }
 
