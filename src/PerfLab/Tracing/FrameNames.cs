@@ -27,6 +27,13 @@ public static partial class FrameNames
         "System.Threading.Tasks.Task.WaitAll", "System.Threading.Tasks.Task.WaitAny",
     ];
 
+    // A lock's slow path: a thread here did not get the lock at once and spins (on-CPU) or blocks.
+    private static readonly string[] s_lockSlowPaths =
+    [
+        "System.Threading.Lock.TryEnterSlow", "System.Threading.Monitor.Enter_Slowpath", "System.Threading.Monitor.ReliableEnter",
+        "System.Threading.Monitor.TryEnter_Slowpath", "System.Threading.SpinLock.ContinueTryEnter",
+    ];
+
     // Frames only present while a thread really waits (GetResult on a finished task returns without reaching them).
     private static readonly string[] s_deepWaits =
     [
@@ -44,6 +51,7 @@ public static partial class FrameNames
     {
         var paren = method.IndexOf('(', StringComparison.Ordinal);
         var name = paren > 0 ? method[..paren] : method;
+        name = AsyncLambda().Replace(name, ".${m} lambda b__${n} (async)");
         name = ClosureClass().Replace(name, "");
         name = StateMachine().Replace(name, ".${m} (async)");
         name = Lambda().Replace(name, "${m} lambda b__${n}");
@@ -93,6 +101,38 @@ public static partial class FrameNames
         for (var i = Math.Min(from, rootToLeaf.Count - 1); i >= 0; i--)
         {
             if (!IsPlumbing(rootToLeaf[i]))
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /// <summary>Short place of the innermost frame in the app's namespace at or above <paramref name="from"/>; null if none.</summary>
+    public static string? InnermostApp(IReadOnlyList<string> rootToLeaf, int from, string? appNamespace)
+    {
+        if (string.IsNullOrEmpty(appNamespace))
+        {
+            return null;
+        }
+        var prefix = appNamespace.TrimEnd('.') + ".";
+        for (var i = Math.Min(from, rootToLeaf.Count - 1); i >= 0; i--)
+        {
+            if (MethodPart(rootToLeaf[i]).StartsWith(prefix, StringComparison.Ordinal))
+            {
+                return Place(rootToLeaf[i]);
+            }
+        }
+        return null;
+    }
+
+    /// <summary>Index (root first) of the outermost frame of a lock's slow path, so its caller took the lock; -1 if none.</summary>
+    public static int OutermostLockSpin(IReadOnlyList<string> rootToLeaf)
+    {
+        for (var i = 0; i < rootToLeaf.Count; i++)
+        {
+            var name = MethodPart(rootToLeaf[i]);
+            if (s_lockSlowPaths.Any(p => name.StartsWith(p, StringComparison.Ordinal)))
             {
                 return i;
             }
@@ -150,6 +190,9 @@ public static partial class FrameNames
 
     [GeneratedRegex(@"\+<>c(__DisplayClass[0-9_]+)?(`[0-9]+)?(\[[^\]]*\])?(?=\.)")]
     private static partial Regex ClosureClass();
+
+    [GeneratedRegex(@"(\+<>c(__DisplayClass[0-9_]+)?)?\+<<(?<m>[^<>]+)>b__(?<n>[0-9_]+)>d(__[0-9]+)?\.MoveNext")]
+    private static partial Regex AsyncLambda();
 
     [GeneratedRegex(@"\+<(?<m>[^<>]+)>d__[0-9]+\.MoveNext")]
     private static partial Regex StateMachine();

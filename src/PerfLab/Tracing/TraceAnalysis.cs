@@ -14,8 +14,10 @@ namespace PerfLab.Tracing;
 /// </summary>
 public static class TraceAnalysis
 {
-    public static TraceProfile Analyze(string nettracePath, TraceAnalysisOptions options)
+    /// <summary>Reads the trace; a missing or unreadable file throws <see cref="PerfLabException"/> (ExitCode.Usage).</summary>
+    public static TraceProfile Analyze(string nettracePath, TraceAnalysisOptions? options = null)
     {
+        options ??= new TraceAnalysisOptions();
         var etlx = Path.Combine(Path.GetTempPath(), $"perflab-{Guid.NewGuid():N}.etlx");
         try
         {
@@ -58,14 +60,20 @@ public static class TraceAnalysis
     {
         private readonly StackCache _stacks = new(log);
         private readonly SampleTally _samples = new(new ComponentClassifier(options.AppNamespace));
-        private readonly ContentionTally _contention = new(options.ExampleFrames);
+        private readonly ContentionTally _contention = new(options.ExampleFrames, options.AppNamespace);
+        private readonly WaitTally _waits = new(options.ExampleFrames, options.AppNamespace);
         private readonly GcTally _gc = new();
         private readonly ThreadPoolTally _threadPool = new();
 
         public void Subscribe(TraceLogEventSource source)
         {
             new SampleProfilerTraceEventParser(source).ThreadSample += e =>
-                _samples.Add(e.ThreadID, e.TimeStampRelativeMSec, e.Type == ClrThreadSampleType.Managed, _stacks.Frames(e));
+            {
+                var frames = _stacks.Frames(e);
+                var managed = e.Type == ClrThreadSampleType.Managed;
+                _samples.Add(e.ThreadID, e.TimeStampRelativeMSec, managed, frames);
+                _waits.Add(e.ThreadID, managed, frames);
+            };
             source.Clr.ContentionStart += e => _contention.Start(e.ThreadID, e.TimeStampRelativeMSec, _stacks.Frames(e));
             source.Clr.ContentionStop += e => _contention.Stop(e.ThreadID, e.TimeStampRelativeMSec, e.DurationNs, _stacks.Frames(e));
             source.Clr.GCStart += e => _gc.Start(e.Depth);
@@ -81,13 +89,14 @@ public static class TraceAnalysis
         public TraceProfile ToProfile()
         {
             var traced = _samples.SpanMs > 0 ? _samples.SpanMs : log.SessionDuration.TotalMilliseconds;
-            var interval = _samples.IntervalMs;
-            var components = _samples.Components(interval, _gc.CpuMs);
+            var tick = _samples.IntervalMs();
+            var interval = _samples.IntervalMs(_gc.PauseMs);
+            var components = _samples.Components(interval, _gc.PauseMs);
             var cpuMs = components.Sum(c => c.Ms);
             var gc = _gc.Summary(traced, cpuMs, _samples.GcSampleShare);
             var stacks = _samples.Stacks();
-            return new TraceProfile(traced / 1000, interval, _samples.Cpu, _samples.Waiting, components, gc,
-                _contention.Sites(), _samples.BlockingWaits(interval, options.ExampleFrames), _threadPool.Summary(),
+            return new TraceProfile(traced / 1000, interval, tick, _samples.Cpu, _samples.Waiting, components, gc,
+                _contention.Sites(stacks, interval), _waits.Sites(tick), _threadPool.Summary(),
                 stacks.Take(options.TopStacks).ToList(), stacks, Warnings());
         }
 

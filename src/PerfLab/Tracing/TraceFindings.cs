@@ -48,18 +48,23 @@ public static class TraceFindings
     }
 
     private static IEnumerable<TraceFinding> Contention(TraceProfile profile, long requests) =>
-        profile.Contention.Where(c => c.BlockedMs >= MinBlockedMs && c.ExampleStack.Count > 0 && c.Place != Unnamed).Take(MaxSites)
+        // A site needs contention events: CPU in a lock's slow path alone is also how an inflated Monitor is taken
+        // uncontended, so it adds to a site's cost but makes no finding.
+        profile.Contention.Where(c => c.Count > 0 && c.BlockedMs >= MinBlockedMs && c.ExampleStack.Count > 0 && c.Place != Unnamed)
+            .Take(MaxSites)
             .Select(c => new TraceFinding(TraceFindingKind.Contention, c.Place,
-                F($"lock taken in {c.Place}(): {c.Count} contentions, {Per(c.BlockedMs, profile, requests, " blocked")}"),
+                F($"lock taken in {c.Place}(){From(c.Place, c.AppPlace)}: {c.Count} contentions, {Per(c.BlockedMs, profile, requests, " blocked")}") +
+                    (c.AcquireCpuMs >= MinBlockedMs ? F($" (+{Per(c.AcquireCpuMs, profile, requests, " on CPU acquiring it")})") : ""),
                 [F($"{c.Count} ContentionStop events, {c.BlockedMs:F1} ms blocked in {profile.TracedSeconds:F1} s traced"),
+                    F($"{c.AcquireCpuMs:F1} ms of CPU in the lock's slow path, spinning or acquiring (on-CPU samples)"),
                     .. Leafmost(c.ExampleStack)],
                 c.Count >= StrongContentions && c.BlockedMs >= StrongBlockedMs));
 
     private static IEnumerable<TraceFinding> SyncOverAsync(TraceProfile profile, long requests) =>
         profile.BlockingWaits.Where(w => w.Samples >= MinWaitSamples && w.Place != Unnamed).Take(MaxSites)
             .Select(w => new TraceFinding(TraceFindingKind.SyncOverAsync, w.Place,
-                F($"{FrameNames.Place(w.WaitFrame)}() in {w.Place} blocks pool threads, {Per(w.Ms, profile, requests)}"),
-                [F($"{w.Samples} samples of pool threads waiting there ({w.Ms:F0} ms of thread time)"),
+                F($"{FrameNames.Place(w.WaitFrame)}() in {w.Place}{From(w.Place, w.AppPlace)} blocks pool threads, {Per(w.Ms, profile, requests)}"),
+                [F($"{w.Samples} samples of pool threads waiting there ({w.Ms:F0} ms of thread time), at least {w.Waits} waits"),
                     F($"thread pool: {profile.ThreadPool.BlockingAdjustments} threads added for blocked threads, {profile.ThreadPool.StarvationAdjustments} for starvation, up to {profile.ThreadPool.MaxWorkerThreads} workers"),
                     .. Leafmost(w.ExampleStack)],
                 w.Samples >= StrongWaitSamples));
@@ -72,10 +77,13 @@ public static class TraceFindings
             yield break;
         }
         // If every GC cycle vanished, at most the GC's part of the CPU comes back: the bound on what any GC setting buys
-        // when the app is CPU-bound.
+        // when the app is CPU-bound. With server GC the share is a range (pauses once .. times heaps); the bound is its top.
+        var share = gc.ShareOfCpuUpper - gc.ShareOfCpu >= 0.0005
+            ? F($"{gc.ShareOfCpu * 100:F1}-{gc.ShareOfCpuUpper * 100:F1} %")
+            : F($"{gc.ShareOfCpu * 100:F1} %");
         yield return new TraceFinding(TraceFindingKind.GcHeadroom, "GC",
-            F($"GC is {gc.ShareOfCpu * 100:F1} % of CPU here (pause {gc.PauseShareOfWall * 100:F1} % of wall time): no GC mode can move RPS by more than about {gc.ShareOfCpu * 100:F0} %"),
-            [F($"{gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, gen2 {gc.CountByGeneration[2]}), {gc.PauseMs:F1} ms paused (about {gc.CpuMs:F0} ms of GC CPU), GC mode {gc.Mode}, up to {gc.Heaps} heap(s)"),
+            F($"GC is {share} of CPU here (pause {gc.PauseShareOfWall * 100:F1} % of wall time): no GC mode can move RPS by more than about {gc.ShareOfCpuUpper * 100:F0} %"),
+            [F($"{gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, gen2 {gc.CountByGeneration[2]}), {gc.PauseMs:F1} ms paused (at most {gc.CpuUpperMs:F0} ms of GC CPU with every heap's thread busy), GC mode {gc.Mode}, up to {gc.Heaps} heap(s)"),
                 F($"{profile.CpuSamples} on-CPU samples, {profile.CpuMs:F0} ms of CPU including the pauses")],
             gc.Count >= StrongGcCount && profile.CpuSamples >= StrongCpuSamples);
     }
@@ -108,6 +116,10 @@ public static class TraceFindings
     private static string Per(double ms, TraceProfile profile, long requests, string what = "") => requests > 0
         ? F($"{ms / requests:F2} ms{what} per request")
         : F($"{ms / Math.Max(profile.TracedSeconds, 1e-9):F1} ms{what} per second traced");
+
+    // A site in a library (a lock inside ConcurrentDictionary) also names the app code that led there.
+    private static string From(string place, string? appPlace) =>
+        appPlace is null || appPlace == place ? "" : F($" (called from {appPlace}())");
 
     private static IEnumerable<string> Leafmost(IReadOnlyList<string> stack) =>
         stack.Skip(Math.Max(0, stack.Count - EvidenceFrames)).Select(f => "  " + FrameNames.MethodPart(f));

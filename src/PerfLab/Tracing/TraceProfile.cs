@@ -8,7 +8,8 @@ public sealed record TraceAnalysisOptions(string AppNamespace = "PerfLab.Sut", i
 
 /// <summary>What one EventPipe trace of a process says: CPU by component, GC, lock contention, blocking waits.</summary>
 /// <param name="TracedSeconds">From the first to the last event of the trace.</param>
-/// <param name="SampleIntervalMs">Time one CPU sample stands for, measured from the trace (1 ms is the runtime's default).</param>
+/// <param name="SampleIntervalMs">Time one CPU sample stands for: the time between ticks with the GC's pauses taken out.</param>
+/// <param name="TickIntervalMs">Time between the sampler's ticks, measured from the trace (it sleeps 1 ms by default); a waiting sample stands for this.</param>
 /// <param name="CpuSamples">Samples of threads running managed code (type Managed): the CPU the breakdown spreads.</param>
 /// <param name="WaitingSamples">Samples of threads outside managed code (type External): blocked, sleeping or in native code.</param>
 /// <param name="Components">CPU milliseconds by component, largest first; Gc from pause time (see TraceAnalysis).</param>
@@ -17,6 +18,7 @@ public sealed record TraceAnalysisOptions(string AppNamespace = "PerfLab.Sut", i
 public sealed record TraceProfile(
     double TracedSeconds,
     double SampleIntervalMs,
+    double TickIntervalMs,
     long CpuSamples,
     long WaitingSamples,
     IReadOnlyList<ComponentTime> Components,
@@ -42,8 +44,10 @@ public sealed record ComponentTime(Component Component, double Ms, long Samples,
 /// <param name="CountByGeneration">Index 0, 1, 2: GCs whose condemned generation was that one.</param>
 /// <param name="PauseMs">Total time the runtime was suspended for GC (SuspendEE start to RestartEE stop).</param>
 /// <param name="PauseShareOfWall">PauseMs over the traced wall time.</param>
-/// <param name="CpuMs">The GC's CPU estimate: each pause times the heaps that worked in it.</param>
+/// <param name="CpuMs">The GC's CPU in the breakdown: the pause time, counted once.</param>
+/// <param name="CpuUpperMs">At most this much: each pause times the heaps whose threads could work through it (server GC).</param>
 /// <param name="ShareOfCpu">GC's part of the CPU breakdown (CpuMs over CpuMs plus the sampled CPU).</param>
+/// <param name="ShareOfCpuUpper">The same with CpuUpperMs: the most the GC can be of the CPU.</param>
 /// <param name="SampleShare">Share of on-CPU samples whose frames are GC (System.GC.*), usually near zero: the sampler cannot sample during a pause.</param>
 /// <param name="Heaps">Heap count from GCGlobalHeapHistory; 0 when no GC ran.</param>
 /// <param name="Mode">"server" (more than one heap), "one heap" (workstation, or server GC that DATAS keeps at one heap) or "unknown".</param>
@@ -52,7 +56,9 @@ public sealed record GcSummary(
     double PauseMs,
     double PauseShareOfWall,
     double CpuMs,
+    double CpuUpperMs,
     double ShareOfCpu,
+    double ShareOfCpuUpper,
     double SampleShare,
     int Heaps,
     string Mode)
@@ -64,13 +70,22 @@ public sealed record GcSummary(
 /// <param name="Place">Short readable name of the call site, e.g. "CulpritsApi.HoldLock".</param>
 /// <param name="Frame">The full readable frame of the call site.</param>
 /// <param name="ExampleStack">One contended stack, root first.</param>
-public sealed record ContentionSite(string Place, string Frame, long Count, double BlockedMs, IReadOnlyList<string> ExampleStack);
+/// <param name="AppPlace">The innermost frame of the app's own code on that stack (the app's way to the lock); null if none.</param>
+/// <param name="Count">ContentionStop events: acquisitions that blocked.</param>
+/// <param name="BlockedMs">Time those threads were blocked (ContentionStop's duration).</param>
+/// <param name="AcquireCpuMs">CPU in the lock's slow path (on-CPU samples): waiters spinning before they get it or block, and for
+/// a Monitor whose header was inflated by earlier contention, every acquisition.</param>
+public sealed record ContentionSite(string Place, string Frame, long Count, double BlockedMs, IReadOnlyList<string> ExampleStack,
+    string? AppPlace = null, double AcquireCpuMs = 0);
 
 /// <summary>Threads blocked synchronously on a task or event (sync over async), grouped by the caller that blocks.</summary>
+/// <param name="Waits">Waits seen: runs of one thread's consecutive samples at this site (a lower bound, back-to-back waits merge).</param>
 /// <param name="Samples">Waiting samples whose stack holds a blocking wait at this call site.</param>
-/// <param name="Ms">Samples times the sample interval: thread time spent blocked there.</param>
+/// <param name="Ms">Samples times the tick interval: thread time spent blocked there.</param>
 /// <param name="WaitFrame">The blocking frame seen, e.g. "System.Threading.Tasks.Task.Wait".</param>
-public sealed record BlockingWaitSite(string Place, string Frame, string WaitFrame, long Samples, double Ms, IReadOnlyList<string> ExampleStack);
+/// <param name="AppPlace">The innermost frame of the app's own code above the wait; null if none.</param>
+public sealed record BlockingWaitSite(string Place, string Frame, string WaitFrame, long Waits, long Samples, double Ms,
+    IReadOnlyList<string> ExampleStack, string? AppPlace = null);
 
 /// <summary>The thread pool's own reports: why it added threads and how many workers it ran.</summary>
 /// <param name="StarvationAdjustments">Adjustments with reason Starvation: nothing was dequeued for a while, a thread was injected.</param>

@@ -9,7 +9,7 @@ public static class TraceReportText
     public static string Render(string name, TraceProfile profile, IReadOnlyList<TraceFinding> findings, long requests)
     {
         var text = new StringBuilder();
-        Line(text, F($"{name}: {profile.TracedSeconds:F1} s traced, one sample every {profile.SampleIntervalMs:F2} ms, ") +
+        Line(text, F($"{name}: {profile.TracedSeconds:F1} s traced, a tick every {profile.TickIntervalMs:F2} ms ({profile.SampleIntervalMs:F2} ms outside GC pauses), ") +
             F($"{profile.CpuSamples} on-CPU samples, {profile.WaitingSamples} waiting") +
             (requests > 0 ? F($", {requests} requests") : ""));
         foreach (var warning in profile.Warnings)
@@ -19,11 +19,12 @@ public static class TraceReportText
         Breakdown(text, profile, requests);
         var gc = profile.Gc;
         Line(text, F($"GC: {gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, gen2 {gc.CountByGeneration[2]}), ") +
-            F($"paused {gc.PauseMs:F1} ms ({gc.PauseShareOfWall * 100:F1} % of wall time), GC CPU about {gc.CpuMs:F0} ms = {gc.ShareOfCpu * 100:F1} % of CPU; ") +
-            F($"GC mode {gc.Mode}, up to {gc.Heaps} heap(s)"));
+            F($"paused {gc.PauseMs:F1} ms ({gc.PauseShareOfWall * 100:F1} % of wall time), GC CPU {gc.CpuMs:F0}-{gc.CpuUpperMs:F0} ms = {gc.ShareOfCpu * 100:F1}-{gc.ShareOfCpuUpper * 100:F1} % of CPU; ") +
+            F($"GC mode {gc.Mode}, up to {gc.Heaps} heap(s); {gc.SampleShare * 100:F1} % of on-CPU samples in GC frames"));
         Line(text, F($"Thread pool: {profile.ThreadPool.StarvationAdjustments} starvation and {profile.ThreadPool.BlockingAdjustments} blocking injections ") +
             F($"({profile.ThreadPool.Adjustments} adjustments), up to {profile.ThreadPool.MaxWorkerThreads} worker threads"));
         Sites(text, profile, requests);
+        TopStacks(text, profile);
         Findings(text, findings);
         return text.ToString();
     }
@@ -46,12 +47,25 @@ public static class TraceReportText
         Line(text, F($"Lock contention by call site: {profile.Contention.Count} site(s)"));
         foreach (var c in profile.Contention.Take(10))
         {
-            Line(text, F($"  {c.Place,-50} {c.Count,8} x {c.BlockedMs,10:F1} ms blocked") + PerRequest(c.BlockedMs, requests));
+            Line(text, F($"  {c.Place,-50} {c.Count,8} x {c.BlockedMs,10:F1} ms blocked") + PerRequest(c.BlockedMs, requests) +
+                F($", {c.AcquireCpuMs:F1} ms on CPU acquiring"));
         }
         Line(text, F($"Blocking waits on pool threads (sync over async): {profile.BlockingWaits.Count} site(s)"));
         foreach (var w in profile.BlockingWaits.Take(10))
         {
-            Line(text, F($"  {w.Place,-50} {FrameNames.Place(w.WaitFrame),-24} {w.Ms,10:F1} ms") + PerRequest(w.Ms, requests));
+            Line(text, F($"  {w.Place,-50} {FrameNames.Place(w.WaitFrame),-20} {w.Waits,8} x {w.Ms,10:F1} ms blocked") + PerRequest(w.Ms, requests));
+        }
+    }
+
+    // One line per stack: its weight and its three innermost frames, enough to find it in the flame graph.
+    private static void TopStacks(StringBuilder text, TraceProfile profile)
+    {
+        text.AppendLine();
+        Line(text, F($"Heaviest CPU stacks ({profile.TopStacks.Count} of {profile.Stacks.Count}), innermost frames last:"));
+        foreach (var stack in profile.TopStacks)
+        {
+            var frames = string.Join(" > ", stack.Frames.TakeLast(3).Select(FrameNames.MethodPart));
+            Line(text, F($"  {stack.Samples,7} {stack.Samples * profile.SampleIntervalMs,9:F1} ms  {frames}"));
         }
     }
 

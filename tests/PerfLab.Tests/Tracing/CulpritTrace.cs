@@ -4,7 +4,9 @@ using PerfLab.Tracing;
 namespace PerfLab.Tests.Tracing;
 
 /// <summary>What one traced run of a culprit endpoint gave: the profile, the requests completed while tracing, the file.</summary>
-internal sealed record CulpritRun(TraceProfile Profile, long Requests, string TracePath, IReadOnlyList<TraceFinding> Findings);
+/// <param name="ProcessCpuMs">The SUT's own CPU time (user + system) while the trace ran, to check the sampled CPU against.</param>
+internal sealed record CulpritRun(TraceProfile Profile, long Requests, string TracePath, IReadOnlyList<TraceFinding> Findings,
+    double ProcessCpuMs);
 
 /// <summary>
 /// Starts a fresh SUT, sends a culprit endpoint concurrent requests from an HttpClient loop, traces it for a few
@@ -35,17 +37,16 @@ internal static class CulpritTrace
         var load = LoadAsync(client, path, users, completed, tracing, stop.Token);
         var file = Path.Combine(folder, "culprit.nettrace");
         Volatile.Write(ref tracing[0], 1);
+        var cpuBefore = CpuMs(sut.Pid);
         await TraceSession.CollectAsync(new TraceOptions(sut.Pid, duration, file), CancellationToken.None);
+        var cpuMs = CpuMs(sut.Pid) - cpuBefore;
         Volatile.Write(ref tracing[0], 0);
         await stop.CancelAsync();
         await load;
 
-        Directory.CreateDirectory("/tmp/trace3-dev"); File.Copy(file, "/tmp/trace3-dev/" + path.Split('?')[0].Replace('/', '_') + ".nettrace", true); // DEV
         var profile = TraceAnalysis.Analyze(file, new TraceAnalysisOptions("PerfLab.Sut"));
         var requests = Interlocked.Read(ref completed[0]);
-        var run = new CulpritRun(profile, requests, file, TraceFindings.From(profile, requests));
-        File.WriteAllText("/tmp/trace3-dev/" + path.Split('?')[0].Replace('/', '_') + ".txt", Describe(run)); // DEV
-        return run;
+        return new CulpritRun(profile, requests, file, TraceFindings.From(profile, requests), cpuMs);
     }
 
     // Counts only the requests that complete while the trace runs, so per-request figures divide like with like.
@@ -72,16 +73,23 @@ internal static class CulpritTrace
         await Task.WhenAll(loops);
     }
 
+    private static double CpuMs(int pid)
+    {
+        using var process = System.Diagnostics.Process.GetProcessById(pid);
+        return process.TotalProcessorTime.TotalMilliseconds;
+    }
+
     /// <summary>A readable dump for assertion messages: the numbers a failing test should show.</summary>
     public static string Describe(CulpritRun run)
     {
         var p = run.Profile;
         var lines = new List<string>
         {
-            $"traced {p.TracedSeconds:F1} s, interval {p.SampleIntervalMs:F2} ms, cpu {p.CpuSamples}, waiting {p.WaitingSamples}, requests {run.Requests}",
+            $"traced {p.TracedSeconds:F1} s, tick {p.TickIntervalMs:F2} ms (cpu weight {p.SampleIntervalMs:F2}), cpu {p.CpuSamples}, waiting {p.WaitingSamples}, requests {run.Requests}",
+            $"sampled CPU {p.CpuMs:F0} ms (gc {p.Gc.CpuMs:F0}), process CPU {run.ProcessCpuMs:F0} ms",
             "components: " + string.Join(", ", p.Components.Select(c => $"{c.Component} {c.Ms:F0} ms ({c.Share:P0})")),
             $"gc: {string.Join("/", p.Gc.CountByGeneration)} pause {p.Gc.PauseMs:F0} ms heaps {p.Gc.Heaps}",
-            "contention: " + string.Join("; ", p.Contention.Take(5).Select(c => $"{c.Place} x{c.Count} {c.BlockedMs:F0} ms")),
+            "contention: " + string.Join("; ", p.Contention.Take(5).Select(c => $"{c.Place} x{c.Count} {c.BlockedMs:F0} ms (spin {c.AcquireCpuMs:F0} ms)")),
             "waits: " + string.Join("; ", p.BlockingWaits.Take(5).Select(w => $"{w.Place} [{w.WaitFrame}] {w.Ms:F0} ms")),
             "findings: " + string.Join("; ", run.Findings.Select(f => $"{f.Kind} @ {f.Place}: {f.Message}")),
         };

@@ -8,6 +8,7 @@ public sealed class FrameNamesTests
     [InlineData("PerfLab.Sut.Diagnostics.CulpritsApi+<>c.<MapCulprits>b__0_0(int32)", "PerfLab.Sut.Diagnostics.CulpritsApi.MapCulprits lambda b__0_0")]
     [InlineData("PerfLab.Sut.Orders.OrdersController+<GetAsync>d__3.MoveNext()", "PerfLab.Sut.Orders.OrdersController.GetAsync (async)")]
     [InlineData("Ns.Type+<>c__DisplayClass2_0.<Run>b__1", "Ns.Type.Run lambda b__1")]
+    [InlineData("PerfLab.Sut.Delays.DelaysApi+<>c+<<MapDelays>b__1_1>d.MoveNext()", "PerfLab.Sut.Delays.DelaysApi.MapDelays lambda b__1_1 (async)")]
     [InlineData("Microsoft.Extensions.Logging.LoggerMessage+<>c__DisplayClass12_0`2[System.Int32,System.Int32].<Define>g__Log|0(class Microsoft.Extensions.Logging.ILogger)",
         "Microsoft.Extensions.Logging.LoggerMessage.Define local Log")]
     [InlineData("Program.<<Main>$>b__0_0()", "Program.<Main>$ lambda b__0_0")]

@@ -1,6 +1,8 @@
 using System.Globalization;
 using System.Text.Json;
+using PerfLab.Common;
 using PerfLab.Sut;
+using PerfLab.Tracing;
 
 namespace PerfLab.Tests.Tracing;
 
@@ -28,6 +30,15 @@ public sealed class TraceCommandTests
         Assert.Equal(2, result.ExitCode);
         Assert.Contains("is not a readable .nettrace file", result.Stderr);
         Assert.DoesNotContain("   at ", result.Stderr);
+    }
+
+    [Fact]
+    public void Analyze_MissingFile_ThrowsUsageErrorForTheCaller()
+    {
+        var error = Assert.Throws<PerfLabException>(() => TraceAnalysis.Analyze("/nonexistent/y.nettrace"));
+
+        Assert.Equal(ExitCode.Usage, error.ExitCode);
+        Assert.Equal("/nonexistent/y.nettrace: no such file.", error.Message);
     }
 
     [Fact]
@@ -61,6 +72,8 @@ public sealed class TraceCommandTests
         Assert.Matches(@"\n  CulpritsApi\.\S+ +\d+ x +\d+\.\d ms blocked \(\d+\.\d{3} ms/request\)", report.Stdout);
         Assert.Matches(@"\[strong\] lock taken in CulpritsApi\.", report.Stdout);
         Assert.Matches(@"\n  App +\d+\.\d +\d+\.\d % +\d+\.\d{3}\n", report.Stdout);
+        Assert.Matches(@"Heaviest CPU stacks \(5 of \d+\)", report.Stdout);
+        Assert.Matches(@"\n +\d+ +\d+\.\d ms  \S.*CulpritsApi\.HoldLock", report.Stdout);
         var folded = await File.ReadAllLinesAsync(Path.Combine(folder, "lock.folded"));
         var foldedSamples = folded.Sum(l => long.Parse(l[(l.LastIndexOf(' ') + 1)..], CultureInfo.InvariantCulture));
         using var speedscope = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder, "lock.speedscope.json")));
