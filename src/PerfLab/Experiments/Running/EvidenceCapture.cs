@@ -102,11 +102,15 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
             BlockingWaitMsPerRequest = PerRequest(trace.BlockingWaits.Sum(w => w.Ms)),
             GcPauseShare = trace.Gc.PauseShareOfWall,
             GcCpuShare = trace.Gc.ShareOfCpu,
-            Contention = trace.Contention.Take(5).Select(c => new CallSite(c.Place, c.Count, c.BlockedMs, c.ExampleStack)).ToList(),
-            BlockingWaits = trace.BlockingWaits.Take(5).Select(w => new CallSite(w.Place, w.Samples, w.Ms, w.ExampleStack)).ToList(),
+            Contention = trace.Contention.Take(5).Select(c => new CallSite(Named(c.Place, c.AppPlace), c.Count, c.BlockedMs, c.ExampleStack)).ToList(),
+            BlockingWaits = trace.BlockingWaits.Take(5).Select(w => new CallSite(Named(w.Place, w.AppPlace), w.Waits, w.Ms, w.ExampleStack)).ToList(),
             TopStacks = trace.TopStacks.Select(s => new StackSample(s.Frames, s.Samples)).ToList(),
         };
     }
+
+    /// <summary>A site in a library says which of the app's methods led there.</summary>
+    private static string Named(string place, string? appPlace) =>
+        appPlace is null || appPlace == place ? place : $"{place} (from {appPlace})";
 
     public static string Describe(TracedRun run) => string.Create(CultureInfo.InvariantCulture,
         $"traced {run.Evidence.TracedSeconds:F1} s, {run.Evidence.Requests} requests, {run.Evidence.CpuSamples} CPU samples, {run.Findings.Count} findings");

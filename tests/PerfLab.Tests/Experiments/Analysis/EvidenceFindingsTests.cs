@@ -11,11 +11,12 @@ public sealed class EvidenceFindingsTests
     private static TraceProfile Profile(double appMs, double dbMs, params ContentionSite[] contention) => new(
         TracedSeconds: 2,
         SampleIntervalMs: 1,
+        TickIntervalMs: 1,
         CpuSamples: (long)(appMs + dbMs),
         WaitingSamples: 0,
         Components: [new ComponentTime(Component.App, appMs, (long)appMs, appMs / (appMs + dbMs)),
                      new ComponentTime(Component.Database, dbMs, (long)dbMs, dbMs / (appMs + dbMs))],
-        Gc: new GcSummary([0, 0, 0], 0, 0, 0, 0, 0, 0, "unknown"),
+        Gc: new GcSummary([0, 0, 0], 0, 0, 0, 0, 0, 0, 0, 0, "unknown"),
         Contention: contention,
         BlockingWaits: [],
         ThreadPool: new ThreadPoolSummary(0, 0, 0, 4),
