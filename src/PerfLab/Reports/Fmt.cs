@@ -88,7 +88,7 @@ internal static class Fmt
         Results.FindingKind.GeneratorSaturated => "Load generator saturated",
         Results.FindingKind.Errors => "Errors",
         Results.FindingKind.Timeouts => "Timeouts",
-        Results.FindingKind.SyncOverAsync => "Sync over async",
+        Results.FindingKind.SyncOverAsync => "Pool thread blocked (sync over async or sync I/O)",
         Results.FindingKind.GcHeadroom => "GC headroom",
         Results.FindingKind.CpuBreakdown => "CPU breakdown",
         _ => kind.ToString(),

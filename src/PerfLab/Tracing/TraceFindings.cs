@@ -24,6 +24,8 @@ public static class TraceFindings
     private const double StrongBlockedMs = 10;
     // Sites below 1 ms blocked in the whole trace are noise (a pool's own locks colliding once) and are not reported.
     private const double MinBlockedMs = 1;
+    // Nor are sites that block a request for less than 10 µs on average: a lock that collided a few times in thousands.
+    private const double MinBlockedMsPerRequest = 0.01;
     // A blocking-wait site needs 50 samples (50 ms of thread time at the default 1 ms interval) to be strong.
     private const long StrongWaitSamples = 50;
     private const long MinWaitSamples = 2;
@@ -50,7 +52,8 @@ public static class TraceFindings
     private static IEnumerable<TraceFinding> Contention(TraceProfile profile, long requests) =>
         // A site needs contention events: CPU in a lock's slow path alone is also how an inflated Monitor is taken
         // uncontended, so it adds to a site's cost but makes no finding.
-        profile.Contention.Where(c => c.Count > 0 && c.BlockedMs >= MinBlockedMs && c.ExampleStack.Count > 0 && c.Place != Unnamed)
+        profile.Contention.Where(c => c.Count > 0 && c.BlockedMs >= MinBlockedMs && c.ExampleStack.Count > 0 && c.Place != Unnamed
+                                     && (requests <= 0 || c.BlockedMs / requests >= MinBlockedMsPerRequest))
             .Take(MaxSites)
             .Select(c => new TraceFinding(TraceFindingKind.Contention, c.Place,
                 F($"lock taken in {c.Place}(){From(c.Place, c.AppPlace)}: {c.Count} contentions, {Per(c.BlockedMs, profile, requests, " blocked")}") +

@@ -87,7 +87,7 @@ public sealed class TimeSectionTests
         Assert.Contains("| variant | finding | place | what was seen | evidence | recommendation |", markdown);
         Assert.Contains("| sync-over-async | **Thread-pool starvation** | — | the thread-pool queue", markdown);
         Assert.Contains("queue length median 55; 8 starvation injections (weak evidence: counters only) |", markdown);
-        Assert.Contains("| sync-over-async | **Sync over async** | `PerfLab.Sut.Products.ProductsApi.GetProductsSyncOverAsync` | threads waited 1187.4 ms per request in Task.Wait | 1230 blocking waits in the trace of repetition 2 | await", markdown);
+        Assert.Contains("| sync-over-async | **Pool thread blocked (sync over async or sync I/O)** | `PerfLab.Sut.Products.ProductsApi.GetProductsSyncOverAsync` | threads waited 1187.4 ms per request in Task.Wait | 1230 blocking waits in the trace of repetition 2 | await", markdown);
     }
 
     [Fact]
