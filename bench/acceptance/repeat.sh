@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs bench/acceptance/orders.yaml N times as separate `perflab run` invocations and counts the verdicts (issue 16).
+# Usage: [EXTRA=µs] bench/acceptance/repeat.sh N LABEL [more perflab run options...]
+#   A/A:      bench/acceptance/repeat.sh 10 aa --aa --trace false
+#   slowdown: EXTRA=300 bench/acceptance/repeat.sh 10 slow --trace false
+# EXTRA is the CPU spun per request by the "slowed" variant (Sut:ExtraWorkMicroseconds), 0 by default.
+set -euo pipefail
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+OUT="${OUT:-$REPO/results/bench/acceptance}"   # results/ is git-ignored
+count="$1"; label="$2"; shift 2
+mkdir -p "$OUT/exp-$label"
+sed "s/__EXTRA__/${EXTRA:-0}/" "$REPO/bench/acceptance/orders.yaml" > "$OUT/exp-$label/orders.yaml"
+folders=()
+for i in $(seq 1 "$count"); do
+  dir="$OUT/$label-$i-$(date -u +%Y%m%dT%H%M%S)"
+  "$REPO/perflab" run orders --experiments "$OUT/exp-$label" "$@" --out "$dir" >"$dir.log" 2>&1 \
+    || echo "run $i exited $? (see $dir.log)" >&2
+  folders+=("$dir")
+done
+python3 "$REPO/bench/acceptance/verdicts.py" "${folders[@]}"

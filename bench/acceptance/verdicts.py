@@ -1,0 +1,44 @@
+"""Counts the verdicts of result folders (python3 verdicts.py FOLDER...): per folder the primary comparison (all-scenario
+RPS) with its interval and verdict, then how many called a difference, with an exact (Clopper-Pearson) 95 % interval."""
+import json
+import math
+import sys
+
+
+def binom_cdf(k, n, p):
+    return sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k + 1))
+
+
+def bisect(f, target):
+    """The p in [0, 1] where the increasing function f crosses target."""
+    lo, hi = 0.0, 1.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if f(mid) < target else (lo, mid)
+    return (lo + hi) / 2
+
+
+def clopper_pearson(k, n):
+    # Lower: P(X >= k | p) = 2.5 %; upper: P(X <= k | p) = 2.5 % (both tails of the exact binomial).
+    low = 0.0 if k == 0 else bisect(lambda p: 1 - binom_cdf(k - 1, n, p), 0.025)
+    high = 1.0 if k == n else bisect(lambda p: -binom_cdf(k, n, p), -0.025)
+    return low, high
+
+
+rows, verdicts = [], {}
+for folder in sys.argv[1:]:
+    with open(f"{folder}/results.json", encoding="utf-8") as f:
+        results = json.load(f)
+    for e in results["experiments"]:
+        for c in e["comparisons"]:
+            if c["scenario"] == "all" and c["metric"] == "rps":
+                rows.append(f"| {folder.rstrip('/').split('/')[-1]} | {e['blocks']} | {c['changePercent']:+.1f} % "
+                            f"[{c['lowPercent']:+.1f}, {c['highPercent']:+.1f}] | {c.get('method')} | {c['verdict']} |")
+                verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
+print("| run | blocks | all-scenario RPS change [95 % interval] | method | verdict |")
+print("|---|---|---|---|---|")
+print("\n".join(rows))
+n = sum(verdicts.values())
+for verdict, k in sorted(verdicts.items()):
+    low, high = clopper_pearson(k, n)
+    print(f"\n{verdict}: {k} of {n} ({k / n * 100:.0f} %, exact 95 % interval {low * 100:.1f}-{high * 100:.1f} %)")
