@@ -34,7 +34,8 @@ public static class RunRecordBuilder
             BatchTimesMs = load.Scenarios.SelectMany(s => s.Burst?.BatchMs ?? []).ToList(),
             WarmupSeconds = load.WarmupSeconds,
             Settled = load.Settled,
-            Database = DatabaseClientWindow.From(recording, load.MeasuredFromUtc, load.EndedUtc, load.Scenarios.Sum(s => s.Requests)),
+            Database = DatabaseClientWindow.From(recording, load.MeasuredFromUtc, load.EndedUtc, load.Scenarios.Sum(s => s.Requests),
+                load.Scenarios.SelectMany(s => s.Timeline)),
         };
     }
 
