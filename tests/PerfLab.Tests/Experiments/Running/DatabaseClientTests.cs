@@ -12,6 +12,7 @@ namespace PerfLab.Tests.Experiments.Running;
 /// The database client's figures of a run, read from the real SUT's Npgsql meter while the load engine drives it,
 /// against endpoints whose database time is known: <c>SELECT pg_sleep(0.02)</c> is one command of at least 20 ms.
 /// </summary>
+[Collection(QuietCollection.Name)]
 public sealed class DatabaseClientTests(PostgresFixture postgres, ITestOutputHelper output) : IClassFixture<PostgresFixture>
 {
     private const int Users = 8;
