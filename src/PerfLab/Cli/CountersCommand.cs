@@ -239,7 +239,7 @@ public static class CountersCommand
     {
         Description = "The providers to read, comma-separated, named as dotnet-counters names them: " +
             $"{string.Join(", ", CounterCatalog.Providers)}. ASP.NET Core's Hosting and Kestrel counters " +
-            "cost the target CPU on every request; System.Runtime alone is what perflab run reads.",
+            "cost the target CPU on every request; System.Runtime and Npgsql (the database client's meter) are what perflab run reads.",
         Arity = ArgumentArity.OneOrMore,
         AllowMultipleArgumentsPerToken = true,
         DefaultValueFactory = _ => [.. CounterCatalog.Providers],

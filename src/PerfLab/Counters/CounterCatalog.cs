@@ -10,6 +10,14 @@ internal enum MeterTransform
     PercentOfInterval,
 }
 
+/// <summary>Which figure of a histogram's interval a counter takes (published with .NET 8+'s HistogramValuePublished).</summary>
+internal enum HistogramPart
+{
+    None,
+    Count,
+    Sum,
+}
+
 /// <summary>Where a counter lives in a meter: summed over the series whose tag <c>TagKey</c> is one of <c>TagValues</c>.</summary>
 internal sealed record MeterReading(
     string Meter,
@@ -19,15 +27,21 @@ internal sealed record MeterReading(
     MeterTransform Transform = MeterTransform.None,
     string? TagKey = null,
     string[]? TagValues = null,
-    bool ZeroUntilFirstMeasurement = false);
+    bool ZeroUntilFirstMeasurement = false,
+    HistogramPart Histogram = HistogramPart.None);
 
+/// <param name="OlderMeter">The same figure under the name an older version of the library published it (Npgsql 8/9).</param>
 internal sealed record CounterDefinition(
     string Name,
     string DisplayName,
     string Unit,
     CounterKind Kind,
     string EventSource,
-    MeterReading? Meter);
+    MeterReading? Meter,
+    MeterReading? OlderMeter = null)
+{
+    public IEnumerable<MeterReading> Readings => new[] { Meter, OlderMeter }.OfType<MeterReading>();
+}
 
 /// <summary>
 /// The one mapping table: each counter under its dotnet-counters name, the EventCounter that carries it and, for the
@@ -40,6 +54,7 @@ internal static class CounterCatalog
     public const string HostingEventSource = "Microsoft.AspNetCore.Hosting";
     public const string KestrelEventSource = "Microsoft-AspNetCore-Server-Kestrel";
     public const string StarvationCounter = "threadpool-starvation-injections";
+    public const string NpgsqlMeter = "Npgsql";
 
     // Semantics follow the EventCounters so that both sources give the same figure: GC.CollectionCount(0) counts every
     // GC that collected gen 0 (gen-1 and gen-2 GCs too), whereas the meter tags each GC with its highest generation.
@@ -86,10 +101,11 @@ internal static class CounterCatalog
         new("current-requests", "Current Requests", "count", CounterKind.Gauge, HostingEventSource, null),
         new("current-connections", "Current Connections", "count", CounterKind.Gauge, KestrelEventSource, null),
         new("connections-per-second", "Connection Rate", "count", CounterKind.Rate, KestrelEventSource, null),
+        .. NpgsqlCounters.All,
     ];
 
     /// <summary>The providers a collection can ask for, under the names dotnet-counters' --counters takes.</summary>
-    public static readonly IReadOnlyList<string> Providers = [RuntimeEventSource, HostingEventSource, KestrelEventSource];
+    public static readonly IReadOnlyList<string> Providers = [RuntimeEventSource, HostingEventSource, KestrelEventSource, NpgsqlMeter];
 
     /// <summary>The counters the given providers publish, in catalog order; System.Runtime's include the starvation injections.</summary>
     public static IReadOnlyList<CounterDefinition> Of(IReadOnlyCollection<string> providers)

@@ -194,15 +194,18 @@ public static class CounterCollector
         // Level Critical turns the counters on without the sources' per-request Informational events (Hosting's
         // RequestStart/Stop, Kestrel's connection events): EventCounters payloads are written at LogAlways. Enabled at
         // any level, Hosting and Kestrel still do their per-request bookkeeping, the price of their counters.
-        var eventSources = options.Providers.Where(p => p != CounterCatalog.RuntimeEventSource || useRuntimeEventCounters);
+        var eventSources = options.Providers.Where(p => p != CounterCatalog.NpgsqlMeter && (p != CounterCatalog.RuntimeEventSource || useRuntimeEventCounters));
         var providers = eventSources.Select(p => new EventPipeProvider(p, EventLevel.Critical, 0, counterArgs)).ToList();
-        if (useMeter)
+        // Npgsql has a meter only, on every runtime: it shares the one metrics session with System.Runtime's.
+        var npgsql = options.Providers.Contains(CounterCatalog.NpgsqlMeter);
+        var meters = new[] { useMeter ? CounterCatalog.RuntimeMeter : null, npgsql ? CounterCatalog.NpgsqlMeter : null }.OfType<string>().ToList();
+        if (meters.Count > 0)
         {
             providers.Add(new("System.Diagnostics.Metrics", EventLevel.Informational, TimeSeriesValuesKeyword,
                 new Dictionary<string, string>
                 {
                     ["SessionId"] = sessionId,
-                    ["Metrics"] = CounterCatalog.RuntimeMeter,
+                    ["Metrics"] = string.Join(',', meters),
                     ["RefreshInterval"] = interval,
                     ["MaxTimeSeries"] = "1000",
                     ["MaxHistograms"] = "10",

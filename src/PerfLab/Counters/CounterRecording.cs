@@ -104,8 +104,8 @@ public sealed record CounterOptions
     public TimeSpan? Duration { get; init; }
     public RuntimeCounterSource Source { get; init; } = RuntimeCounterSource.Auto;
     /// <summary>
-    /// The counter providers to read: System.Runtime, Microsoft.AspNetCore.Hosting, Microsoft-AspNetCore-Server-Kestrel
-    /// (all by default). System.Runtime brings the thread-pool adjustment events (starvation injections) with it.
+    /// The counter providers to read: System.Runtime, Microsoft.AspNetCore.Hosting, Microsoft-AspNetCore-Server-Kestrel,
+    /// Npgsql (all by default). System.Runtime brings the thread-pool adjustment events (starvation injections) with it.
     /// Enabling Hosting or Kestrel switches on ASP.NET Core's per-request diagnostics in the target, which costs it CPU
     /// on every request (docs/benchmarks.md, "Counter cost"); System.Runtime alone does not.
     /// </summary>

@@ -18,8 +18,8 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
 
     private static readonly Dictionary<(string Source, string Name), CounterDefinition> _byEventCounter =
         CounterCatalog.All.ToDictionary(d => (d.EventSource, d.Name));
-    private static readonly ILookup<string, CounterDefinition> _byInstrument =
-        CounterCatalog.All.Where(d => d.Meter is not null).ToLookup(d => d.Meter!.Instrument);
+    private static readonly ILookup<string, (CounterDefinition Definition, MeterReading Reading)> _byInstrument =
+        CounterCatalog.All.SelectMany(d => d.Readings.Select(r => (d, r))).ToLookup(p => p.r.Instrument);
 
     private readonly Lock _gate = new();
     private readonly SortedDictionary<long, Bucket> _buckets = [];
@@ -150,7 +150,7 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
     {
         switch (e.EventName)
         {
-            case "CounterRateValuePublished" or "UpDownCounterRateValuePublished" or "GaugeValuePublished":
+            case "CounterRateValuePublished" or "UpDownCounterRateValuePublished" or "GaugeValuePublished" or "HistogramValuePublished":
                 break;
             case "MultipleSessionsNotSupportedError" when (e.PayloadByName("runningSessionId") as string) != sessionId:
             case "MultipleSessionsConfiguredIncorrectlyError" when (e.PayloadByName("clientId") as string) == clientId:
@@ -184,15 +184,20 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
             return;
         }
 
-        foreach (var definition in _byInstrument[instrument])
+        foreach (var (definition, reading) in _byInstrument[instrument])
         {
-            var reading = definition.Meter!;
             if (reading.Meter != meter || !TagMatches(reading, tags))
             {
                 continue;
             }
-            // An observable up-down counter publishes its current value in "value"; without one, the rate is all we have.
-            var figure = reading.UseRate ? rate : value ?? rate;
+            // An up-down counter publishes its current value in "value"; without one, the rate is all we have. A
+            // histogram publishes its interval's count and sum (event version 1, .NET 8+) beside the quantiles.
+            var figure = reading.Histogram switch
+            {
+                HistogramPart.Count => Number(e.PayloadByName("count")),
+                HistogramPart.Sum => Number(e.PayloadByName("sum")),
+                _ => reading.UseRate ? rate : value ?? rate,
+            };
             if (figure is { } f)
             {
                 Add(definition, unixMs, MeterSeries + tags, f * reading.Scale, reading.UseRate, CounterSource.Meter);
@@ -205,7 +210,10 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
         lock (_gate)
         {
             var bucket = BucketAt(unixMs);
-            bucket.HasMeterValues |= source == CounterSource.Meter;
+            if (source == CounterSource.Meter)
+            {
+                bucket.MetersSeen.Add(definition.Meter!.Meter);
+            }
             var values = bucket.Values;
             if (!values.TryGetValue(definition.Name, out var bySeries))
             {
@@ -253,12 +261,10 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
                 values[name] = bySeries.Values.Sum();
             }
         }
-        if (bucket.HasMeterValues)
+        // Only where the meter answered that second: a process that never loaded Npgsql shows no Npgsql zeros.
+        foreach (var definition in definitions.Where(d => d.Meter is { ZeroUntilFirstMeasurement: true } m && bucket.MetersSeen.Contains(m.Meter)))
         {
-            foreach (var definition in definitions.Where(d => d.Meter is { ZeroUntilFirstMeasurement: true }))
-            {
-                values.TryAdd(definition.Name, 0);
-            }
+            values.TryAdd(definition.Name, 0);
         }
         foreach (var name in values.Keys.ToList())
         {
@@ -291,10 +297,19 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
     private static double? Parse(object? text) =>
         text is string s && double.TryParse(s, NumberStyles.Float, CultureInfo.InvariantCulture, out var v) ? v : null;
 
+    // The histogram's count and sum are typed payload fields (int, double), not the strings the other events carry.
+    private static double? Number(object? field) => field switch
+    {
+        int i => i,
+        long l => l,
+        double d when double.IsFinite(d) => d,
+        _ => Parse(field),
+    };
+
     private sealed class Bucket
     {
         public Dictionary<string, Dictionary<string, double>> Values { get; } = [];
         public int StarvationInjections { get; set; }
-        public bool HasMeterValues { get; set; }
+        public HashSet<string> MetersSeen { get; } = [];
     }
 }

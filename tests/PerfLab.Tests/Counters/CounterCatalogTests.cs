@@ -8,6 +8,7 @@ public sealed class CounterCatalogTests
     [InlineData(new[] { "System.Runtime" }, new[] { "System.Runtime" })]
     [InlineData(new[] { "microsoft.aspnetcore.hosting, System.Runtime" }, new[] { "Microsoft.AspNetCore.Hosting", "System.Runtime" })]
     [InlineData(new[] { "System.Runtime", "Microsoft-AspNetCore-Server-Kestrel,system.runtime" }, new[] { "System.Runtime", "Microsoft-AspNetCore-Server-Kestrel" })]
+    [InlineData(new[] { "npgsql,System.Runtime" }, new[] { "Npgsql", "System.Runtime" })]
     public void ParseProviders_KnownNamesAnyCaseAndSeparator_CanonicalNamesOnceEach(string[] tokens, string[] expected)
     {
         var providers = CounterCatalog.ParseProviders(tokens, out var error);
@@ -27,6 +28,7 @@ public sealed class CounterCatalogTests
         Assert.Null(providers);
         Assert.Contains(message, error);
         Assert.Contains("Microsoft.AspNetCore.Hosting", error);
+        Assert.Contains("Npgsql", error);
     }
 
     [Fact]
@@ -42,5 +44,18 @@ public sealed class CounterCatalogTests
         Assert.DoesNotContain("requests-per-second", names);
         Assert.Equal(["requests-per-second", "current-requests"],
             CounterCatalog.Of([CounterCatalog.HostingEventSource]).Select(d => d.Name));
+    }
+
+    [Fact]
+    public void Of_Npgsql_TheDatabaseClientsCountersUnderBothNpgsqlGenerations()
+    {
+        var npgsql = CounterCatalog.Of([CounterCatalog.NpgsqlMeter]);
+
+        Assert.Equal(8, npgsql.Count);
+        Assert.All(npgsql, d => Assert.StartsWith("npgsql-", d.Name, StringComparison.Ordinal));
+        Assert.All(npgsql, d => Assert.Equal(2, d.Readings.Select(r => r.Instrument).Distinct().Count()));
+        var commands = npgsql.Single(d => d.Name == CounterNames.NpgsqlCommands);
+        Assert.Equal(["db.client.operation.duration", "db.client.commands.duration"], commands.Readings.Select(r => r.Instrument));
+        Assert.DoesNotContain(CounterCatalog.StarvationCounter, npgsql.Select(d => d.Name));
     }
 }

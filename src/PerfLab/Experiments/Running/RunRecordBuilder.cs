@@ -34,6 +34,8 @@ public static class RunRecordBuilder
             BatchTimesMs = load.Scenarios.SelectMany(s => s.Burst?.BatchMs ?? []).ToList(),
             WarmupSeconds = load.WarmupSeconds,
             Settled = load.Settled,
+            Database = DatabaseClientWindow.From(recording, load.MeasuredFromUtc, load.EndedUtc, load.Scenarios.Sum(s => s.Requests),
+                load.Scenarios.SelectMany(s => s.Timeline)),
         };
     }
 
@@ -55,6 +57,7 @@ public static class RunRecordBuilder
             BatchTimesMs = times,
             ConfiguredRttMs = outcome.ConfiguredRttMs,
             MeasuredRttMs = outcome.MeasuredRttMs,
+            Database = DatabaseClientWindow.From(recording, outcome.MeasuredFrom, outcome.Ended, times.Count),
         };
     }
 
