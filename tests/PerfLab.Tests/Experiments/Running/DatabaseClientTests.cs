@@ -19,8 +19,10 @@ public sealed class DatabaseClientTests(PostgresFixture postgres, ITestOutputHel
 
     // The client's time of a command is pg_sleep's own plus the round trip over loopback and the wait of the
     // continuation (or the blocked thread) for a core: on this 2-core machine, shared with other work (load average 7
-    // to 9), pg_sleep(0.02) measured 20.4 to 23.3 ms from the client. Command time may exceed the sleep by this much.
-    private const double OverheadMs = 5;
+    // to 9), pg_sleep(0.02) measured 20.4 to 23.3 ms from the client; with the whole solution's tests running beside
+    // it (dotnet test PerfLab.slnx runs the SUT's test assembly in parallel) pg_sleep(0.05) once exceeded 55 ms. The
+    // command time may exceed the sleep by this much; counting a command twice or a request's whole time would not fit.
+    private const double OverheadMs = 15;
     private static readonly TimeSpan _testBudget = TimeSpan.FromSeconds(90);
 
     [Theory]
