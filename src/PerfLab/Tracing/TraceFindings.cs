@@ -23,14 +23,14 @@ public static class TraceFindings
     private const long StrongContentions = 20;
     private const double StrongBlockedMs = 10;
     // Sites below 1 ms blocked in the whole trace are noise (a pool's own locks colliding once) and are not reported.
-    private const double MinBlockedMs = 1;
+    public const double MinBlockedMs = 1;
     // Nor are sites that block a request for less than 10 µs on average: a lock that collided a few times in thousands.
     private const double MinBlockedMsPerRequest = 0.01;
     // A blocking-wait site needs 50 samples (50 ms of thread time at the default 1 ms interval) to be strong.
     private const long StrongWaitSamples = 50;
     private const long MinWaitSamples = 2;
     // CPU shares rest on samples: 500 on-CPU samples (0.5 s of CPU) make a share steady to a few percent.
-    private const long StrongCpuSamples = 500;
+    public const long StrongCpuSamples = 500;
     // GC headroom is strong from 10 GCs seen with the CPU samples above.
     private const int StrongGcCount = 10;
     private const int MaxSites = 3;

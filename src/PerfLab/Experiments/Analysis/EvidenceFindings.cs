@@ -67,7 +67,7 @@ public static class EvidenceFindings
                 + Wait("database", b.Evidence.DatabaseMsPerRequest, e.DatabaseMsPerRequest)
                 + Wait("; blocking waits", b.Evidence.BlockingWaitMsPerRequest, e.BlockingWaitMsPerRequest)
                 + Wait("; lock-blocked", b.Evidence.LockBlockedMsPerRequest, e.LockBlockedMsPerRequest);
-            var strong = e.CpuSamples >= 500 && b.Evidence.CpuSamples >= 500;
+            var strong = e.CpuSamples >= TraceFindings.StrongCpuSamples && b.Evidence.CpuSamples >= TraceFindings.StrongCpuSamples;
             yield return new Finding(v, FindingKind.CpuBreakdown, message,
                 "Where the change comes from, component by component: see \"Where the time goes\".",
                 F($"traced {e.TracedSeconds:F1} s ({e.Requests} requests, {e.CpuSamples} CPU samples) against {b.Evidence.TracedSeconds:F1} s ({b.Evidence.Requests} requests, {b.Evidence.CpuSamples} samples)"),

@@ -102,8 +102,8 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
             BlockingWaitMsPerRequest = PerRequest(trace.BlockingWaits.Sum(w => w.Ms)),
             GcPauseShare = trace.Gc.PauseShareOfWall,
             GcCpuShare = trace.Gc.ShareOfCpu,
-            Contention = trace.Contention.Where(c => c.Count > 0 && c.BlockedMs >= 1).Take(5).Select(c => new CallSite(Named(c.Place, c.AppPlace), c.Count, c.BlockedMs, c.ExampleStack)).ToList(),
-            BlockingWaits = trace.BlockingWaits.Where(w => w.Ms >= 1).Take(5).Select(w => new CallSite(Named(w.Place, w.AppPlace), w.Waits, w.Ms, w.ExampleStack)).ToList(),
+            Contention = trace.Contention.Where(c => c.Count > 0 && c.BlockedMs >= TraceFindings.MinBlockedMs).Take(5).Select(c => new CallSite(Named(c.Place, c.AppPlace), c.Count, c.BlockedMs, c.ExampleStack)).ToList(),
+            BlockingWaits = trace.BlockingWaits.Where(w => w.Ms >= TraceFindings.MinBlockedMs).Take(5).Select(w => new CallSite(Named(w.Place, w.AppPlace), w.Waits, w.Ms, w.ExampleStack)).ToList(),
             TopStacks = trace.TopStacks.Select(s => new StackSample(s.Frames, s.Samples)).ToList(),
         };
     }
