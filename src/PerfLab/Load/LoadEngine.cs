@@ -235,6 +235,8 @@ public static class LoadEngine
             InFlightOldestMs = run.InFlight.OldestMsAtClose,
             // A median beyond a fifth of the window means few requests could complete in it: the figure is the window's.
             BoundedByWindow = seconds > 0 && latency.Count > 0 && latency.P50Ms > seconds * 1000 / 5,
+            Histogram = measured.Latency,
+            UncorrectedHistogram = measured.Uncorrected,
         };
     }
 

@@ -88,6 +88,14 @@ public sealed record ScenarioResult(
 
     /// <summary>True when the median latency exceeded a fifth of the measured window: the throughput is bounded by the window.</summary>
     public bool BoundedByWindow { get; init; }
+
+    /// <summary>The measured latencies themselves, so that results of several windows can be merged exactly (<see cref="SlotMerge"/>).</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public LatencyHistogram? Histogram { get; init; }
+
+    /// <summary>Open model: the uncorrected latencies, kept for merging as <see cref="Histogram"/>.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public LatencyHistogram? UncorrectedHistogram { get; init; }
 }
 
 /// <summary>Latency in milliseconds from a <see cref="LatencyHistogram"/> (3 significant digits; the mean is exact).</summary>

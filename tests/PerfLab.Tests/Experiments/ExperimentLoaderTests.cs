@@ -64,6 +64,7 @@ public sealed class ExperimentLoaderTests
     [InlineData("quick: { warmup: 2s,", "quick: { precision: 150%, warmup: 2s,", "demo.yaml:21:23: expected 'precision' to be a percentage above 0 and below 100, like 5%.")]
     [InlineData("quick: { warmup: 2s,", "quick: { max-repeat: 9, warmup: 2s,", "demo.yaml:21:24: max-repeat caps the blocks added for a precision: give precision too (e.g. precision: 5%).")]
     [InlineData("quick: { warmup: 2s,", "quick: { steady: maybe, warmup: 2s,", "demo.yaml:21:20: expected 'steady' to be true or false.")]
+    [InlineData("quick: { warmup: 2s,", "quick: { slots: 1, warmup: 2s,", "demo.yaml:21:19: expected 'slots' to be a whole number from 2 to 100.")]
     public void Parse_MalformedFile_NamesFileLineAndWhatWasExpected(string find, string replace, string expected)
     {
         var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse(Valid.Replace(find, replace, StringComparison.Ordinal), "experiments/demo.yaml"));
@@ -80,6 +81,43 @@ public sealed class ExperimentLoaderTests
         var quick = ExperimentLoader.Parse(text, "experiments/demo.yaml").Profiles["quick"];
 
         Assert.Equal((5.0, 12, true, TimeSpan.FromSeconds(20)), (quick.PrecisionPercent, quick.MaxRepeat, quick.WarmupUntilSteady, quick.Warmup));
+    }
+
+    [Fact]
+    public void Parse_Slots_SplitsTheWindowAndSaysSoInTheLoadDescription()
+    {
+        var text = Valid.Replace("quick: { warmup: 2s, duration: 6s, repeat: 3 }",
+            "quick: { warmup: 2s, duration: 9s, slots: 3, repeat: 3 }", StringComparison.Ordinal);
+        var experiment = ExperimentLoader.Parse(text, "experiments/demo.yaml");
+        var quick = experiment.Profiles["quick"];
+
+        Assert.Equal(3, quick.Slots);
+        Assert.Null(experiment.Profiles["smoke"].Slots);
+        Assert.EndsWith("the variants of a block run at once and take turns, 3 slots of 3s each",
+            PerfLab.Experiments.Analysis.ExperimentAnalyzer.DescribeLoad(experiment, quick), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("model: burst\n      size: 10")]
+    [InlineData("model: ramp\n      from: 2\n      step: 2")]
+    public void Parse_SlotsOnABurstOrARamp_AreRefusedNamingTheKey(string model)
+    {
+        var text = Valid.Replace("model: closed", model, StringComparison.Ordinal)
+            .Replace("quick: { warmup: 2s, duration: 6s, repeat: 3 }", "quick: { warmup: 2s, duration: 6s, repeat: 3, slots: 3 }", StringComparison.Ordinal)
+            .Replace("article: { warmup: 10s, duration: 3m, repeat: 3 }", "article: { warmup: 10s, duration: 3m, repeat: 3, batches: 2 }", StringComparison.Ordinal)
+            .Replace("smoke: { warmup: 500ms, duration: 2s, repeat: 1 }", "smoke: { warmup: 500ms, duration: 2s, repeat: 1, batches: 2 }", StringComparison.Ordinal);
+        if (model.StartsWith("model: ramp", StringComparison.Ordinal))
+        {
+            text = text.Replace(", batches: 2", "", StringComparison.Ordinal);
+        }
+        else
+        {
+            text = text.Replace("slots: 3 }", "slots: 3, batches: 2 }", StringComparison.Ordinal);
+        }
+
+        var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse(text, "experiments/demo.yaml"));
+        Assert.Contains("slots apply to closed and open scenarios only", ex.Message, StringComparison.Ordinal);
+        Assert.Matches(@"^experiments/demo\.yaml:2[1-3]:\d+: slots", ex.Message);
     }
 
     [Fact]

@@ -300,6 +300,61 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         Assert.Equal(["a", "b", "b", "a"], runs.Take(4).Select(r => r.GetProperty("variant").GetString()));
     }
 
+    private const string TakingTurns = """
+        name: turns
+        title: Two delays taking turns
+        seed: "001"
+        reproduces: nothing, a test
+        baseline: fast
+        variants:
+          - name: fast
+            vars: { ms: "20" }
+          - name: slow
+            vars: { ms: "40" }
+        load:
+          scenarios:
+            - name: forecast
+              url: /weatherforecast-async?ms=${ms}
+              model: closed
+              users: 4
+        profiles:
+          article: { warmup: 1s, duration: 3s, repeat: 1 }
+          quick: { warmup: 1s, duration: 3s, repeat: 1 }
+          smoke: { warmup: 1s, duration: 3s, slots: 3, repeat: 1 }
+        claims:
+          - text: slow is slower
+            variant: slow
+            metric: rps
+            seedFigure: "200 -> 100"
+            seedChange: -50
+        """;
+
+    [Fact]
+    public async Task Run_Slots_EachVariantGetsItsOwnSlotsFigures()
+    {
+        // Known inputs: 4 users on a 20 ms and a 40 ms endpoint, two SUTs up at once taking turns in 1 s slots. If a
+        // slot's requests went to the wrong variant, or throughput were counted over the block's span, the figures
+        // would not be 4 / 20 ms and 4 / 40 ms.
+        var db = await postgres.CreateDatabaseAsync();
+        var folder = NewFolder();
+        Directory.CreateDirectory(folder);
+        File.WriteAllText(Path.Combine(folder, "turns.yaml"), TakingTurns);
+        var output = NewFolder();
+        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Contains("measuring 3 slots of 1 s each, taking turns", result.Stdout);
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
+        var runs = json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray()
+            .ToDictionary(r => r.GetProperty("variant").GetString()!, r => r.GetProperty("scenarios")[0]);
+        Assert.InRange(runs["fast"].GetProperty("meanMs").GetDouble(), 20, 23);
+        Assert.InRange(runs["slow"].GetProperty("meanMs").GetDouble(), 40, 43);
+        Assert.InRange(runs["fast"].GetProperty("rps").GetDouble(), 4 / 0.023, 4 / 0.020);
+        Assert.InRange(runs["slow"].GetProperty("rps").GetDouble(), 4 / 0.043, 4 / 0.040);
+        // Three 1 s slots each: the requests are those of about 3 s, not of the whole block.
+        Assert.InRange(runs["fast"].GetProperty("requests").GetInt64(), 3 * 4 / 0.023, 3.2 * 4 / 0.020);
+    }
+
     private static async Task WaitForFileLineAsync(RunningPerflab perflab, string file, string text, TimeSpan timeout)
     {
         var clock = Stopwatch.StartNew();

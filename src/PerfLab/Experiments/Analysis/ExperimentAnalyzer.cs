@@ -98,7 +98,11 @@ public static class ExperimentAnalyzer
     }
 
     public static string DescribeLoad(ExperimentDefinition experiment, ProfileDefinition profile) =>
-        DescribeScenarios(experiment, profile) + (profile.Env.Count == 0 ? "" : "; every variant's SUT runs with " + string.Join(", ", profile.Env.Select(p => $"{p.Key}={p.Value}")));
+        DescribeScenarios(experiment, profile)
+        + (profile.Slots is { } slots
+            ? $"; the variants of a block run at once and take turns, {slots} slots of {DurationText.Format(profile.Duration / slots)} each"
+            : "")
+        + (profile.Env.Count == 0 ? "" : "; every variant's SUT runs with " + string.Join(", ", profile.Env.Select(p => $"{p.Key}={p.Value}")));
 
     private static string DescribeScenarios(ExperimentDefinition experiment, ProfileDefinition profile) =>
         string.Join("; ", experiment.Scenarios.Select(s => s.Model switch

@@ -81,6 +81,14 @@ public sealed record ProfileDefinition(TimeSpan Warmup, TimeSpan Duration, int R
     /// <summary>Warm up until the throughput settles, with <see cref="Warmup"/> as the cap.</summary>
     public bool WarmupUntilSteady { get; init; }
 
+    /// <summary>
+    /// Alternating slots: every variant of a block is started and warmed up, then the measured window
+    /// (<see cref="Duration"/> per variant) is served in this many slots per variant, taking turns (A B C C B A A B C ...),
+    /// so that the machine's slow swings (measured at ±10 % over tens of seconds here) hit every variant alike and
+    /// cancel in the paired comparison. Null: one continuous window per run, each variant's SUT alone.
+    /// </summary>
+    public int? Slots { get; init; }
+
     /// <summary>Runtime environment given to every variant's SUT under this profile (a variant's own env wins).</summary>
     public IReadOnlyDictionary<string, string> Env { get; init; } = new Dictionary<string, string>();
 

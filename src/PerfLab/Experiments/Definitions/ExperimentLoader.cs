@@ -154,7 +154,7 @@ public static class ExperimentLoader
                 throw Error(reader.Path, doc["profiles"].Start, $"expected a '{profile}' profile (all of {string.Join(", ", ProfileNames)}).");
             }
             profiles[profile] = ReadProfile(reader, node, profile, scenarios.Any(s => s.Model is ScenarioKind.Burst or ScenarioKind.Upload),
-                scenarios.Any(s => s.Model == ScenarioKind.Upload));
+                scenarios.Any(s => s.Model == ScenarioKind.Upload), scenarios.Any(s => s.Model == ScenarioKind.Ramp));
         }
         return profiles;
     }
@@ -227,10 +227,10 @@ public static class ExperimentLoader
         return new FeedDefinition(reader.RequiredString(map, node, "placeholder"), reader.RequiredString(map, node, "from"), order == "random");
     }
 
-    private static ProfileDefinition ReadProfile(NodeReader reader, YamlNode node, string name, bool batched, bool upload)
+    private static ProfileDefinition ReadProfile(NodeReader reader, YamlNode node, string name, bool batched, bool upload, bool ramp)
     {
         var map = reader.Mapping(node, $"profile '{name}'",
-            ["warmup", "steady", "duration", "repeat", "precision", "max-repeat", "batches", "size", "env"]);
+            ["warmup", "steady", "duration", "repeat", "precision", "max-repeat", "batches", "size", "slots", "env"]);
         var warmup = reader.RequiredDuration(map, node, "warmup", allowZero: true);
         var duration = reader.RequiredDuration(map, node, "duration", allowZero: false);
         var repeat = reader.RequiredInt(map, node, "repeat", 1, 100);
@@ -249,8 +249,14 @@ public static class ExperimentLoader
                 ? "steady applies to closed, open and ramp scenarios; burst and upload runs count batches instead."
                 : "steady: true needs a warmup above zero: it is the most the warm-up may last.");
         }
+        int? slots = map.ContainsKey("slots") ? reader.RequiredInt(map, node, "slots", 2, 100) : null;
+        if (slots is not null && (batched || ramp))
+        {
+            throw Error(reader.Path, map["slots"].Start, "slots apply to closed and open scenarios only: a burst or an upload counts batches, a ramp needs its steps in one go.");
+        }
         return new ProfileDefinition(warmup, duration, repeat, batches, size)
         {
+            Slots = slots,
             PrecisionPercent = precision,
             MaxRepeat = maxRepeat,
             WarmupUntilSteady = steady,

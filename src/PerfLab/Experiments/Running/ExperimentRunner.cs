@@ -110,6 +110,10 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     private async Task<string?> RunBlockAsync(ExperimentDefinition experiment, IReadOnlyList<VariantDefinition> order, int block,
         RunPlan plan, List<RunRecord> runs, List<TracedRun> traced, CancellationToken ct)
     {
+        if (Alternates(experiment))
+        {
+            return await RunAlternatingBlockAsync(experiment, order, block, plan, runs, traced, ct);
+        }
         foreach (var variant in order)
         {
             if (ct.IsCancellationRequested)
@@ -134,6 +138,77 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             }
         }
         return null;
+    }
+
+    /// <summary>Whether the experiment's blocks take turns in slots (<see cref="AlternatingBlock"/>) under this profile.</summary>
+    private bool Alternates(ExperimentDefinition experiment) =>
+        experiment.Profiles[request.Profile].Slots is not null && experiment.Scenarios.All(s => s.Model is ScenarioKind.Closed or ScenarioKind.Open);
+
+    /// <summary>
+    /// A block of <see cref="AlternatingBlock"/>: every variant's SUT started and confirmed, then measured taking turns;
+    /// a variant whose SUT did not start is recorded failed and the others go on. Block 1's variants are traced
+    /// afterwards, one after the other, as single runs are.
+    /// </summary>
+    private async Task<string?> RunAlternatingBlockAsync(ExperimentDefinition experiment, IReadOnlyList<VariantDefinition> order, int block,
+        RunPlan plan, List<RunRecord> runs, List<TracedRun> traced, CancellationToken ct)
+    {
+        var profile = experiment.Profiles[request.Profile];
+        var clock = Stopwatch.StartNew();
+        var first = runs.Count + 1 + RunsBefore(experiment, plan);
+        var positions = order.Select((v, i) => new RunPosition(experiment.Name, v.Name, block, plan.BlocksOf(experiment.Name), first + i,
+            plan.TotalRuns, plan.Remaining(first))).ToList();
+        var participants = new List<BlockParticipant>();
+        var records = new RunRecord?[order.Count];
+        try
+        {
+            for (var i = 0; i < order.Count; i++)
+            {
+                if (ct.IsCancellationRequested)
+                {
+                    return Interrupted;
+                }
+                observer.RunStarting(positions[i]);
+                var id = new RunIdentity(order[i].Name, block, first + i, DateTimeOffset.UtcNow);
+                var variant = profile.Apply(order[i]);
+                var start = await _sessions.StartAsync(variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct);
+                if (start.Failure is { } failure)
+                {
+                    records[i] = RunRecordBuilder.Failed(id, failure);
+                    continue;
+                }
+                var measurement = (LoadMeasurement)MeasurementFor(experiment, variant, block, traced);
+                participants.Add(new BlockParticipant(variant, id, start.Sut!, start.Info, measurement));
+            }
+            var measured = participants.Count > 0
+                ? await new AlternatingBlock(experiment, profile, observer.Message).RunAsync(participants, ct)
+                : [];
+            for (int i = 0, j = 0; i < order.Count; i++)
+            {
+                records[i] ??= measured[j++];
+            }
+            foreach (var p in participants)
+            {
+                await p.Measurement.TraceAsync(p.Sut, p.Id, records[order.ToList().FindIndex(v => v.Name == p.Id.Variant)]!, ct);
+            }
+        }
+        finally
+        {
+            foreach (var p in participants)
+            {
+                await p.Sut.DisposeAsync();
+            }
+        }
+        for (var i = 0; i < order.Count; i++)
+        {
+            plan.Observe(experiment.Name, clock.Elapsed.TotalSeconds / order.Count);
+            runs.Add(records[i]!);
+            observer.RunFinished(positions[i], records[i]!);
+        }
+        if (ct.IsCancellationRequested)
+        {
+            return Interrupted;
+        }
+        return records.FirstOrDefault(r => r!.FailureKind == FailureKind.DatabaseDown)?.FailureReason;
     }
 
     /// <summary>Runs of the experiments before this one, as planned and run: they all completed before it started.</summary>

@@ -37,6 +37,20 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
             return Failed(FailureKind.LoadFailed, $"the load could not run: {ex.Message}");
         }
 
+        var record = await RecordAsync(sut, id, info, load, recording, ct);
+        await TraceAsync(sut, id, record, ct);
+        return record;
+    }
+
+    /// <summary>
+    /// The run's record from what the load and the counters measured, failed when the SUT crashed, the load stopped
+    /// early, Ctrl+C came, or the database went down under it.
+    /// </summary>
+    public async Task<RunRecord> RecordAsync(SutProcess sut, RunIdentity id, IReadOnlyDictionary<string, string> info,
+        LoadResult load, CounterRecording? recording, CancellationToken ct)
+    {
+        RunRecord Failed(FailureKind kind, string reason) => RunRecordBuilder.Failed(id, new RunFailure(kind, reason, sut.TailOfLog(), info));
+
         if (sut.Process.HasExited)
         {
             return Failed(FailureKind.SutCrashed, $"the SUT crashed during the run (exit code {sut.Process.ExitCode})");
@@ -57,12 +71,11 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
             return RunRecordBuilder.MarkFailed(record, FailureKind.DatabaseDown,
                 $"the database stopped: {unavailable} of {requests} requests answered 503 and the database does not accept connections; the remaining runs were skipped");
         }
-        await TraceAsync(sut, id, record, ct);
         return record;
     }
 
     /// <summary>The traced stretch after the window; a trace that fails is reported and costs the run nothing.</summary>
-    private async Task TraceAsync(SutProcess sut, RunIdentity id, RunRecord record, CancellationToken ct)
+    public async Task TraceAsync(SutProcess sut, RunIdentity id, RunRecord record, CancellationToken ct)
     {
         if (Capture is null || record.Status != RunStatus.Ok || ct.IsCancellationRequested)
         {

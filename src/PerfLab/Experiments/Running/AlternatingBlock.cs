@@ -1,0 +1,172 @@
+using PerfLab.Common;
+using PerfLab.Counters;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Load;
+using PerfLab.Results;
+using PerfLab.Sut;
+
+namespace PerfLab.Experiments.Running;
+
+/// <summary>One variant of an alternating block: its SUT (started and confirmed), its identity and how it is measured.</summary>
+public sealed record BlockParticipant(VariantDefinition Variant, RunIdentity Id, SutProcess Sut, IReadOnlyDictionary<string, string> Info,
+    LoadMeasurement Measurement);
+
+/// <summary>
+/// A block whose variants take turns (<see cref="ProfileDefinition.Slots"/>): every variant's SUT is up at once, each
+/// is warmed up in turn, then the measured window is served in slots, A B C, C B A, A B C ..., each slot after a short
+/// unmeasured re-warm. On this 2-core machine throughput swings by ±10 % over tens of seconds whatever runs (two
+/// identical SUTs measured one after the other differ as much as two variants); slots a few seconds long put every
+/// variant in the same swings, so the paired comparison cancels them (docs/benchmarks.md, "Alternating slots").
+/// The counters run for the whole block on every SUT; each variant keeps the samples of its own slots.
+/// </summary>
+public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDefinition profile, Action<string> message)
+{
+    /// <summary>Load before each slot's clock starts: the connections and the thread pool of a SUT that sat idle refill.</summary>
+    public static readonly TimeSpan SlotWarmup = TimeSpan.FromSeconds(1);
+
+    /// <summary>A warm-up's measured part: the engine needs one; it is thrown away.</summary>
+    private static readonly TimeSpan WarmupTail = TimeSpan.FromSeconds(1);
+
+    public int Slots => profile.Slots ?? throw new InvalidOperationException("the profile has no slots");
+
+    public TimeSpan SlotLength => profile.Duration / Slots;
+
+    /// <summary>Warms up and measures the participants; one record per participant, in their order.</summary>
+    public async Task<IReadOnlyList<RunRecord>> RunAsync(IReadOnlyList<BlockParticipant> participants, CancellationToken ct)
+    {
+        var jits = participants.Select(_ => new JitActivity()).ToList();
+        var slots = participants.Select(_ => new List<LoadResult>()).ToList();
+        var warmups = new LoadResult?[participants.Count];
+        string? failure = null;
+        var (_, recordings) = await WithCountersAsync(participants, jits, async () =>
+        {
+            try
+            {
+                await WarmUpAsync(participants, jits, warmups, ct);
+                await MeasureSlotsAsync(participants, slots, ct);
+            }
+            catch (PerfLabException ex)
+            {
+                failure = ex.Message;
+            }
+            return true;
+        }, ct);
+
+        var records = new List<RunRecord>();
+        for (var i = 0; i < participants.Count; i++)
+        {
+            var p = participants[i];
+            if (failure is not null || slots[i].Count == 0)
+            {
+                records.Add(RunRecordBuilder.Failed(p.Id, new RunFailure(ct.IsCancellationRequested ? FailureKind.Interrupted : FailureKind.LoadFailed,
+                    ct.IsCancellationRequested ? "interrupted (Ctrl+C) before its slots" : $"the load could not run: {failure ?? "no slot was measured"}",
+                    p.Sut.TailOfLog(), p.Info)));
+                continue;
+            }
+            var merged = SlotMerge.Merge(slots[i]) with { WarmupSeconds = warmups[i]?.WarmupSeconds ?? 0, Settled = warmups[i]?.Settled };
+            var record = await p.Measurement.RecordAsync(p.Sut, p.Id, p.Info, merged, OfSlots(recordings[i], slots[i]), ct);
+            records.Add(record with { Database = DatabaseOfSlots(recordings[i], slots[i]) });
+        }
+        return records;
+    }
+
+    private async Task WarmUpAsync(IReadOnlyList<BlockParticipant> participants, List<JitActivity> jits, LoadResult?[] warmups, CancellationToken ct)
+    {
+        var warm = profile with { Duration = WarmupTail };
+        for (var i = 0; i < participants.Count && !ct.IsCancellationRequested; i++)
+        {
+            var jit = jits[i];
+            var plan = ScenarioPlans.BuildPlan(experiment, participants[i].Variant, warm, participants[i].Sut.BaseAddress) with { TargetSettled = () => jit.Settled };
+            warmups[i] = await LoadEngine.RunAsync(plan, progress: null, ct);
+        }
+        message(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+            $"warmed up {string.Join(", ", participants.Select((p, i) => $"{p.Variant.Name} {warmups[i]?.WarmupSeconds ?? 0:0} s"))}; " +
+            $"measuring {Slots} slots of {SlotLength.TotalSeconds:0.#} s each, taking turns"));
+    }
+
+    private async Task MeasureSlotsAsync(IReadOnlyList<BlockParticipant> participants, List<List<LoadResult>> slots, CancellationToken ct)
+    {
+        var slot = profile with { Warmup = SlotWarmup, Duration = SlotLength, WarmupUntilSteady = false };
+        for (var round = 0; round < Slots && !ct.IsCancellationRequested; round++)
+        {
+            foreach (var i in Turns(participants.Count, round))
+            {
+                if (ct.IsCancellationRequested || participants[i].Sut.Process.HasExited)
+                {
+                    continue;
+                }
+                var plan = ScenarioPlans.BuildPlan(experiment, participants[i].Variant, slot, participants[i].Sut.BaseAddress);
+                slots[i].Add(await LoadEngine.RunAsync(plan, progress: null, ct));
+            }
+        }
+    }
+
+    /// <summary>The order of round <paramref name="round"/> (from 0): forwards, then backwards (A B C, C B A, ...), so no variant always goes first.</summary>
+    public static IReadOnlyList<int> Turns(int participants, int round) =>
+        round % 2 == 0 ? Enumerable.Range(0, participants).ToList() : Enumerable.Range(0, participants).Reverse().ToList();
+
+    /// <summary>
+    /// The counter samples of the variant's own slots: a sample at second s reports roughly [s-1, s), so a slot
+    /// measured over [from, to] keeps the samples of seconds from+1 .. to.
+    /// </summary>
+    public static CounterRecording? OfSlots(CounterRecording? recording, IReadOnlyList<LoadResult> slots)
+    {
+        if (recording is null)
+        {
+            return null;
+        }
+        var windows = slots.Select(s => (From: s.MeasuredFromUtc.ToUnixTimeSeconds(), To: s.EndedUtc.ToUnixTimeSeconds())).ToList();
+        bool Inside(long second) => windows.Any(w => second > w.From && second <= w.To);
+        return recording with
+        {
+            Samples = recording.Samples.Where(s => Inside(s.UnixSeconds)).ToList(),
+            Adjustments = recording.Adjustments.Where(a => windows.Any(w => a.UnixMs >= w.From * 1000 && a.UnixMs < (w.To + 1) * 1000)).ToList(),
+        };
+    }
+
+    /// <summary>
+    /// The database client's figures slot by slot (each slot is a contiguous window, as the figures assume), then
+    /// per-request figures weighted by each slot's requests and the pool's means averaged over the slots.
+    /// </summary>
+    public static DatabaseClientStats? DatabaseOfSlots(CounterRecording? recording, IReadOnlyList<LoadResult> slots)
+    {
+        var parts = slots.Select(s => (Requests: s.Scenarios.Sum(r => r.Requests), Stats: DatabaseClientWindow.From(recording, s.MeasuredFromUtc, s.EndedUtc,
+                s.Scenarios.Sum(r => r.Requests), s.Scenarios.SelectMany(r => r.Timeline))))
+            .Where(p => p.Stats is not null && p.Requests > 0)
+            .Select(p => (p.Requests, Stats: p.Stats!))
+            .ToList();
+        if (parts.Count == 0)
+        {
+            return null;
+        }
+        double total = parts.Sum(p => p.Requests);
+        double Weighted(Func<DatabaseClientStats, double> f) => parts.Sum(p => f(p.Stats) * p.Requests) / total;
+        double Mean(Func<DatabaseClientStats, double> f) => parts.Average(p => f(p.Stats));
+        return new DatabaseClientStats
+        {
+            CommandsPerRequest = Weighted(d => d.CommandsPerRequest),
+            CommandMsPerRequest = Weighted(d => d.CommandMsPerRequest),
+            ConnectionsBusyMean = Mean(d => d.ConnectionsBusyMean),
+            ConnectionsIdleMean = Mean(d => d.ConnectionsIdleMean),
+            PendingConnectionRequestsMean = Mean(d => d.PendingConnectionRequestsMean),
+        };
+    }
+
+    /// <summary>Runs <paramref name="body"/> with a counter session on every participant's SUT, all of them kept.</summary>
+    private static async Task<(T Result, CounterRecording?[] Recordings)> WithCountersAsync<T>(IReadOnlyList<BlockParticipant> participants,
+        List<JitActivity> jits, Func<Task<T>> body, CancellationToken ct)
+    {
+        var recordings = new CounterRecording?[participants.Count];
+        async Task<T> Nest(int i)
+        {
+            if (i == participants.Count)
+            {
+                return await body();
+            }
+            var (result, recording) = await CounterSession.WithCountersAsync(participants[i].Sut.Pid, () => Nest(i + 1), ct, live: jits[i]);
+            recordings[i] = recording;
+            return result;
+        }
+        return (await Nest(0), recordings);
+    }
+}
