@@ -25,7 +25,14 @@ def clopper_pearson(k, n):
     return low, high
 
 
-rows, verdicts = [], {}
+def t975(df):
+    """Two-sided 95 % Student t quantile (table; enough for the counts these scripts see)."""
+    table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
+             11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 19: 2.093, 29: 2.045}
+    return table.get(df) or table[min((k for k in table if k >= df), default=29)]
+
+
+rows, verdicts, logs = [], {}, []
 for folder in sys.argv[1:]:
     with open(f"{folder}/results.json", encoding="utf-8") as f:
         results = json.load(f)
@@ -35,6 +42,7 @@ for folder in sys.argv[1:]:
                 rows.append(f"| {folder.rstrip('/').split('/')[-1]} | {e['blocks']} | {c['changePercent']:+.1f} % "
                             f"[{c['lowPercent']:+.1f}, {c['highPercent']:+.1f}] | {c.get('method')} | {c['verdict']} |")
                 verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
+                logs.append(math.log1p(c["changePercent"] / 100))
 print("| run | blocks | all-scenario RPS change [95 % interval] | method | verdict |")
 print("|---|---|---|---|---|")
 print("\n".join(rows))
@@ -42,3 +50,13 @@ n = sum(verdicts.values())
 for verdict, k in sorted(verdicts.items()):
     low, high = clopper_pearson(k, n)
     print(f"\n{verdict}: {k} of {n} ({k / n * 100:.0f} %, exact 95 % interval {low * 100:.1f}-{high * 100:.1f} %)")
+
+# The effect as measured over all the invocations together (each one's estimate is one observation): what a
+# "known" slowdown really was on this machine, whatever the configured cost.
+if len(logs) >= 2:
+    mean = sum(logs) / len(logs)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
+    half = t975(len(logs) - 1) * sd / math.sqrt(len(logs))
+    pct = lambda x: (math.exp(x) - 1) * 100
+    print(f"\npooled over the {len(logs)} invocations: {pct(mean):+.1f} % [{pct(mean - half):+.1f}, {pct(mean + half):+.1f}]"
+          f" (mean of the log-ratios, Student t across invocations)")
