@@ -68,6 +68,8 @@ public sealed class InfoTests(PostgresFixture postgres) : IClassFixture<Postgres
     [InlineData("DataAccess", "blocking", "Sut:DataAccess = 'blocking' is not valid; allowed: async, sync, sync-over-async.")]
     [InlineData("Serializer", "xml", "Sut:Serializer = 'xml' is not valid; allowed: system-text-json, system-text-json-sourcegen, newtonsoft.")]
     [InlineData("Logging", "loud", "Sut:Logging = 'loud' is not valid; allowed: none, default, locked-console, source-generated.")]
+    [InlineData("DataLayer", "dapper", "Sut:DataLayer = 'dapper' is not valid; allowed: ef-core, ado-net.")]
+    [InlineData("Console", "tty", "Sut:Console = 'tty' is not valid; allowed: redirected, terminal.")]
     [InlineData("ThreadPool:MinWorkerThreads", "-3", "Sut:ThreadPool:MinWorkerThreads = -3 is out of range; allowed: 0..32767.")]
     [InlineData("ThreadPool:MinWorkerThreads", "many", "Sut:ThreadPool:MinWorkerThreads")]
     public async Task Start_InvalidVariantValue_RefusesToStartNamingKeyAndAllowedValues(string key, string value, string expected)
@@ -75,6 +77,15 @@ public sealed class InfoTests(PostgresFixture postgres) : IClassFixture<Postgres
         var ex = await Assert.ThrowsAsync<PerfLabException>(() => SutHost.StartAsync(null, new Dictionary<string, string> { [key] = value }));
         Assert.Contains("exited with code 2", ex.Message);
         Assert.Contains(expected, ex.Message);
+    }
+
+    [Fact]
+    public async Task Start_ConsoleTerminalButOutputToAFile_RefusesToStartNamingTheSetting()
+    {
+        // Set behind perflab's back (as an environment variable, not a setting), so no terminal is opened.
+        var ex = await Assert.ThrowsAsync<PerfLabException>(() => SutHost.StartAsync(null, env: new Dictionary<string, string> { ["Sut__Console"] = "terminal" }));
+        Assert.Contains("exited with code 2", ex.Message);
+        Assert.Contains("Sut:Console = 'terminal' but the standard output is redirected", ex.Message);
     }
 
     [Fact]

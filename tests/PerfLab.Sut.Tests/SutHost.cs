@@ -17,10 +17,10 @@ public sealed class SutHost : IAsyncDisposable
     public HttpClient Client { get; }
 
     public static async Task<SutHost> StartAsync(string? connectionString, IReadOnlyDictionary<string, string>? settings = null,
-        IReadOnlyDictionary<string, string>? env = null)
+        IReadOnlyDictionary<string, string>? env = null, string framework = SutLaunch.DefaultFramework)
     {
         var launch = new SutLaunch(settings ?? new Dictionary<string, string>(), env ?? new Dictionary<string, string>(),
-            connectionString, LogFile: Path.Combine(Path.GetTempPath(), "perflab-tests", $"sut-{Guid.NewGuid():N}.log"));
+            connectionString, framework, LogFile: Path.Combine(Path.GetTempPath(), "perflab-tests", $"sut-{Guid.NewGuid():N}.log"));
         return new SutHost(await SutProcess.StartAsync(launch));
     }
 

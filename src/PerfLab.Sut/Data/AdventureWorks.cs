@@ -1,3 +1,4 @@
+#if NET10_0_OR_GREATER
 using Microsoft.EntityFrameworkCore;
 
 namespace PerfLab.Sut.Data;
@@ -45,3 +46,4 @@ public sealed class AdventureWorks(DbContextOptions<AdventureWorks> options) : D
         });
     }
 }
+#endif

@@ -1,5 +1,4 @@
 using Microsoft.AspNetCore.Http.HttpResults;
-using Microsoft.EntityFrameworkCore;
 using PerfLab.Sut.Data;
 using PerfLab.Sut.Hosting;
 
@@ -35,27 +34,26 @@ public static class DelaysApi
             return TypedResults.Ok(WeatherForecast.Sample());
         });
 
-        app.MapGet("/diagnostics/sync", Results<Ok<DelayResult>, ValidationProblem> (HttpContext context, AdventureWorks db, DatabaseSettings settings) =>
+        app.MapGet("/diagnostics/sync", Results<Ok<DelayResult>, ValidationProblem> (HttpContext context, IAdventureWorksQueries queries, DatabaseSettings settings) =>
         {
             if (!TryGetMs(context, 500, out var ms, out var problem))
             {
                 return problem;
             }
             settings.EnsureConfigured();
-            db.Database.SetCommandTimeout(settings.CommandTimeoutSeconds + ms / 1000);
-            db.Database.ExecuteSqlRaw("SELECT pg_sleep({0})", ms / 1000.0);
+            // Blocking all the way: the async=false run completes inside the call, on this thread.
+            queries.SleepAsync(ms / 1000.0, settings.CommandTimeoutSeconds + ms / 1000, async: false, context.RequestAborted).GetAwaiter().GetResult();
             return TypedResults.Ok(new DelayResult("sync", ms));
         });
 
-        app.MapGet("/diagnostics/async", async Task<Results<Ok<DelayResult>, ValidationProblem>> (HttpContext context, AdventureWorks db, DatabaseSettings settings) =>
+        app.MapGet("/diagnostics/async", async Task<Results<Ok<DelayResult>, ValidationProblem>> (HttpContext context, IAdventureWorksQueries queries, DatabaseSettings settings) =>
         {
             if (!TryGetMs(context, 500, out var ms, out var problem))
             {
                 return problem;
             }
             settings.EnsureConfigured();
-            db.Database.SetCommandTimeout(settings.CommandTimeoutSeconds + ms / 1000);
-            await db.Database.ExecuteSqlRawAsync("SELECT pg_sleep({0})", [ms / 1000.0], context.RequestAborted);
+            await queries.SleepAsync(ms / 1000.0, settings.CommandTimeoutSeconds + ms / 1000, async: true, context.RequestAborted);
             return TypedResults.Ok(new DelayResult("async", ms));
         });
 

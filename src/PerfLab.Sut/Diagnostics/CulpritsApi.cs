@@ -16,7 +16,11 @@ public static partial class CulpritsApi
     private const int MaxArrays = 1_000_000;
 
     // One lock for the whole process on purpose: concurrent requests must queue on it.
+#if NET9_0_OR_GREATER
     private static readonly Lock s_gate = new();
+#else
+    private static readonly object s_gate = new();   // System.Threading.Lock is .NET 9+
+#endif
 
     public static IEndpointRouteBuilder MapCulprits(this IEndpointRouteBuilder app)
     {

@@ -1,3 +1,5 @@
+using PerfLab.Sut.Data;
+
 namespace PerfLab.Sut.Hosting;
 
 /// <summary>The variant switches, bound from the "Sut" configuration section (env: Sut__DataAccess=sync, ...).</summary>
@@ -8,6 +10,10 @@ public sealed record SutOptions
     public string DataAccess { get; init; } = "async";
     public string Serializer { get; init; } = "system-text-json";
     public string Logging { get; init; } = "none";
+    /// <summary>ef-core or ado-net; unset: the build's own default (ef-core where the build has it, else ado-net).</summary>
+    public string? DataLayer { get; init; }
+    /// <summary>What perflab made the standard output: terminal (a pseudo-terminal it reads) or redirected (a file).</summary>
+    public string? Console { get; init; }
     public ThreadPoolOptions ThreadPool { get; init; } = new();
     /// <summary>Seconds before a database command or connection attempt gives up (the 503 path).</summary>
     public int CommandTimeoutSeconds { get; init; } = 5;
@@ -23,6 +29,12 @@ public sealed record ThreadPoolOptions
 }
 
 public enum DataAccessMode { Async, Sync, SyncOverAsync }
+
+/// <summary>EF Core (seed 000's) or Npgsql's ADO.NET API (the one every framework build has).</summary>
+public enum DataLayerKind { EfCore, AdoNet }
+
+/// <summary>Where the standard output goes: a file or pipe, or a terminal (seed 004's console).</summary>
+public enum ConsoleKind { Redirected, Terminal }
 
 public enum SerializerKind { SystemTextJson, SystemTextJsonSourceGen, Newtonsoft }
 
@@ -54,13 +66,26 @@ public static class Variants
         ["source-generated"] = LoggingMode.SourceGenerated,
     };
 
+    public static readonly IReadOnlyDictionary<string, DataLayerKind> DataLayer = new Dictionary<string, DataLayerKind>
+    {
+        ["ef-core"] = DataLayerKind.EfCore,
+        ["ado-net"] = DataLayerKind.AdoNet,
+    };
+
+    public static readonly IReadOnlyDictionary<string, ConsoleKind> Console = new Dictionary<string, ConsoleKind>
+    {
+        ["redirected"] = ConsoleKind.Redirected,
+        ["terminal"] = ConsoleKind.Terminal,
+    };
+
     public static string NameOf<T>(IReadOnlyDictionary<string, T> table, T value) where T : struct, Enum =>
         table.First(pair => pair.Value.Equals(value)).Key;
 }
 
 /// <summary>The options checked and parsed once at start; a bad value stops the app with the key and allowed values.</summary>
 public sealed record EffectiveVariants(DataAccessMode DataAccess, SerializerKind Serializer, LoggingMode Logging,
-    ThreadPoolOptions ThreadPool, int CommandTimeoutSeconds, int ExtraWorkMicroseconds = 0)
+    ThreadPoolOptions ThreadPool, int CommandTimeoutSeconds, int ExtraWorkMicroseconds = 0,
+    DataLayerKind DataLayer = DataLayerKind.EfCore)
 {
     public static EffectiveVariants From(SutOptions options)
     {
@@ -68,6 +93,8 @@ public sealed record EffectiveVariants(DataAccessMode DataAccess, SerializerKind
         var dataAccess = Parse(Variants.DataAccess, options.DataAccess, "DataAccess", errors);
         var serializer = Parse(Variants.Serializer, options.Serializer, "Serializer", errors);
         var logging = Parse(Variants.Logging, options.Logging, "Logging", errors);
+        var dataLayer = ParseDataLayer(options.DataLayer, errors);
+        CheckConsole(options.Console, errors);
         CheckRange(options.ThreadPool.MinWorkerThreads, 0, 32767, "ThreadPool:MinWorkerThreads", errors);
         CheckRange(options.ThreadPool.MinCompletionPortThreads, 0, 32767, "ThreadPool:MinCompletionPortThreads", errors);
         CheckRange(options.CommandTimeoutSeconds, 1, 600, "CommandTimeoutSeconds", errors);
@@ -76,7 +103,40 @@ public sealed record EffectiveVariants(DataAccessMode DataAccess, SerializerKind
         {
             throw new InvalidVariantException(errors);
         }
-        return new(dataAccess, serializer, logging, options.ThreadPool, options.CommandTimeoutSeconds, options.ExtraWorkMicroseconds);
+        return new(dataAccess, serializer, logging, options.ThreadPool, options.CommandTimeoutSeconds, options.ExtraWorkMicroseconds,
+            dataLayer);
+    }
+
+    private static DataLayerKind ParseDataLayer(string? value, List<string> errors)
+    {
+        if (string.IsNullOrWhiteSpace(value))
+        {
+            return DataLayers.Default;
+        }
+        var before = errors.Count;
+        var kind = Parse(Variants.DataLayer, value, "DataLayer", errors);
+        if (errors.Count == before && !DataLayers.Available.Contains(kind))
+        {
+            errors.Add($"{SutOptions.Section}:DataLayer = '{value}' is not available in this {DataLayers.Build} build: " +
+                $"{DataLayers.WhyOnlyAdoNet} Allowed here: {string.Join(", ", DataLayers.Available.Select(k => Variants.NameOf(Variants.DataLayer, k)))}.");
+        }
+        return kind;
+    }
+
+    // The SUT cannot choose its standard output; it checks that what perflab says it made is what the runtime sees.
+    private static void CheckConsole(string? value, List<string> errors)
+    {
+        if (string.IsNullOrWhiteSpace(value))
+        {
+            return;
+        }
+        var before = errors.Count;
+        var wanted = Parse(Variants.Console, value, "Console", errors);
+        if (errors.Count == before && wanted != ConsoleOutput.Current)
+        {
+            errors.Add($"{SutOptions.Section}:Console = '{value}' but the standard output is {Variants.NameOf(Variants.Console, ConsoleOutput.Current)}: " +
+                "start the SUT through perflab (which opens the terminal for Console=terminal), or leave the setting out.");
+        }
     }
 
     private static T Parse<T>(IReadOnlyDictionary<string, T> table, string value, string key, List<string> errors)
@@ -97,6 +157,12 @@ public sealed record EffectiveVariants(DataAccessMode DataAccess, SerializerKind
             errors.Add($"{SutOptions.Section}:{key} = {value} is out of range; allowed: {min}..{max}.");
         }
     }
+}
+
+/// <summary>Where this process's standard output really goes, as the runtime sees it (isatty on stdout).</summary>
+public static class ConsoleOutput
+{
+    public static ConsoleKind Current => System.Console.IsOutputRedirected ? ConsoleKind.Redirected : ConsoleKind.Terminal;
 }
 
 public sealed class InvalidVariantException(IReadOnlyList<string> errors)

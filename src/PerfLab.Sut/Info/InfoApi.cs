@@ -19,6 +19,8 @@ public static class InfoApi
 }
 
 /// <summary>The body of GET /info.</summary>
+/// <param name="DataLayer">ef-core or ado-net, the one serving the pages; <paramref name="DataLayers"/>: the ones this build offers.</param>
+/// <param name="Console">Where the standard output really goes: terminal (a pseudo-terminal perflab reads) or redirected.</param>
 public sealed record SutInfo(
     int ProcessId,
     string Runtime,
@@ -33,7 +35,10 @@ public sealed record SutInfo(
     string Logging,
     bool DatabaseConfigured,
     HttpInfo Http,
-    int ExtraWorkMicroseconds)
+    int ExtraWorkMicroseconds,
+    string DataLayer,
+    IReadOnlyList<string> DataLayers,
+    string Console)
 {
     public static SutInfo Read(EffectiveVariants variants, DatabaseSettings database, KestrelServerOptions kestrel, IConfiguration configuration)
     {
@@ -58,10 +63,13 @@ public sealed record SutInfo(
             Variants.NameOf(Variants.Serializer, variants.Serializer),
             Variants.NameOf(Variants.DataAccess, variants.DataAccess),
             Variants.NameOf(Variants.Logging, variants.Logging),
-            database.ConnectionString is not null && DatabaseSettings.UnavailableReason is null,
+            database.ConnectionString is not null,
             new HttpInfo(configuration["Kestrel:EndpointDefaults:Protocols"] ?? "Http1AndHttp2",
                 kestrel.Limits.Http2.InitialConnectionWindowSize, kestrel.Limits.Http2.InitialStreamWindowSize),
-            variants.ExtraWorkMicroseconds);
+            variants.ExtraWorkMicroseconds,
+            Variants.NameOf(Variants.DataLayer, variants.DataLayer),
+            Data.DataLayers.Available.Select(kind => Variants.NameOf(Variants.DataLayer, kind)).ToList(),
+            Variants.NameOf(Variants.Console, ConsoleOutput.Current));
     }
 }
 

@@ -1,6 +1,5 @@
 using System.ComponentModel.DataAnnotations;
 using Microsoft.AspNetCore.Mvc;
-using Microsoft.EntityFrameworkCore;
 using PerfLab.Sut.Data;
 using PerfLab.Sut.Logging;
 using PerfLab.Sut.Serialization;
@@ -9,11 +8,11 @@ namespace PerfLab.Sut.Orders;
 
 /// <summary>
 /// Seed 000's CMS orders API. A controller, as in the article, so that the serializer variants are MVC's own
-/// output formatters (System.Text.Json or AddNewtonsoftJson).
+/// output formatters (System.Text.Json or AddNewtonsoftJson); the queries come from the active data layer.
 /// </summary>
 [ApiController]
 [Route("customer/orders")]
-public sealed class OrdersController(AdventureWorks db, DataAccess data, RequestLog log, PayloadShaping shaping)
+public sealed class OrdersController(IAdventureWorksQueries queries, DataAccess data, RequestLog log, PayloadShaping shaping)
     : ControllerBase
 {
     [HttpGet]
@@ -25,12 +24,7 @@ public sealed class OrdersController(AdventureWorks db, DataAccess data, Request
         {
             return new List<SalesOrderHeader>();
         }
-        var query = db.SalesOrderHeaders.AsNoTracking()
-            .Include(x => x.SalesOrderDetails)
-            .OrderBy(x => x.SalesOrderID)
-            .Skip((int)skip)
-            .Take(pageSize);
-        var orders = await data.QueryAsync(ct => query.ToListAsync(ct), query.ToList, HttpContext.RequestAborted);
+        var orders = await data.QueryAsync((awaited, ct) => queries.OrdersPageAsync((int)skip, pageSize, awaited, ct), HttpContext.RequestAborted);
         shaping.ShapeOrders(orders);
         log.PageServed("orders", pageNumber, pageSize, orders.Count);
         return orders;
@@ -39,10 +33,7 @@ public sealed class OrdersController(AdventureWorks db, DataAccess data, Request
     [HttpGet("{id}")]
     public async Task<ActionResult<SalesOrderHeader>> GetOrder([Range(1, int.MaxValue)] int id)
     {
-        var query = db.SalesOrderHeaders.AsNoTracking()
-            .Include(x => x.SalesOrderDetails)
-            .Where(x => x.SalesOrderID == id);
-        var order = await data.QueryAsync(ct => query.FirstOrDefaultAsync(ct), query.FirstOrDefault, HttpContext.RequestAborted);
+        var order = await data.QueryAsync((awaited, ct) => queries.OrderAsync(id, awaited, ct), HttpContext.RequestAborted);
         if (order is null)
         {
             log.ItemNotFound("order", id);
@@ -57,8 +48,7 @@ public sealed class OrdersController(AdventureWorks db, DataAccess data, Request
     [HttpGet("ids")]
     public async Task<ActionResult<List<int>>> GetOrderIds()
     {
-        var query = db.SalesOrderHeaders.AsNoTracking().OrderBy(x => x.SalesOrderID).Select(x => x.SalesOrderID);
-        var ids = await data.QueryAsync(ct => query.ToListAsync(ct), query.ToList, HttpContext.RequestAborted);
+        var ids = await data.QueryAsync(queries.OrderIdsAsync, HttpContext.RequestAborted);
         log.PageServed("order ids", 1, ids.Count, ids.Count);
         return ids;
     }
@@ -66,8 +56,7 @@ public sealed class OrdersController(AdventureWorks db, DataAccess data, Request
     [HttpGet("count")]
     public async Task<ActionResult<int>> GetOrderCount()
     {
-        var query = db.SalesOrderHeaders.AsNoTracking();
-        var count = await data.QueryAsync(ct => query.CountAsync(ct), query.Count, HttpContext.RequestAborted);
+        var count = await data.QueryAsync(queries.OrderCountAsync, HttpContext.RequestAborted);
         log.CountServed("orders", count);
         return count;
     }

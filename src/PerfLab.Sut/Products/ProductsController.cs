@@ -1,6 +1,5 @@
 using System.ComponentModel.DataAnnotations;
 using Microsoft.AspNetCore.Mvc;
-using Microsoft.EntityFrameworkCore;
 using PerfLab.Sut.Data;
 using PerfLab.Sut.Logging;
 
@@ -9,7 +8,7 @@ namespace PerfLab.Sut.Products;
 /// <summary>Seed 000's CMS products API (small rows, no navigation).</summary>
 [ApiController]
 [Route("customer/products")]
-public sealed class ProductsController(AdventureWorks db, DataAccess data, RequestLog log) : ControllerBase
+public sealed class ProductsController(IAdventureWorksQueries queries, DataAccess data, RequestLog log) : ControllerBase
 {
     [HttpGet]
     public async Task<ActionResult<List<Product>>> GetProducts(
@@ -20,11 +19,7 @@ public sealed class ProductsController(AdventureWorks db, DataAccess data, Reque
         {
             return new List<Product>();
         }
-        var query = db.Products.AsNoTracking()
-            .OrderBy(x => x.ProductID)
-            .Skip((int)skip)
-            .Take(pageSize);
-        var products = await data.QueryAsync(ct => query.ToListAsync(ct), query.ToList, HttpContext.RequestAborted);
+        var products = await data.QueryAsync((awaited, ct) => queries.ProductsPageAsync((int)skip, pageSize, awaited, ct), HttpContext.RequestAborted);
         log.PageServed("products", pageNumber, pageSize, products.Count);
         return products;
     }
@@ -32,8 +27,7 @@ public sealed class ProductsController(AdventureWorks db, DataAccess data, Reque
     [HttpGet("count")]
     public async Task<ActionResult<int>> GetProductCount()
     {
-        var query = db.Products.AsNoTracking();
-        var count = await data.QueryAsync(ct => query.CountAsync(ct), query.Count, HttpContext.RequestAborted);
+        var count = await data.QueryAsync(queries.ProductCountAsync, HttpContext.RequestAborted);
         log.CountServed("products", count);
         return count;
     }

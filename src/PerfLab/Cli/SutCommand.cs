@@ -21,7 +21,7 @@ public static class SutCommand
     {
         var settings = new Option<string[]>("--set")
         {
-            Description = "A SUT setting Key=Value, repeatable: DataAccess=sync|async|sync-over-async, Serializer=newtonsoft|system-text-json|system-text-json-sourcegen, Logging=none|default|locked-console|source-generated, ThreadPool:MinWorkerThreads=70, ThreadPool:MinCompletionPortThreads=70.",
+            Description = "A SUT setting Key=Value, repeatable: DataAccess=sync|async|sync-over-async, Serializer=newtonsoft|system-text-json|system-text-json-sourcegen, Logging=none|default|locked-console|source-generated, DataLayer=ef-core|ado-net, Console=terminal (needs --foreground: a pseudo-terminal perflab reads), ThreadPool:MinWorkerThreads=70, ThreadPool:MinCompletionPortThreads=70.",
             AllowMultipleArgumentsPerToken = false,
         };
         var env = new Option<string[]>("--env")

@@ -81,9 +81,11 @@ internal sealed class SutControl(SutRegistry registry, TextWriter output, TextWr
     {
         var info = await sut.GetInfoAsync(ct);
         output.WriteLine($"SUT listening on {sut.BaseAddress} (pid {sut.Pid}, {info.Runtime}, {(info.Gc.IsServerGC ? "server" : "workstation")} GC)");
-        output.WriteLine($"    serializer {info.Serializer}, data access {info.DataAccess}, logging {info.Logging}, thread-pool min {info.ThreadPool.MinWorkerThreads}/{info.ThreadPool.MinCompletionPortThreads}");
+        output.WriteLine($"    serializer {info.Serializer}, data access {info.DataAccess}, data layer {info.DataLayer}, logging {info.Logging}, thread-pool min {info.ThreadPool.MinWorkerThreads}/{info.ThreadPool.MinCompletionPortThreads}");
         output.WriteLine($"    database: {database}");
-        output.WriteLine($"    log: {sut.LogFile}");
+        output.WriteLine(sut.Terminal is { } terminal
+            ? $"    console: the terminal {terminal.SlavePath}, read by perflab into {sut.LogFile}"
+            : $"    log: {sut.LogFile}");
         foreach (var mismatch in VariantCheck.Mismatches(launch, info))
         {
             errors.WriteLine($"warning: {mismatch}");
@@ -102,19 +104,25 @@ internal sealed class SutControl(SutRegistry registry, TextWriter output, TextWr
     private async Task<ExitCode> RunUntilStoppedAsync(SutProcess sut, CancellationToken ct)
     {
         output.WriteLine("    press Ctrl+C to stop it");
+        ExitCode result;
         await using (sut)
         {
             try
             {
                 await sut.Process.WaitForExitAsync(ct);
                 errors.WriteLine($"the SUT exited with code {sut.Process.ExitCode}:{Environment.NewLine}{sut.TailOfLog()}");
-                return ExitCode.Failed;
+                result = ExitCode.Failed;
             }
             catch (OperationCanceledException)
             {
                 output.WriteLine("stopping the SUT...");
-                return ExitCode.Success;
+                result = ExitCode.Success;
             }
         }
+        if (sut.Terminal is { } terminal)
+        {
+            output.WriteLine($"its console: {terminal.LinesRead} lines read from {terminal.SlavePath}, kept in {sut.LogFile}");
+        }
+        return result;
     }
 }

@@ -21,6 +21,12 @@ public sealed record SutInfo(
 {
     /// <summary>Sut:ExtraWorkMicroseconds in effect (0 from a net8.0/net9.0 build that predates the switch, or when off).</summary>
     public int ExtraWorkMicroseconds { get; init; }
+
+    /// <summary>Sut:DataLayer in effect (ef-core or ado-net); null from a build that predates the switch.</summary>
+    public string? DataLayer { get; init; }
+
+    /// <summary>Where the SUT's standard output goes (terminal or redirected); null from a build that predates the switch.</summary>
+    public string? Console { get; init; }
 }
 
 public sealed record SutHttpInfo(string Protocols, int Http2InitialConnectionWindowSize, int Http2InitialStreamWindowSize);

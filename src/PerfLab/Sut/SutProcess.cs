@@ -32,6 +32,8 @@ public sealed class SutProcess : IAsyncDisposable
     public bool Detached { get; }
     /// <summary>Kestrel speaks only HTTP/2 here (h2c, prior knowledge): clients must ask for exactly HTTP/2.</summary>
     public bool Http2Only { get; }
+    /// <summary>The terminal the SUT writes to (Console=terminal), or null when its output goes to the log file.</summary>
+    public PseudoTerminal? Terminal { get; private init; }
 
     /// <summary>Starts the SUT and waits for its readiness line; a SUT that exits first fails with the tail of its log.</summary>
     /// <param name="detached">Keep it running after perflab exits (own session, no terminal), as `perflab sut start` does.</param>
@@ -42,16 +44,19 @@ public sealed class SutProcess : IAsyncDisposable
         var logFile = launch.LogFile ?? Path.Combine(PerfLabPaths.CacheRoot, "sut", "logs", $"sut-{DateTime.UtcNow:yyyyMMdd-HHmmss-fff}.log");
         Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(logFile))!);
 
-        var process = ProcessRunner.Launch(LaunchSpec(launch, fileName, leading, logFile, detached));
+        // Console=terminal: the SUT's output goes to a pseudo-terminal that perflab reads into the log file.
+        var terminal = PseudoTerminal.OpenFor(launch, detached, logFile);
+        var process = ProcessRunner.Launch(LaunchSpec(launch, fileName, leading, terminal?.SlavePath ?? logFile, detached));
         try
         {
             var address = await WaitForReadinessAsync(process, logFile, ct);
-            return new SutProcess(process, address, logFile, detached, SutLaunch.IsHttp2Only(launch.Settings));
+            return new SutProcess(process, address, logFile, detached, SutLaunch.IsHttp2Only(launch.Settings)) { Terminal = terminal };
         }
         catch
         {
             await ProcessTree.StopAsync(process, StopGrace);
             process.Dispose();
+            terminal?.Dispose();
             throw;
         }
     }
@@ -168,5 +173,6 @@ public sealed class SutProcess : IAsyncDisposable
             await StopAsync();
         }
         Process.Dispose();
+        Terminal?.Dispose();
     }
 }

@@ -25,6 +25,8 @@ public static class VariantCheck
                 case "dataaccess": Expect("DataAccess", value, info.DataAccess); break;
                 case "serializer": Expect("Serializer", value, info.Serializer); break;
                 case "logging": Expect("Logging", value, info.Logging); break;
+                case "datalayer": Expect("DataLayer", value, info.DataLayer ?? "not reported"); break;
+                case "console": Expect("Console", value, info.Console ?? "not reported"); break;
                 case "threadpool:minworkerthreads":
                     Expect("ThreadPool:MinWorkerThreads", value, info.ThreadPool.MinWorkerThreads.ToString(CultureInfo.InvariantCulture));
                     break;
