@@ -64,11 +64,18 @@ public static class LoadCommand
         public Option<bool> Json { get; } = new("--json") { Description = "Print only the result as JSON on stdout." };
         public Option<FileInfo?> Output { get; } = new("--out", "-o") { Description = "Also write the result as JSON to this file (written even when interrupted)." };
         public Option<bool> AllowRemote { get; } = new("--allow-remote") { Description = "Allow targets other than loopback (127.0.0.0/8, ::1, localhost)." };
+        public Option<string?> Method { get; } = new("--method", "-X") { Description = "HTTP method, as curl -X (default: GET, or POST with a body)." };
+        public Option<string[]> Headers { get; } = new("--header", "-H") { Description = "A request header \"Name: value\", as curl -H; repeat for more." };
+        public Option<string?> Body { get; } = new("--body") { Description = "Request body (Content-Type application/json unless -H sets one); {placeholder} is filled from the values as in the URL." };
+        public Option<string?> BodyFile { get; } = new("--body-file") { Description = "Request body from a file, sent as its bytes; {placeholder} is filled as in --body." };
+        public Option<string[]> ExpectStatus { get; } = new("--expect-status") { Description = "Statuses that count as success, e.g. 201, 200,201 or 2xx (default: any below 400); any other counts as an error.", AllowMultipleArgumentsPerToken = true };
+        public Option<string[]> ExpectJson { get; } = new("--expect-json") { Description = "A JSON value the response must hold, e.g. '$.id=5', '$.items[0].name=\"Bike\"' or '$.total' (present); a miss counts as a check-json error. Repeatable." };
 
         public IEnumerable<Option> All =>
         [
             Users, Duration, Requests, Rate, Model, BurstSize, Batches, WarmupBatches, RampStart, RampStep, RampEvery, RampMax,
             Warmup, Steady, Timeout, Http2, Values, ValuesFile, ValuesUrl, Random, Seed, Json, Output, AllowRemote,
+            Method, Headers, Body, BodyFile, ExpectStatus, ExpectJson,
         ];
 
         public LoadRequest Read(ParseResult pr) => new(pr.GetValue(Url)!)
@@ -95,6 +102,12 @@ public static class LoadCommand
             Random = pr.GetValue(Random),
             Seed = pr.GetValue(Seed),
             AllowRemote = pr.GetValue(AllowRemote),
+            Method = pr.GetValue(Method),
+            Headers = pr.GetValue(Headers) ?? [],
+            Body = pr.GetValue(Body),
+            BodyFile = pr.GetValue(BodyFile),
+            ExpectStatus = pr.GetValue(ExpectStatus) ?? [],
+            ExpectJson = pr.GetValue(ExpectJson) ?? [],
         };
 
         private static Option<double?> RateOption()
