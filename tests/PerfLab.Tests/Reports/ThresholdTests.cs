@@ -112,6 +112,20 @@ public sealed class ThresholdTests : IDisposable
         Assert.Contains("threshold 'nope: p99<1s': no experiment in", result.Stderr);
     }
 
+    [Theory]
+    [InlineData("nope: p99<1s", "threshold 'nope: p99<1s': no selected experiment has a scenario 'nope'")]
+    [InlineData("p99<1", "threshold 'p99<1': a latency needs a unit")]
+    public async Task Run_BadThreshold_ExitsWithUsageBeforeAnythingStarts(string threshold, string message)
+    {
+        var output = Path.Combine(_dir.FullName, "never");
+
+        var result = await PerfLabProcess.RunAsync("run", "gc", "--threshold", threshold, "--out", output);
+
+        Assert.Equal((int)ExitCode.Usage, result.ExitCode);
+        Assert.Contains(message, result.Stderr);
+        Assert.False(Directory.Exists(output));
+    }
+
     [Fact]
     public void Evaluate_VariantWithoutASuccessfulRun_FailsItsGate()
     {
