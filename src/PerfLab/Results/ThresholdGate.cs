@@ -41,15 +41,20 @@ public static class ThresholdGate
                     .Select(r => r.Scenarios.FirstOrDefault(s => s.Scenario == scenario))
                     .OfType<ScenarioStats>()
                     .ToList();
-                if (runs.Count == 0)
-                {
-                    yield return new ThresholdCheck(threshold.Text, scope, "no successful run", Passed: false);
-                    continue;
-                }
-                var observed = Observe(threshold, runs);
-                yield return new ThresholdCheck(threshold.Text, scope, threshold.Format(observed), threshold.Holds(observed));
+                yield return Check(threshold, scope, runs);
             }
         }
+    }
+
+    /// <summary>A latency, RPS or error threshold on one scenario's figures from one or more runs (the median of theirs; errors summed).</summary>
+    public static ThresholdCheck Check(Threshold threshold, string scope, List<ScenarioStats> runs)
+    {
+        if (runs.Count == 0)
+        {
+            return new ThresholdCheck(threshold.Text, scope, "no successful run", Passed: false);
+        }
+        var observed = Observe(threshold, runs);
+        return new ThresholdCheck(threshold.Text, scope, threshold.Format(observed), threshold.Holds(observed));
     }
 
     /// <summary>"no-worse": one check over a set of verdicts, naming the worse ones, and saying how many had too little data to judge.</summary>

@@ -44,6 +44,28 @@ public sealed class LoadCommandRequestTests : IDisposable
     }
 
     [Theory]
+    [InlineData("p50<5ms", ExitCode.ThresholdsFailed)]
+    [InlineData("p99<10s", ExitCode.Success)]
+    [InlineData("errors<=0", ExitCode.Success)]
+    public async Task Load_WithThresholdOnA20msEndpoint_ExitsByWhetherItHeld(string gate, ExitCode expected)
+    {
+        await using var server = await TestServer.StartAsync();
+
+        var code = await PerfLabCli.RunAsync(["load", server.Url("/delay?ms=20").ToString(), "-c", "2", "-n", "20", "--threshold", gate, "--json"]);
+
+        Assert.Equal((int)expected, code);
+    }
+
+    [Fact]
+    public async Task Load_ChangeThreshold_IsAUsageErrorSinceThereIsNoBaseline()
+    {
+        var result = await PerfLabProcess.RunAsync("load", "http://127.0.0.1:9/", "--threshold", "change>-5%", "-n", "1");
+
+        Assert.Equal((int)ExitCode.Usage, result.ExitCode);
+        Assert.Contains("compares against a baseline", result.Stderr);
+    }
+
+    [Theory]
     [InlineData("--expect-json", "$.items[x]", "JSON check '$.items[x]': an array index must be a whole number")]
     [InlineData("--expect-status", "2xy", "expected status '2xy' is not a status")]
     [InlineData("-H", "NoColon", "header 'NoColon' has no name")]
