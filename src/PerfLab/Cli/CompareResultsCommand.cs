@@ -1,6 +1,7 @@
 using System.CommandLine;
 using PerfLab.Common;
 using PerfLab.Reports;
+using PerfLab.Results;
 using Spectre.Console;
 
 namespace PerfLab.Cli;
@@ -16,14 +17,27 @@ public static class CompareResultsCommand
         {
             Description = "Write the comparison as Markdown to this file (overwritten) instead of the terminal.",
         };
+        var html = new Option<string?>("--html")
+        {
+            Description = "Also write the comparison as one offline HTML page to this file (overwritten).",
+        };
+        var thresholds = ThresholdOptions.Create(
+            "A CI gate: \"p99<250ms\", \"errors<1%\", \"rps>1000\" on B; \"change>-5%\" (each RPS figure, B against A), \"no-worse\" (no verdict worse); repeatable. A failing gate exits with 5.");
 
         var command = new Command("compare-results",
-            "Compare two result folders: RPS and mean latency of each experiment, variant and scenario, B against A, with a verdict.");
+            "Compare two result folders: RPS, mean and p99 latency and errors of each experiment, variant and scenario, B against A, with a verdict; optionally gated by thresholds.");
         command.Arguments.Add(a);
         command.Arguments.Add(b);
         command.Options.Add(output);
+        command.Options.Add(html);
+        command.Options.Add(thresholds);
         command.SetAction((ParseResult pr, CancellationToken ct) =>
         {
+            var gates = ThresholdOptions.Parse(pr.GetValue(thresholds));
+            var outPath = pr.GetValue(output);
+            var htmlPath = pr.GetValue(html);
+            EnsureParent(outPath);
+            EnsureParent(htmlPath);
             var dirA = pr.GetValue(a)!;
             var dirB = pr.GetValue(b)!;
             var resultsA = ResultsJson.ReadFolder(dirA);
@@ -34,32 +48,52 @@ public static class CompareResultsCommand
             {
                 (labelA, labelB) = (dirA, dirB);
             }
-            var comparison = ResultsComparison.Compare(resultsA, resultsB, labelA, labelB);
-
-            var outPath = pr.GetValue(output);
-            if (outPath is not null)
-            {
-                var parent = Path.GetDirectoryName(Path.GetFullPath(outPath))!;
-                if (!Directory.Exists(parent))
-                {
-                    throw new PerfLabException($"cannot write '{outPath}': folder '{parent}' does not exist.", ExitCode.Usage);
-                }
-                ReportWriters.WriteFile(outPath, w => ComparisonWriter.WriteMarkdown(comparison, w));
-                Console.WriteLine(outPath);
-            }
-            else if (Console.IsOutputRedirected)
-            {
-                var stdout = Console.Out;
-                ComparisonWriter.WriteMarkdown(comparison, stdout);
-                stdout.Flush();
-            }
-            else
-            {
-                ComparisonWriter.WriteConsole(comparison, AnsiConsole.Console);
-            }
-            return Task.FromResult((int)ExitCode.Success);
+            var comparison = ResultsComparison.Compare(resultsA, resultsB, labelA, labelB).WithGates(gates);
+            Write(comparison, outPath, htmlPath);
+            return Task.FromResult((int)(ThresholdGate.AllPassed(comparison.Thresholds) ? ExitCode.Success : ExitCode.ThresholdsFailed));
         });
         return command;
+    }
+
+    private static void Write(ResultsComparison comparison, string? outPath, string? htmlPath)
+    {
+        if (htmlPath is not null)
+        {
+            ReportWriters.WriteFile(htmlPath, w => ComparisonHtmlWriter.Write(comparison, w));
+        }
+        if (outPath is not null)
+        {
+            ReportWriters.WriteFile(outPath, w => ComparisonWriter.WriteMarkdown(comparison, w));
+            // The files hold the tables; the terminal (a CI log) still says whether the gates held.
+            ThresholdSection.WriteText(Console.Out, comparison.Thresholds);
+        }
+        else if (Console.IsOutputRedirected)
+        {
+            var stdout = Console.Out;
+            ComparisonWriter.WriteMarkdown(comparison, stdout);
+            stdout.Flush();
+        }
+        else
+        {
+            ComparisonWriter.WriteConsole(comparison, AnsiConsole.Console);
+        }
+        foreach (var path in new[] { outPath, htmlPath }.OfType<string>())
+        {
+            Console.WriteLine(path);
+        }
+    }
+
+    private static void EnsureParent(string? path)
+    {
+        if (path is null)
+        {
+            return;
+        }
+        var parent = Path.GetDirectoryName(Path.GetFullPath(path))!;
+        if (!Directory.Exists(parent))
+        {
+            throw new PerfLabException($"cannot write '{path}': folder '{parent}' does not exist.", ExitCode.Usage);
+        }
     }
 
     // The folder's own name ("20250102-100000") tells the two apart better than "A" and "B".

@@ -46,6 +46,6 @@ public static class ExperimentOptions
 {
     public static Option<string?> Folder() => new("--experiments")
     {
-        Description = "Folder of experiment files (default: the experiments/ folder of this checkout).",
+        Description = "Folder of experiment files (default: the experiments/ folder of this checkout, or of the installed tool).",
     };
 }

@@ -1,7 +1,10 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
 using PerfLab.Common;
+using PerfLab.Experiments.Running;
 using PerfLab.Load;
+using PerfLab.Reports;
+using PerfLab.Results;
 
 namespace PerfLab.Cli;
 
@@ -25,7 +28,13 @@ public static class LoadCommand
 
     private static async Task<int> RunAsync(ParseResult pr, LoadOptions o, CancellationToken ct)
     {
+        var gates = ThresholdOptions.Parse(pr.GetValue(o.Thresholds));
+        if (gates.FirstOrDefault(g => g.Metric is Threshold.Change or Threshold.NoWorse) is { } relative)
+        {
+            throw new PerfLabException($"threshold '{relative.Text}' compares against a baseline; perflab load measures one target (use perflab run or compare-results).", ExitCode.Usage);
+        }
         var plan = LoadPlanBuilder.Build(o.Read(pr));
+        ThresholdOptions.EnsureScenariosExist(gates, plan.Scenarios.Select(s => s.Name));
         var asJson = pr.GetValue(o.Json);
         var result = await LoadDisplay.RunAsync(progress => LoadEngine.RunAsync(plan, progress, ct), asJson);
         if (pr.GetValue(o.Output) is { } file)
@@ -33,8 +42,22 @@ public static class LoadCommand
             await File.WriteAllTextAsync(file.FullName, LoadSummary.ToJson(result), CancellationToken.None);
         }
         Console.Out.Write(asJson ? LoadSummary.ToJson(result) + Environment.NewLine : LoadSummary.ToText(result));
-        return (int)(ct.IsCancellationRequested ? ExitCode.Interrupted : result.Incomplete ? ExitCode.Failed : ExitCode.Success);
+        var checks = Gate(result, gates);
+        // With --json stdout is the result alone: the gates' table goes to stderr.
+        ThresholdSection.WriteText(asJson ? Console.Error : Console.Out, checks);
+        return (int)(ct.IsCancellationRequested ? ExitCode.Interrupted
+            : result.Incomplete ? ExitCode.Failed
+            : ThresholdGate.AllPassed(checks) ? ExitCode.Success : ExitCode.ThresholdsFailed);
     }
+
+    /// <summary>Latency, RPS and error gates on each scenario of one load run.</summary>
+    private static List<ThresholdCheck> Gate(LoadResult result, IReadOnlyList<Threshold> gates) =>
+    [
+        .. from gate in gates
+           from s in result.Scenarios
+           where gate.Covers(s.Name)
+           select ThresholdGate.Check(gate, s.Name, [RunRecordBuilder.Stats(s.Name, s.Requests, s.RequestsPerSecond, s.Latency, s.BytesReceived, s.Errors)]),
+    ];
 
     /// <summary>The options of `perflab load`, read into the engine's <see cref="LoadRequest"/>.</summary>
     private sealed class LoadOptions
@@ -64,11 +87,20 @@ public static class LoadCommand
         public Option<bool> Json { get; } = new("--json") { Description = "Print only the result as JSON on stdout." };
         public Option<FileInfo?> Output { get; } = new("--out", "-o") { Description = "Also write the result as JSON to this file (written even when interrupted)." };
         public Option<bool> AllowRemote { get; } = new("--allow-remote") { Description = "Allow targets other than loopback (127.0.0.0/8, ::1, localhost)." };
+        public Option<string?> Method { get; } = new("--method", "-X") { Description = "HTTP method, as curl -X (default: GET, or POST with a body)." };
+        public Option<string[]> Headers { get; } = new("--header", "-H") { Description = "A request header \"Name: value\", as curl -H; repeat for more." };
+        public Option<string?> Body { get; } = new("--body") { Description = "Request body (Content-Type application/json unless -H sets one); {placeholder} is filled from the values as in the URL." };
+        public Option<string?> BodyFile { get; } = new("--body-file") { Description = "Request body from a file, sent as its bytes; {placeholder} is filled as in --body." };
+        public Option<string[]> ExpectStatus { get; } = new("--expect-status") { Description = "Statuses that count as success, e.g. 201, 200,201 or 2xx (default: any below 400); any other counts as an error.", AllowMultipleArgumentsPerToken = true };
+        public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
+            "A CI gate on the run: \"p99<250ms\", \"errors<1%\", \"rps>1000\"; repeatable. A failing gate exits with 5.");
+        public Option<string[]> ExpectJson { get; } = new("--expect-json") { Description = "A JSON value the response must hold, e.g. '$.id=5', '$.items[0].name=\"Bike\"' or '$.total' (present); a miss counts as a check-json error. Repeatable." };
 
         public IEnumerable<Option> All =>
         [
             Users, Duration, Requests, Rate, Model, BurstSize, Batches, WarmupBatches, RampStart, RampStep, RampEvery, RampMax,
             Warmup, Steady, Timeout, Http2, Values, ValuesFile, ValuesUrl, Random, Seed, Json, Output, AllowRemote,
+            Method, Headers, Body, BodyFile, ExpectStatus, ExpectJson, Thresholds,
         ];
 
         public LoadRequest Read(ParseResult pr) => new(pr.GetValue(Url)!)
@@ -95,6 +127,12 @@ public static class LoadCommand
             Random = pr.GetValue(Random),
             Seed = pr.GetValue(Seed),
             AllowRemote = pr.GetValue(AllowRemote),
+            Method = pr.GetValue(Method),
+            Headers = pr.GetValue(Headers) ?? [],
+            Body = pr.GetValue(Body),
+            BodyFile = pr.GetValue(BodyFile),
+            ExpectStatus = pr.GetValue(ExpectStatus) ?? [],
+            ExpectJson = pr.GetValue(ExpectJson) ?? [],
         };
 
         private static Option<double?> RateOption()

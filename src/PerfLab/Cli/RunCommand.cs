@@ -17,7 +17,7 @@ public static class RunCommand
         var o = new RunOptions();
         var command = new Command("run", "Run experiments against the SUT and write report.md, report.html and results.json.");
         command.Arguments.Add(o.Names);
-        foreach (var option in new Option[] { o.Profile, o.Repeat, o.Precision, o.Budget, o.Output, o.Aa, o.Pin, o.Trace, o.KeepTraces, o.Connection, o.DataDir, o.Folder })
+        foreach (var option in new Option[] { o.Profile, o.Repeat, o.Precision, o.Budget, o.Output, o.Aa, o.Pin, o.Trace, o.KeepTraces, o.Thresholds, o.Connection, o.DataDir, o.Folder })
         {
             command.Options.Add(option);
         }
@@ -72,6 +72,9 @@ public static class RunCommand
             DefaultValueFactory = _ => TimeSpan.FromMinutes(20),
         };
 
+        public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
+            "A CI gate checked after the run, on every experiment (beside its file's thresholds:), e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (RPS against the baseline), \"no-worse\"; repeatable. A failing gate exits with 5.");
+
         public Option<string?> Connection { get; } = DbOptions.ConnectionString();
 
         public Option<string?> DataDir { get; } = DbOptions.DataDir();
@@ -101,6 +104,8 @@ public static class RunCommand
     {
         var all = ExperimentLoader.LoadFolder(parse.GetValue(o.Folder) ?? ExperimentLoader.DefaultFolder);
         var selected = Select(all, parse.GetValue(o.Names) ?? []);
+        var gates = ThresholdOptions.Parse(parse.GetValue(o.Thresholds));
+        ThresholdOptions.EnsureScenariosExist(gates, selected.SelectMany(e => e.Scenarios.Select(s => s.Name)));
         var outDir = Path.GetFullPath(parse.GetValue(o.Output) ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
         if (Directory.Exists(outDir) || File.Exists(outDir))
         {
@@ -124,14 +129,28 @@ public static class RunCommand
             KeepTraces = parse.GetValue(o.KeepTraces),
         };
         var results = await RunAndRecordAsync(request, ct);
+        results = results with
+        {
+            Thresholds = ThresholdGate.Evaluate(results, name => [.. (selected.FirstOrDefault(e => e.Name == name)?.Thresholds ?? []), .. gates]),
+        };
         ReportWriters.WriteAll(results, outDir);
 
         ConsoleRunObserver.PrintSummary(results, outDir);
+        return (int)ExitCodeOf(results, ct);
+    }
+
+    /// <summary>Interrupted, then a failed or incomplete run, then a failed gate: the most basic problem names the exit.</summary>
+    public static ExitCode ExitCodeOf(RunResults results, CancellationToken ct)
+    {
         if (results.Incomplete)
         {
-            return ct.IsCancellationRequested ? (int)ExitCode.Interrupted : (int)ExitCode.Failed;
+            return ct.IsCancellationRequested ? ExitCode.Interrupted : ExitCode.Failed;
         }
-        return results.Experiments.SelectMany(e => e.Runs).Any(r => r.Status != RunStatus.Ok) ? (int)ExitCode.Failed : (int)ExitCode.Success;
+        if (results.Experiments.SelectMany(e => e.Runs).Any(r => r.Status != RunStatus.Ok))
+        {
+            return ExitCode.Failed;
+        }
+        return ThresholdGate.AllPassed(results.Thresholds) ? ExitCode.Success : ExitCode.ThresholdsFailed;
     }
 
     private static async Task<RunResults> RunAndRecordAsync(RunRequest request, CancellationToken ct)
@@ -239,6 +258,11 @@ public sealed class ConsoleRunObserver : IRunObserver
         if (results.Incomplete)
         {
             Console.WriteLine($"incomplete: {results.IncompleteReason}");
+        }
+        if (results.Thresholds.Count > 0)
+        {
+            Console.WriteLine();
+            ThresholdSection.WriteText(Console.Out, results.Thresholds);
         }
         Console.WriteLine($"report: {Path.Combine(outDir, "report.md")}");
         Console.WriteLine($"        {Path.Combine(outDir, "report.html")}");

@@ -12,6 +12,8 @@ public enum ExitCode
     Environment = 3,
     /// <summary>The target (server, process, database) could not be reached or went away.</summary>
     Unreachable = 4,
+    /// <summary>Everything ran, but a threshold (a CI gate: `thresholds:` or `--threshold`) did not hold.</summary>
+    ThresholdsFailed = 5,
     /// <summary>Stopped by Ctrl+C; what was measured has been written.</summary>
     Interrupted = 130,
 }

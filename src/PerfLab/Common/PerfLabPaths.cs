@@ -32,11 +32,37 @@ public static class PerfLabPaths
         }
     }
 
-    /// <summary>The root of the checkout perflab was built from.</summary>
-    public static string RepoRoot => Metadata("PerfLab.RepoRoot");
+    /// <summary>
+    /// True when perflab runs from its package (`dotnet tool install`) or a publish: the SUT, its sources and the
+    /// experiments then sit beside perflab.dll, and nothing refers to the clone it was packed from.
+    /// </summary>
+    public static bool Packaged => File.Exists(Path.Combine(AppContext.BaseDirectory, "sut", "PerfLab.Sut.dll"));
 
-    /// <summary>The net10.0 build of the system under test that was built with perflab.</summary>
-    public static string SutAssembly => Metadata("PerfLab.SutPath");
+    /// <summary>
+    /// The source tree perflab runs from: the checkout it was built from, or in the package its own copy of the SUT's
+    /// sources (what publishing the net8.0 and net9.0 variants needs), laid out as in the checkout.
+    /// </summary>
+    public static string RepoRoot => Packaged ? Path.Combine(AppContext.BaseDirectory, "source") : Metadata("PerfLab.RepoRoot");
+
+    /// <summary>The net10.0 build of the system under test that was built (or packed) with perflab.</summary>
+    public static string SutAssembly => Packaged ? Path.Combine(AppContext.BaseDirectory, "sut", "PerfLab.Sut.dll") : Metadata("PerfLab.SutPath");
+
+    /// <summary>The built-in experiments: experiments/ of the checkout, or the copy inside the package.</summary>
+    public static string ExperimentsFolder => Path.Combine(Packaged ? AppContext.BaseDirectory : RepoRoot, "experiments");
+
+    /// <summary>
+    /// What the package was built from, for a run's provenance where git has no checkout to ask: "0.1.0, commit
+    /// 0123456789ab" (the SDK writes the commit into the informational version when it builds from a git checkout).
+    /// </summary>
+    public static string PackageDescription
+    {
+        get
+        {
+            var version = typeof(PerfLabPaths).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "unknown";
+            var plus = version.IndexOf('+', StringComparison.Ordinal);
+            return plus < 0 ? $"perflab {version} package" : $"{version[(plus + 1)..][..Math.Min(12, version.Length - plus - 1)]} (perflab {version[..plus]} package)";
+        }
+    }
 
     private static string Metadata(string key) =>
         typeof(PerfLabPaths).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()

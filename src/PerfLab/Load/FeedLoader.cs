@@ -3,25 +3,35 @@ using PerfLab.Common;
 
 namespace PerfLab.Load;
 
+/// <summary>A scenario's feed made concrete: its URLs, and the values and placeholder name a body fills from them.</summary>
+internal sealed record ResolvedFeed(Uri[] Uris, IReadOnlyList<string>? Values, string? Placeholder);
+
 /// <summary>Turns a <see cref="RequestFeed"/> into the concrete URLs of a scenario, once, before the run.</summary>
-internal static class FeedLoader
+internal static partial class FeedLoader
 {
-    public static async Task<Uri[]> ResolveAsync(RequestFeed feed, bool allowRemote, TimeSpan timeout, CancellationToken ct)
+    public static async Task<ResolvedFeed> ResolveAsync(RequestFeed feed, RequestSpec request, bool allowRemote, TimeSpan timeout, CancellationToken ct)
     {
         var template = feed.UrlTemplate;
         var open = template.IndexOf('{', StringComparison.Ordinal);
         var close = open < 0 ? -1 : template.IndexOf('}', open);
         var values = await LoadValuesAsync(feed, allowRemote, timeout, ct).ConfigureAwait(false);
+        var placeholder = open >= 0 && close >= 0 ? template[(open + 1)..close] : feed.Placeholder ?? BodyPlaceholder(request.Body);
+        var inBody = placeholder is not null && request.Body is { } body
+            && body.AsSpan().IndexOf(System.Text.Encoding.UTF8.GetBytes("{" + placeholder + "}")) >= 0;
 
         if (open < 0 || close < 0)
         {
-            if (values is not null)
+            if (values is not null && !inBody)
             {
-                throw new PerfLabException($"values were given for '{template}', which has no {{placeholder}} to fill.", ExitCode.Usage);
+                throw new PerfLabException($"values were given for '{template}', which has no {{placeholder}} to fill (nor has the body).", ExitCode.Usage);
+            }
+            if (inBody && (values is null || values.Count == 0))
+            {
+                throw new PerfLabException($"the body has the placeholder {{{placeholder}}} but no values fill it (give --values, --values-file or --values-url).", ExitCode.Usage);
             }
             var single = TargetGuard.ParseTarget(template, "url");
             TargetGuard.EnsureAllowed(single, allowRemote);
-            return [single];
+            return new ResolvedFeed([single], inBody ? values : null, inBody ? placeholder : null);
         }
         if (values is null || values.Count == 0)
         {
@@ -36,8 +46,18 @@ internal static class FeedLoader
             uris[i] = TargetGuard.ParseTarget(prefix + Uri.EscapeDataString(values[i]) + suffix, "url");
             TargetGuard.EnsureAllowed(uris[i], allowRemote);
         }
-        return uris;
+        return new ResolvedFeed(uris, values, placeholder);
     }
+
+    /// <summary>
+    /// The first <c>{name}</c> in a body, a name being letters, digits and underscores: JSON's own braces never
+    /// enclose a bare word, so <c>{"id": {id}}</c> has exactly one placeholder.
+    /// </summary>
+    public static string? BodyPlaceholder(byte[]? body) =>
+        body is null ? null : PlaceholderPattern().Match(System.Text.Encoding.UTF8.GetString(body)) is { Success: true } m ? m.Groups[1].Value : null;
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"\{([A-Za-z_][A-Za-z0-9_]*)\}")]
+    private static partial System.Text.RegularExpressions.Regex PlaceholderPattern();
 
     private static async Task<IReadOnlyList<string>?> LoadValuesAsync(RequestFeed feed, bool allowRemote, TimeSpan timeout, CancellationToken ct)
     {

@@ -1,10 +1,8 @@
-using System.Buffers.Text;
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using System.Reflection;
 using System.Runtime.CompilerServices;
-using System.Text;
 
 namespace PerfLab.Load;
 
@@ -15,10 +13,10 @@ internal readonly record struct Http11Response(int Status, long BodyBytes);
 internal sealed class Http11ProtocolException(string message) : IOException(message);
 
 /// <summary>
-/// One virtual user's keep-alive HTTP/1.1 connection, GET only: the generator's hot path, built the way wrk is.
-/// The request's bytes are encoded once per URL (<see cref="EncodeGet"/>); the response is parsed in a reused buffer
+/// One virtual user's keep-alive HTTP/1.1 connection: the generator's hot path, built the way wrk is.
+/// The request's bytes come ready to send (<see cref="RequestTemplate"/>); the response is parsed in a reused buffer
 /// (status line, then a Content-Length, chunked or read-to-close body, and Connection: close) and its body is counted,
-/// not kept. Nothing is allocated per request and no timer is armed per request: the owner's watchdog calls
+/// not kept, unless <see cref="KeepBody"/> asks for it (a JSON check reads it). Nothing is allocated per request and no timer is armed per request: the owner's watchdog calls
 /// <see cref="AbortIfOlderThan"/>, which closes the socket of a request that outlived the timeout.
 /// <para>
 /// The socket prefers inline completions: a receive that completes runs its continuation (parse, record, send the
@@ -28,12 +26,13 @@ internal sealed class Http11ProtocolException(string message) : IOException(mess
 /// setter for reflection); where it is missing the connection works the same, on the thread pool.
 /// </para>
 /// </summary>
-internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop) : IDisposable
+internal sealed partial class Http11Connection(EndPoint endPoint, CancellationToken stop) : IDisposable
 {
     private const int InitialBuffer = 16 * 1024;
     private const int MaxHeadBytes = 64 * 1024;
     private const long Idle = 0;
     private const long Aborted = -1;
+    private const int MaxKeptBody = 16 * 1024 * 1024;
 
     // The setter itself: a runtime whose property had no setter would make PropertyInfo.SetValue throw.
     private static readonly MethodInfo? s_setPreferInline = OperatingSystem.IsWindows() ? null
@@ -46,6 +45,18 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
     private long _busySince;
     private bool _timedOut;
     private bool _gotBytes; // any byte of the current response received
+    private byte[] _body = [];
+    private int _bodyLength;
+    private bool _bodyTruncated;
+
+    /// <summary>Keep each response's body (up to 16 MiB) for <see cref="Body"/>; off, bodies are counted and dropped.</summary>
+    public bool KeepBody { get; init; }
+
+    /// <summary>With <see cref="KeepBody"/>: the last response's body (chunked bodies de-chunked); valid until the next send.</summary>
+    public ReadOnlySpan<byte> Body => _body.AsSpan(0, _bodyLength);
+
+    /// <summary>True when the last body was longer than the 16 MiB kept of it.</summary>
+    public bool BodyTruncated => _bodyTruncated;
 
     /// <summary>Whether this runtime lets the generator's sockets complete inline (see the class remarks).</summary>
     public static bool InlineCompletions => s_setPreferInline is not null;
@@ -53,8 +64,7 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
     /// <summary>True when the last request failed because the watchdog aborted it.</summary>
     public bool TimedOut => _timedOut;
 
-    public static byte[] EncodeGet(Uri uri) =>
-        Encoding.ASCII.GetBytes($"GET {uri.PathAndQuery} HTTP/1.1\r\nHost: {uri.Authority}\r\n\r\n");
+    public static byte[] EncodeGet(Uri uri) => RequestTemplate.Whole(RequestSpec.Get, uri);
 
     public static EndPoint EndPointOf(Uri uri) =>
         IPAddress.TryParse(uri.IdnHost, out var ip) ? new IPEndPoint(ip, uri.Port) : new DnsEndPoint(uri.IdnHost, uri.Port);
@@ -65,7 +75,7 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
     /// <see cref="OperationCanceledException"/> on failure; <see cref="TimedOut"/> then tells a timeout apart.
     /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<Http11Response> SendAsync(byte[] request)
+    public async ValueTask<Http11Response> SendAsync(ReadOnlyMemory<byte> request)
     {
         _timedOut = false;
         Volatile.Write(ref _busySince, Stopwatch.GetTimestamp());
@@ -85,7 +95,8 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
                 catch (Exception ex) when (reused && !_gotBytes && attempt == 1 && !stop.IsCancellationRequested && IsIdleClose(ex))
                 {
                     // The server closed this keep-alive connection while it was idle (closed or reset before a single
-                    // byte of the response): one retry on a new connection, as HttpClient does for a GET.
+                    // byte of the response): one retry on a new connection, as HttpClient does. A server that closes
+                    // an idle connection has not read the request from it, so a POST is not applied twice.
                     CloseSocket();
                 }
             }
@@ -174,12 +185,14 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<Http11Response> ExchangeAsync(Socket socket, byte[] request)
+    private async ValueTask<Http11Response> ExchangeAsync(Socket socket, ReadOnlyMemory<byte> request)
     {
         _gotBytes = false;
+        _bodyLength = 0;
+        _bodyTruncated = false;
         for (var sent = 0; sent < request.Length;)
         {
-            sent += await socket.SendAsync(request.AsMemory(sent), SocketFlags.None).ConfigureAwait(false);
+            sent += await socket.SendAsync(request[sent..], SocketFlags.None).ConfigureAwait(false);
         }
         // No pipelining, so nothing the server sent before this request belongs to it.
         _start = _end = 0;
@@ -206,9 +219,9 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
             }
             long body = 0;
             var close = head.Close;
-            if (head.Status is 204 or 304 or 101)
+            if (head.Status is 204 or 304 or 101 || request.Span.StartsWith("HEAD "u8))
             {
-                // no body
+                // no body (a HEAD response's Content-Length is the GET's)
             }
             else if (head.Chunked)
             {
@@ -230,119 +243,5 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
             }
             return new Http11Response(head.Status, body);
         }
-    }
-
-    private void MakeRoom()
-    {
-        if (_end < _buffer.Length)
-        {
-            return;
-        }
-        if (_start > 0)
-        {
-            _buffer.AsSpan(_start, _end - _start).CopyTo(_buffer);
-            _end -= _start;
-            _start = 0;
-        }
-        else if (_buffer.Length < MaxHeadBytes)
-        {
-            Array.Resize(ref _buffer, Math.Min(MaxHeadBytes, _buffer.Length * 2));
-        }
-        else
-        {
-            throw new Http11ProtocolException($"a response line or header block longer than {MaxHeadBytes / 1024} KiB");
-        }
-    }
-
-    /// <summary>Consumes <paramref name="count"/> body bytes: what the buffer holds, then reads that are discarded.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask SkipAsync(Socket socket, long count)
-    {
-        var held = _end - _start;
-        if (held >= count)
-        {
-            _start += (int)count;
-            return;
-        }
-        count -= held;
-        _start = _end = 0;
-        while (count > 0)
-        {
-            var n = await socket.ReceiveAsync(_buffer.AsMemory(0, (int)Math.Min(_buffer.Length, count)), SocketFlags.None).ConfigureAwait(false);
-            if (n == 0)
-            {
-                throw new Http11ProtocolException("the server closed the connection before the end of the body");
-            }
-            count -= n;
-        }
-    }
-
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<long> ReadToCloseAsync(Socket socket)
-    {
-        long total = _end - _start;
-        _start = _end = 0;
-        int n;
-        while ((n = await socket.ReceiveAsync(_buffer, SocketFlags.None).ConfigureAwait(false)) > 0)
-        {
-            total += n;
-        }
-        return total;
-    }
-
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<long> ReadChunkedAsync(Socket socket)
-    {
-        long total = 0;
-        while (true)
-        {
-            var line = await ReadLineAsync(socket).ConfigureAwait(false);
-            var sizeText = _buffer.AsSpan(line.Start, line.Length);
-            var semicolon = sizeText.IndexOf((byte)';');
-            if (semicolon >= 0)
-            {
-                sizeText = sizeText[..semicolon];
-            }
-            sizeText = sizeText.Trim((byte)' ');
-            if (!Utf8Parser.TryParse(sizeText, out long size, out var used, 'X') || used != sizeText.Length || size < 0)
-            {
-                throw new Http11ProtocolException($"invalid chunk size '{Http11Head.Printable(sizeText)}'");
-            }
-            if (size == 0)
-            {
-                while ((await ReadLineAsync(socket).ConfigureAwait(false)).Length > 0)
-                {
-                    // trailer fields: not needed
-                }
-                return total;
-            }
-            await SkipAsync(socket, size).ConfigureAwait(false);
-            total += size;
-            if ((await ReadLineAsync(socket).ConfigureAwait(false)).Length != 0)
-            {
-                throw new Http11ProtocolException("a chunk not followed by CRLF");
-            }
-        }
-    }
-
-    private readonly record struct Line(int Start, int Length);
-
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<Line> ReadLineAsync(Socket socket)
-    {
-        int end;
-        while ((end = _buffer.AsSpan(_start, _end - _start).IndexOf("\r\n"u8)) < 0)
-        {
-            MakeRoom();
-            var n = await socket.ReceiveAsync(_buffer.AsMemory(_end), SocketFlags.None).ConfigureAwait(false);
-            if (n == 0)
-            {
-                throw new Http11ProtocolException("the server closed the connection inside a chunked body");
-            }
-            _end += n;
-        }
-        var line = new Line(_start, end);
-        _start += end + 2;
-        return line;
     }
 }

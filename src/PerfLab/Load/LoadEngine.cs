@@ -33,12 +33,12 @@ public static class LoadEngine
         {
             ThreadPool.SetMinThreads(MinPoolThreads, io);
         }
-        var uris = new Uri[plan.Scenarios.Count][];
-        for (var i = 0; i < uris.Length; i++)
+        var feeds = new ResolvedFeed[plan.Scenarios.Count];
+        for (var i = 0; i < feeds.Length; i++)
         {
-            uris[i] = await FeedLoader.ResolveAsync(plan.Scenarios[i].Feed, plan.AllowRemote, plan.Timeout, ct).ConfigureAwait(false);
+            feeds[i] = await FeedLoader.ResolveAsync(plan.Scenarios[i].Feed, plan.Scenarios[i].Request, plan.AllowRemote, plan.Timeout, ct).ConfigureAwait(false);
         }
-        foreach (var target in uris.Select(u => u[0]).DistinctBy(u => u.GetLeftPart(UriPartial.Authority)))
+        foreach (var target in feeds.Select(f => f.Uris[0]).DistinctBy(u => u.GetLeftPart(UriPartial.Authority)))
         {
             await TargetGuard.EnsureReachableAsync(target, plan.ConnectTimeout, ct).ConfigureAwait(false);
         }
@@ -48,7 +48,7 @@ public static class LoadEngine
         var runners = new ILoadModelRunner[runs.Length];
         for (var i = 0; i < runs.Length; i++)
         {
-            runs[i] = new ScenarioRun(plan.Scenarios[i], uris[i], plan, runStop.Token);
+            runs[i] = new ScenarioRun(plan.Scenarios[i], feeds[i], plan, runStop.Token);
             runners[i] = ILoadModelRunner.For(plan.Scenarios[i].Model);
         }
         try
@@ -204,7 +204,7 @@ public static class LoadEngine
     private static ScenarioResult Summarize(ScenarioRun run, ILoadModelRunner runner, IReadOnlyList<LoadSecond> timeline, List<string> reasons, bool stoppedEarly)
     {
         var plan = run.Plan;
-        var measured = run.Measuring ? run.Recorders.Snapshot().Minus(run.Baseline) : new RecordingSnapshot(plan.Model is OpenModel);
+        var measured = run.Measuring ? run.Recorders.Snapshot().Minus(run.Baseline) : new RecordingSnapshot(plan.Model is OpenModel, run.Recorders.ErrorStatus);
         var seconds = run.Measuring ? Stopwatch.GetElapsedTime(run.MeasureStart, run.MeasureEnd).TotalSeconds : 0;
         var rps = seconds > 0 ? measured.Requests / seconds : 0;
 
@@ -237,6 +237,7 @@ public static class LoadEngine
             BoundedByWindow = seconds > 0 && latency.Count > 0 && latency.P50Ms > seconds * 1000 / 5,
             Histogram = measured.Latency,
             UncorrectedHistogram = measured.Uncorrected,
+            Request = ReferenceEquals(plan.Request, RequestSpec.Get) ? null : plan.Request.Describe(),
         };
     }
 
@@ -259,6 +260,7 @@ public static class LoadEngine
         foreach (var s in plan.Scenarios)
         {
             Require(s.MaxRequests is null or > 0, $"{s.Name}: the request count must be positive.");
+            s.Request.Validate();
             switch (s.Model)
             {
                 case ClosedModel c:

@@ -39,6 +39,9 @@ public sealed record ScenarioPlan(string Name, LoadModel Model, RequestFeed Feed
 {
     /// <summary>Stop after this many measured requests (closed, open and ramp); the duration still bounds the run.</summary>
     public long? MaxRequests { get; init; }
+
+    /// <summary>Method, headers, body and response check of every request; a plain GET by default.</summary>
+    public RequestSpec Request { get; init; } = RequestSpec.Get;
 }
 
 [JsonPolymorphic(TypeDiscriminatorPropertyName = "kind")]
@@ -121,6 +124,9 @@ public sealed record RequestFeed(string UrlTemplate)
     public string? ValuesUrl { get; init; }
 
     public FeedOrder Order { get; init; } = FeedOrder.Circular;
+
+    /// <summary>The placeholder's name when only the request body has one (the URL's own names it otherwise).</summary>
+    public string? Placeholder { get; init; }
 
     public int Seed { get; init; } = 1;
 

@@ -28,6 +28,16 @@ public sealed record LoadRequest(string Url)
     public bool Random { get; init; }
     public int Seed { get; init; } = 1;
     public bool AllowRemote { get; init; }
+    /// <summary>HTTP method (default GET).</summary>
+    public string? Method { get; init; }
+    /// <summary>Headers as curl -H writes them: "Name: value".</summary>
+    public IReadOnlyList<string> Headers { get; init; } = [];
+    public string? Body { get; init; }
+    public string? BodyFile { get; init; }
+    /// <summary>Expected statuses ("201", "200,201", "2xx"); empty: any below 400.</summary>
+    public IReadOnlyList<string> ExpectStatus { get; init; } = [];
+    /// <summary>Expected JSON values ("$.id=5", "items[0].id").</summary>
+    public IReadOnlyList<string> ExpectJson { get; init; } = [];
 }
 
 /// <summary>
@@ -61,7 +71,7 @@ public static class LoadPlanBuilder
             Order = request.Random ? FeedOrder.Random : FeedOrder.Circular,
             Seed = request.Seed,
         };
-        var plan = new LoadPlan([new ScenarioPlan("default", model, feed) { MaxRequests = request.Requests }], duration,
+        var plan = new LoadPlan([new ScenarioPlan("default", model, feed) { MaxRequests = request.Requests, Request = RequestOf(request) }], duration,
             request.Warmup ?? TimeSpan.Zero, request.Timeout ?? TimeSpan.FromSeconds(5))
         {
             Http2 = request.Http2,
@@ -76,6 +86,36 @@ public static class LoadPlanBuilder
         var parsed = TargetGuard.ParseTarget(request.Url.Replace("{", "", StringComparison.Ordinal).Replace("}", "", StringComparison.Ordinal), "url");
         TargetGuard.EnsureAllowed(parsed, plan.AllowRemote);
         return plan;
+    }
+
+    /// <summary>The method, headers, body and check of `perflab load`'s options, checked before anything starts.</summary>
+    public static RequestSpec RequestOf(LoadRequest r)
+    {
+        if (r.Body is not null && r.BodyFile is not null)
+        {
+            throw new PerfLabException("give the body either inline (--body) or from a file (--body-file), not both.", ExitCode.Usage);
+        }
+        byte[]? body = r.Body is { } text ? RequestSpec.Utf8(text) : null;
+        if (r.BodyFile is { } file)
+        {
+            if (!File.Exists(file))
+            {
+                throw new PerfLabException($"body file '{file}' does not exist.", ExitCode.Usage);
+            }
+            body = File.ReadAllBytes(file);
+        }
+        var check = r.ExpectStatus.Count > 0 || r.ExpectJson.Count > 0
+            ? new ResponseCheck(r.ExpectStatus.Count > 0 ? StatusSet.Parse(r.ExpectStatus) : null, [.. r.ExpectJson.Select(JsonExpectation.Parse)])
+            : null;
+        var spec = new RequestSpec
+        {
+            Method = (r.Method ?? (body is null ? "GET" : "POST")).ToUpperInvariant(),
+            Headers = [.. r.Headers.Select(RequestSpec.ParseHeader)],
+            Body = body,
+            Check = check,
+        };
+        spec.Validate();
+        return spec;
     }
 
     private static (LoadModel Model, TimeSpan Duration) ModelOf(LoadRequest r)

@@ -96,6 +96,8 @@ public sealed record ScenarioResult(
     /// <summary>Open model: the uncorrected latencies, kept for merging as <see cref="Histogram"/>.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
     public LatencyHistogram? UncorrectedHistogram { get; init; }
+    /// <summary>The request when it is more than a plain GET: "POST, 1 header, 41-byte body, expects 201 and $.id=5".</summary>
+    public string? Request { get; init; }
 }
 
 /// <summary>Latency in milliseconds from a <see cref="LatencyHistogram"/> (3 significant digits; the mean is exact).</summary>
@@ -126,9 +128,18 @@ public sealed record LatencyStats(
         h.Max / 1000.0);
 }
 
-/// <summary>Errors by kind: "http-404", "http-500" (any status ≥ 400), "timeout", "connection-refused", "connection-error".</summary>
+/// <summary>
+/// Errors by kind: "http-404", "http-500" (any status ≥ 400, or with an expected status, any other at 400 and above),
+/// "unexpected-http-200" (a status below 400 that the check did not expect), "check-json" (the status passed, a JSON
+/// value did not), "timeout", "connection-refused", "connection-error".
+/// </summary>
 public sealed record ErrorCounts(long Total, IReadOnlyDictionary<string, long> ByKind)
 {
+    public const string CheckJsonKind = "check-json";
+
+    /// <summary>The kind a status below 400 is counted under when the response check expected another ("unexpected-http-200").</summary>
+    public static string UnexpectedKind(int status) => "unexpected-" + HttpKind(status);
+
     /// <summary>The kind an HTTP error status is counted under ("http-503").</summary>
     public static string HttpKind(int status) => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"http-{status}");
 }

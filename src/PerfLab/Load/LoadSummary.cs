@@ -23,6 +23,10 @@ public static class LoadSummary
         foreach (var s in result.Scenarios)
         {
             sb.Append(c, $"{s.Name}: {s.Model} model, {Describe(s)} @ {s.Url}").AppendLine();
+            if (s.Request is { } request)
+            {
+                sb.Append("  Request: ").AppendLine(request);
+            }
             sb.AppendLine("  Latency       mean     stdev       min       p50       p75       p90       p95       p99     p99.9       max");
             sb.Append(c, $"  {(s.UncorrectedLatency is null ? "" : "corrected "),-10}").Append(Row(s.Latency)).AppendLine();
             if (s.UncorrectedLatency is { } u)

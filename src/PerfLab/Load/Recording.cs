@@ -15,6 +15,8 @@ internal sealed class ThreadRecorder(bool uncorrected)
     public long Timeouts;
     public long Refused;
     public long ConnectionErrors;
+    /// <summary>Responses whose status passed but whose JSON check did not.</summary>
+    public long CheckFailures;
     public long Sends;
     public long LateSends;
     public long MaxLagMicros;
@@ -46,7 +48,7 @@ internal sealed class ThreadRecorder(bool uncorrected)
 /// otherwise mean 1,000 histograms). A sampler merges them into cumulative snapshots; differences of snapshots give
 /// per-second and post-warm-up figures.
 /// </summary>
-internal sealed class RecorderSet(bool uncorrected)
+internal sealed class RecorderSet(bool uncorrected, bool[]? errorStatus = null)
 {
     [ThreadStatic] private static RecorderSet? t_lastSet;
     [ThreadStatic] private static ThreadRecorder? t_lastRecorder;
@@ -55,6 +57,9 @@ internal sealed class RecorderSet(bool uncorrected)
     private readonly Lock _gate = new();
     private readonly List<ThreadRecorder> _all = [];
     private readonly bool _uncorrected = uncorrected;
+
+    /// <summary>Per status code, whether it counts as an error (see <see cref="RecordingSnapshot.ErrorStatuses"/>).</summary>
+    public bool[] ErrorStatus { get; } = errorStatus ?? RecordingSnapshot.DefaultErrorStatus;
 
     public ThreadRecorder Current => ReferenceEquals(t_lastSet, this) ? t_lastRecorder! : Slow();
 
@@ -83,7 +88,7 @@ internal sealed class RecorderSet(bool uncorrected)
         {
             recorders = [.. _all];
         }
-        var snapshot = new RecordingSnapshot(_uncorrected);
+        var snapshot = new RecordingSnapshot(_uncorrected, ErrorStatus);
         foreach (var r in recorders)
         {
             snapshot.Add(r);
@@ -93,8 +98,24 @@ internal sealed class RecorderSet(bool uncorrected)
 }
 
 /// <summary>A merged, cumulative view of a scenario's recorders at one moment (or a difference of two).</summary>
-internal sealed class RecordingSnapshot(bool uncorrected)
+internal sealed class RecordingSnapshot(bool uncorrected, bool[]? errorStatus = null)
 {
+    /// <summary>Without a response check: every status from 400 up is an error.</summary>
+    public static readonly bool[] DefaultErrorStatus = ErrorStatuses(null);
+
+    private readonly bool[] _errorStatus = errorStatus ?? DefaultErrorStatus;
+
+    /// <summary>Per status code, whether a response with it is an error: not among the expected ones, or without an expectation, 400 and above.</summary>
+    public static bool[] ErrorStatuses(StatusSet? expected)
+    {
+        var error = new bool[ThreadRecorder.StatusSlots];
+        for (var s = 0; s < error.Length; s++)
+        {
+            error[s] = expected is null ? s >= 400 : !expected.Contains(s);
+        }
+        return error;
+    }
+
     public LatencyHistogram Latency { get; } = new();
     public LatencyHistogram? Uncorrected { get; } = uncorrected ? new LatencyHistogram() : null;
     public long[] Status { get; } = new long[ThreadRecorder.StatusSlots];
@@ -103,6 +124,7 @@ internal sealed class RecordingSnapshot(bool uncorrected)
     public long Timeouts { get; private set; }
     public long Refused { get; private set; }
     public long ConnectionErrors { get; private set; }
+    public long CheckFailures { get; private set; }
     public long Sends { get; private set; }
     public long LateSends { get; private set; }
     public long MaxLagMicros { get; private set; }
@@ -111,10 +133,13 @@ internal sealed class RecordingSnapshot(bool uncorrected)
     {
         get
         {
-            long errors = Timeouts + Refused + ConnectionErrors;
-            for (var s = 400; s < Status.Length; s++)
+            long errors = Timeouts + Refused + ConnectionErrors + CheckFailures;
+            for (var s = 0; s < Status.Length; s++)
             {
-                errors += Status[s];
+                if (_errorStatus[s])
+                {
+                    errors += Status[s];
+                }
             }
             return errors;
         }
@@ -140,6 +165,7 @@ internal sealed class RecordingSnapshot(bool uncorrected)
         Timeouts += r.Timeouts;
         Refused += r.Refused;
         ConnectionErrors += r.ConnectionErrors;
+        CheckFailures += r.CheckFailures;
         Sends += r.Sends;
         LateSends += r.LateSends;
         MaxLagMicros = Math.Max(MaxLagMicros, r.MaxLagMicros);
@@ -148,7 +174,7 @@ internal sealed class RecordingSnapshot(bool uncorrected)
     /// <summary>This minus <paramref name="earlier"/>: what happened between the two snapshots. The max lag stays cumulative.</summary>
     public RecordingSnapshot Minus(RecordingSnapshot earlier)
     {
-        var d = new RecordingSnapshot(Uncorrected is not null);
+        var d = new RecordingSnapshot(Uncorrected is not null, _errorStatus);
         d.Latency.Add(Latency);
         d.Latency.Subtract(earlier.Latency);
         if (Uncorrected is not null)
@@ -165,6 +191,7 @@ internal sealed class RecordingSnapshot(bool uncorrected)
         d.Timeouts = Timeouts - earlier.Timeouts;
         d.Refused = Refused - earlier.Refused;
         d.ConnectionErrors = ConnectionErrors - earlier.ConnectionErrors;
+        d.CheckFailures = CheckFailures - earlier.CheckFailures;
         d.Sends = Sends - earlier.Sends;
         d.LateSends = LateSends - earlier.LateSends;
         d.MaxLagMicros = MaxLagMicros;
@@ -174,12 +201,16 @@ internal sealed class RecordingSnapshot(bool uncorrected)
     public ErrorCounts ToErrorCounts()
     {
         var kinds = new SortedDictionary<string, long>(StringComparer.Ordinal);
-        for (var s = 400; s < Status.Length; s++)
+        for (var s = 0; s < Status.Length; s++)
         {
-            if (Status[s] > 0)
+            if (Status[s] > 0 && _errorStatus[s])
             {
-                kinds[ErrorCounts.HttpKind(s)] = Status[s];
+                kinds[s >= 400 ? ErrorCounts.HttpKind(s) : ErrorCounts.UnexpectedKind(s)] = Status[s];
             }
+        }
+        if (CheckFailures > 0)
+        {
+            kinds[ErrorCounts.CheckJsonKind] = CheckFailures;
         }
         if (Timeouts > 0)
         {

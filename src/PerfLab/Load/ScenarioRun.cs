@@ -6,36 +6,11 @@ using System.Runtime.CompilerServices;
 namespace PerfLab.Load;
 
 /// <summary>
-/// One user's reusable pieces: its HTTP/1.1 connection, or else a body buffer and a timeout source for HttpClient;
-/// a random stream. Nothing per request.
-/// </summary>
-internal sealed class LoadWorker
-{
-    public readonly int Index;
-    public readonly Random Random;
-    public readonly Http11Connection? Connection;
-    public readonly byte[] Buffer = [];
-    public CancellationTokenSource? Timeout;
-
-    public LoadWorker(int index, ScenarioRun run)
-    {
-        Index = index;
-        Random = new Random(HashCode.Combine(run.Plan.Feed.Seed, index));
-        Connection = run.OpenConnection();
-        if (Connection is null)
-        {
-            Buffer = new byte[16 * 1024];
-            Timeout = CancellationTokenSource.CreateLinkedTokenSource(run.Stop);
-        }
-    }
-}
-
-/// <summary>
 /// The live state of one scenario during a run: its client, its URLs, its recorders, its stop signal.
 /// Plain http:// targets over HTTP/1.1 go through <see cref="Http11Connection"/>s, one per user, watched for timeouts
 /// by one timer; https:// and HTTP/2 go through <see cref="HttpMessageInvoker"/>.
 /// </summary>
-internal sealed class ScenarioRun : IDisposable
+internal sealed partial class ScenarioRun : IDisposable
 {
     private readonly CancellationTokenSource _stop;
     private readonly TimeSpan _timeout;
@@ -46,27 +21,32 @@ internal sealed class ScenarioRun : IDisposable
     private int _activeUsers;
     private volatile bool _measuring;
     private string? _firstError;
-    private readonly byte[][]? _requests;
+    private readonly RequestTemplate _template;
+    private readonly JsonExpectation[]? _jsonChecks; // an array: a foreach over an interface would allocate per response
+    private readonly bool _http11;
     private readonly EndPoint? _endPoint;
     private readonly List<Http11Connection> _connections = [];
     private readonly Timer? _watchdog;
     private readonly HttpMessageInvoker? _client; // https:// and HTTP/2 only
 
-    public ScenarioRun(ScenarioPlan plan, Uri[] uris, LoadPlan loadPlan, CancellationToken runStop)
+    public ScenarioRun(ScenarioPlan plan, ResolvedFeed feed, LoadPlan loadPlan, CancellationToken runStop)
     {
+        var uris = feed.Uris;
         Plan = plan;
         Uris = uris;
+        _template = new RequestTemplate(plan.Request, uris, feed.Values, feed.Placeholder);
+        _jsonChecks = plan.Request.Check?.Json is { Count: > 0 } json ? [.. json] : null;
         _timeout = loadPlan.Timeout;
         _stop = CancellationTokenSource.CreateLinkedTokenSource(runStop);
         _version = loadPlan.Http2 ? HttpVersion.Version20 : HttpVersion.Version11;
         _versionPolicy = HttpVersionPolicy.RequestVersionExact;
-        Recorders = new RecorderSet(uncorrected: plan.Model is OpenModel);
+        Recorders = new RecorderSet(uncorrected: plan.Model is OpenModel, plan.Request.Check?.Statuses is { } expected ? RecordingSnapshot.ErrorStatuses(expected) : RecordingSnapshot.DefaultErrorStatus);
         Baseline = Recorders.Snapshot();
         InFlight = new InFlightRequests(plan.Model.Concurrency);
         _budget = plan.MaxRequests ?? long.MaxValue;
         if (!loadPlan.Http2 && uris.All(u => u.Scheme == Uri.UriSchemeHttp && u.Authority == uris[0].Authority))
         {
-            _requests = [.. uris.Select(Http11Connection.EncodeGet)];
+            _http11 = true;
             _endPoint = Http11Connection.EndPointOf(uris[0]);
             var period = TimeSpan.FromMilliseconds(Math.Clamp(_timeout.TotalMilliseconds / 10, 10, 250));
             _watchdog = new Timer(_ => AbortLateRequests(), null, period, period);
@@ -93,7 +73,7 @@ internal sealed class ScenarioRun : IDisposable
     }
 
     /// <summary>How requests travel: "HTTP/1.1 sockets, inline completions", "HTTP/1.1 sockets", or "HttpClient, HTTP/2" (or HTTP/1.1).</summary>
-    public string Transport => _requests is null
+    public string Transport => !_http11
         ? (_version == HttpVersion.Version20 ? "HttpClient, HTTP/2" : "HttpClient, HTTP/1.1")
         : Http11Connection.InlineCompletions ? "HTTP/1.1 sockets, inline completions" : "HTTP/1.1 sockets";
 
@@ -131,7 +111,7 @@ internal sealed class ScenarioRun : IDisposable
 
     public int NextIndex(LoadWorker worker)
     {
-        var count = Uris.Length;
+        var count = _template.Count;
         if (count == 1)
         {
             return 0;
@@ -146,11 +126,11 @@ internal sealed class ScenarioRun : IDisposable
     /// <summary>A new user's connection, watched by this run; null when the scenario goes through HttpClient.</summary>
     public Http11Connection? OpenConnection()
     {
-        if (_requests is null)
+        if (!_http11)
         {
             return null;
         }
-        var connection = new Http11Connection(_endPoint!, _stop.Token);
+        var connection = new Http11Connection(_endPoint!, _stop.Token) { KeepBody = _jsonChecks is not null };
         lock (_connections)
         {
             _connections.Add(connection);
@@ -200,10 +180,10 @@ internal sealed class ScenarioRun : IDisposable
         {
             try
             {
-                var response = await connection.SendAsync(_requests![index]).ConfigureAwait(false);
+                var response = await connection.SendAsync(_template.For(index, ref worker.Scratch)).ConfigureAwait(false);
                 status = response.Status;
                 bytes = response.BodyBytes;
-                failure = Outcome.Response;
+                failure = _jsonChecks is not null && FailsJsonCheck(status, connection) ? Outcome.CheckFailed : Outcome.Response;
             }
             catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException or OperationCanceledException)
             {
@@ -212,7 +192,7 @@ internal sealed class ScenarioRun : IDisposable
         }
         else
         {
-            (failure, status, bytes) = await SendWithClientAsync(worker, Uris[index]).ConfigureAwait(false);
+            (failure, status, bytes) = await SendWithClientAsync(worker, index).ConfigureAwait(false);
         }
         var end = Stopwatch.GetTimestamp();
         InFlight.End(worker.Index);
@@ -232,7 +212,8 @@ internal sealed class ScenarioRun : IDisposable
         recorder.Requests++;
         switch (outcome)
         {
-            case Outcome.Response:
+            case Outcome.Response or Outcome.CheckFailed:
+                recorder.CheckFailures += outcome == Outcome.CheckFailed ? 1 : 0;
                 recorder.Status[Math.Min(status, ThreadRecorder.StatusSlots - 1)]++;
                 recorder.Bytes += bytes;
                 recorder.Latency.Record(ToMicros(latencyTicks));
@@ -250,36 +231,20 @@ internal sealed class ScenarioRun : IDisposable
         }
     }
 
-    private async ValueTask<(Outcome, int Status, long Bytes)> SendWithClientAsync(LoadWorker worker, Uri uri)
+    /// <summary>A response whose status passed but whose body lacks an expected JSON value (or was cut at 16 MiB).</summary>
+    private bool FailsJsonCheck(int status, Http11Connection connection) =>
+        !Recorders.ErrorStatus[Math.Min(status, ThreadRecorder.StatusSlots - 1)] && (connection.BodyTruncated || !Passes(connection.Body));
+
+    private bool Passes(ReadOnlySpan<byte> body)
     {
-        var cts = worker.Timeout!;
-        cts.CancelAfter(_timeout);
-        Outcome failure;
-        int status = 0;
-        long bytes = 0;
-        try
+        foreach (var check in _jsonChecks!)
         {
-            using var request = new HttpRequestMessage(HttpMethod.Get, uri) { Version = _version, VersionPolicy = _versionPolicy };
-            using var response = await _client!.SendAsync(request, cts.Token).ConfigureAwait(false);
-            status = (int)response.StatusCode;
-            using var body = await response.Content.ReadAsStreamAsync(cts.Token).ConfigureAwait(false);
-            int read;
-            while ((read = await body.ReadAsync(worker.Buffer, cts.Token).ConfigureAwait(false)) > 0)
+            if (!check.Matches(body))
             {
-                bytes += read;
+                return false;
             }
-            failure = Outcome.Response;
         }
-        catch (Exception ex) when (ex is OperationCanceledException or HttpRequestException or IOException or SocketException)
-        {
-            failure = Failure(ex, timedOut: ex is OperationCanceledException);
-        }
-        if (!cts.TryReset())
-        {
-            cts.Dispose();
-            worker.Timeout = CancellationTokenSource.CreateLinkedTokenSource(Stop);
-        }
-        return (failure, status, bytes);
+        return true;
     }
 
     /// <summary>What a failed request counts as, whichever transport it took; connection failures are noted for the report.</summary>
@@ -330,6 +295,7 @@ internal sealed class ScenarioRun : IDisposable
     private enum Outcome
     {
         Response,
+        CheckFailed,
         Timeout,
         Refused,
         ConnectionError,

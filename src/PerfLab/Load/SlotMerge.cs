@@ -51,6 +51,7 @@ public static class SlotMerge
             BoundedByWindow = parts.Any(p => p.BoundedByWindow),
             Histogram = latency,
             UncorrectedHistogram = uncorrected,
+            Request = first.Request,
         };
     }
 

@@ -21,6 +21,13 @@ public static class ComparisonWriter
 
         Line($"# PerfLab results compared: {Md.Inline(comparison.LabelB)} against {Md.Inline(comparison.LabelA)}");
         Line();
+        if (comparison.Thresholds.Count > 0)
+        {
+            Line($"**{ThresholdSection.Summary(comparison.Thresholds)}.**");
+            Line();
+            Table(ThresholdSection.Table(comparison.Thresholds));
+            Line();
+        }
         Table(Provenance(comparison));
         Line();
         Line(ResultsComparison.Method);
@@ -32,6 +39,10 @@ public static class ComparisonWriter
         else
         {
             Table(Figures(comparison));
+            Line();
+            Line("## Errors");
+            Line();
+            Table(Errors(comparison));
         }
         Line();
         Lists(comparison, (title, items) =>
@@ -61,6 +72,11 @@ public static class ComparisonWriter
             {
                 console.Write(ToSpectre(Figures(comparison, experiment), keepFiguresWhole: console.Profile.Width >= 140).Title($"[bold]{Markup.Escape(experiment)}[/]"));
             }
+            console.Write(ToSpectre(Errors(comparison)).Title("[bold]errors[/]"));
+        }
+        if (comparison.Thresholds.Count > 0)
+        {
+            console.Write(ToSpectre(ThresholdSection.Table(comparison.Thresholds)).Title($"[bold]{Markup.Escape(ThresholdSection.Summary(comparison.Thresholds))}[/]"));
         }
         console.MarkupLine($"[grey]{Markup.Escape(ResultsComparison.Method)}[/]");
         Lists(comparison, (title, items) =>
@@ -73,7 +89,7 @@ public static class ComparisonWriter
         });
     }
 
-    private static void Lists(ResultsComparison comparison, Action<string, IReadOnlyList<string>> list)
+    internal static void Lists(ResultsComparison comparison, Action<string, IReadOnlyList<string>> list)
     {
         if (comparison.OnlyInA.Count > 0)
         {
@@ -89,7 +105,7 @@ public static class ComparisonWriter
         }
     }
 
-    private static ReportTable Provenance(ResultsComparison c)
+    internal static ReportTable Provenance(ResultsComparison c)
     {
         IReadOnlyList<Cell> Row(string label, Func<RunResults, string> value) =>
             [new Cell(label, Strong: true), new Cell(value(c.A)), new Cell(value(c.B))];
@@ -106,7 +122,19 @@ public static class ComparisonWriter
             ]);
     }
 
-    private static ReportTable Figures(ResultsComparison c, string? experiment = null)
+    /// <summary>Errors and error rate per experiment, variant and scenario: successful runs only, all their requests.</summary>
+    internal static ReportTable Errors(ResultsComparison c)
+    {
+        static string Rate(long errors, long requests, double rate) =>
+            requests == 0 ? Fmt.Missing : $"{Fmt.Int(errors)} of {Fmt.Int(requests)} ({Fmt.Num(rate, 2)} %)";
+        return new ReportTable(
+            [new("experiment", Align.Left), new("variant", Align.Left), new("scenario", Align.Left), new($"errors {c.LabelA}"), new($"errors {c.LabelB}")],
+            [.. c.Errors.Select(e => (IReadOnlyList<Cell>)
+                [new Cell(e.Experiment), new Cell(e.Variant), new Cell(e.Scenario), new Cell(Rate(e.ErrorsA, e.RequestsA, e.RateA)),
+                 new Cell(Rate(e.ErrorsB, e.RequestsB, e.RateB), Strong: e.ErrorsB > e.ErrorsA)])]);
+    }
+
+    internal static ReportTable Figures(ResultsComparison c, string? experiment = null)
     {
         var rows = c.Figures.Where(f => experiment is null || f.Experiment == experiment).Select(f =>
         {

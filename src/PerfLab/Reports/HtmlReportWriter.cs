@@ -76,6 +76,7 @@ public sealed partial class HtmlReportWriter : IReportWriter
         {
             html.Append("<p class=\"note\">").Append(H(note)).Append("</p>\n");
         }
+        ThresholdSection.WriteHtml(html, results.Thresholds);
         html.Append("<nav>Experiments: ")
             .AppendJoin(", ", results.Experiments.Select(e => $"<a href=\"#{ReportContent.Anchor(e)}\">{H(e.Name)}</a>"))
             .Append(results.Experiments.Count > 0 ? ", " : "")

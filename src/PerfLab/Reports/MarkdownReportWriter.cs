@@ -33,6 +33,8 @@ public sealed class MarkdownReportWriter : IReportWriter
             md.Line();
         }
 
+        ThresholdSection.WriteMarkdown(md, results.Thresholds);
+
         if (results.Experiments.Count > 0)
         {
             md.Line("Experiments: " + string.Join(", ",

@@ -1,3 +1,4 @@
+using PerfLab.Common;
 using PerfLab.Results;
 
 namespace PerfLab.Reports;
@@ -16,6 +17,13 @@ public sealed record ComparedFigure(
     double? NoiseFloorPercent,
     Verdict Verdict);
 
+/// <summary>Errors of one experiment, variant and scenario in two result folders, over their successful runs.</summary>
+public sealed record ComparedErrors(string Experiment, string Variant, string Scenario, long ErrorsA, long RequestsA, long ErrorsB, long RequestsB)
+{
+    public double RateA => RequestsA > 0 ? 100.0 * ErrorsA / RequestsA : double.NaN;
+    public double RateB => RequestsB > 0 ? 100.0 * ErrorsB / RequestsB : double.NaN;
+}
+
 /// <summary>What <c>perflab compare-results A B</c> found: the matched figures and what only one side has.</summary>
 public sealed record ResultsComparison(
     string LabelA,
@@ -27,6 +35,12 @@ public sealed record ResultsComparison(
     IReadOnlyList<string> OnlyInB,
     IReadOnlyList<string> WithoutData)
 {
+    /// <summary>Errors side by side, per experiment, variant and scenario in both folders.</summary>
+    public IReadOnlyList<ComparedErrors> Errors { get; init; } = [];
+
+    /// <summary>The gates of `--threshold`, checked on B (latency, RPS, errors) and on B against A (change, no-worse).</summary>
+    public IReadOnlyList<ThresholdCheck> Thresholds { get; init; } = [];
+
     public const string Method =
         "Change = B median / A median - 1. Its 95 % interval is approximated from the two medians' intervals by the " +
         "MOVER method (Zou & Donner, 2008) on the log scale: each side of the interval of ln(B/A) combines the matching " +
@@ -67,14 +81,8 @@ public sealed record ResultsComparison(
                 {
                     withoutData.Add($"{ea.Name} / {variant}: no successful run in {labelB}");
                 }
-                foreach (var scenario in scenarios)
-                {
-                    foreach (var (metric, higherIsBetter) in new[] { ("rps", true), ("mean-ms", false) })
-                    {
-                        figures.Add(Figure(ea, eb, variant, scenario, metric, higherIsBetter,
-                            ReportContent.ScenarioEstimate(sa, scenario, metric), ReportContent.ScenarioEstimate(sb, scenario, metric)));
-                    }
-                }
+                figures.AddRange(scenarios.SelectMany(scenario => s_scenarioMetrics.Select(m => Figure(ea, eb, variant, scenario, m.Metric, m.HigherIsBetter,
+                    ReportContent.ScenarioEstimate(sa, scenario, m.Metric), ReportContent.ScenarioEstimate(sb, scenario, m.Metric)))));
                 // With a single scenario its RPS is the experiment's: an "all" row would only repeat it.
                 var single = ea.Scenarios.Count == 1 && eb.Scenarios.Count == 1 && scenarios.Count == 1;
                 if (!single && (sa?.AllRps is not null || sb?.AllRps is not null))
@@ -88,7 +96,63 @@ public sealed record ResultsComparison(
             }
         }
         onlyB.AddRange(b.Experiments.Where(e => a.Experiments.All(x => x.Name != e.Name)).Select(e => $"experiment {e.Name}"));
-        return new ResultsComparison(labelA, labelB, a, b, figures, onlyA, onlyB, withoutData);
+        return new ResultsComparison(labelA, labelB, a, b, figures, onlyA, onlyB, withoutData) { Errors = ErrorsOf(a, b) };
+    }
+
+    private static readonly (string Metric, bool HigherIsBetter)[] s_scenarioMetrics = [("rps", true), ("mean-ms", false), ("p99-ms", false)];
+
+    /// <summary>Errors of every experiment, variant and scenario both folders have.</summary>
+    private static List<ComparedErrors> ErrorsOf(RunResults a, RunResults b) =>
+    [
+        .. from ea in a.Experiments
+           join eb in b.Experiments on ea.Name equals eb.Name
+           from variant in ea.Variants.Intersect(eb.Variants)
+           from scenario in ea.Scenarios.Intersect(eb.Scenarios)
+           select ErrorsOf(ea, eb, variant, scenario),
+    ];
+
+    /// <summary>
+    /// This comparison with <paramref name="thresholds"/> checked: latency, RPS and errors on B's own runs, "change" on
+    /// each RPS figure of B against A, "no-worse" on every figure's verdict.
+    /// </summary>
+    public ResultsComparison WithGates(IReadOnlyList<Threshold> thresholds)
+    {
+        var checks = new List<ThresholdCheck>();
+        foreach (var t in thresholds)
+        {
+            if (t.Scenario is { } scenario && B.Experiments.All(e => !e.Scenarios.Contains(scenario)))
+            {
+                throw new PerfLabException($"threshold '{t.Text}': no experiment in {LabelB} has a scenario '{scenario}'.", ExitCode.Usage);
+            }
+            switch (t.Metric)
+            {
+                case Threshold.NoWorse:
+                    checks.Add(ThresholdGate.NoWorse(t, $"{LabelB} vs {LabelA}",
+                        Figures.Where(f => t.Covers(f.Scenario)).Select(f => (f.Verdict, $"{f.Experiment} / {f.Variant} {f.Scenario} {f.Metric} {Fmt.Signed(f.ChangePercent)} %"))));
+                    break;
+                case Threshold.Change:
+                    checks.AddRange(Figures.Where(f => f.Metric == "rps" && t.Covers(f.Scenario)).Select(f => new ThresholdCheck(t.Text,
+                        $"{f.Experiment} / {f.Variant} / {f.Scenario}: {LabelB} vs {LabelA}", t.Format(f.ChangePercent), t.Holds(f.ChangePercent))));
+                    break;
+                default:
+                    checks.AddRange(B.Experiments.SelectMany(e => ThresholdGate.Absolute(t, e)));
+                    break;
+            }
+        }
+        return this with { Thresholds = checks };
+    }
+
+    private static ComparedErrors ErrorsOf(ExperimentResult ea, ExperimentResult eb, string variant, string scenario)
+    {
+        (long Errors, long Requests) Sum(ExperimentResult e)
+        {
+            var stats = e.Runs.Where(r => r.Variant == variant && r.Status == RunStatus.Ok)
+                .SelectMany(r => r.Scenarios.Where(s => s.Scenario == scenario)).ToList();
+            return (stats.Sum(s => s.Errors), stats.Sum(s => s.Requests));
+        }
+        var (errorsA, requestsA) = Sum(ea);
+        var (errorsB, requestsB) = Sum(eb);
+        return new ComparedErrors(ea.Name, variant, scenario, errorsA, requestsA, errorsB, requestsB);
     }
 
     /// <summary>The change B vs A in percent with its approximate 95 % interval (see <see cref="Method"/>).</summary>

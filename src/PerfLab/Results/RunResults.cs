@@ -21,6 +21,8 @@ public sealed record RunResults
     public string? IncompleteReason { get; init; }
     /// <summary>Sentences about the run as a whole (e.g. each experiment's throughput against the platform ceiling).</summary>
     public IReadOnlyList<string> Notes { get; init; } = [];
+    /// <summary>The CI gates (thresholds from the experiment files and `--threshold`), each checked after the run; empty when none were set.</summary>
+    public IReadOnlyList<ThresholdCheck> Thresholds { get; init; } = [];
 }
 
 /// <summary>Where and how the figures were measured.</summary>

@@ -35,6 +35,9 @@ internal sealed class TestServer : IAsyncDisposable
 
     public List<string> Ids { get; } = [];
 
+    /// <summary>Every body POSTed to /orders, as received, with its Content-Type.</summary>
+    public System.Collections.Concurrent.ConcurrentQueue<(string Body, string? ContentType, string? Tenant)> Posted { get; } = new();
+
     public string? LastProtocol { get; private set; }
 
     /// <summary>/stall holds every request arriving in [first + StallAfter, first + StallAfter + StallFor) until the window ends.</summary>
@@ -83,6 +86,31 @@ internal sealed class TestServer : IAsyncDisposable
             return id;
         });
         app.MapGet("/ids", () => new[] { 43659, 43660, 43661 });
+        // Requests with bodies: /orders keeps each body and answers 201 with its length; /echo answers the body back
+        // as JSON with the status asked; /json-chunked sends a JSON document in two chunks.
+        app.MapPost("/orders", async (HttpContext context) =>
+        {
+            using var reader = new StreamReader(context.Request.Body);
+            var body = await reader.ReadToEndAsync();
+            server.Posted.Enqueue((body, context.Request.ContentType, context.Request.Headers["X-Tenant"].FirstOrDefault()));
+            return Microsoft.AspNetCore.Http.Results.Json(new { received = System.Text.Encoding.UTF8.GetByteCount(body) }, statusCode: 201);
+        });
+        app.MapPost("/echo", async (HttpContext context, int? status) =>
+        {
+            using var copy = new MemoryStream();
+            await context.Request.Body.CopyToAsync(copy);
+            context.Response.StatusCode = status ?? 200;
+            context.Response.ContentType = "application/json";
+            context.Response.ContentLength = copy.Length;
+            await context.Response.Body.WriteAsync(copy.ToArray());
+        });
+        app.MapGet("/json-chunked", async (HttpContext context) =>
+        {
+            context.Response.ContentType = "application/json";
+            await context.Response.WriteAsync("{\"total\": ");
+            await context.Response.Body.FlushAsync();
+            await context.Response.WriteAsync("42, \"items\": [{\"id\": 7}, {\"id\": 8, \"name\": \"Bike\"}]}");
+        });
         // Bodies the generator must count exactly: chunked (no Content-Length, one flush per KiB), a Content-Length
         // larger than its buffer, and an answer that closes its connection.
         app.MapGet("/chunked", async (HttpContext context, int kb) =>

@@ -15,6 +15,8 @@ public sealed record ExperimentDefinition
     public required IReadOnlyList<ClaimDefinition> Claims { get; init; }
     public required string FilePath { get; init; }
     public required string FileHash { get; init; }
+    /// <summary>CI gates checked after the run (<c>thresholds:</c>); a failing one makes `perflab run` exit with ThresholdsFailed.</summary>
+    public IReadOnlyList<Results.Threshold> Thresholds { get; init; } = [];
 
     /// <summary>The variants as they will run; in A/A mode the baseline against itself.</summary>
     public IReadOnlyList<VariantDefinition> VariantsToRun(bool aa)
@@ -60,9 +62,11 @@ public sealed record ScenarioDefinition
     /// <summary>Upload: bytes per upload (a profile may override it) and the round-trip time the latency proxy adds.</summary>
     public long UploadBytes { get; init; }
     public TimeSpan Rtt { get; init; }
+    /// <summary>Method, headers, body and response check (method, headers, body, body-file, expect); a plain GET by default.</summary>
+    public Load.RequestSpec Request { get; init; } = Load.RequestSpec.Get;
 }
 
-/// <summary>Fills {placeholder} in a scenario URL from a JSON array the SUT serves (e.g. /customer/orders/ids).</summary>
+/// <summary>Fills {placeholder} in a scenario URL or body from a JSON array the SUT serves (e.g. /customer/orders/ids).</summary>
 public sealed record FeedDefinition(string Placeholder, string FromUrl, bool Random);
 
 /// <param name="Batches">Burst: measured batches; upload: measured uploads (one more of each runs first, unmeasured).</param>

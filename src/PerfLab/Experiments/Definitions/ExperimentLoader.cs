@@ -16,8 +16,8 @@ public static class ExperimentLoader
 {
     public static readonly IReadOnlyList<string> ProfileNames = ["article", "quick", "smoke"];
 
-    /// <summary>The built-in experiments folder of this checkout.</summary>
-    public static string DefaultFolder => Path.Combine(PerfLabPaths.RepoRoot, "experiments");
+    /// <summary>The built-in experiments folder: the checkout's, or the installed tool's own copy.</summary>
+    public static string DefaultFolder => PerfLabPaths.ExperimentsFolder;
 
     public static IReadOnlyList<ExperimentDefinition> LoadFolder(string folder)
     {
@@ -47,7 +47,7 @@ public static class ExperimentLoader
         var root = Document(text, path);
         var reader = new NodeReader(path);
         var doc = reader.Mapping(root, "the experiment",
-            ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims"]);
+            ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims", "thresholds"]);
 
         var name = reader.RequiredString(doc, root, "name");
         var expectedName = Path.GetFileNameWithoutExtension(path);
@@ -78,6 +78,7 @@ public static class ExperimentLoader
             Scenarios = scenarios,
             Profiles = ReadProfiles(reader, doc, root, scenarios),
             Claims = claims,
+            Thresholds = RequestReader.ReadThresholds(reader, doc, scenarios),
             FilePath = path,
             FileHash = Convert.ToHexString(SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(text)))[..16].ToLowerInvariant(),
         };
@@ -180,7 +181,7 @@ public static class ExperimentLoader
 
     private static ScenarioDefinition ReadScenario(NodeReader reader, YamlNode node)
     {
-        var map = reader.Mapping(node, "a scenario", ["name", "url", "model", "users", "rate", "size", "from", "step", "feed", "rtt"]);
+        var map = reader.Mapping(node, "a scenario", ["name", "url", "model", "users", "rate", "size", "from", "step", "feed", "rtt", .. RequestReader.ScenarioKeys]);
         var modelText = reader.RequiredString(map, node, "model");
         if (!Enum.TryParse<ScenarioKind>(modelText, ignoreCase: true, out var model))
         {
@@ -204,10 +205,17 @@ public static class ExperimentLoader
             Feed = map.TryGetValue("feed", out var feedNode) ? ReadFeed(reader, feedNode) : null,
             UploadBytes = model == ScenarioKind.Upload ? reader.RequiredSize(map, node, "size") : 0,
             Rtt = model == ScenarioKind.Upload ? reader.RequiredRtt(map, node, "rtt") : TimeSpan.Zero,
+            Request = RequestReader.Read(reader, map),
         };
-        if (scenario.Feed is not null && !url.Contains("{" + scenario.Feed.Placeholder + "}", StringComparison.Ordinal))
+        if (model == ScenarioKind.Upload && !ReferenceEquals(scenario.Request, Load.RequestSpec.Get))
         {
-            throw Error(reader.Path, map["feed"].Start, $"the feed fills {{{scenario.Feed.Placeholder}}} but the url has no such placeholder.");
+            throw Error(reader.Path, map["model"].Start, "an upload sends its own body: method, headers, body and expect apply to closed, open, burst and ramp scenarios.");
+        }
+        var token = scenario.Feed is null ? null : "{" + scenario.Feed.Placeholder + "}";
+        if (token is not null && !url.Contains(token, StringComparison.Ordinal)
+            && (scenario.Request.Body is null || scenario.Request.Body.AsSpan().IndexOf(System.Text.Encoding.UTF8.GetBytes(token)) < 0))
+        {
+            throw Error(reader.Path, map["feed"].Start, $"the feed fills {token} but neither the url nor the body has that placeholder.");
         }
         if (model == ScenarioKind.Ramp && scenario.RampFrom > scenario.Users)
         {

@@ -22,7 +22,8 @@ public static class RunEnvironment
         var sdk = RunAsync("dotnet", ["--version"], ct);
         return new Provenance
         {
-            Commit = await commit is { Length: > 0 } c ? c + (await status is { Length: > 0 } ? " (modified)" : "") : "unknown",
+            Commit = PerfLabPaths.Packaged ? PerfLabPaths.PackageDescription
+                : await commit is { Length: > 0 } c ? c + (await status is { Length: > 0 } ? " (modified)" : "") : "unknown",
             SdkVersion = await sdk is { Length: > 0 } v ? v : "unknown",
             RuntimeVersion = RuntimeInformation.FrameworkDescription,
             CpuModel = CpuModel(),

@@ -27,6 +27,7 @@ public static class ScenarioPlans
                 {
                     ValuesUrl = new Uri(baseAddress, s.Feed.FromUrl).ToString(),
                     Order = s.Feed.Random ? FeedOrder.Random : FeedOrder.Circular,
+                    Placeholder = s.Feed.Placeholder,
                 };
             }
             LoadModel model = s.Model switch
@@ -37,8 +38,26 @@ public static class ScenarioPlans
                 ScenarioKind.Ramp => LoadPlanBuilder.Ramp(s.RampFrom, s.RampStep, s.Users, every: null, profile.Duration),
                 _ => throw new InvalidOperationException($"scenario {s.Name}: an upload runs through UploadRun, not the load engine"),
             };
-            return new ScenarioPlan(s.Name, model, feed);
+            return new ScenarioPlan(s.Name, model, feed) { Request = WithVars(s.Request, variant) };
         }).ToList();
         return new LoadPlan(scenarios, profile.Duration, profile.Warmup, RequestTimeout) { WarmupUntilSteady = profile.WarmupUntilSteady };
+    }
+
+    /// <summary>The variant's ${name} values filled into the body and header values, as into the URL.</summary>
+    private static RequestSpec WithVars(RequestSpec request, VariantDefinition variant)
+    {
+        if (variant.Vars.Count == 0 || ReferenceEquals(request, RequestSpec.Get))
+        {
+            return request;
+        }
+        string Fill(string text) => variant.Vars.Aggregate(text, (t, v) => t.Replace("${" + v.Key + "}", v.Value, StringComparison.Ordinal));
+        var body = request.Body is { } bytes && System.Text.Encoding.UTF8.GetString(bytes) is var text && text.Contains("${", StringComparison.Ordinal)
+            ? RequestSpec.Utf8(Fill(text))
+            : request.Body;
+        return request with
+        {
+            Body = body,
+            Headers = [.. request.Headers.Select(h => new KeyValuePair<string, string>(h.Key, Fill(h.Value)))],
+        };
     }
 }

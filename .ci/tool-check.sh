@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Packs perflab as a .NET tool, installs it into a temporary tool path and runs it from outside the clone, as a user
+# who never cloned it would: `perflab list`, and with --smoke NAME also `perflab run NAME --profile smoke`.
+# Usage: .ci/tool-check.sh [--smoke EXPERIMENT] [--keep DIR]
+# The tests call it (tests/PerfLab.Tests/Packaging/ToolPackageTests.cs); PERFLAB_CACHE_DIR is honoured by the run.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+smoke=""
+keep=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --smoke) smoke="$2"; shift 2 ;;
+        --keep) keep="$2"; shift 2 ;;
+        *) echo "tool-check: unknown argument '$1'; usage: $0 [--smoke EXPERIMENT] [--keep DIR]" >&2; exit 2 ;;
+    esac
+done
+work="${keep:-$(mktemp -d "${TMPDIR:-/tmp}/perflab-tool.XXXXXX")}"
+mkdir -p "$work"
+[ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
+
+echo "tool-check: packing into $work/packages"
+dotnet pack "$root/src/PerfLab/PerfLab.csproj" -c Release -o "$work/packages" -nologo -v q
+version=$(ls "$work/packages" | sed -n 's/^perflab\.\(.*\)\.nupkg$/\1/p' | head -n 1)
+[ -n "$version" ] || { echo "tool-check: no perflab package was written" >&2; exit 1; }
+
+# From a folder outside the clone, so nothing can be found through the clone's path.
+cd "$work"
+echo "tool-check: installing perflab $version into $work/tools"
+# A package folder of its own: NuGet would otherwise reuse a perflab of the same version packed earlier.
+NUGET_PACKAGES="$work/nuget" dotnet tool install --tool-path "$work/tools" --add-source "$work/packages" perflab --version "$version"
+
+echo "tool-check: perflab list (from $PWD)"
+"$work/tools/perflab" list
+if [ -n "$smoke" ]; then
+    echo "tool-check: perflab run $smoke --profile smoke --trace false (from $PWD)"
+    "$work/tools/perflab" run "$smoke" --profile smoke --trace false --out "$work/results"
+    echo "tool-check: results.json provenance $(grep -o '"commit": "[^"]*"' "$work/results/results.json")"
+fi
+echo "tool-check: ok"

@@ -1,0 +1,117 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using PerfLab.Common;
+
+namespace PerfLab.Results;
+
+/// <summary>
+/// A CI gate, written as k6 writes thresholds: <c>p99&lt;250ms</c>, <c>mean&lt;=20ms</c>, <c>rps&gt;1000</c>,
+/// <c>errors&lt;1%</c> (or a count, <c>errors&lt;=0</c>), <c>change&gt;-5%</c> (the RPS change against the baseline;
+/// in <c>compare-results</c>, B against A), or <c>no-worse</c> (no verdict is "worse"). Latency, RPS and errors hold
+/// for every variant and scenario: the median over a variant's successful runs of each run's figure. A scenario name
+/// and a colon in front (<c>order: p99&lt;250ms</c>, as k6 tags a threshold) limit a threshold to that scenario; a
+/// scoped <c>change</c> reads that scenario's RPS change, a scoped <c>no-worse</c> only its verdicts.
+/// </summary>
+public sealed partial record Threshold(string Text, string Metric, string Operator, double Value, bool Percent)
+{
+    /// <summary>The scenario this threshold is limited to; null: every scenario (and the all-scenario figures).</summary>
+    public string? Scenario { get; init; }
+
+    /// <summary>Whether the threshold covers <paramref name="scenario"/> (a name, or "all" for the combined figures).</summary>
+    public bool Covers(string scenario) => Scenario is null || Scenario == scenario;
+
+    public const string NoWorse = "no-worse";
+    public const string Change = "change";
+    public const string Errors = "errors";
+    public const string Rps = "rps";
+
+    /// <summary>Latency metrics and the field of a run's scenario figures each reads.</summary>
+    public static readonly IReadOnlyDictionary<string, Func<ScenarioStats, double>> Latencies = new Dictionary<string, Func<ScenarioStats, double>>
+    {
+        ["mean"] = s => s.MeanMs, ["p50"] = s => s.P50Ms, ["p75"] = s => s.P75Ms, ["p90"] = s => s.P90Ms,
+        ["p95"] = s => s.P95Ms, ["p99"] = s => s.P99Ms, ["p99.9"] = s => s.P999Ms, ["p999"] = s => s.P999Ms, ["max"] = s => s.MaxMs,
+    };
+
+    public const string Syntax =
+        "a threshold is METRIC<VALUE or METRIC>VALUE (also <=, >=): p50|p90|p95|p99|p99.9|mean|max with ms or s (e.g. p99<250ms), " +
+        "rps>1000, errors<1% or errors<=0, change>-5% (RPS change against the baseline), or no-worse";
+
+    [GeneratedRegex(@"^\s*(?<metric>[a-z][a-z0-9.]*)\s*(?<op><=|>=|<|>)\s*(?<value>[-+]?[0-9]+(\.[0-9]+)?)\s*(?<unit>ms|s|%)?\s*$", RegexOptions.IgnoreCase)]
+    private static partial Regex Pattern();
+
+    /// <summary>Throws a usage error that names the threshold and says how to write one.</summary>
+    public static Threshold Parse(string text)
+    {
+        var colon = text.IndexOf(':', StringComparison.Ordinal);
+        if (colon < 0)
+        {
+            return ParseUnscoped(text);
+        }
+        var scenario = text[..colon].Trim();
+        if (scenario.Length == 0 || !scenario.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.'))
+        {
+            throw Invalid(text, $"'{scenario}' is not a scenario name; scope a threshold as SCENARIO: METRIC<VALUE (e.g. order: p99<250ms)");
+        }
+        var inner = ParseUnscoped(text[(colon + 1)..]);
+        return inner with { Text = $"{scenario}: {inner.Text}", Scenario = scenario };
+    }
+
+    private static Threshold ParseUnscoped(string text)
+    {
+        if (string.Equals(text.Trim(), NoWorse, StringComparison.OrdinalIgnoreCase))
+        {
+            return new Threshold(NoWorse, NoWorse, "", 0, false);
+        }
+        var m = Pattern().Match(text);
+        if (!m.Success)
+        {
+            throw Invalid(text, Syntax);
+        }
+        var metric = m.Groups["metric"].Value.ToLowerInvariant();
+        var op = m.Groups["op"].Value;
+        var value = double.Parse(m.Groups["value"].Value, NumberStyles.Float, CultureInfo.InvariantCulture);
+        var unit = m.Groups["unit"].Value.ToLowerInvariant();
+        var clean = $"{metric}{op}{m.Groups["value"].Value}{unit}";
+        if (Latencies.ContainsKey(metric))
+        {
+            return unit is "ms" or "s"
+                ? new Threshold(clean, metric, op, unit == "s" ? value * 1000 : value, false)
+                : throw Invalid(text, $"a latency needs a unit: ms or s (e.g. {metric}{op}250ms)");
+        }
+        return metric switch
+        {
+            Rps when unit.Length == 0 => new Threshold(clean, metric, op, value, false),
+            Rps => throw Invalid(text, "rps is a plain number of requests per second (e.g. rps>1000)"),
+            Errors when unit is "%" or "" => new Threshold(clean, metric, op, value, unit == "%"),
+            Errors => throw Invalid(text, "errors is a rate in percent (errors<1%) or a count (errors<=0)"),
+            Change when unit == "%" => new Threshold(clean, metric, op, value, true),
+            Change => throw Invalid(text, "change is a percentage, e.g. change>-5%"),
+            _ => throw Invalid(text, $"unknown metric '{metric}'; {Syntax}"),
+        };
+    }
+
+    private static PerfLabException Invalid(string text, string why) => new($"threshold '{text}': {why}.", ExitCode.Usage);
+
+    /// <summary>Whether <paramref name="observed"/> (ms, RPS, percent or a count, as the metric reads) meets the threshold.</summary>
+    public bool Holds(double observed) => double.IsFinite(observed) && Operator switch
+    {
+        "<" => observed < Value,
+        "<=" => observed <= Value,
+        ">" => observed > Value,
+        _ => observed >= Value,
+    };
+
+    /// <summary>A figure in the threshold's own unit: "231.4 ms", "0.52 %", "1204.3 RPS".</summary>
+    public string Format(double observed) => !double.IsFinite(observed) ? "no figure"
+        : Latencies.ContainsKey(Metric) ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.##} ms")
+        : Metric == Rps ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.#} RPS")
+        : Metric == Change ? string.Create(CultureInfo.InvariantCulture, $"{observed:+0.##;-0.##;0} %")
+        : Percent ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.###} %")
+        : string.Create(CultureInfo.InvariantCulture, $"{observed:0} errors");
+}
+
+/// <summary>One threshold checked on one experiment, variant and scenario (or on the whole experiment): the CI gate's evidence.</summary>
+/// <param name="Threshold">As written, e.g. "p99&lt;250ms".</param>
+/// <param name="Scope">What it was checked on: "serializer / newtonsoft / order", "gc: every comparison".</param>
+/// <param name="Observed">The figure it was checked against, in the threshold's unit, or why there was none.</param>
+public sealed record ThresholdCheck(string Threshold, string Scope, string Observed, bool Passed);

@@ -1,0 +1,122 @@
+using System.Globalization;
+
+namespace PerfLab.Results;
+
+/// <summary>
+/// Checks thresholds on a run's results, after the run, as k6 does: every threshold on every variant and scenario it
+/// covers, each check kept with its figure, so a failing gate says where and by how much.
+/// </summary>
+public static class ThresholdGate
+{
+    /// <summary>Every experiment's thresholds (<paramref name="thresholdsOf"/> by experiment name) checked on its results.</summary>
+    public static IReadOnlyList<ThresholdCheck> Evaluate(RunResults results, Func<string, IReadOnlyList<Threshold>> thresholdsOf)
+    {
+        var checks = new List<ThresholdCheck>();
+        foreach (var experiment in results.Experiments)
+        {
+            foreach (var threshold in thresholdsOf(experiment.Name))
+            {
+                checks.AddRange(threshold.Metric switch
+                {
+                    Threshold.NoWorse => [NoWorse(threshold, experiment.Name, experiment.Comparisons.Where(c => threshold.Covers(c.Scenario) || (experiment.Scenarios.Count == 1 && c.Scenario == "all"))
+                        .Select(c => (c.Verdict, $"{c.Variant} {c.Scenario} {c.Metric} {Signed(c.ChangePercent)} %")))],
+                    Threshold.Change => Changes(threshold, experiment),
+                    _ => Absolute(threshold, experiment),
+                });
+            }
+        }
+        return checks;
+    }
+
+    /// <summary>A latency, RPS or error threshold on every variant and scenario of <paramref name="experiment"/>.</summary>
+    public static IEnumerable<ThresholdCheck> Absolute(Threshold threshold, ExperimentResult experiment)
+    {
+        foreach (var variant in experiment.Variants)
+        {
+            foreach (var scenario in experiment.Scenarios.Where(threshold.Covers))
+            {
+                var scope = $"{experiment.Name} / {variant} / {scenario}";
+                var runs = experiment.Runs
+                    .Where(r => r.Variant == variant && r.Status == RunStatus.Ok)
+                    .Select(r => r.Scenarios.FirstOrDefault(s => s.Scenario == scenario))
+                    .OfType<ScenarioStats>()
+                    .ToList();
+                yield return Check(threshold, scope, runs);
+            }
+        }
+    }
+
+    /// <summary>A latency, RPS or error threshold on one scenario's figures from one or more runs (the median of theirs; errors summed).</summary>
+    public static ThresholdCheck Check(Threshold threshold, string scope, List<ScenarioStats> runs)
+    {
+        if (runs.Count == 0)
+        {
+            return new ThresholdCheck(threshold.Text, scope, "no successful run", Passed: false);
+        }
+        var observed = Observe(threshold, runs);
+        return new ThresholdCheck(threshold.Text, scope, threshold.Format(observed), threshold.Holds(observed));
+    }
+
+    /// <summary>"no-worse": one check over a set of verdicts, naming the worse ones, and saying how many had too little data to judge.</summary>
+    public static ThresholdCheck NoWorse(Threshold threshold, string scope, IEnumerable<(Verdict Verdict, string What)> verdicts)
+    {
+        scope = threshold.Scenario is { } scenario ? $"{scope} / {scenario}" : scope;
+        var all = verdicts.ToList();
+        var worse = all.Where(v => v.Verdict == Verdict.Worse).Select(v => v.What).ToList();
+        var undecided = all.Count(v => v.Verdict == Verdict.NotEnoughData);
+        var observed = worse.Count > 0
+            ? $"{worse.Count} worse: {string.Join("; ", worse)}"
+            : all.Count == 0 ? "no comparison" : "none worse";
+        if (undecided > 0)
+        {
+            observed += string.Create(CultureInfo.InvariantCulture, $" ({undecided} of {all.Count} without enough data for a verdict)");
+        }
+        return new ThresholdCheck(threshold.Text, $"{scope}: every comparison", observed, worse.Count == 0);
+    }
+
+    /// <summary>"change": each variant's all-scenario RPS change against the baseline (a burst experiment's batch time).</summary>
+    private static IEnumerable<ThresholdCheck> Changes(Threshold threshold, ExperimentResult experiment)
+    {
+        // Scoped: the scenario's own RPS change; an experiment of one scenario compares it under "all" only.
+        var scenario = threshold.Scenario is { } s && experiment.Scenarios.Count > 1 ? s : "all";
+        var primary = experiment.Comparisons.Where(c => c.Scenario == scenario && c.Metric is "rps" or "batch-mean-ms").ToList();
+        if (primary.Count == 0)
+        {
+            yield return new ThresholdCheck(threshold.Text, experiment.Name, "no comparison against the baseline", Passed: false);
+        }
+        foreach (var c in primary)
+        {
+            yield return new ThresholdCheck(threshold.Text, $"{experiment.Name} / {c.Variant} vs {experiment.Baseline} ({c.Metric})",
+                threshold.Format(c.ChangePercent), threshold.Holds(c.ChangePercent));
+        }
+    }
+
+    private static double Observe(Threshold threshold, List<ScenarioStats> runs)
+    {
+        if (threshold.Metric == Threshold.Errors)
+        {
+            var errors = runs.Sum(r => r.Errors);
+            var requests = runs.Sum(r => r.Requests);
+            return !threshold.Percent ? errors : requests > 0 ? 100.0 * errors / requests : double.NaN;
+        }
+        Func<ScenarioStats, double> pick = threshold.Metric == Threshold.Rps ? s => s.Rps : Threshold.Latencies[threshold.Metric];
+        return Median(runs.Select(pick).Where(double.IsFinite).ToList());
+    }
+
+    private static double Median(List<double> values)
+    {
+        if (values.Count == 0)
+        {
+            return double.NaN;
+        }
+        values.Sort();
+        var mid = values.Count / 2;
+        return values.Count % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+    }
+
+    private static string Signed(double value) =>
+        string.Create(CultureInfo.InvariantCulture, $"{value:+0.0;-0.0;0.0}");
+
+    /// <summary>True when every check passed (and so when there were none).</summary>
+    public static bool AllPassed(IEnumerable<ThresholdCheck> checks) => checks.All(c => c.Passed);
+}
