@@ -347,12 +347,16 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
         var runs = json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray()
             .ToDictionary(r => r.GetProperty("variant").GetString()!, r => r.GetProperty("scenarios")[0]);
-        Assert.InRange(runs["fast"].GetProperty("meanMs").GetDouble(), 20, 23);
-        Assert.InRange(runs["slow"].GetProperty("meanMs").GetDouble(), 40, 43);
-        Assert.InRange(runs["fast"].GetProperty("rps").GetDouble(), 4 / 0.023, 4 / 0.020);
-        Assert.InRange(runs["slow"].GetProperty("rps").GetDouble(), 4 / 0.043, 4 / 0.040);
+        // A timer-based delay only ever overshoots; 3 ms of slack for a machine shared with other tests.
+        var fast = runs["fast"].GetProperty("meanMs").GetDouble();
+        var slow = runs["slow"].GetProperty("meanMs").GetDouble();
+        Assert.InRange(fast, 20, 24);
+        Assert.InRange(slow, 40, 44);
+        // Closed model: throughput is users over latency, counted over each variant's own slots.
+        Assert.InRange(runs["fast"].GetProperty("rps").GetDouble(), 0.95 * 4000 / fast, 1.05 * 4000 / fast);
+        Assert.InRange(runs["slow"].GetProperty("rps").GetDouble(), 0.95 * 4000 / slow, 1.05 * 4000 / slow);
         // Three 1 s slots each: the requests are those of about 3 s, not of the whole block.
-        Assert.InRange(runs["fast"].GetProperty("requests").GetInt64(), 3 * 4 / 0.023, 3.2 * 4 / 0.020);
+        Assert.InRange(runs["fast"].GetProperty("requests").GetInt64(), 0.9 * 3 * 4000 / fast, 1.1 * 3 * 4000 / fast);
     }
 
     private static async Task WaitForFileLineAsync(RunningPerflab perflab, string file, string text, TimeSpan timeout)
