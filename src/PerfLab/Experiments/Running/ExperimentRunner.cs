@@ -17,31 +17,34 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 
     private readonly SutSession _sessions = new(request, observer);
 
+    // A sweep runs as its points, one after another, each an experiment of its own.
+    private readonly IReadOnlyList<ExperimentDefinition> _experiments = request.Experiments.SelectMany(SweepDefinition.Points).ToList();
+
     public async Task<RunResults> RunAsync(NoiseFloors noise, CancellationToken ct)
     {
         var settings = new AnalysisSettings(request.Profile, request.Repeat, request.Aa, noise);
         var started = DateTimeOffset.UtcNow;
-        var repetitions = request.Repeat ?? request.Experiments.Select(e => e.Profiles[request.Profile].Repeat).DefaultIfEmpty(0).Max();
+        var repetitions = request.Repeat ?? _experiments.Select(e => e.Profiles[request.Profile].Repeat).DefaultIfEmpty(0).Max();
         // Started now and awaited at the end, so that an interrupted run does not wait for git and dotnet after Ctrl+C.
         var provenance = RunEnvironment.DescribeAsync(request.Profile, repetitions, request.Aa, request.Layout, request.DatabaseDescription, ct);
-        var plan = new RunPlan(request.Experiments.Select(e => new PlannedExperiment(e.Name,
+        var plan = new RunPlan(_experiments.Select(e => new PlannedExperiment(e.Name,
             RunPlan.PlannedRunSeconds(e, e.Profiles[request.Profile]), e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)));
         var budget = request.Budget is { } total
             ? new TimeBudget(total, plan.Experiments.Select(p => p.PlannedRunSeconds * p.Variants).ToList())
             : null;
 
-        if (request.Experiments.Count > 0 && !ct.IsCancellationRequested)
+        if (_experiments.Count > 0 && !ct.IsCancellationRequested)
         {
-            var first = request.Experiments[0];
+            var first = _experiments[0];
             await _sessions.PrimeAsync(first, first.Profiles[request.Profile].Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
         }
 
         var results = new List<ExperimentResult>();
         string? incomplete = null;
-        for (var i = 0; i < request.Experiments.Count && incomplete is null; i++)
+        for (var i = 0; i < _experiments.Count && incomplete is null; i++)
         {
             var clock = Stopwatch.StartNew();
-            var (result, stop) = await RunExperimentAsync(request.Experiments[i], plan, budget?.AllowanceFor(i), settings, ct);
+            var (result, stop) = await RunExperimentAsync(_experiments[i], plan, budget?.AllowanceFor(i), settings, ct);
             budget?.Spend(clock.Elapsed);
             if (result is not null)
             {
@@ -60,6 +63,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             Incomplete = incomplete is not null,
             IncompleteReason = incomplete,
             Notes = CeilingNotes.Of(results),
+            Sweeps = request.Experiments.Any(e => e.Sweep is not null) ? SweepAnalysis.Gather(request.Experiments, results) : null,
         };
     }
 
@@ -88,6 +92,10 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             }
             var widest = StoppingRule.WidestHalfWidth(ExperimentAnalyzer.Analyze(experiment, runs, settings).Comparisons);
             decision = rule.Decide(blocks, widest, allowance is not { } a || TimeBudget.HasRoomForBlock(a, clock.Elapsed, blocks));
+            if (!decision.Stop && blocks >= rule.MinBlocks && StoppingRule.NeverInEffect(runs) is { } never)
+            {
+                decision = new StopDecision(true, never);
+            }
             observer.BlockFinished(new BlockProgress(experiment.Name, blocks, widest, rule.PrecisionPercent, decision));
             if (!decision.Stop && blocks >= plan.BlocksOf(experiment.Name))
             {
@@ -144,15 +152,36 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         List<TracedRun> traced, CancellationToken ct)
     {
         var id = new RunIdentity(variant.Name, block, order, DateTimeOffset.UtcNow);
+        var conditions = experiment.Conditions.Under(variant.Conditions);
         variant = experiment.Profiles[request.Profile].Apply(variant);
-        var start = await _sessions.StartAsync(variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct);
-        if (start.Failure is { } failure)
+        var (path, pathFailure) = await RunConditions.OpenDatabasePathAsync(conditions, request.ConnectionString, ct);
+        if (pathFailure is not null)
         {
-            return RunRecordBuilder.Failed(id, failure);
+            return RunRecordBuilder.Failed(id, pathFailure);
+        }
+        // Declared first, disposed last: the SUT stops before the proxy it reaches the database through.
+        await using var databasePath = path;
+        if (path is not null)
+        {
+            observer.Message(DescribePath(path.Stats));
+        }
+        var overrides = new SutOverrides(path?.ConnectionString, RunConditions.CpuSet(conditions, request.Layout));
+        var start = await _sessions.StartAsync(variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct, overrides);
+        if ((start.Failure ?? RunConditions.CoresNotInEffect(conditions, start.Info, start.Sut?.TailOfLog())) is { } failure)
+        {
+            if (start.Sut is not null)
+            {
+                await start.Sut.DisposeAsync();
+            }
+            return RunRecordBuilder.Failed(id, failure) with { DatabasePath = path?.Stats };
         }
         await using var sut = start.Sut!;
-        return await MeasurementFor(experiment, variant, block, traced).MeasureAsync(sut, id, start.Info, ct);
+        var record = await MeasurementFor(experiment, variant, block, traced).MeasureAsync(sut, id, start.Info, ct);
+        return record with { DatabasePath = path?.Stats };
     }
+
+    private static string DescribePath(DatabasePathStats stats) => string.Create(System.Globalization.CultureInfo.InvariantCulture,
+        $"database path: {stats.ConfiguredRttMs:0.###} ms RTT on the proxy; SELECT 1 through it {stats.MeasuredRttMs:0.000} ms, directly {stats.DirectRttMs:0.000} ms (median of {stats.Queries})");
 
     /// <summary>The load engine's measurement, or uploads; each variant's first run is traced when traces are asked for.</summary>
     private IMeasurement MeasurementFor(ExperimentDefinition experiment, VariantDefinition variant, int block, List<TracedRun> traced)
