@@ -23,6 +23,10 @@ public static class ListCommand
                 Console.WriteLine($"{e.Name,-16} seed {e.Seed}  {e.Title}");
                 Console.WriteLine($"{"",-16} variants: {string.Join(", ", e.Variants.Select(v => v.Name == e.Baseline ? v.Name + " (baseline)" : v.Name))}");
                 Console.WriteLine($"{"",-16} load: {ExperimentAnalyzer.DescribeLoad(e, quick)}; quick profile: warm-up {(quick.WarmupUntilSteady ? "until steady, at most " : "")}{DurationText.Format(quick.Warmup)}, {DurationText.Format(quick.Duration)} measured, {Repetitions(quick)}");
+                if (!e.RunsByDefault)
+                {
+                    Console.WriteLine($"{"",-16} not in the default run{(e.Sweep is { } sweep ? $" (a sweep: {sweep.Values.Count} points, each a full experiment)" : "")}: run it by name, `perflab run {e.Name}`");
+                }
             }
             return (int)ExitCode.Success;
         });

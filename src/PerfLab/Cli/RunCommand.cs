@@ -112,10 +112,16 @@ public static class RunCommand
             throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.", ExitCode.Usage);
         }
 
+        var layout = RunEnvironment.PlanLayout(parse.GetValue(o.Pin));
+        var conditions = ConditionsOf(selected);
+        RunConditions.CheckCores(conditions, layout);
         var (connectionString, database) = await DatabasePreparation.EnsureReadyAsync(
             parse.GetValue(o.Connection), parse.GetValue(o.DataDir), Console.Out, ct);
+        if (conditions.Any(c => c.DatabaseRttMs is not null))
+        {
+            DatabasePath.CheckTarget(connectionString);
+        }
         await DatabasePreparation.WarmAsync(connectionString, ct);
-        var layout = RunEnvironment.PlanLayout(parse.GetValue(o.Pin));
         await DatabasePreparation.ApplyLayoutAsync(layout.Generator, layout.Database, parse.GetValue(o.Connection), parse.GetValue(o.DataDir), ct);
         Console.WriteLine($"cores: {layout.Note}");
 
@@ -168,6 +174,10 @@ public static class RunCommand
         return results;
     }
 
+    /// <summary>Every variant's conditions at every point of the selected experiments, to check before anything starts.</summary>
+    private static List<Conditions> ConditionsOf(IReadOnlyList<ExperimentDefinition> selected) =>
+        selected.SelectMany(SweepDefinition.Points).SelectMany(e => e.Variants.Select(v => e.Conditions.Under(v.Conditions))).ToList();
+
     /// <summary>A percentage such as 5% or 5, above 0 and below 100.</summary>
     private static double? ParsePrecision(System.CommandLine.Parsing.ArgumentResult result)
     {
@@ -185,7 +195,13 @@ public static class RunCommand
     {
         if (names.Length == 0)
         {
-            return all;
+            // Sweeps and other long experiments marked `default: false` run only when named.
+            var defaults = all.Where(e => e.RunsByDefault).ToList();
+            return defaults.Count > 0 || all.Count == 0
+                ? defaults
+                : throw new PerfLabException(
+                    $"every experiment here runs only when named (default: false); name one or more: {string.Join(", ", all.Select(e => e.Name))}.",
+                    ExitCode.Usage);
         }
         var unknown = names.Where(n => all.All(e => e.Name != n)).ToList();
         if (unknown.Count > 0)
@@ -253,6 +269,13 @@ public sealed class ConsoleRunObserver : IRunObserver
             {
                 var verdict = Fmt.Verdict(c.Verdict) + (c.Verdict == Verdict.NotEnoughData ? " (repeat 2+ times)" : "");
                 Console.WriteLine($"{experiment.Name}: {c.Variant} vs {experiment.Baseline}: {c.Metric} {Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)} -> {verdict}");
+            }
+        }
+        foreach (var sweep in results.Sweeps ?? [])
+        {
+            foreach (var crossover in SweepContent.Crossovers(sweep))
+            {
+                Console.WriteLine($"sweep {sweep.Experiment}: {crossover}");
             }
         }
         if (results.Incomplete)

@@ -4,7 +4,17 @@ namespace PerfLab.Reports;
 
 // The figures report.html's script draws, serialized into the page as JSON. Built from the result graph only.
 
-internal sealed record ChartPage(IReadOnlyList<ExperimentCharts> Experiments);
+internal sealed record ChartPage(
+    IReadOnlyList<ExperimentCharts> Experiments,
+    [property: System.Text.Json.Serialization.JsonIgnore(Condition = System.Text.Json.Serialization.JsonIgnoreCondition.WhenWritingNull)]
+    IReadOnlyList<SweepChart>? Sweeps = null);
+
+/// <summary>Each variant's change (percent, with its 95 % interval) against a sweep's condition, with the verdicts.</summary>
+internal sealed record SweepChart(string Id, string Axis, string Metric, IReadOnlyList<double> Values, IReadOnlyList<string> Labels,
+    IReadOnlyList<SweepChartSeries> Series);
+
+internal sealed record SweepChartSeries(string Variant, IReadOnlyList<double?> Change, IReadOnlyList<double?> Low, IReadOnlyList<double?> High,
+    IReadOnlyList<string> Verdict);
 
 internal sealed record ExperimentCharts(
     string Id, string Name, IReadOnlyList<BarChart> Bars, TimelineCharts? Timelines,
@@ -32,7 +42,17 @@ internal static class ChartModel
     public static ChartPage Build(RunResults results) =>
         new(results.Experiments.Select(e => new ExperimentCharts(
             ReportContent.Anchor(e), e.Name, Bars(e).ToList(), Timelines(e),
-            EvidenceCharts.RunOrder(e), EvidenceCharts.Breakdown(e), FlameGraphModel.Build(e))).ToList());
+            EvidenceCharts.RunOrder(e), EvidenceCharts.Breakdown(e), FlameGraphModel.Build(e))).ToList(),
+            results.Sweeps is { Count: > 0 } sweeps ? sweeps.Select(Sweep).ToList() : null);
+
+    private static SweepChart Sweep(SweepResult sweep) => new(
+        SweepContent.Anchor(sweep), ConditionNames.Axis(sweep.Condition), Fmt.Metric(sweep.Metric), sweep.Values,
+        sweep.Values.Select(v => ConditionNames.Value(sweep.Condition, v)).ToList(),
+        sweep.Variants.Select(v => new SweepChartSeries(v.Variant,
+            v.Points.Select(p => p.ChangePercent).ToList(),
+            v.Points.Select(p => p.LowPercent).ToList(),
+            v.Points.Select(p => p.HighPercent).ToList(),
+            v.Points.Select(p => Fmt.Verdict(p.Verdict)).ToList())).ToList());
 
     private static IEnumerable<BarChart> Bars(ExperimentResult experiment)
     {

@@ -80,12 +80,14 @@ public sealed partial class HtmlReportWriter : IReportWriter
         html.Append("<nav>Experiments: ")
             .AppendJoin(", ", results.Experiments.Select(e => $"<a href=\"#{ReportContent.Anchor(e)}\">{H(e.Name)}</a>"))
             .Append(results.Experiments.Count > 0 ? ", " : "")
+            .AppendJoin("", (results.Sweeps ?? []).Select(s => $"<a href=\"#{SweepContent.Anchor(s)}\">sweep {H(s.Experiment)}</a>, "))
             .Append("<a href=\"#seed-reproduction\">seed reproduction</a></nav>\n");
 
         foreach (var experiment in results.Experiments)
         {
             Experiment(html, experiment);
         }
+        HtmlSweepSection.Write(html, results);
 
         html.Append("<section id=\"seed-reproduction\">\n<h2>Seed reproduction</h2>\n");
         html.Append("<p class=\"note\">")

@@ -38,7 +38,9 @@ public sealed class MarkdownReportWriter : IReportWriter
         if (results.Experiments.Count > 0)
         {
             md.Line("Experiments: " + string.Join(", ",
-                results.Experiments.Select(e => $"[{Md.Inline(e.Name)}](#{ReportContent.Anchor(e)})")) + ", [seed reproduction](#seed-reproduction).");
+                results.Experiments.Select(e => $"[{Md.Inline(e.Name)}](#{ReportContent.Anchor(e)})"))
+                + string.Concat((results.Sweeps ?? []).Select(s => $", [sweep {Md.Inline(s.Experiment)}](#{SweepContent.Anchor(s)})"))
+                + ", [seed reproduction](#seed-reproduction).");
             md.Line();
         }
 
@@ -46,6 +48,7 @@ public sealed class MarkdownReportWriter : IReportWriter
         {
             WriteExperiment(md, experiment);
         }
+        MarkdownSweepSection.Write(md, results);
 
         md.Line("## Seed reproduction");
         md.Line();

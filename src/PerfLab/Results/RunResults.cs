@@ -23,6 +23,9 @@ public sealed record RunResults
     public IReadOnlyList<string> Notes { get; init; } = [];
     /// <summary>The CI gates (thresholds from the experiment files and `--threshold`), each checked after the run; empty when none were set.</summary>
     public IReadOnlyList<ThresholdCheck> Thresholds { get; init; } = [];
+    /// <summary>Experiments that varied one condition: each variant's change along the values (the points are in <see cref="Experiments"/>).</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public IReadOnlyList<SweepResult>? Sweeps { get; init; }
 }
 
 /// <summary>Where and how the figures were measured.</summary>
@@ -76,7 +79,16 @@ public sealed record ExperimentResult
     public NoiseBreakdown? Noise { get; init; }
     /// <summary>Per variant, where its request time goes (from a trace of one of its runs); empty when not traced.</summary>
     public IReadOnlyList<VariantEvidence> Evidence { get; init; } = [];
+    /// <summary>The conditions every variant ran under (a variant may set its own on top; see each run's database path and /info).</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public Conditions? Conditions { get; init; }
+    /// <summary>For a sweep point: the sweep's experiment name and this point's value of its condition.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public SweepPoint? SweepPoint { get; init; }
 }
+
+/// <summary>Which sweep an experiment result is a point of, and where on it.</summary>
+public sealed record SweepPoint(string Sweep, ConditionKind Condition, double Value);
 
 /// <summary>
 /// Where the spread of an experiment's all-scenario RPS comes from. If runs differed only by the second-to-second noise
@@ -107,7 +119,7 @@ public enum RunStatus { Ok, Failed }
 public enum FailureKind
 {
     SutDidNotStart, SutDidNotAnswerInfo, VariantNotInEffect, LoadFailed, SutCrashed, LoadStoppedEarly, UploadFailed,
-    DatabaseDown, Interrupted,
+    DatabaseDown, Interrupted, DatabasePathFailed,
 }
 
 /// <summary>One SUT process, one variant, one repetition.</summary>
@@ -142,6 +154,9 @@ public sealed record RunRecord
     public bool? Settled { get; init; }
     /// <summary>The database client's metrics over the measured window; null when the SUT did not publish them.</summary>
     public DatabaseClientStats? Database { get; init; }
+    /// <summary>The latency proxy between the SUT and PostgreSQL, configured and measured; null when the SUT connected directly.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public DatabasePathStats? DatabasePath { get; init; }
 }
 
 /// <summary>Load figures of one scenario in one run (warm-up excluded).</summary>

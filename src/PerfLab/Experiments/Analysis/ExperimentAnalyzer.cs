@@ -38,6 +38,8 @@ public static class ExperimentAnalyzer
             Claims = VariantStatistics.CheckClaims(analyzed, runs, Floor),
             Notes = settings.Aa ? AaNotes(analyzed, runs, comparisons, settings.Repeat ?? profile.Repeat) : NotesOf(experiment, runs),
             Noise = NoiseAnalysis.Of(runs),
+            Conditions = experiment.Conditions.IsEmpty ? null : experiment.Conditions,
+            SweepPoint = experiment.Point,
         };
     }
 
@@ -83,7 +85,7 @@ public static class ExperimentAnalyzer
 
     private static IReadOnlyList<string> NotesOf(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs)
     {
-        var notes = new List<string>();
+        var notes = DatabasePathNotes(experiment, runs);
         var measured = runs.Where(r => r.MeasuredRttMs is { } m && double.IsFinite(m)).Select(r => r.MeasuredRttMs!.Value).ToList();
         if (experiment.Scenarios is [{ Model: ScenarioKind.Upload } upload])
         {
@@ -97,12 +99,51 @@ public static class ExperimentAnalyzer
         return notes;
     }
 
+    /// <summary>Per variant with a database RTT: configured, and measured through the proxy and directly (medians over runs).</summary>
+    private static List<string> DatabasePathNotes(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs)
+    {
+        var inv = System.Globalization.CultureInfo.InvariantCulture;
+        var notes = new List<string>();
+        foreach (var variant in experiment.Variants)
+        {
+            var configured = experiment.Conditions.Under(variant.Conditions).DatabaseRttMs;
+            var paths = runs.Where(r => r.Variant == variant.Name && r.DatabasePath is not null).Select(r => r.DatabasePath!).ToList();
+            if (configured is not { } rtt)
+            {
+                continue;
+            }
+            var measured = paths.Count > 0
+                ? string.Create(inv, $"SELECT 1 through it {Descriptive.Median(paths.Select(p => p.MeasuredRttMs).ToList()):0.000} ms, directly {Descriptive.Median(paths.Select(p => p.DirectRttMs).ToList()):0.000} ms (each the median of {paths[0].Queries} queries before the run, then the median over {paths.Count} runs)")
+                : "not measured (no run reached it)";
+            notes.Add(string.Create(inv,
+                $"Database path of {variant.Name}: {rtt:0.###} ms RTT configured on a latency proxy between the SUT and PostgreSQL (half held each way, bandwidth not limited; the proxy runs in perflab's process, so its CPU counts as the generator's); {measured}."));
+        }
+        return notes;
+    }
+
     public static string DescribeLoad(ExperimentDefinition experiment, ProfileDefinition profile) =>
         DescribeScenarios(experiment, profile)
         + (profile.Slots is { } slots
             ? $"; the variants of a block run at once and take turns, {slots} slots of {DurationText.Format(profile.Duration / slots)} each"
             : "")
-        + (profile.Env.Count == 0 ? "" : "; every variant's SUT runs with " + string.Join(", ", profile.Env.Select(p => $"{p.Key}={p.Value}")));
+        + (profile.Env.Count == 0 ? "" : "; every variant's SUT runs with " + string.Join(", ", profile.Env.Select(p => $"{p.Key}={p.Value}")))
+        + DescribeConditions(experiment);
+
+    /// <summary>"; conditions: database RTT 1 ms; sync: SUT on 1 core", or nothing when none are set.</summary>
+    private static string DescribeConditions(ExperimentDefinition experiment)
+    {
+        var parts = new List<string>();
+        if (experiment.Sweep is { } sweep)
+        {
+            parts.Add($"swept: {ConditionNames.Name(sweep.Condition)} over {string.Join(", ", sweep.Values.Select(v => ConditionNames.Value(sweep.Condition, v)))}");
+        }
+        if (!experiment.Conditions.IsEmpty)
+        {
+            parts.Add(experiment.Conditions.Describe());
+        }
+        parts.AddRange(experiment.Variants.Where(v => !v.Conditions.IsEmpty).Select(v => $"{v.Name}: {v.Conditions.Describe()}"));
+        return parts.Count == 0 ? "" : "; conditions: " + string.Join("; ", parts);
+    }
 
     private static string DescribeScenarios(ExperimentDefinition experiment, ProfileDefinition profile) =>
         string.Join("; ", experiment.Scenarios.Select(s => s.Model switch

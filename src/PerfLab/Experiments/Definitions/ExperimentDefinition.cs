@@ -1,3 +1,5 @@
+using PerfLab.Results;
+
 namespace PerfLab.Experiments.Definitions;
 
 // An experiment file (experiments/<name>.yaml), parsed and checked. The schema is documented in experiments/README.md.
@@ -17,6 +19,14 @@ public sealed record ExperimentDefinition
     public required string FileHash { get; init; }
     /// <summary>CI gates checked after the run (<c>thresholds:</c>); a failing one makes `perflab run` exit with ThresholdsFailed.</summary>
     public IReadOnlyList<Results.Threshold> Thresholds { get; init; } = [];
+    /// <summary>The conditions every variant runs under (database RTT, cores, ...); a variant's own win.</summary>
+    public Conditions Conditions { get; init; } = Conditions.None;
+    /// <summary>The one condition this experiment varies, and its values; null for a plain experiment.</summary>
+    public SweepDefinition? Sweep { get; init; }
+    /// <summary>False: `perflab run` without names leaves it out (sweeps are long); it runs when named.</summary>
+    public bool RunsByDefault { get; init; } = true;
+    /// <summary>Set on a sweep's point: which sweep, and the condition's value here.</summary>
+    public SweepPoint? Point { get; init; }
 
     /// <summary>The variants as they will run; in A/A mode the baseline against itself.</summary>
     public IReadOnlyList<VariantDefinition> VariantsToRun(bool aa)
@@ -39,6 +49,8 @@ public sealed record VariantDefinition
     public string Framework { get; init; } = "net10.0";
     /// <summary>Values for ${name} placeholders in scenario URLs (variants that differ by endpoint, as seed 001).</summary>
     public IReadOnlyDictionary<string, string> Vars { get; init; } = new Dictionary<string, string>();
+    /// <summary>This variant's own conditions, over the experiment's.</summary>
+    public Conditions Conditions { get; init; } = Conditions.None;
 }
 
 public enum ScenarioKind { Closed, Open, Burst, Ramp, Upload }

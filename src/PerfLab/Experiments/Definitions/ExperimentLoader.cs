@@ -47,7 +47,7 @@ public static class ExperimentLoader
         var root = Document(text, path);
         var reader = new NodeReader(path);
         var doc = reader.Mapping(root, "the experiment",
-            ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims", "thresholds"]);
+            ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims", "thresholds", .. ConditionsReader.ExperimentKeys]);
 
         var name = reader.RequiredString(doc, root, "name");
         var expectedName = Path.GetFileNameWithoutExtension(path);
@@ -66,6 +66,9 @@ public static class ExperimentLoader
         var claims = doc.ContainsKey("claims")
             ? reader.Sequence(doc, root, "claims").Select(node => ReadClaim(reader, node, variants, scenarios, baseline)).ToList()
             : [];
+        var conditions = ConditionsReader.Read(reader, doc);
+        var sweep = ConditionsReader.ReadSweep(reader, doc);
+        ConditionsReader.CheckSweep(reader, doc, sweep, conditions, variants, scenarios);
 
         return new ExperimentDefinition
         {
@@ -81,6 +84,9 @@ public static class ExperimentLoader
             Thresholds = RequestReader.ReadThresholds(reader, doc, scenarios),
             FilePath = path,
             FileHash = Convert.ToHexString(SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(text)))[..16].ToLowerInvariant(),
+            Conditions = conditions,
+            Sweep = sweep,
+            RunsByDefault = ConditionsReader.RunsByDefault(reader, doc),
         };
     }
 
@@ -162,7 +168,7 @@ public static class ExperimentLoader
 
     private static VariantDefinition ReadVariant(NodeReader reader, YamlNode node)
     {
-        var map = reader.Mapping(node, "a variant", ["name", "settings", "env", "framework", "vars"]);
+        var map = reader.Mapping(node, "a variant", ["name", "settings", "env", "framework", "vars", .. ConditionsReader.VariantKeys]);
         var framework = reader.OptionalString(map, "framework") ?? Sut.SutLaunch.DefaultFramework;
         if (!Sut.SutLaunch.KnownFrameworks.Contains(framework))
         {
@@ -176,6 +182,7 @@ public static class ExperimentLoader
             Env = reader.StringMap(map, "env"),
             Framework = framework,
             Vars = reader.StringMap(map, "vars"),
+            Conditions = ConditionsReader.Read(reader, map),
         };
     }
 

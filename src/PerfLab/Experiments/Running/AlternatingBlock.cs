@@ -9,7 +9,11 @@ namespace PerfLab.Experiments.Running;
 
 /// <summary>One variant of an alternating block: its SUT (started and confirmed), its identity and how it is measured.</summary>
 public sealed record BlockParticipant(VariantDefinition Variant, RunIdentity Id, SutProcess Sut, IReadOnlyDictionary<string, string> Info,
-    LoadMeasurement Measurement);
+    LoadMeasurement Measurement)
+{
+    /// <summary>The measured database path its SUT reaches PostgreSQL through, when its conditions set a database RTT.</summary>
+    public DatabasePathStats? DatabasePath { get; init; }
+}
 
 /// <summary>
 /// A block whose variants take turns (<see cref="ProfileDefinition.Slots"/>): every variant's SUT is up at once, each

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
+using PerfLab.Sut;
 
 namespace PerfLab.Experiments.Running;
 
@@ -17,31 +18,34 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 
     private readonly SutSession _sessions = new(request, observer);
 
+    // A sweep runs as its points, one after another, each an experiment of its own.
+    private readonly IReadOnlyList<ExperimentDefinition> _experiments = request.Experiments.SelectMany(SweepDefinition.Points).ToList();
+
     public async Task<RunResults> RunAsync(NoiseFloors noise, CancellationToken ct)
     {
         var settings = new AnalysisSettings(request.Profile, request.Repeat, request.Aa, noise);
         var started = DateTimeOffset.UtcNow;
-        var repetitions = request.Repeat ?? request.Experiments.Select(e => e.Profiles[request.Profile].Repeat).DefaultIfEmpty(0).Max();
+        var repetitions = request.Repeat ?? _experiments.Select(e => e.Profiles[request.Profile].Repeat).DefaultIfEmpty(0).Max();
         // Started now and awaited at the end, so that an interrupted run does not wait for git and dotnet after Ctrl+C.
         var provenance = RunEnvironment.DescribeAsync(request.Profile, repetitions, request.Aa, request.Layout, request.DatabaseDescription, ct);
-        var plan = new RunPlan(request.Experiments.Select(e => new PlannedExperiment(e.Name,
+        var plan = new RunPlan(_experiments.Select(e => new PlannedExperiment(e.Name,
             RunPlan.PlannedRunSeconds(e, e.Profiles[request.Profile]), e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)));
         var budget = request.Budget is { } total
             ? new TimeBudget(total, plan.Experiments.Select(p => p.PlannedRunSeconds * p.Variants).ToList())
             : null;
 
-        if (request.Experiments.Count > 0 && !ct.IsCancellationRequested)
+        if (_experiments.Count > 0 && !ct.IsCancellationRequested)
         {
-            var first = request.Experiments[0];
+            var first = _experiments[0];
             await _sessions.PrimeAsync(first, first.Profiles[request.Profile].Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
         }
 
         var results = new List<ExperimentResult>();
         string? incomplete = null;
-        for (var i = 0; i < request.Experiments.Count && incomplete is null; i++)
+        for (var i = 0; i < _experiments.Count && incomplete is null; i++)
         {
             var clock = Stopwatch.StartNew();
-            var (result, stop) = await RunExperimentAsync(request.Experiments[i], plan, budget?.AllowanceFor(i), settings, ct);
+            var (result, stop) = await RunExperimentAsync(_experiments[i], plan, budget?.AllowanceFor(i), settings, ct);
             budget?.Spend(clock.Elapsed);
             if (result is not null)
             {
@@ -60,6 +64,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             Incomplete = incomplete is not null,
             IncompleteReason = incomplete,
             Notes = CeilingNotes.Of(results),
+            Sweeps = request.Experiments.Any(e => e.Sweep is not null) ? SweepAnalysis.Gather(request.Experiments, results) : null,
         };
     }
 
@@ -88,6 +93,10 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             }
             var widest = StoppingRule.WidestHalfWidth(ExperimentAnalyzer.Analyze(experiment, runs, settings).Comparisons);
             decision = rule.Decide(blocks, widest, allowance is not { } a || TimeBudget.HasRoomForBlock(a, clock.Elapsed, blocks));
+            if (!decision.Stop && blocks >= rule.MinBlocks && StoppingRule.NeverInEffect(runs) is { } never)
+            {
+                decision = new StopDecision(true, never);
+            }
             observer.BlockFinished(new BlockProgress(experiment.Name, blocks, widest, rule.PrecisionPercent, decision));
             if (!decision.Stop && blocks >= plan.BlocksOf(experiment.Name))
             {
@@ -158,6 +167,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var positions = order.Select((v, i) => new RunPosition(experiment.Name, v.Name, block, plan.BlocksOf(experiment.Name), first + i,
             plan.TotalRuns, plan.Remaining(first))).ToList();
         var participants = new List<BlockParticipant>();
+        var paths = new List<DatabasePath>();
         var records = new RunRecord?[order.Count];
         try
         {
@@ -169,22 +179,29 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
                 }
                 observer.RunStarting(positions[i]);
                 var id = new RunIdentity(order[i].Name, block, first + i, DateTimeOffset.UtcNow);
-                var variant = profile.Apply(order[i]);
-                var start = await _sessions.StartAsync(variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct);
-                if (start.Failure is { } failure)
+                var started = await StartUnderConditionsAsync(experiment, order[i], id, block, ct);
+                if (started.Path is not null)
                 {
-                    records[i] = RunRecordBuilder.Failed(id, failure);
+                    paths.Add(started.Path);
+                }
+                if (started.Failed is { } failed)
+                {
+                    records[i] = failed;
                     continue;
                 }
-                var measurement = (LoadMeasurement)MeasurementFor(experiment, variant, block, traced);
-                participants.Add(new BlockParticipant(variant, id, start.Sut!, start.Info, measurement));
+                var measurement = (LoadMeasurement)MeasurementFor(experiment, started.Variant, block, traced);
+                participants.Add(new BlockParticipant(started.Variant, id, started.Sut!, started.Info, measurement) { DatabasePath = started.Path?.Stats });
             }
             var measured = participants.Count > 0
                 ? await new AlternatingBlock(experiment, profile, observer.Message).RunAsync(participants, ct)
                 : [];
             for (int i = 0, j = 0; i < order.Count; i++)
             {
-                records[i] ??= measured[j++];
+                if (records[i] is null)
+                {
+                    records[i] = measured[j] with { DatabasePath = participants[j].DatabasePath };
+                    j++;
+                }
             }
             foreach (var p in participants)
             {
@@ -196,6 +213,11 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             foreach (var p in participants)
             {
                 await p.Sut.DisposeAsync();
+            }
+            // After the SUTs: each reached the database through its path.
+            foreach (var path in paths)
+            {
+                await path.DisposeAsync();
             }
         }
         for (var i = 0; i < order.Count; i++)
@@ -219,15 +241,56 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         List<TracedRun> traced, CancellationToken ct)
     {
         var id = new RunIdentity(variant.Name, block, order, DateTimeOffset.UtcNow);
-        variant = experiment.Profiles[request.Profile].Apply(variant);
-        var start = await _sessions.StartAsync(variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct);
-        if (start.Failure is { } failure)
+        var started = await StartUnderConditionsAsync(experiment, variant, id, block, ct);
+        // Disposed last: the SUT stops before the proxy it reaches the database through.
+        await using var databasePath = started.Path;
+        if (started.Failed is { } failed)
         {
-            return RunRecordBuilder.Failed(id, failure);
+            return failed;
         }
-        await using var sut = start.Sut!;
-        return await MeasurementFor(experiment, variant, block, traced).MeasureAsync(sut, id, start.Info, ct);
+        await using var sut = started.Sut!;
+        var record = await MeasurementFor(experiment, started.Variant, block, traced).MeasureAsync(sut, id, started.Info, ct);
+        return record with { DatabasePath = started.Path?.Stats };
     }
+
+    /// <summary>A variant's SUT started and confirmed under its conditions, with the database path they ask for; or its failed record.</summary>
+    private sealed record ConditionedStart(VariantDefinition Variant, DatabasePath? Path, SutProcess? Sut, IReadOnlyDictionary<string, string> Info, RunRecord? Failed);
+
+    /// <summary>
+    /// Opens the database path the variant's conditions ask for (a latency proxy, measured), then starts its SUT through
+    /// it on the cores they give and checks they took effect. On failure nothing is left running but the path, which
+    /// the caller disposes.
+    /// </summary>
+    private async Task<ConditionedStart> StartUnderConditionsAsync(ExperimentDefinition experiment, VariantDefinition variant, RunIdentity id,
+        int block, CancellationToken ct)
+    {
+        var conditions = experiment.Conditions.Under(variant.Conditions);
+        variant = experiment.Profiles[request.Profile].Apply(variant);
+        var none = new Dictionary<string, string>();
+        var (path, pathFailure) = await RunConditions.OpenDatabasePathAsync(conditions, request.ConnectionString, ct);
+        if (pathFailure is not null)
+        {
+            return new ConditionedStart(variant, null, null, none, RunRecordBuilder.Failed(id, pathFailure));
+        }
+        if (path is not null)
+        {
+            observer.Message(DescribePath(path.Stats));
+        }
+        var overrides = new SutOverrides(path?.ConnectionString, RunConditions.CpuSet(conditions, request.Layout));
+        var start = await _sessions.StartAsync(variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct, overrides);
+        if ((start.Failure ?? RunConditions.CoresNotInEffect(conditions, start.Info, start.Sut?.TailOfLog())) is { } failure)
+        {
+            if (start.Sut is not null)
+            {
+                await start.Sut.DisposeAsync();
+            }
+            return new ConditionedStart(variant, path, null, start.Info, RunRecordBuilder.Failed(id, failure) with { DatabasePath = path?.Stats });
+        }
+        return new ConditionedStart(variant, path, start.Sut, start.Info, null);
+    }
+
+    private static string DescribePath(DatabasePathStats stats) => string.Create(System.Globalization.CultureInfo.InvariantCulture,
+        $"database path: {stats.ConfiguredRttMs:0.###} ms RTT on the proxy; SELECT 1 through it {stats.MeasuredRttMs:0.000} ms, directly {stats.DirectRttMs:0.000} ms (median of {stats.Queries})");
 
     /// <summary>The load engine's measurement, or uploads; each variant's first run is traced when traces are asked for.</summary>
     private IMeasurement MeasurementFor(ExperimentDefinition experiment, VariantDefinition variant, int block, List<TracedRun> traced)

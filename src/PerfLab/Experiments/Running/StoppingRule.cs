@@ -61,6 +61,16 @@ public sealed record StoppingRule(int MinBlocks, int MaxBlocks, double? Precisio
     }
 
     /// <summary>
+    /// Why more blocks cannot help: a variant none of whose runs took effect (its /info contradicted what was asked,
+    /// e.g. Server GC on one core, where the runtime runs workstation GC) will not start to; null when none such.
+    /// </summary>
+    public static string? NeverInEffect(IEnumerable<RunRecord> runs) =>
+        runs.GroupBy(r => r.Variant)
+            .Where(g => g.All(r => r.FailureKind == FailureKind.VariantNotInEffect))
+            .Select(g => $"variant {g.Key} never took effect ({g.First().FailureReason}); more blocks could not compare it")
+            .FirstOrDefault();
+
+    /// <summary>
     /// The widest 95 % half-width, (High − Low) / 2 in percent, of the primary comparisons: every variant against the
     /// baseline on all scenarios' RPS (batch mean time for burst and upload experiments). +∞ when one has no interval yet.
     /// </summary>

@@ -9,13 +9,16 @@ namespace PerfLab.Experiments.Running;
 /// <summary>A started SUT whose /info confirmed the variant, or why there is none.</summary>
 public sealed record SutStart(SutProcess? Sut, IReadOnlyDictionary<string, string> Info, RunFailure? Failure);
 
+/// <summary>What a run's conditions change in the SUT's launch: the database reached through a proxy, fewer CPUs.</summary>
+public sealed record SutOverrides(string? ConnectionString, string? CpuSet);
+
 /// <summary>Starts the SUT for a variant and checks through /info that the variant really took effect.</summary>
 public sealed class SutSession(RunRequest request, IRunObserver observer)
 {
-    public async Task<SutStart> StartAsync(VariantDefinition variant, string logName, CancellationToken ct)
+    public async Task<SutStart> StartAsync(VariantDefinition variant, string logName, CancellationToken ct, SutOverrides? overrides = null)
     {
         var none = new Dictionary<string, string>();
-        var launch = Launch(variant, logName);
+        var launch = Launch(variant, logName, overrides);
         SutProcess sut;
         try
         {
@@ -89,9 +92,9 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
         }
     }
 
-    private SutLaunch Launch(VariantDefinition variant, string logName) =>
-        new(variant.Settings, variant.Env, request.ConnectionString, variant.Framework,
-            CpuSet: request.Layout.Sut, LogFile: Path.Combine(request.LogFolder, logName));
+    private SutLaunch Launch(VariantDefinition variant, string logName, SutOverrides? overrides = null) =>
+        new(variant.Settings, variant.Env, overrides?.ConnectionString ?? request.ConnectionString, variant.Framework,
+            CpuSet: overrides?.CpuSet ?? request.Layout.Sut, LogFile: Path.Combine(request.LogFolder, logName));
 
     private static string FirstLine(string text) => text.Split('\n')[0].Trim();
 

@@ -24,7 +24,8 @@
           if (lo === null || hi === null || lo === undefined || hi === undefined) return;
           const yl = y.getPixelForValue(lo);
           const yh = y.getPixelForValue(hi);
-          const w = Math.max(3, Math.min(bar.width / 4, 10));
+          // Bars give their width; the points of a line chart (sweeps) have none.
+          const w = bar.width ? Math.max(3, Math.min(bar.width / 4, 10)) : 5;
           ctx.save();
           ctx.strokeStyle = '#1f2328';
           ctx.lineWidth = 1.5;
@@ -201,6 +202,67 @@
     }));
   }
 
+  // A sweep: each variant's change against the condition, with its 95 % interval as whiskers, and the zero line.
+  function sweepChart(container, sweep) {
+    const hasPoints = sweep.series.some(s => s.change.some(v => v !== null));
+    if (!hasPoints) {
+      note(container, 'No point of this sweep has a comparison to chart.');
+      return;
+    }
+    const datasets = sweep.series.map((s, i) => ({
+      label: s.variant,
+      data: sweep.values.map((x, j) => ({ x: x, y: s.change[j], verdict: s.verdict[j], label: sweep.labels[j] })),
+      perflabLow: s.low,
+      perflabHigh: s.high,
+      borderColor: palette[(i + 1) % palette.length],
+      backgroundColor: palette[(i + 1) % palette.length],
+      borderWidth: 2,
+      pointRadius: 4,
+      spanGaps: false
+    }));
+    datasets.push({
+      label: 'no change',
+      data: [{ x: sweep.values[0], y: 0 }, { x: sweep.values[sweep.values.length - 1], y: 0 }],
+      borderColor: '#8c959f',
+      backgroundColor: '#8c959f',
+      borderDash: [6, 4],
+      borderWidth: 1,
+      pointRadius: 0
+    });
+    const canvas = frame(container, 'Change of ' + sweep.metric + ' against the baseline (%), with 95 % interval, by ' + sweep.axis);
+    charts.push(new Chart(canvas, {
+      type: 'line',
+      data: { datasets: datasets },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        scales: {
+          x: {
+            type: 'linear',
+            title: { display: true, text: sweep.axis },
+            // One tick at each value measured, labelled as the report writes it (0.5 ms, 2 cores).
+            afterBuildTicks(axis) { axis.ticks = sweep.values.map(v => ({ value: v })); },
+            ticks: { callback(value) { const i = sweep.values.indexOf(value); return i >= 0 ? sweep.labels[i] : ''; } }
+          },
+          y: { title: { display: true, text: 'change (%)' } }
+        },
+        plugins: {
+          tooltip: {
+            callbacks: {
+              label(item) {
+                const ds = item.dataset;
+                const i = item.dataIndex;
+                if (!ds.perflabLow) return ds.label;
+                return ds.label + ' at ' + item.raw.label + ': ' + fmt(item.raw.y, 1) + ' % [' + fmt(ds.perflabLow[i], 1) + ', ' + fmt(ds.perflabHigh[i], 1) + '] ' + item.raw.verdict;
+              }
+            }
+          }
+        }
+      },
+      plugins: [whiskers]
+    }));
+  }
+
   function hasData(chart) {
     return chart.data.datasets.some(ds => ds.data.some(v => v !== null && (typeof v !== 'object' || v.y !== null)));
   }
@@ -242,6 +304,12 @@
       const breakdown = document.querySelector('.charts.breakdown[data-experiment="' + exp.id + '"]');
       if (breakdown && exp.breakdown) {
         breakdownChart(breakdown, exp.breakdown);
+      }
+    }
+    for (const sweep of (page.sweeps || [])) {
+      const box = document.querySelector('.charts.sweep[data-sweep="' + sweep.id + '"]');
+      if (box) {
+        sweepChart(box, sweep);
       }
     }
   } catch (e) {
