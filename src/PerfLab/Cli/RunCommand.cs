@@ -15,7 +15,7 @@ public static class RunCommand
     public static Command Create()
     {
         var o = new RunOptions();
-        var command = new Command("run", "Run experiments against the SUT and write report.md, report.html and results.json.");
+        var command = new Command("run", "Run experiments against the SUT (or the app an experiment file names) and write report.md, report.html and results.json.");
         command.Arguments.Add(o.Names);
         foreach (var option in new Option[] { o.Profile, o.Repeat, o.Precision, o.Budget, o.Output, o.Aa, o.Pin, o.Trace, o.KeepTraces, o.Connection, o.DataDir, o.Folder })
         {
@@ -101,27 +101,40 @@ public static class RunCommand
     {
         var all = ExperimentLoader.LoadFolder(parse.GetValue(o.Folder) ?? ExperimentLoader.DefaultFolder);
         var selected = Select(all, parse.GetValue(o.Names) ?? []);
-        var outDir = Path.GetFullPath(parse.GetValue(o.Output) ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
+        return await RunSelectedAsync(selected, new RunChoices(parse.GetValue(o.Profile)!, parse.GetValue(o.Repeat), parse.GetValue(o.Aa),
+            parse.GetValue(o.Output), parse.GetValue(o.Pin), parse.GetValue(o.Precision), parse.GetValue(o.Budget), parse.GetValue(o.Trace),
+            parse.GetValue(o.KeepTraces), parse.GetValue(o.Connection), parse.GetValue(o.DataDir)), ct);
+    }
+
+    /// <summary>Runs the given experiments (from files, or built from `perflab compare`'s command line) and writes the reports.</summary>
+    internal static async Task<int> RunSelectedAsync(IReadOnlyList<ExperimentDefinition> selected, RunChoices choices, CancellationToken ct)
+    {
+        var outDir = Path.GetFullPath(choices.Output ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
         if (Directory.Exists(outDir) || File.Exists(outDir))
         {
             throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.", ExitCode.Usage);
         }
 
-        var (connectionString, database) = await DatabasePreparation.EnsureReadyAsync(
-            parse.GetValue(o.Connection), parse.GetValue(o.DataDir), Console.Out, ct);
-        await DatabasePreparation.WarmAsync(connectionString, ct);
-        var layout = RunEnvironment.PlanLayout(parse.GetValue(o.Pin));
-        await DatabasePreparation.ApplyLayoutAsync(layout.Generator, layout.Database, parse.GetValue(o.Connection), parse.GetValue(o.DataDir), ct);
+        // Only the built-in SUT reads PostgreSQL: experiments on apps of one's own start none.
+        var needsDatabase = selected.Any(e => e.App is null);
+        var (connectionString, database) = needsDatabase
+            ? await DatabasePreparation.EnsureReadyAsync(choices.Connection, choices.DataDir, Console.Out, ct)
+            : ("", "none (every experiment runs an app of its own)");
+        if (needsDatabase)
+        {
+            await DatabasePreparation.WarmAsync(connectionString, ct);
+        }
+        var layout = RunEnvironment.PlanLayout(choices.Pin);
+        await DatabasePreparation.ApplyLayoutAsync(layout.Generator, needsDatabase ? layout.Database : null, choices.Connection, choices.DataDir, ct);
         Console.WriteLine($"cores: {layout.Note}");
 
         Directory.CreateDirectory(outDir);
-        var request = new RunRequest(selected, parse.GetValue(o.Profile)!, parse.GetValue(o.Repeat), parse.GetValue(o.Aa),
-            connectionString, database, layout, Path.Combine(outDir, "logs"))
+        var request = new RunRequest(selected, choices.Profile, choices.Repeat, choices.Aa, connectionString, database, layout, Path.Combine(outDir, "logs"))
         {
-            PrecisionPercent = parse.GetValue(o.Precision),
-            Budget = parse.GetValue(o.Budget),
-            TraceFolder = (parse.GetValue(o.Trace) ?? parse.GetValue(o.Profile) != "smoke") ? Path.Combine(outDir, "traces") : null,
-            KeepTraces = parse.GetValue(o.KeepTraces),
+            PrecisionPercent = choices.Precision,
+            Budget = choices.Budget,
+            TraceFolder = (choices.Trace ?? choices.Profile != "smoke") ? Path.Combine(outDir, "traces") : null,
+            KeepTraces = choices.KeepTraces,
         };
         var results = await RunAndRecordAsync(request, ct);
         ReportWriters.WriteAll(results, outDir);
@@ -179,6 +192,10 @@ public static class RunCommand
     }
 }
 
+/// <summary>What `perflab run` (and `perflab compare`) was asked, beyond which experiments.</summary>
+internal sealed record RunChoices(string Profile, int? Repeat, bool Aa, string? Output, bool? Pin, double? Precision, TimeSpan? Budget,
+    bool? Trace, bool KeepTraces, string? Connection, string? DataDir);
+
 /// <summary>Plain progress lines: one when a run starts (with the ETA of the whole run), one with its figures.</summary>
 public sealed class ConsoleRunObserver : IRunObserver
 {
@@ -201,6 +218,11 @@ public sealed class ConsoleRunObserver : IRunObserver
         {
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"    {s.Scenario}: {s.Rps:0.0} RPS, mean {s.MeanMs:0.0} ms, p99 {s.P99Ms:0.0} ms, {s.Errors} errors"));
+        }
+        if (p.Repetition == 1 && (record.Confirmed.Count > 0 || record.Unconfirmed.Count > 0))
+        {
+            Console.WriteLine($"    confirmed: {(record.Confirmed.Count > 0 ? string.Join("; ", record.Confirmed) : "nothing asked")}" +
+                (record.Unconfirmed.Count > 0 ? $"; unconfirmed: {string.Join("; ", record.Unconfirmed)}" : ""));
         }
         if (record.BatchTimesMs.Count > 0)
         {

@@ -15,6 +15,8 @@ public sealed record ExperimentDefinition
     public required IReadOnlyList<ClaimDefinition> Claims { get; init; }
     public required string FilePath { get; init; }
     public required string FileHash { get; init; }
+    /// <summary>The user's app this experiment measures; null for the built-in SUT.</summary>
+    public AppDefinition? App { get; init; }
 
     /// <summary>The variants as they will run; in A/A mode the baseline against itself.</summary>
     public IReadOnlyList<VariantDefinition> VariantsToRun(bool aa)
@@ -37,6 +39,12 @@ public sealed record VariantDefinition
     public string Framework { get; init; } = "net10.0";
     /// <summary>Values for ${name} placeholders in scenario URLs (variants that differ by endpoint, as seed 001).</summary>
     public IReadOnlyDictionary<string, string> Vars { get; init; } = new Dictionary<string, string>();
+    /// <summary>An app's configuration keys (Section:Key), passed as --Key=Value or environment (app.config-via).</summary>
+    public IReadOnlyDictionary<string, string> Config { get; init; } = new Dictionary<string, string>();
+    /// <summary>An app's project folder for this variant instead of the app's (absolute, resolved when read).</summary>
+    public string? Project { get; init; }
+    /// <summary>A git commit, branch or tag of the app's project to build for this variant.</summary>
+    public string? Ref { get; init; }
 }
 
 public enum ScenarioKind { Closed, Open, Burst, Ramp, Upload }

@@ -7,7 +7,8 @@ namespace PerfLab.Experiments.Running;
 
 /// <summary>
 /// Runs experiments in blocks: each block runs every variant once (rotated, see <see cref="RunPlan"/>), each in a
-/// fresh SUT process whose /info must confirm the variant, warmed up, measured and watched over EventPipe; the
+/// fresh process of the app under test (the built-in SUT or the experiment's own app, see <see cref="SutSession"/>)
+/// whose variant must be seen in effect, warmed up, measured and watched over EventPipe; the
 /// <see cref="StoppingRule"/> says when an experiment has enough blocks. Failures of one run are recorded and the
 /// rest goes on; Ctrl+C, or a database that stopped, ends the run with what was measured.
 /// </summary>
@@ -30,6 +31,11 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             ? new TimeBudget(total, plan.Experiments.Select(p => p.PlannedRunSeconds * p.Variants).ToList())
             : null;
 
+        foreach (var experiment in request.Experiments)
+        {
+            var profile = experiment.Profiles[request.Profile];
+            await _sessions.PrepareAsync(experiment, experiment.VariantsToRun(request.Aa).Select(profile.Apply).ToList(), ct);
+        }
         if (request.Experiments.Count > 0 && !ct.IsCancellationRequested)
         {
             var first = request.Experiments[0];
@@ -145,13 +151,13 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     {
         var id = new RunIdentity(variant.Name, block, order, DateTimeOffset.UtcNow);
         variant = experiment.Profiles[request.Profile].Apply(variant);
-        var start = await _sessions.StartAsync(variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct);
+        var start = await _sessions.StartAsync(experiment, variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct);
         if (start.Failure is { } failure)
         {
-            return RunRecordBuilder.Failed(id, failure);
+            return RunRecordBuilder.WithEffect(RunRecordBuilder.Failed(id, failure), start.Effect);
         }
         await using var sut = start.Sut!;
-        return await MeasurementFor(experiment, variant, block, traced).MeasureAsync(sut, id, start.Info, ct);
+        return RunRecordBuilder.WithEffect(await MeasurementFor(experiment, variant, block, traced).MeasureAsync(sut, id, start.Info, ct), start.Effect);
     }
 
     /// <summary>The load engine's measurement, or uploads; each variant's first run is traced when traces are asked for.</summary>
@@ -165,7 +171,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var trace = request.TraceFolder is { } folder && block == 1
             ? new EvidenceCapture(folder, Path.GetDirectoryName(folder)!, request.KeepTraces)
             : null;
-        return new LoadMeasurement(experiment, variant, profile, request.ConnectionString)
+        return new LoadMeasurement(experiment, variant, profile, experiment.App is null ? request.ConnectionString : null)
         {
             Capture = trace,
             Traced = traced.Add,
