@@ -12,7 +12,7 @@ public static class ListCommand
     public static Command Create()
     {
         var folder = ExperimentOptions.Folder();
-        var command = new Command("list", "List the experiments with the seed each reproduces, its variants and load.");
+        var command = new Command("list", "List the experiments with the seed each reproduces (or the app it measures), its variants and load.");
         command.Options.Add(folder);
         command.SetAction(parse =>
         {
@@ -20,7 +20,9 @@ public static class ListCommand
             foreach (var e in experiments)
             {
                 var quick = e.Profiles["quick"];
-                Console.WriteLine($"{e.Name,-16} seed {e.Seed}  {e.Title}");
+                Console.WriteLine(e.App is { } app
+                    ? $"{e.Name,-16} {app.Kind.ToString().ToLowerInvariant()} {app.Path}  {e.Title}"
+                    : $"{e.Name,-16} seed {e.Seed}  {e.Title}");
                 Console.WriteLine($"{"",-16} variants: {string.Join(", ", e.Variants.Select(v => v.Name == e.Baseline ? v.Name + " (baseline)" : v.Name))}");
                 Console.WriteLine($"{"",-16} load: {ExperimentAnalyzer.DescribeLoad(e, quick)}; quick profile: warm-up {(quick.WarmupUntilSteady ? "until steady, at most " : "")}{DurationText.Format(quick.Warmup)}, {DurationText.Format(quick.Duration)} measured, {Repetitions(quick)}");
                 if (!e.RunsByDefault)

@@ -11,6 +11,7 @@ public static class PerfLabCli
         root.Subcommands.Add(RunCommand.Create());
         root.Subcommands.Add(ListCommand.Create());
         root.Subcommands.Add(ReportCommand.Create());
+        root.Subcommands.Add(CompareCommand.Create());
         root.Subcommands.Add(CompareResultsCommand.Create());
         root.Subcommands.Add(DbCommand.Create());
         root.Subcommands.Add(SutCommand.Create());

@@ -15,7 +15,7 @@ public static class RunCommand
     public static Command Create()
     {
         var o = new RunOptions();
-        var command = new Command("run", "Run experiments against the SUT and write report.md, report.html and results.json.");
+        var command = new Command("run", "Run experiments against the SUT (or the app an experiment file names) and write report.md, report.html and results.json.");
         command.Arguments.Add(o.Names);
         foreach (var option in new Option[] { o.Profile, o.Repeat, o.Precision, o.Budget, o.Output, o.Aa, o.Pin, o.Trace, o.KeepTraces, o.Thresholds, o.Connection, o.DataDir, o.Folder })
         {
@@ -65,15 +65,15 @@ public static class RunCommand
             Description = "Keep each traced run's .nettrace (10-15 MB each; open with `perflab trace report` or PerfView) beside its speedscope file.",
         };
 
+        public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
+            "A CI gate checked after the run, on every experiment (beside its file's thresholds:), e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (RPS against the baseline), \"no-worse\"; repeatable. A failing gate exits with 5.");
+
         public Option<TimeSpan?> Budget { get; } = new("--budget")
         {
             Description = "Time the selected experiments may take together when adding blocks for a precision target, shared in proportion to their block time (default 20m; the minimum blocks always run).",
             CustomParser = r => OptionChecks.Duration(r, "--budget", TimeSpan.FromSeconds(1), TimeSpan.FromDays(7), unitRequired: true),
             DefaultValueFactory = _ => TimeSpan.FromMinutes(20),
         };
-
-        public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
-            "A CI gate checked after the run, on every experiment (beside its file's thresholds:), e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (RPS against the baseline), \"no-worse\"; repeatable. A failing gate exits with 5.");
 
         public Option<string?> Connection { get; } = DbOptions.ConnectionString();
 
@@ -106,38 +106,51 @@ public static class RunCommand
         var selected = Select(all, parse.GetValue(o.Names) ?? []);
         var gates = ThresholdOptions.Parse(parse.GetValue(o.Thresholds));
         ThresholdOptions.EnsureScenariosExist(gates, selected.SelectMany(e => e.Scenarios.Select(s => s.Name)));
-        var outDir = Path.GetFullPath(parse.GetValue(o.Output) ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
+        return await RunSelectedAsync(selected, new RunChoices(parse.GetValue(o.Profile)!, parse.GetValue(o.Repeat), parse.GetValue(o.Aa),
+            parse.GetValue(o.Output), parse.GetValue(o.Pin), parse.GetValue(o.Precision), parse.GetValue(o.Budget), parse.GetValue(o.Trace),
+            parse.GetValue(o.KeepTraces), parse.GetValue(o.Connection), parse.GetValue(o.DataDir)) { Gates = gates }, ct);
+    }
+
+    /// <summary>Runs the given experiments (from files, or built from `perflab compare`'s command line) and writes the reports.</summary>
+    internal static async Task<int> RunSelectedAsync(IReadOnlyList<ExperimentDefinition> selected, RunChoices choices, CancellationToken ct)
+    {
+        var outDir = Path.GetFullPath(choices.Output ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
         if (Directory.Exists(outDir) || File.Exists(outDir))
         {
             throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.", ExitCode.Usage);
         }
 
-        var layout = RunEnvironment.PlanLayout(parse.GetValue(o.Pin));
+        var layout = RunEnvironment.PlanLayout(choices.Pin);
         var conditions = ConditionsOf(selected);
         RunConditions.CheckCores(conditions, layout);
-        var (connectionString, database) = await DatabasePreparation.EnsureReadyAsync(
-            parse.GetValue(o.Connection), parse.GetValue(o.DataDir), Console.Out, ct);
-        if (conditions.Any(c => c.DatabaseRttMs is not null))
+        // Only the built-in SUT reads PostgreSQL: experiments on apps of one's own start none.
+        var needsDatabase = selected.Any(e => e.App is null);
+        var (connectionString, database) = needsDatabase
+            ? await DatabasePreparation.EnsureReadyAsync(choices.Connection, choices.DataDir, Console.Out, ct)
+            : ("", "none (every experiment runs an app of its own)");
+        if (needsDatabase && conditions.Any(c => c.DatabaseRttMs is not null))
         {
             DatabasePath.CheckTarget(connectionString);
         }
-        await DatabasePreparation.WarmAsync(connectionString, ct);
-        await DatabasePreparation.ApplyLayoutAsync(layout.Generator, layout.Database, parse.GetValue(o.Connection), parse.GetValue(o.DataDir), ct);
+        if (needsDatabase)
+        {
+            await DatabasePreparation.WarmAsync(connectionString, ct);
+        }
+        await DatabasePreparation.ApplyLayoutAsync(layout.Generator, needsDatabase ? layout.Database : null, choices.Connection, choices.DataDir, ct);
         Console.WriteLine($"cores: {layout.Note}");
 
         Directory.CreateDirectory(outDir);
-        var request = new RunRequest(selected, parse.GetValue(o.Profile)!, parse.GetValue(o.Repeat), parse.GetValue(o.Aa),
-            connectionString, database, layout, Path.Combine(outDir, "logs"))
+        var request = new RunRequest(selected, choices.Profile, choices.Repeat, choices.Aa, connectionString, database, layout, Path.Combine(outDir, "logs"))
         {
-            PrecisionPercent = parse.GetValue(o.Precision),
-            Budget = parse.GetValue(o.Budget),
-            TraceFolder = (parse.GetValue(o.Trace) ?? parse.GetValue(o.Profile) != "smoke") ? Path.Combine(outDir, "traces") : null,
-            KeepTraces = parse.GetValue(o.KeepTraces),
+            PrecisionPercent = choices.Precision,
+            Budget = choices.Budget,
+            TraceFolder = (choices.Trace ?? choices.Profile != "smoke") ? Path.Combine(outDir, "traces") : null,
+            KeepTraces = choices.KeepTraces,
         };
         var results = await RunAndRecordAsync(request, ct);
         results = results with
         {
-            Thresholds = ThresholdGate.Evaluate(results, name => [.. (selected.FirstOrDefault(e => e.Name == name)?.Thresholds ?? []), .. gates]),
+            Thresholds = ThresholdGate.Evaluate(results, name => [.. (selected.FirstOrDefault(e => e.Name == name)?.Thresholds ?? []), .. choices.Gates]),
         };
         ReportWriters.WriteAll(results, outDir);
 
@@ -159,6 +172,10 @@ public static class RunCommand
         return ThresholdGate.AllPassed(results.Thresholds) ? ExitCode.Success : ExitCode.ThresholdsFailed;
     }
 
+    /// <summary>Every variant's conditions at every point of the selected experiments, to check before anything starts.</summary>
+    private static List<Conditions> ConditionsOf(IReadOnlyList<ExperimentDefinition> selected) =>
+        selected.SelectMany(SweepDefinition.Points).SelectMany(e => e.Variants.Select(v => e.Conditions.Under(v.Conditions))).ToList();
+
     private static async Task<RunResults> RunAndRecordAsync(RunRequest request, CancellationToken ct)
     {
         var noise = NoiseFloors.Load();
@@ -173,10 +190,6 @@ public static class RunCommand
         }
         return results;
     }
-
-    /// <summary>Every variant's conditions at every point of the selected experiments, to check before anything starts.</summary>
-    private static List<Conditions> ConditionsOf(IReadOnlyList<ExperimentDefinition> selected) =>
-        selected.SelectMany(SweepDefinition.Points).SelectMany(e => e.Variants.Select(v => e.Conditions.Under(v.Conditions))).ToList();
 
     /// <summary>A percentage such as 5% or 5, above 0 and below 100.</summary>
     private static double? ParsePrecision(System.CommandLine.Parsing.ArgumentResult result)
@@ -214,6 +227,14 @@ public static class RunCommand
     }
 }
 
+/// <summary>What `perflab run` (and `perflab compare`) was asked, beyond which experiments.</summary>
+internal sealed record RunChoices(string Profile, int? Repeat, bool Aa, string? Output, bool? Pin, double? Precision, TimeSpan? Budget,
+    bool? Trace, bool KeepTraces, string? Connection, string? DataDir)
+{
+    /// <summary>CI gates from the command line, checked after the run beside each experiment file's own.</summary>
+    public IReadOnlyList<Threshold> Gates { get; init; } = [];
+}
+
 /// <summary>Plain progress lines: one when a run starts (with the ETA of the whole run), one with its figures.</summary>
 public sealed class ConsoleRunObserver : IRunObserver
 {
@@ -236,6 +257,11 @@ public sealed class ConsoleRunObserver : IRunObserver
         {
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"    {s.Scenario}: {s.Rps:0.0} RPS, mean {s.MeanMs:0.0} ms, p99 {s.P99Ms:0.0} ms, {s.Errors} errors"));
+        }
+        if (p.Repetition == 1 && (record.Confirmed.Count > 0 || record.Unconfirmed.Count > 0))
+        {
+            Console.WriteLine($"    confirmed: {(record.Confirmed.Count > 0 ? string.Join("; ", record.Confirmed) : "nothing asked")}" +
+                (record.Unconfirmed.Count > 0 ? $"; unconfirmed: {string.Join("; ", record.Unconfirmed)}" : ""));
         }
         if (record.BatchTimesMs.Count > 0)
         {

@@ -111,6 +111,7 @@ public sealed partial class HtmlReportWriter : IReportWriter
         var id = ReportContent.Anchor(experiment);
         html.Append($"<section class=\"experiment\" id=\"{id}\">\n");
         Facts(html, experiment);
+        Effects(html, experiment);
 
         // The script fills these placeholders from the page's data, in the same order as ChartModel lists them.
         html.Append($"<div class=\"charts bars\" data-experiment=\"{id}\"></div>\n");
@@ -130,10 +131,32 @@ public sealed partial class HtmlReportWriter : IReportWriter
         html.Append("</section>\n");
     }
 
+    private static void Effects(StringBuilder html, ExperimentResult experiment)
+    {
+        var lines = EffectContent.Lines(experiment);
+        if (lines.Count == 0)
+        {
+            return;
+        }
+        html.Append($"<h3>Variants in effect</h3>\n<p class=\"note\">{H(EffectContent.Legend)}</p>\n<ul class=\"effects\">\n");
+        foreach (var (variant, text) in lines)
+        {
+            html.Append($"<li><code>{H(variant)}</code>: {H(text)}</li>\n");
+        }
+        html.Append("</ul>\n");
+    }
+
     private static void Facts(StringBuilder html, ExperimentResult experiment)
     {
         html.Append($"<h2>{H(experiment.Name)}: {H(experiment.Title)}</h2>\n<ul class=\"facts\">\n");
-        html.Append($"<li><strong>Seed:</strong> {H(experiment.Seed)}. <strong>Reproduces:</strong> {H(experiment.Reproduces)}</li>\n");
+        if (EffectContent.HasSeed(experiment))
+        {
+            html.Append($"<li><strong>Seed:</strong> {H(experiment.Seed)}. <strong>Reproduces:</strong> {H(experiment.Reproduces)}</li>\n");
+        }
+        if (EffectContent.App(experiment) is { } app)
+        {
+            html.Append($"<li><strong>App:</strong> {H(app)}</li>\n");
+        }
         html.Append($"<li><strong>Load:</strong> {H(experiment.LoadDescription)}; warm-up {H(Fmt.Duration(experiment.Warmup))}, " +
                     $"measured {H(Fmt.Duration(experiment.Duration))} per run.</li>\n");
         html.Append($"<li><strong>Baseline:</strong> <code>{H(experiment.Baseline)}</code>. {H(ReportContent.RunsLine(experiment))}</li>\n");

@@ -68,6 +68,7 @@ public sealed class MarkdownReportWriter : IReportWriter
     private static void WriteExperiment(MarkdownBuilder md, ExperimentResult experiment)
     {
         WriteHeader(md, experiment);
+        WriteEffects(md, experiment);
         WriteFigures(md, experiment);
         MarkdownTimeSection.Write(md, experiment);
         WriteVerdicts(md, experiment);
@@ -81,7 +82,14 @@ public sealed class MarkdownReportWriter : IReportWriter
         md.Line();
         md.Line($"## {Md.Inline(experiment.Name)}: {Md.Inline(experiment.Title)}");
         md.Line();
-        md.Line($"- **Seed:** {Md.Inline(experiment.Seed)}. **Reproduces:** {Md.Inline(experiment.Reproduces)}");
+        if (EffectContent.HasSeed(experiment))
+        {
+            md.Line($"- **Seed:** {Md.Inline(experiment.Seed)}. **Reproduces:** {Md.Inline(experiment.Reproduces)}");
+        }
+        if (EffectContent.App(experiment) is { } app)
+        {
+            md.Line($"- **App:** {Md.Inline(app)}");
+        }
         md.Line($"- **Load:** {Md.Inline(experiment.LoadDescription)}; warm-up {Fmt.Duration(experiment.Warmup)}, " +
                 $"measured {Fmt.Duration(experiment.Duration)} per run.");
         md.Line($"- **Baseline:** `{experiment.Baseline}`. {ReportContent.RunsLine(experiment)}");
@@ -96,6 +104,24 @@ public sealed class MarkdownReportWriter : IReportWriter
         foreach (var note in experiment.Notes)
         {
             md.Line($"- **Note:** {Md.Inline(note)}");
+        }
+        md.Line();
+    }
+
+    private static void WriteEffects(MarkdownBuilder md, ExperimentResult experiment)
+    {
+        var lines = EffectContent.Lines(experiment);
+        if (lines.Count == 0)
+        {
+            return;
+        }
+        md.Line("### Variants in effect");
+        md.Line();
+        md.Line(EffectContent.Legend);
+        md.Line();
+        foreach (var (variant, text) in lines)
+        {
+            md.Line($"- `{variant}`: {Md.Inline(text)}");
         }
         md.Line();
     }

@@ -85,7 +85,14 @@ public sealed record ExperimentResult
     /// <summary>For a sweep point: the sweep's experiment name and this point's value of its condition.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public SweepPoint? SweepPoint { get; init; }
+    /// <summary>What was measured: "the built-in SUT", or the experiment's own app ("project /path/to/App").</summary>
+    public string? App { get; init; }
+    /// <summary>Per variant, what its runs confirmed in effect and what could not be confirmed.</summary>
+    public IReadOnlyList<VariantEffectSummary> VariantEffects { get; init; } = [];
 }
+
+/// <summary>What the runs of one variant confirmed in effect, and what they could not confirm.</summary>
+public sealed record VariantEffectSummary(string Variant, IReadOnlyList<string> Confirmed, IReadOnlyList<string> Unconfirmed);
 
 /// <summary>Which sweep an experiment result is a point of, and where on it.</summary>
 public sealed record SweepPoint(string Sweep, ConditionKind Condition, double Value);
@@ -134,8 +141,12 @@ public sealed record RunRecord
     public FailureKind? FailureKind { get; init; }
     public string? LogTail { get; init; }
     public required DateTimeOffset StartedAt { get; init; }
-    /// <summary>What the SUT's /info reported (runtime, GC, thread pool, variant switches).</summary>
+    /// <summary>What the SUT's /info reported (runtime, GC, thread pool, variant switches); for an app of one's own, what was read from outside (runtime, GC mode).</summary>
     public IReadOnlyDictionary<string, string> SutInfo { get; init; } = new Dictionary<string, string>();
+    /// <summary>What of the variant was seen in effect (the process environment, the GC mode, /info).</summary>
+    public IReadOnlyList<string> Confirmed { get; init; } = [];
+    /// <summary>What the variant asked for that could not be observed from outside (an app's own configuration).</summary>
+    public IReadOnlyList<string> Unconfirmed { get; init; } = [];
     public required IReadOnlyList<ScenarioStats> Scenarios { get; init; }
     /// <summary>Averages over the measured window of every counter read (dotnet-counters names).</summary>
     public required IReadOnlyDictionary<string, double> Counters { get; init; }

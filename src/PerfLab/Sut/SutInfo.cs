@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 
@@ -27,6 +28,29 @@ public sealed record SutInfo(
 
     /// <summary>Where the SUT's standard output goes (terminal or redirected); null from a build that predates the switch.</summary>
     public string? Console { get; init; }
+
+    /// <summary>What /info reported, as the flat map results.json keeps.</summary>
+    public IReadOnlyDictionary<string, string> ToMap()
+    {
+        static string S(object? v) => Convert.ToString(v, CultureInfo.InvariantCulture) ?? "";
+        return new Dictionary<string, string>
+        {
+            ["runtime"] = Runtime,
+            ["targetFramework"] = TargetFramework ?? "",
+            ["processorCount"] = S(ProcessorCount),
+            ["gc"] = Gc.IsServerGC ? "server" : "workstation",
+            ["gcHeapCount"] = S(Gc.HeapCount),
+            ["gcDynamicAdaptationMode"] = S(Gc.DynamicAdaptationMode),
+            ["gcConcurrent"] = S(Gc.Concurrent),
+            ["threadPoolMin"] = $"{ThreadPool.MinWorkerThreads}/{ThreadPool.MinCompletionPortThreads}",
+            ["threadPoolMax"] = $"{ThreadPool.MaxWorkerThreads}/{ThreadPool.MaxCompletionPortThreads}",
+            ["serializer"] = Serializer,
+            ["dataAccess"] = DataAccess,
+            ["logging"] = Logging,
+            ["dataLayer"] = DataLayer ?? "",
+            ["console"] = Console ?? "",
+        };
+    }
 }
 
 public sealed record SutHttpInfo(string Protocols, int Http2InitialConnectionWindowSize, int Http2InitialStreamWindowSize);

@@ -4,8 +4,10 @@ namespace PerfLab.Tests.Architecture;
 internal sealed record TypeDependency(string FromType, string FromNamespace, string ToType, string ToNamespace);
 
 /// <summary>
-/// The layering of perflab (issue 15): commands -> experiments -> peers -> Common; Reports -> Results -> Common;
-/// experiments may use Results; peers never use each other; no cycles between folders (PerfLab.X namespaces).
+/// The layering of perflab (issue 15): commands -> experiments -> Apps -> peers -> Common; Reports -> Results -> Common;
+/// experiments may use Results and peers directly; peers never use each other; no cycles between folders (PerfLab.X namespaces).
+/// Apps (issue 14: the app under test, of which the built-in SUT is one) sits between: it starts the SUT, reads the
+/// process through Counters' helpers, and knows nothing of experiments.
 /// </summary>
 internal static class DependencyRule
 {
@@ -15,6 +17,7 @@ internal static class DependencyRule
     private const string Common = "Common";
     private const string Results = "Results";
     private const string Reports = "Reports";
+    private const string Apps = "Apps";
 
     private static readonly HashSet<string> Peers = ["Load", "Counters", "Sut", "Database", "Network", "Micro", "Tracing"];
 
@@ -29,7 +32,7 @@ internal static class DependencyRule
     public static string? Group(string folder) => folder switch
     {
         Root or "Cli" => Commands,
-        Experiments or Common or Results or Reports => folder,
+        Experiments or Common or Results or Reports or Apps => folder,
         _ when Peers.Contains(folder) => folder,
         _ => null,
     };
@@ -42,7 +45,8 @@ internal static class DependencyRule
         }
         return fromGroup switch
         {
-            Experiments => Peers.Contains(toGroup) || toGroup is Results or Common,
+            Experiments => Peers.Contains(toGroup) || toGroup is Results or Common or Apps,
+            Apps => Peers.Contains(toGroup) || toGroup is Common,
             Reports => toGroup is Results or Common,
             Results => toGroup is Common,
             Common => false,

@@ -79,6 +79,8 @@ public sealed class DependencyRuleTests
     [InlineData("PerfLab.Reports.Fmt", "PerfLab.Load.LoadSummary", "Reports -> Load")]
     [InlineData("PerfLab.Results.RunResults", "PerfLab.Experiments.Analysis.Statistics", "Results -> Experiments")]
     [InlineData("PerfLab.Sut.SutProcess", "PerfLab.Cli.ExitCode", "Sut -> Cli")]
+    [InlineData("PerfLab.Sut.SutProcess", "PerfLab.Apps.BuiltInSut", "Sut -> Apps")]
+    [InlineData("PerfLab.Apps.ExternalApp", "PerfLab.Experiments.Definitions.AppDefinition", "Apps -> Experiments")]
     public void Violations_EdgeAgainstTheLayers_Reported(string from, string to, string edge)
     {
         var violations = DependencyRule.Violations([Use(from, to)]);

@@ -40,7 +40,18 @@ public static class ExperimentAnalyzer
             Noise = NoiseAnalysis.Of(runs),
             Conditions = experiment.Conditions.IsEmpty ? null : experiment.Conditions,
             SweepPoint = experiment.Point,
+            App = experiment.App is { } app ? $"{app.Kind.ToString().ToLowerInvariant()} {app.Path}" : "the built-in SUT",
+            VariantEffects = variants.Select(v => Effects(v.Name, runs)).ToList(),
         };
+    }
+
+    /// <summary>A variant's confirmed and unconfirmed switches, as its runs saw them (each item once).</summary>
+    private static VariantEffectSummary Effects(string variant, IReadOnlyList<RunRecord> runs)
+    {
+        var own = runs.Where(r => r.Variant == variant).ToList();
+        return new VariantEffectSummary(variant,
+            own.SelectMany(r => r.Confirmed).Distinct().ToList(),
+            own.SelectMany(r => r.Unconfirmed).Distinct().ToList());
     }
 
     /// <summary>For an A/A run: the false-positive rate of the verdict rule, resampled from all its runs.</summary>

@@ -27,6 +27,8 @@ public sealed record ExperimentDefinition
     public bool RunsByDefault { get; init; } = true;
     /// <summary>Set on a sweep's point: which sweep, and the condition's value here.</summary>
     public SweepPoint? Point { get; init; }
+    /// <summary>The user's app this experiment measures; null for the built-in SUT.</summary>
+    public AppDefinition? App { get; init; }
 
     /// <summary>The variants as they will run; in A/A mode the baseline against itself.</summary>
     public IReadOnlyList<VariantDefinition> VariantsToRun(bool aa)
@@ -51,6 +53,12 @@ public sealed record VariantDefinition
     public IReadOnlyDictionary<string, string> Vars { get; init; } = new Dictionary<string, string>();
     /// <summary>This variant's own conditions, over the experiment's.</summary>
     public Conditions Conditions { get; init; } = Conditions.None;
+    /// <summary>An app's configuration keys (Section:Key), passed as --Key=Value or environment (app.config-via).</summary>
+    public IReadOnlyDictionary<string, string> Config { get; init; } = new Dictionary<string, string>();
+    /// <summary>An app's project folder for this variant instead of the app's (absolute, resolved when read).</summary>
+    public string? Project { get; init; }
+    /// <summary>A git commit, branch or tag of the app's project to build for this variant.</summary>
+    public string? Ref { get; init; }
 }
 
 public enum ScenarioKind { Closed, Open, Burst, Ramp, Upload }

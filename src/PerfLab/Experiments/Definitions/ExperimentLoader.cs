@@ -47,7 +47,7 @@ public static class ExperimentLoader
         var root = Document(text, path);
         var reader = new NodeReader(path);
         var doc = reader.Mapping(root, "the experiment",
-            ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims", "thresholds", .. ConditionsReader.ExperimentKeys]);
+            ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims", "thresholds", "app", .. ConditionsReader.ExperimentKeys]);
 
         var name = reader.RequiredString(doc, root, "name");
         var expectedName = Path.GetFileNameWithoutExtension(path);
@@ -55,7 +55,8 @@ public static class ExperimentLoader
         {
             throw Error(path, doc["name"].Start, $"name '{name}' must match the file name '{expectedName}'.");
         }
-        var variants = ReadVariants(reader, doc, root);
+        var app = doc.TryGetValue("app", out var appNode) ? AppDefinitionReader.Read(reader, appNode) : null;
+        var variants = ReadVariants(reader, doc, root, app);
         var baseline = reader.RequiredString(doc, root, "baseline");
         if (variants.All(v => v.Name != baseline))
         {
@@ -63,6 +64,10 @@ public static class ExperimentLoader
                 $"baseline '{baseline}' is not one of the variants ({string.Join(", ", variants.Select(v => v.Name))}).");
         }
         var scenarios = ReadScenarios(reader, doc, root, variants);
+        if (app is not null && scenarios.Any(s => s.Model == ScenarioKind.Upload))
+        {
+            throw Error(path, doc["app"].Start, "upload scenarios post to the built-in SUT's /upload: they cannot run against an app of your own.");
+        }
         var claims = doc.ContainsKey("claims")
             ? reader.Sequence(doc, root, "claims").Select(node => ReadClaim(reader, node, variants, scenarios, baseline)).ToList()
             : [];
@@ -73,9 +78,10 @@ public static class ExperimentLoader
         return new ExperimentDefinition
         {
             Name = name,
-            Title = reader.RequiredString(doc, root, "title"),
-            Seed = reader.RequiredString(doc, root, "seed"),
-            Reproduces = reader.RequiredString(doc, root, "reproduces"),
+            // A seed experiment cites its article; an app of one's own may have none.
+            Title = app is null ? reader.RequiredString(doc, root, "title") : reader.OptionalString(doc, "title") ?? name,
+            Seed = app is null ? reader.RequiredString(doc, root, "seed") : reader.OptionalString(doc, "seed") ?? "",
+            Reproduces = app is null ? reader.RequiredString(doc, root, "reproduces") : reader.OptionalString(doc, "reproduces") ?? "",
             Baseline = baseline,
             Variants = variants,
             Scenarios = scenarios,
@@ -83,6 +89,7 @@ public static class ExperimentLoader
             Claims = claims,
             Thresholds = RequestReader.ReadThresholds(reader, doc, scenarios),
             FilePath = path,
+            App = app,
             FileHash = Convert.ToHexString(SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(text)))[..16].ToLowerInvariant(),
             Conditions = conditions,
             Sweep = sweep,
@@ -106,9 +113,9 @@ public static class ExperimentLoader
             : throw new PerfLabException($"{path}:1:1: expected a mapping with name, title, seed, variants, load, profiles.", ExitCode.Usage);
     }
 
-    private static List<VariantDefinition> ReadVariants(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root)
+    private static List<VariantDefinition> ReadVariants(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root, AppDefinition? app)
     {
-        var variants = reader.Sequence(doc, root, "variants").Select(node => ReadVariant(reader, node)).ToList();
+        var variants = reader.Sequence(doc, root, "variants").Select(node => ReadVariant(reader, node, app)).ToList();
         if (variants.Count < 2)
         {
             throw Error(reader.Path, doc["variants"].Start, "expected at least two variants (a baseline and one to compare).");
@@ -166,16 +173,16 @@ public static class ExperimentLoader
         return profiles;
     }
 
-    private static VariantDefinition ReadVariant(NodeReader reader, YamlNode node)
+    private static VariantDefinition ReadVariant(NodeReader reader, YamlNode node, AppDefinition? app)
     {
-        var map = reader.Mapping(node, "a variant", ["name", "settings", "env", "framework", "vars", .. ConditionsReader.VariantKeys]);
+        var map = reader.Mapping(node, "a variant", ["name", "settings", "env", "framework", "vars", .. ConditionsReader.VariantKeys, .. AppDefinitionReader.VariantKeys]);
         var framework = reader.OptionalString(map, "framework") ?? Sut.SutLaunch.DefaultFramework;
         if (!Sut.SutLaunch.KnownFrameworks.Contains(framework))
         {
             throw Error(reader.Path, map["framework"].Start,
                 $"framework '{framework}' is not one of {string.Join(", ", Sut.SutLaunch.KnownFrameworks)}.");
         }
-        return new VariantDefinition
+        return AppDefinitionReader.ReadVariantKeys(reader, map, new VariantDefinition
         {
             Name = reader.RequiredString(map, node, "name"),
             Settings = reader.StringMap(map, "settings"),
@@ -183,7 +190,7 @@ public static class ExperimentLoader
             Framework = framework,
             Vars = reader.StringMap(map, "vars"),
             Conditions = ConditionsReader.Read(reader, map),
-        };
+        }, app);
     }
 
     private static ScenarioDefinition ReadScenario(NodeReader reader, YamlNode node)
@@ -197,7 +204,7 @@ public static class ExperimentLoader
         var url = reader.RequiredString(map, node, "url");
         if (!url.StartsWith('/') && !url.StartsWith("${", StringComparison.Ordinal))
         {
-            throw Error(reader.Path, map["url"].Start, $"url '{url}' must be a path on the SUT starting with '/'.");
+            throw Error(reader.Path, map["url"].Start, $"url '{url}' must be a path on the SUT (or the app) starting with '/'.");
         }
         var scenario = new ScenarioDefinition
         {

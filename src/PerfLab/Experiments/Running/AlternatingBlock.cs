@@ -3,16 +3,19 @@ using PerfLab.Counters;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
 using PerfLab.Results;
-using PerfLab.Sut;
+using PerfLab.Apps;
 
 namespace PerfLab.Experiments.Running;
 
 /// <summary>One variant of an alternating block: its SUT (started and confirmed), its identity and how it is measured.</summary>
-public sealed record BlockParticipant(VariantDefinition Variant, RunIdentity Id, SutProcess Sut, IReadOnlyDictionary<string, string> Info,
+public sealed record BlockParticipant(VariantDefinition Variant, RunIdentity Id, IRunningApp Sut, IReadOnlyDictionary<string, string> Info,
     LoadMeasurement Measurement)
 {
     /// <summary>The measured database path its SUT reaches PostgreSQL through, when its conditions set a database RTT.</summary>
     public DatabasePathStats? DatabasePath { get; init; }
+
+    /// <summary>What was confirmed of the variant when its app started, and what could not be.</summary>
+    public VariantEffect? Effect { get; init; }
 }
 
 /// <summary>
@@ -95,7 +98,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         {
             foreach (var i in Turns(participants.Count, round))
             {
-                if (ct.IsCancellationRequested || participants[i].Sut.Process.HasExited)
+                if (ct.IsCancellationRequested || participants[i].Sut.HasExited)
                 {
                     continue;
                 }

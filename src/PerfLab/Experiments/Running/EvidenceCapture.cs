@@ -1,9 +1,9 @@
 using System.Globalization;
+using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
 using PerfLab.Results;
-using PerfLab.Sut;
 using PerfLab.Tracing;
 
 namespace PerfLab.Experiments.Running;
@@ -24,7 +24,7 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
     private static readonly TimeSpan Lead = TimeSpan.FromMilliseconds(700);
     private static readonly TimeSpan Tail = TimeSpan.FromSeconds(1);
 
-    public async Task<TracedRun> CaptureAsync(ExperimentDefinition experiment, VariantDefinition variant, SutProcess sut,
+    public async Task<TracedRun> CaptureAsync(ExperimentDefinition experiment, VariantDefinition variant, IRunningApp sut,
         RunIdentity id, DatabaseClientStats? database, CancellationToken ct)
     {
         Directory.CreateDirectory(traceFolder);

@@ -2,13 +2,14 @@ using System.Diagnostics;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
-using PerfLab.Sut;
+using PerfLab.Apps;
 
 namespace PerfLab.Experiments.Running;
 
 /// <summary>
 /// Runs experiments in blocks: each block runs every variant once (rotated, see <see cref="RunPlan"/>), each in a
-/// fresh SUT process whose /info must confirm the variant, warmed up, measured and watched over EventPipe; the
+/// fresh process of the app under test (the built-in SUT or the experiment's own app, see <see cref="SutSession"/>)
+/// whose variant must be seen in effect, warmed up, measured and watched over EventPipe; the
 /// <see cref="StoppingRule"/> says when an experiment has enough blocks. Failures of one run are recorded and the
 /// rest goes on; Ctrl+C, or a database that stopped, ends the run with what was measured.
 /// </summary>
@@ -34,6 +35,11 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             ? new TimeBudget(total, plan.Experiments.Select(p => p.PlannedRunSeconds * p.Variants).ToList())
             : null;
 
+        foreach (var experiment in _experiments)
+        {
+            var profile = experiment.Profiles[request.Profile];
+            await _sessions.PrepareAsync(experiment, experiment.VariantsToRun(request.Aa).Select(profile.Apply).ToList(), ct);
+        }
         if (_experiments.Count > 0 && !ct.IsCancellationRequested)
         {
             var first = _experiments[0];
@@ -190,7 +196,11 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
                     continue;
                 }
                 var measurement = (LoadMeasurement)MeasurementFor(experiment, started.Variant, block, traced);
-                participants.Add(new BlockParticipant(started.Variant, id, started.Sut!, started.Info, measurement) { DatabasePath = started.Path?.Stats });
+                participants.Add(new BlockParticipant(started.Variant, id, started.Sut!, started.Info, measurement)
+                {
+                    DatabasePath = started.Path?.Stats,
+                    Effect = started.Effect,
+                });
             }
             var measured = participants.Count > 0
                 ? await new AlternatingBlock(experiment, profile, observer.Message).RunAsync(participants, ct)
@@ -199,7 +209,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             {
                 if (records[i] is null)
                 {
-                    records[i] = measured[j] with { DatabasePath = participants[j].DatabasePath };
+                    records[i] = RunRecordBuilder.WithEffect(measured[j], participants[j].Effect) with { DatabasePath = participants[j].DatabasePath };
                     j++;
                 }
             }
@@ -250,11 +260,12 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         }
         await using var sut = started.Sut!;
         var record = await MeasurementFor(experiment, started.Variant, block, traced).MeasureAsync(sut, id, started.Info, ct);
-        return record with { DatabasePath = started.Path?.Stats };
+        return RunRecordBuilder.WithEffect(record, started.Effect) with { DatabasePath = started.Path?.Stats };
     }
 
     /// <summary>A variant's SUT started and confirmed under its conditions, with the database path they ask for; or its failed record.</summary>
-    private sealed record ConditionedStart(VariantDefinition Variant, DatabasePath? Path, SutProcess? Sut, IReadOnlyDictionary<string, string> Info, RunRecord? Failed);
+    private sealed record ConditionedStart(VariantDefinition Variant, DatabasePath? Path, IRunningApp? Sut, IReadOnlyDictionary<string, string> Info,
+        RunRecord? Failed, VariantEffect? Effect = null);
 
     /// <summary>
     /// Opens the database path the variant's conditions ask for (a latency proxy, measured), then starts its SUT through
@@ -277,16 +288,17 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             observer.Message(DescribePath(path.Stats));
         }
         var overrides = new SutOverrides(path?.ConnectionString, RunConditions.CpuSet(conditions, request.Layout));
-        var start = await _sessions.StartAsync(variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct, overrides);
+        var start = await _sessions.StartAsync(experiment, variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct, overrides);
         if ((start.Failure ?? RunConditions.CoresNotInEffect(conditions, start.Info, start.Sut?.TailOfLog())) is { } failure)
         {
             if (start.Sut is not null)
             {
                 await start.Sut.DisposeAsync();
             }
-            return new ConditionedStart(variant, path, null, start.Info, RunRecordBuilder.Failed(id, failure) with { DatabasePath = path?.Stats });
+            return new ConditionedStart(variant, path, null, start.Info,
+                RunRecordBuilder.WithEffect(RunRecordBuilder.Failed(id, failure), start.Effect) with { DatabasePath = path?.Stats }, start.Effect);
         }
-        return new ConditionedStart(variant, path, start.Sut, start.Info, null);
+        return new ConditionedStart(variant, path, start.Sut, start.Info, null, start.Effect);
     }
 
     private static string DescribePath(DatabasePathStats stats) => string.Create(System.Globalization.CultureInfo.InvariantCulture,
@@ -303,7 +315,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var trace = request.TraceFolder is { } folder && block == 1
             ? new EvidenceCapture(folder, Path.GetDirectoryName(folder)!, request.KeepTraces)
             : null;
-        return new LoadMeasurement(experiment, variant, profile, request.ConnectionString)
+        return new LoadMeasurement(experiment, variant, profile, experiment.App is null ? request.ConnectionString : null)
         {
             Capture = trace,
             Traced = traced.Add,

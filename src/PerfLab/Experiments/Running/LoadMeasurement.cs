@@ -1,16 +1,17 @@
+using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Counters;
 using PerfLab.Database;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
 using PerfLab.Results;
-using PerfLab.Sut;
 
 namespace PerfLab.Experiments.Running;
 
-/// <summary>The load engine's scenarios against the SUT, with the runtime's counters read alongside.</summary>
+/// <summary>The load engine's scenarios against the app, with the runtime's counters read alongside.</summary>
+/// <param name="connectionString">The built-in SUT's database, asked whether it went down when most requests answer 503; null for an app of one's own.</param>
 public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefinition variant, ProfileDefinition profile,
-    string connectionString) : IMeasurement
+    string? connectionString) : IMeasurement
 {
     /// <summary>When set, a successful run is followed by a traced stretch whose evidence goes to <see cref="Traced"/>.</summary>
     public EvidenceCapture? Capture { get; init; }
@@ -19,7 +20,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
 
     private static readonly string Unavailable = ErrorCounts.HttpKind(503);
 
-    public async Task<RunRecord> MeasureAsync(SutProcess sut, RunIdentity id, IReadOnlyDictionary<string, string> info, CancellationToken ct)
+    public async Task<RunRecord> MeasureAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info, CancellationToken ct)
     {
         RunRecord Failed(FailureKind kind, string reason) => RunRecordBuilder.Failed(id, new RunFailure(kind, reason, sut.TailOfLog(), info));
 
@@ -46,14 +47,14 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     /// The run's record from what the load and the counters measured, failed when the SUT crashed, the load stopped
     /// early, Ctrl+C came, or the database went down under it.
     /// </summary>
-    public async Task<RunRecord> RecordAsync(SutProcess sut, RunIdentity id, IReadOnlyDictionary<string, string> info,
+    public async Task<RunRecord> RecordAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info,
         LoadResult load, CounterRecording? recording, CancellationToken ct)
     {
         RunRecord Failed(FailureKind kind, string reason) => RunRecordBuilder.Failed(id, new RunFailure(kind, reason, sut.TailOfLog(), info));
 
-        if (sut.Process.HasExited)
+        if (sut.HasExited)
         {
-            return Failed(FailureKind.SutCrashed, $"the SUT crashed during the run (exit code {sut.Process.ExitCode})");
+            return Failed(FailureKind.SutCrashed, $"the {(connectionString is null ? "app" : "SUT")} crashed during the run (exit code {sut.ExitCode})");
         }
         if (load.Incomplete && !ct.IsCancellationRequested)
         {
@@ -66,7 +67,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         }
         var requests = record.Scenarios.Sum(s => s.Requests);
         var unavailable = record.Scenarios.Sum(s => s.ErrorsByKind.GetValueOrDefault(Unavailable));
-        if (requests > 0 && unavailable * 2 > requests && !await PostgresConnections.AcceptsConnectionsAsync(connectionString, ct))
+        if (connectionString is not null && requests > 0 && unavailable * 2 > requests && !await PostgresConnections.AcceptsConnectionsAsync(connectionString, ct))
         {
             return RunRecordBuilder.MarkFailed(record, FailureKind.DatabaseDown,
                 $"the database stopped: {unavailable} of {requests} requests answered 503 and the database does not accept connections; the remaining runs were skipped");
@@ -75,7 +76,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     }
 
     /// <summary>The traced stretch after the window; a trace that fails is reported and costs the run nothing.</summary>
-    public async Task TraceAsync(SutProcess sut, RunIdentity id, RunRecord record, CancellationToken ct)
+    public async Task TraceAsync(IRunningApp sut, RunIdentity id, RunRecord record, CancellationToken ct)
     {
         if (Capture is null || record.Status != RunStatus.Ok || ct.IsCancellationRequested)
         {

@@ -1,4 +1,4 @@
-using System.Globalization;
+using PerfLab.Apps;
 using PerfLab.Counters;
 using PerfLab.Load;
 using PerfLab.Results;
@@ -68,6 +68,11 @@ public static class RunRecordBuilder
             FailureReason = failure.Reason,
             LogTail = failure.LogTail,
         };
+
+    /// <summary>The run with what its variant check confirmed and could not confirm (nothing when the app did not start).</summary>
+    public static RunRecord WithEffect(RunRecord record, VariantEffect? effect) => effect is null
+        ? record
+        : record with { Confirmed = effect.Confirmed, Unconfirmed = effect.Unconfirmed };
 
     /// <summary>A measured run that must not count (interrupted, the database went down): its figures are kept, marked failed.</summary>
     public static RunRecord MarkFailed(RunRecord record, FailureKind kind, string reason) =>
@@ -156,23 +161,5 @@ public static class RunRecordBuilder
     }
 
     /// <summary>What /info reported, as the flat map results.json keeps.</summary>
-    public static IReadOnlyDictionary<string, string> Flatten(SutInfo info)
-    {
-        static string S(object? v) => Convert.ToString(v, CultureInfo.InvariantCulture) ?? "";
-        return new Dictionary<string, string>
-        {
-            ["runtime"] = info.Runtime,
-            ["targetFramework"] = info.TargetFramework ?? "",
-            ["processorCount"] = S(info.ProcessorCount),
-            ["gc"] = info.Gc.IsServerGC ? "server" : "workstation",
-            ["gcHeapCount"] = S(info.Gc.HeapCount),
-            ["gcDynamicAdaptationMode"] = S(info.Gc.DynamicAdaptationMode),
-            ["gcConcurrent"] = S(info.Gc.Concurrent),
-            ["threadPoolMin"] = $"{info.ThreadPool.MinWorkerThreads}/{info.ThreadPool.MinCompletionPortThreads}",
-            ["threadPoolMax"] = $"{info.ThreadPool.MaxWorkerThreads}/{info.ThreadPool.MaxCompletionPortThreads}",
-            ["serializer"] = info.Serializer,
-            ["dataAccess"] = info.DataAccess,
-            ["logging"] = info.Logging,
-        };
-    }
+    public static IReadOnlyDictionary<string, string> Flatten(SutInfo info) => info.ToMap();
 }

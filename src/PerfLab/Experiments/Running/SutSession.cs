@@ -1,3 +1,4 @@
+using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
@@ -6,62 +7,98 @@ using PerfLab.Sut;
 
 namespace PerfLab.Experiments.Running;
 
-/// <summary>A started SUT whose /info confirmed the variant, or why there is none.</summary>
-public sealed record SutStart(SutProcess? Sut, IReadOnlyDictionary<string, string> Info, RunFailure? Failure);
+/// <summary>A started app whose variant check found nothing contradicting it, or why there is none.</summary>
+/// <param name="Info">What the app showed of itself (the built-in SUT's /info, or the runtime and GC mode read from outside).</param>
+/// <param name="Effect">What was confirmed of the variant and what could not be; null when the app did not start.</param>
+public sealed record SutStart(IRunningApp? Sut, IReadOnlyDictionary<string, string> Info, RunFailure? Failure, VariantEffect? Effect = null);
 
-/// <summary>What a run's conditions change in the SUT's launch: the database reached through a proxy, fewer CPUs.</summary>
+/// <summary>What a run's conditions change in the built-in SUT's launch: the database reached through a proxy, fewer CPUs.</summary>
 public sealed record SutOverrides(string? ConnectionString, string? CpuSet);
 
-/// <summary>Starts the SUT for a variant and checks through /info that the variant really took effect.</summary>
+/// <summary>
+/// Starts the app under test for a variant (the built-in SUT, or the experiment's own app) and checks that the variant
+/// really took effect: a variant shown not to have taken effect is a failed run, never a result.
+/// </summary>
 public sealed class SutSession(RunRequest request, IRunObserver observer)
 {
-    public async Task<SutStart> StartAsync(VariantDefinition variant, string logName, CancellationToken ct, SutOverrides? overrides = null)
+    private readonly Dictionary<(string Experiment, string Variant), IAppUnderTest> _apps = [];
+
+    /// <summary>The app under test for a variant, as the profile runs it: made once per variant, so its build is resolved once.</summary>
+    public IAppUnderTest AppFor(ExperimentDefinition experiment, VariantDefinition variant)
+    {
+        if (!_apps.TryGetValue((experiment.Name, variant.Name), out var app))
+        {
+            app = experiment.App is { } own
+                ? new ExternalApp(own.LaunchFor(variant, request.Layout.Sut))
+                : new BuiltInSut(logFile => Launch(variant, logFile));
+            _apps[(experiment.Name, variant.Name)] = app;
+        }
+        return app;
+    }
+
+    /// <summary>Builds every variant's app before the first run, so a build never lands inside the measured runs.</summary>
+    public async Task PrepareAsync(ExperimentDefinition experiment, IReadOnlyList<VariantDefinition> variants, CancellationToken ct)
+    {
+        foreach (var variant in variants)
+        {
+            await AppFor(experiment, variant).PrepareAsync(new InlineProgress<string>(observer.Message), ct);
+        }
+    }
+
+    /// <param name="overrides">The run's conditions (the built-in SUT only): a proxied connection string, a CPU set.</param>
+    public async Task<SutStart> StartAsync(ExperimentDefinition experiment, VariantDefinition variant, string logName, CancellationToken ct,
+        SutOverrides? overrides = null)
     {
         var none = new Dictionary<string, string>();
-        var launch = Launch(variant, logName, overrides);
-        SutProcess sut;
+        var what = experiment.App is null ? "the SUT" : "the app";
+        IRunningApp app;
         try
         {
-            sut = await SutProcess.StartAsync(launch, progress: new InlineProgress<string>(observer.Message), ct: ct);
+            // Absolute, so that Launch's own Path.Combine with the log folder keeps it as it is.
+            var logFile = Path.GetFullPath(Path.Combine(request.LogFolder, logName));
+            // A run's conditions change the built-in SUT's launch run by run (each run has its own proxy).
+            var appUnderTest = overrides is not null && experiment.App is null
+                ? new BuiltInSut(file => Launch(variant, file, overrides))
+                : AppFor(experiment, variant);
+            app = await appUnderTest.StartAsync(logFile, new InlineProgress<string>(observer.Message), ct);
         }
         catch (PerfLabException ex)
         {
-            return new SutStart(null, none, new RunFailure(FailureKind.SutDidNotStart, $"the SUT did not start: {FirstLine(ex.Message)}", RestOf(ex.Message)));
+            return new SutStart(null, none, new RunFailure(FailureKind.SutDidNotStart, $"{what} did not start: {FirstLine(ex.Message)}", RestOf(ex.Message)));
         }
         catch (OperationCanceledException)
         {
-            return new SutStart(null, none, new RunFailure(FailureKind.Interrupted, "interrupted before the SUT was ready"));
+            return new SutStart(null, none, new RunFailure(FailureKind.Interrupted, $"interrupted before {what} was ready"));
         }
 
-        var (info, failure) = await CheckAsync(sut, launch, ct);
+        var (effect, failure) = await CheckAsync(app, ct);
         if (failure is not null)
         {
-            await sut.DisposeAsync();
-            return new SutStart(null, failure.Info ?? none, failure);
+            await app.DisposeAsync();
+            return new SutStart(null, failure.Info ?? none, failure, effect);
         }
-        return new SutStart(sut, info!, null);
+        return new SutStart(app, effect!.Observed, null, effect);
     }
 
-    private static async Task<(IReadOnlyDictionary<string, string>? Info, RunFailure? Failure)> CheckAsync(SutProcess sut, SutLaunch launch, CancellationToken ct)
+    private static async Task<(VariantEffect? Effect, RunFailure? Failure)> CheckAsync(IRunningApp app, CancellationToken ct)
     {
-        SutInfo info;
+        VariantEffect effect;
         try
         {
-            info = await sut.GetInfoAsync(ct);
+            effect = await app.CheckVariantAsync(ct);
         }
         catch (OperationCanceledException) when (ct.IsCancellationRequested)
         {
-            return (null, new RunFailure(FailureKind.Interrupted, "interrupted before the SUT answered /info"));
+            return (null, new RunFailure(FailureKind.Interrupted, "interrupted before the variant was checked"));
         }
-        catch (Exception ex) when (ex is HttpRequestException or TaskCanceledException or System.Text.Json.JsonException or PerfLabException)
+        catch (PerfLabException ex)
         {
-            return (null, new RunFailure(FailureKind.SutDidNotAnswerInfo, $"the SUT did not answer /info: {ex.Message}", sut.TailOfLog()));
+            return (null, new RunFailure(FailureKind.SutDidNotAnswerInfo, ex.Message, app.TailOfLog()));
         }
-        var map = RunRecordBuilder.Flatten(info);
-        var mismatches = VariantCheck.Mismatches(launch, info);
-        return mismatches.Count > 0
-            ? (map, new RunFailure(FailureKind.VariantNotInEffect, "the variant did not take effect: " + string.Join("; ", mismatches), sut.TailOfLog(), map))
-            : (map, null);
+        return effect.NotInEffect.Count > 0
+            ? (effect, new RunFailure(FailureKind.VariantNotInEffect, "the variant did not take effect: " + string.Join("; ", effect.NotInEffect),
+                app.TailOfLog(), effect.Observed))
+            : (effect, null);
     }
 
     /// <summary>
@@ -71,7 +108,8 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
     /// </summary>
     public async Task PrimeAsync(ExperimentDefinition experiment, VariantDefinition variant, CancellationToken ct)
     {
-        if (experiment.Scenarios.Any(s => s.Model == ScenarioKind.Upload))
+        // Priming stays with the built-in SUT, whose first process also meets a cold database.
+        if (experiment.App is not null || experiment.Scenarios.Any(s => s.Model == ScenarioKind.Upload))
         {
             return;
         }

@@ -1,14 +1,14 @@
+using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
-using PerfLab.Sut;
 
 namespace PerfLab.Experiments.Running;
 
 /// <summary>Seed 002's uploads (see <see cref="UploadRun"/>), timed one by one, with the runtime's counters alongside.</summary>
 public sealed class UploadMeasurement(ScenarioDefinition upload, ProfileDefinition profile) : IMeasurement
 {
-    public async Task<RunRecord> MeasureAsync(SutProcess sut, RunIdentity id, IReadOnlyDictionary<string, string> info, CancellationToken ct)
+    public async Task<RunRecord> MeasureAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info, CancellationToken ct)
     {
         var ((outcome, failure), recording) = await CounterSession.WithCountersAsync(sut.Pid, async () =>
         {

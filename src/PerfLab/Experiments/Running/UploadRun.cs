@@ -1,11 +1,11 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Http.Json;
+using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Network;
-using PerfLab.Sut;
 
 namespace PerfLab.Experiments.Running;
 
@@ -19,7 +19,7 @@ public static class UploadRun
 
     public sealed record Outcome(IReadOnlyList<double> UploadMs, double ConfiguredRttMs, double MeasuredRttMs, DateTimeOffset MeasuredFrom, DateTimeOffset Ended);
 
-    public static async Task<Outcome> RunAsync(SutProcess sut, long bytes, TimeSpan rtt, int uploads, TimeSpan cap, CancellationToken ct)
+    public static async Task<Outcome> RunAsync(IRunningApp sut, long bytes, TimeSpan rtt, int uploads, TimeSpan cap, CancellationToken ct)
     {
         await using var proxy = await LatencyProxy.StartAsync(new IPEndPoint(IPAddress.Loopback, sut.BaseAddress.Port), rtt / 2, ct);
         var path = await proxy.MeasureRoundTripsAsync(20, ct);

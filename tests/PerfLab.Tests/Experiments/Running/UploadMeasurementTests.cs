@@ -1,3 +1,4 @@
+using PerfLab.Apps;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
 using PerfLab.Results;
@@ -10,9 +11,12 @@ public sealed class UploadMeasurementTests
 {
     private static readonly TimeSpan Rtt = TimeSpan.FromMilliseconds(20);
 
-    private static Task<SutProcess> StartHttp2SutAsync() => SutProcess.StartAsync(new SutLaunch(
-        new Dictionary<string, string> { ["Kestrel:EndpointDefaults:Protocols"] = "Http2" }, new Dictionary<string, string>(), null,
-        LogFile: Path.Combine(Path.GetTempPath(), "perflab-tests", $"sut-{Guid.NewGuid():N}.log")));
+    private static Task<IRunningApp> StartHttp2SutAsync() => StartAsync(new SutLaunch(
+        new Dictionary<string, string> { ["Kestrel:EndpointDefaults:Protocols"] = "Http2" }, new Dictionary<string, string>(), null));
+
+    // The built-in SUT as the runner starts it: an app under test.
+    private static Task<IRunningApp> StartAsync(SutLaunch launch) => new BuiltInSut(file => launch with { LogFile = file })
+        .StartAsync(Path.Combine(Path.GetTempPath(), "perflab-tests", $"sut-{Guid.NewGuid():N}.log"), null, CancellationToken.None);
 
     [Fact]
     public async Task MeasureAsync_SmallUploads_RecordsOneTimePerUploadAndTheRttItMeasured()
@@ -39,10 +43,7 @@ public sealed class UploadMeasurementTests
     [Fact]
     public async Task MeasureAsync_SutNotSpeakingHttp2_FailsWithTheUploadKind()
     {
-        await using var sut = await SutProcess.StartAsync(SutLaunch.Default(connectionString: null) with
-        {
-            LogFile = Path.Combine(Path.GetTempPath(), "perflab-tests", $"sut-{Guid.NewGuid():N}.log"),
-        });
+        await using var sut = await StartAsync(SutLaunch.Default(connectionString: null));
         var upload = new ScenarioDefinition { Name = "upload", Url = "/upload", Model = ScenarioKind.Upload, UploadBytes = 1024, Rtt = Rtt };
         var profile = new ProfileDefinition(TimeSpan.Zero, TimeSpan.FromSeconds(10), 1, Batches: 1);
 

@@ -1,0 +1,40 @@
+namespace PerfLab.Apps;
+
+/// <summary>
+/// The thing an experiment measures, resolved for one variant: the built-in SUT (<see cref="BuiltInSut"/>) or a user's
+/// project, DLL or command (<see cref="ExternalApp"/>). The runner, load models, counters, statistics and reports work
+/// on this and on <see cref="IRunningApp"/> only, so they do not care which it is. Chosen at run time from the
+/// experiment file's <c>app:</c> section.
+/// </summary>
+public interface IAppUnderTest
+{
+    /// <summary>Builds what has to be built (cached), so that no measured run's start includes a build.</summary>
+    /// <exception cref="Common.PerfLabException">The app cannot be built or found: a message naming what and what to do.</exception>
+    Task PrepareAsync(IProgress<string>? progress, CancellationToken ct);
+
+    /// <summary>Starts one fresh process of the app and waits until it is ready; it fails with the tail of the app's log.</summary>
+    /// <exception cref="Common.PerfLabException">The app exited or was not ready in time.</exception>
+    Task<IRunningApp> StartAsync(string logFile, IProgress<string>? progress, CancellationToken ct);
+}
+
+/// <summary>One started process of an app under test; disposing it stops the process.</summary>
+public interface IRunningApp : IAsyncDisposable
+{
+    Uri BaseAddress { get; }
+
+    /// <summary>The .NET process perflab attaches to (counters, traces, the variant check).</summary>
+    int Pid { get; }
+
+    bool HasExited { get; }
+
+    int ExitCode { get; }
+
+    string TailOfLog(int lines = 15);
+
+    /// <summary>An HttpClient for this app (speaking the HTTP version it serves), optionally through a proxy address.</summary>
+    HttpClient CreateClient(TimeSpan timeout, Uri? through = null);
+
+    /// <summary>What the running process shows of its variant: what was confirmed, what could not be, and what is shown not to hold.</summary>
+    /// <exception cref="Common.PerfLabException">The app could not be asked at all (the built-in SUT's /info did not answer).</exception>
+    Task<VariantEffect> CheckVariantAsync(CancellationToken ct);
+}

@@ -1,0 +1,60 @@
+using System.CommandLine;
+using PerfLab.Experiments.Definitions;
+
+namespace PerfLab.Cli;
+
+/// <summary>
+/// `perflab compare`: the everyday A/B in one line, without a file (as hyperfine or crank --compare): an app, one or
+/// more paths, two or more variants; the same runner, report and verdicts as `perflab run`.
+/// </summary>
+public static class CompareCommand
+{
+    public static Command Create()
+    {
+        var app = new Argument<string?>("app")
+        {
+            Description = "The app: a project folder or .csproj (published in Release, cached) or a built .dll (or give --command).",
+            Arity = ArgumentArity.ZeroOrOne,
+        };
+        var command = new Option<string?>("--command") { Description = "A command that starts the app instead, with {port} where its port goes (else it gets ASPNETCORE_URLS)." };
+        var urls = new Option<string[]>("--url", "-u") { Description = "A path to load, e.g. /api/orders; repeat for scenarios run side by side.", Required = true };
+        var users = new Option<int?>("--users", "-c") { Description = "Virtual users per path (closed model, as wrk; default 10)." };
+        users.Check(v => v is null or (>= 1 and <= 10_000), "--users must be from 1 to 10000.");
+        var rate = new Option<int?>("--rate", "-R") { Description = "Requests per second per path instead (open model, latency from the intended send time, as wrk2)." };
+        rate.Check(v => v is null or (>= 1 and <= 1_000_000), "--rate must be from 1 to 1000000.");
+        var variants = new Option<string[]>("--variant")
+        {
+            Description = "NAME or \"NAME: ITEM ...\" with ITEM one of KEY=VALUE (environment, e.g. DOTNET_gcServer=1), --Key=Value (configuration, " +
+                          "e.g. --Report:Cache=true) or @REF (a git ref of the project, built in a worktree); the first is the baseline. At least two.",
+            Required = true,
+        };
+        var ready = new Option<string>("--ready") { Description = "A path that answers 2xx once the app is ready.", DefaultValueFactory = _ => "/" };
+        var profile = new Option<string>("--profile", "-p")
+        {
+            Description = "quick (the default: 10 s steady warm-up, 6 s windows, blocks until ±5 %), smoke (one 2 s run each), article (5 × 30 s).",
+            DefaultValueFactory = _ => "quick",
+        };
+        profile.AcceptOnlyFromAmong([.. ExperimentLoader.ProfileNames]);
+        var repeat = new Option<int?>("--repeat", "-r") { Description = "Interleaved blocks (each variant once per block); the minimum when the profile adds blocks for precision." };
+        repeat.Check(v => v is null or (>= 1 and <= 100), "--repeat must be from 1 to 100.");
+        var output = new Option<string?>("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten." };
+        var trace = new Option<bool?>("--trace") { Description = "Trace each variant's first run for 5 s after its window (default: on, except the smoke profile)." };
+        var pin = new Option<bool?>("--pin") { Description = "Pin the app and the generator to separate CPUs (default: only with 4 or more cores)." };
+
+        var verb = new Command("compare", "Compare variants of an app in one line, without a file: same report and verdicts as `perflab run`.");
+        verb.Arguments.Add(app);
+        foreach (var option in new Option[] { command, urls, users, rate, variants, ready, profile, repeat, output, trace, pin })
+        {
+            verb.Options.Add(option);
+        }
+        verb.SetAction(async (parse, ct) =>
+        {
+            var spec = new CompareSpec(parse.GetValue(app), parse.GetValue(command), parse.GetValue(urls) ?? [], parse.GetValue(users),
+                parse.GetValue(rate), parse.GetValue(variants) ?? [], parse.GetValue(ready)!);
+            var experiment = CompareDefinition.Build(spec, Environment.CurrentDirectory);
+            return await RunCommand.RunSelectedAsync([experiment], new RunChoices(parse.GetValue(profile)!, parse.GetValue(repeat), false, parse.GetValue(output),
+                parse.GetValue(pin), null, null, parse.GetValue(trace), false, null, null), ct);
+        });
+        return verb;
+    }
+}

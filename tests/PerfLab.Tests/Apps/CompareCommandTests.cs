@@ -1,0 +1,131 @@
+using System.Diagnostics;
+using System.Text.Json;
+using PerfLab.Apps;
+using PerfLab.Common;
+
+namespace PerfLab.Tests.Apps;
+
+/// <summary>`perflab compare`: the one-line A/B on an app, through the CLI, with real builds and real load.</summary>
+[Collection(TinyShopBuild.Collection)]
+public sealed class CompareCommandTests(TinyShopBuild tinyShop)
+{
+    private static string NewFolder() => Path.Combine(Path.GetTempPath(), "perflab-compare-" + Guid.NewGuid().ToString("N")[..12]);
+
+    private static JsonElement Comparison(string output, string variant)
+    {
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
+        var experiment = Assert.Single(json.RootElement.GetProperty("experiments").EnumerateArray());
+        return experiment.GetProperty("comparisons").EnumerateArray()
+            .Single(c => c.GetProperty("variant").GetString() == variant && c.GetProperty("scenario").GetString() == "all"
+                && c.GetProperty("metric").GetString() == "rps").Clone();
+    }
+
+    [Theory]
+    [InlineData(new[] { "--variant", "only" }, "give at least two --variant")]
+    [InlineData(new[] { "--variant", "a", "--variant", "b: nonsense" }, "'nonsense' is not KEY=VALUE (environment), --Key=Value (configuration) or @REF")]
+    [InlineData(new[] { "--variant", "a", "--variant", "a" }, "variant 'a' is given twice")]
+    public async Task Compare_MalformedVariants_ExitsWithUsageAndSaysWhatToWrite(string[] variants, string expected)
+    {
+        string[] args = ["compare", TinyShopBuild.Project, "--url", "/report", .. variants];
+        var result = await PerfLabProcess.RunAsync(args);
+
+        Assert.True(result.ExitCode == (int)ExitCode.Usage, result.ToString());
+        Assert.Contains(expected, result.Stderr, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Compare_TinyShopCacheSwitch_CallsTheCachedReportBetter()
+    {
+        await tinyShop.DllAsync();
+        var output = NewFolder();
+        try
+        {
+            var result = await PerfLabProcess.RunAsync(tinyShop.Environment, "compare", TinyShopBuild.Project, "--url", "/report", "--users", "4",
+                "--variant", "computed", "--variant", "cached: --Report:Cache=true", "--ready", "/healthz",
+                "--profile", "smoke", "--repeat", "3", "--trace", "false", "--out", output);
+
+            Assert.True(result.ExitCode == 0, result.ToString());
+            var cached = Comparison(output, "cached");
+            Assert.Equal("Better", cached.GetProperty("verdict").GetString());
+            Assert.True(cached.GetProperty("changePercent").GetDouble() > 100, cached.ToString());
+            Assert.Contains("compare: cached vs computed: rps", result.Stdout, StringComparison.Ordinal);
+        }
+        finally
+        {
+            TestCaches.Delete(output);
+        }
+    }
+
+    [Fact]
+    public async Task Compare_TwoCommitsOfAnApp_CallsTheSlowerCommitWorse()
+    {
+        var repo = NewFolder();
+        var output = Path.Combine(repo, "out");
+        try
+        {
+            var project = Path.Combine(repo, "Versioned");
+            await CommitAsync(repo, project, "return \"fast\";");
+            // The next commit spins 2 ms of CPU per request: a known slowdown.
+            await CommitAsync(repo, project, "var until = System.Diagnostics.Stopwatch.GetTimestamp() + System.Diagnostics.Stopwatch.Frequency / 500; while (System.Diagnostics.Stopwatch.GetTimestamp() < until) { } return \"slow\";");
+
+            // Built here first (in the CLI's cache), so the CLI run's time limit covers the runs, and shows the cache at work.
+            foreach (var gitRef in new[] { "HEAD~1", "HEAD" })
+            {
+                Assert.True((await AppBuilds.PublishAsync(project, gitRef, null, CancellationToken.None, tinyShop.AppsFolder)).Built);
+            }
+            var result = await PerfLabProcess.RunAsync(tinyShop.Environment, "compare", project, "--url", "/", "--users", "2",
+                "--variant", "before: @HEAD~1", "--variant", "after: @HEAD", "--profile", "smoke", "--repeat", "3", "--trace", "false", "--out", output);
+
+            Assert.True(result.ExitCode == 0, result.ToString());
+            Assert.Contains("using the cached build of Versioned at HEAD~1", result.Stdout, StringComparison.Ordinal);
+            Assert.DoesNotContain("publishing", result.Stdout, StringComparison.Ordinal);
+            var after = Comparison(output, "after");
+            Assert.Equal("Worse", after.GetProperty("verdict").GetString());
+            Assert.True(after.GetProperty("changePercent").GetDouble() < -50, after.ToString());
+        }
+        finally
+        {
+            TestCaches.Delete(repo);
+        }
+    }
+
+    private static async Task CommitAsync(string repo, string project, string body)
+    {
+        Directory.CreateDirectory(project);
+        if (!Directory.Exists(Path.Combine(repo, ".git")))
+        {
+            await GitAsync(repo, "init", "-q");
+        }
+        await File.WriteAllTextAsync(Path.Combine(project, "Versioned.csproj"), """
+            <Project Sdk="Microsoft.NET.Sdk.Web">
+              <PropertyGroup>
+                <TargetFramework>net10.0</TargetFramework>
+                <ImplicitUsings>enable</ImplicitUsings>
+              </PropertyGroup>
+            </Project>
+            """);
+        await File.WriteAllTextAsync(Path.Combine(project, "Program.cs"), $$"""
+            var builder = WebApplication.CreateBuilder(args);
+            builder.Logging.ClearProviders();
+            var app = builder.Build();
+            app.MapGet("/", () => { {{body}} });
+            app.Run();
+            """);
+        await GitAsync(repo, "add", "-A");
+        await GitAsync(repo, "-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-q", "-m", body);
+    }
+
+    private static async Task GitAsync(string repo, params string[] args)
+    {
+        var info = new ProcessStartInfo("git") { RedirectStandardError = true, RedirectStandardOutput = true, WorkingDirectory = repo };
+        foreach (var arg in args)
+        {
+            info.ArgumentList.Add(arg);
+        }
+        using var process = Process.Start(info)!;
+        var errors = await process.StandardError.ReadToEndAsync();
+        await process.StandardOutput.ReadToEndAsync();
+        await process.WaitForExitAsync();
+        Assert.True(process.ExitCode == 0, $"git {string.Join(' ', args)}: {errors}");
+    }
+}

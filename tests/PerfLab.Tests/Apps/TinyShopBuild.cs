@@ -1,0 +1,48 @@
+using PerfLab.Apps;
+using PerfLab.Common;
+
+namespace PerfLab.Tests.Apps;
+
+/// <summary>
+/// One perflab cache for a test class's CLI runs, so samples/TinyShop is published once (by the first run that needs
+/// it) and reused by the others, as a user's second run would reuse it.
+/// </summary>
+public sealed class TinyShopBuild
+{
+    public const string Collection = "TinyShop";
+
+    public static string Project => Path.Combine(PerfLabPaths.RepoRoot, "samples", "TinyShop");
+
+    public static string Experiments => Path.Combine(Project, "experiments");
+
+    public string CacheDir { get; } = TestCaches.NewFolder();
+
+    public string AppsFolder => Path.Combine(CacheDir, "apps");
+
+    public IReadOnlyDictionary<string, string> Environment => new Dictionary<string, string> { [PerfLabPaths.CacheDirVariable] = CacheDir };
+
+    private readonly SemaphoreSlim _gate = new(1, 1);
+    private string? _dll;
+
+    /// <summary>
+    /// TinyShop published into this cache, exactly where `perflab run` looks (apps/ under PERFLAB_CACHE_DIR): tests call
+    /// it first, so no CLI run spends its time limit on the build.
+    /// </summary>
+    public async Task<string> DllAsync()
+    {
+        await _gate.WaitAsync();
+        try
+        {
+            return _dll ??= (await AppBuilds.PublishAsync(Project, gitRef: null, progress: null, CancellationToken.None,
+                AppsFolder)).Dll;
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
+}
+
+/// <summary>The tests that share one TinyShop build run one after the other, in one cache.</summary>
+[CollectionDefinition(TinyShopBuild.Collection)]
+public sealed class TinyShopCollection : ICollectionFixture<TinyShopBuild>;
