@@ -65,14 +65,18 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             var p = participants[i];
             if (failure is not null || slots[i].Count == 0)
             {
-                records.Add(RunRecordBuilder.Failed(p.Id, new RunFailure(ct.IsCancellationRequested ? FailureKind.Interrupted : FailureKind.LoadFailed,
+                records.Add(RunRecordBuilder.WithEffect(RunRecordBuilder.Failed(p.Id, new RunFailure(ct.IsCancellationRequested ? FailureKind.Interrupted : FailureKind.LoadFailed,
                     ct.IsCancellationRequested ? "interrupted (Ctrl+C) before its slots" : $"the load could not run: {failure ?? "no slot was measured"}",
-                    p.Sut.TailOfLog(), p.Info)));
+                    p.Sut.TailOfLog(), p.Info)), p.Effect) with { DatabasePath = p.DatabasePath });
                 continue;
             }
             var merged = SlotMerge.Merge(slots[i]) with { WarmupSeconds = warmups[i]?.WarmupSeconds ?? 0, Settled = warmups[i]?.Settled };
             var record = await p.Measurement.RecordAsync(p.Sut, p.Id, p.Info, merged, OfSlots(recordings[i], slots[i]), ct);
-            records.Add(record with { Database = DatabaseOfSlots(recordings[i], slots[i]) });
+            records.Add(RunRecordBuilder.WithEffect(record, p.Effect) with
+            {
+                Database = DatabaseOfSlots(recordings[i], slots[i]),
+                DatabasePath = p.DatabasePath,
+            });
         }
         return records;
     }
@@ -105,6 +109,15 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
                 var plan = ScenarioPlans.BuildPlan(experiment, participants[i].Variant, slot, participants[i].Sut.BaseAddress);
                 slots[i].Add(await LoadEngine.RunAsync(plan, progress: null, ct));
             }
+        }
+    }
+
+    /// <summary>The traced stretch of each participant after the block, one after the other (their measurements decide whether to trace).</summary>
+    public static async Task TraceAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<RunRecord> records, CancellationToken ct)
+    {
+        for (var i = 0; i < participants.Count && i < records.Count; i++)
+        {
+            await participants[i].Measurement.TraceAsync(participants[i].Sut, participants[i].Id, records[i], ct);
         }
     }
 

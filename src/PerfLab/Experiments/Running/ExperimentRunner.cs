@@ -167,80 +167,97 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     private async Task<string?> RunAlternatingBlockAsync(ExperimentDefinition experiment, IReadOnlyList<VariantDefinition> order, int block,
         RunPlan plan, List<RunRecord> runs, List<TracedRun> traced, CancellationToken ct)
     {
-        var profile = experiment.Profiles[request.Profile];
         var clock = Stopwatch.StartNew();
         var first = runs.Count + 1 + RunsBefore(experiment, plan);
         var positions = order.Select((v, i) => new RunPosition(experiment.Name, v.Name, block, plan.BlocksOf(experiment.Name), first + i,
             plan.TotalRuns, plan.Remaining(first))).ToList();
-        var participants = new List<BlockParticipant>();
-        var paths = new List<DatabasePath>();
-        var records = new RunRecord?[order.Count];
+        var started = new StartedBlock(order.Count);
         try
         {
-            for (var i = 0; i < order.Count; i++)
+            if (!await StartParticipantsAsync(experiment, order, block, first, positions, started, traced, ct))
             {
-                if (ct.IsCancellationRequested)
-                {
-                    return Interrupted;
-                }
-                observer.RunStarting(positions[i]);
-                var id = new RunIdentity(order[i].Name, block, first + i, DateTimeOffset.UtcNow);
-                var started = await StartUnderConditionsAsync(experiment, order[i], id, block, ct);
-                if (started.Path is not null)
-                {
-                    paths.Add(started.Path);
-                }
-                if (started.Failed is { } failed)
-                {
-                    records[i] = failed;
-                    continue;
-                }
-                var measurement = (LoadMeasurement)MeasurementFor(experiment, started.Variant, block, traced);
-                participants.Add(new BlockParticipant(started.Variant, id, started.Sut!, started.Info, measurement)
-                {
-                    DatabasePath = started.Path?.Stats,
-                    Effect = started.Effect,
-                });
+                return Interrupted;
             }
-            var measured = participants.Count > 0
-                ? await new AlternatingBlock(experiment, profile, observer.Message).RunAsync(participants, ct)
-                : [];
-            for (int i = 0, j = 0; i < order.Count; i++)
-            {
-                if (records[i] is null)
-                {
-                    records[i] = RunRecordBuilder.WithEffect(measured[j], participants[j].Effect) with { DatabasePath = participants[j].DatabasePath };
-                    j++;
-                }
-            }
-            foreach (var p in participants)
-            {
-                await p.Measurement.TraceAsync(p.Sut, p.Id, records[order.ToList().FindIndex(v => v.Name == p.Id.Variant)]!, ct);
-            }
+            var alternating = new AlternatingBlock(experiment, experiment.Profiles[request.Profile], observer.Message);
+            var measured = started.Participants.Count > 0 ? await alternating.RunAsync(started.Participants, ct) : [];
+            started.Fill(measured);
+            await AlternatingBlock.TraceAsync(started.Participants, measured, ct);
         }
         finally
         {
-            foreach (var p in participants)
-            {
-                await p.Sut.DisposeAsync();
-            }
-            // After the SUTs: each reached the database through its path.
-            foreach (var path in paths)
-            {
-                await path.DisposeAsync();
-            }
+            await started.DisposeAsync();
         }
         for (var i = 0; i < order.Count; i++)
         {
             plan.Observe(experiment.Name, clock.Elapsed.TotalSeconds / order.Count);
-            runs.Add(records[i]!);
-            observer.RunFinished(positions[i], records[i]!);
+            runs.Add(started.Records[i]!);
+            observer.RunFinished(positions[i], started.Records[i]!);
         }
-        if (ct.IsCancellationRequested)
+        return ct.IsCancellationRequested
+            ? Interrupted
+            : started.Records.FirstOrDefault(r => r!.FailureKind == FailureKind.DatabaseDown)?.FailureReason;
+    }
+
+    /// <summary>Starts every variant of the block under its conditions; false when Ctrl+C came first.</summary>
+    private async Task<bool> StartParticipantsAsync(ExperimentDefinition experiment, IReadOnlyList<VariantDefinition> order, int block, int first,
+        IReadOnlyList<RunPosition> positions, StartedBlock started, List<TracedRun> traced, CancellationToken ct)
+    {
+        for (var i = 0; i < order.Count; i++)
         {
-            return Interrupted;
+            if (ct.IsCancellationRequested)
+            {
+                return false;
+            }
+            observer.RunStarting(positions[i]);
+            var id = new RunIdentity(order[i].Name, block, first + i, DateTimeOffset.UtcNow);
+            var one = await StartUnderConditionsAsync(experiment, order[i], id, block, ct);
+            if (one.Path is not null)
+            {
+                started.Paths.Add(one.Path);
+            }
+            if (one.Failed is { } failed)
+            {
+                started.Records[i] = failed;
+                continue;
+            }
+            var measurement = (LoadMeasurement)MeasurementFor(experiment, one.Variant, block, traced);
+            started.Participants.Add(new BlockParticipant(one.Variant, id, one.Sut!, one.Info, measurement)
+            {
+                DatabasePath = one.Path?.Stats,
+                Effect = one.Effect,
+            });
         }
-        return records.FirstOrDefault(r => r!.FailureKind == FailureKind.DatabaseDown)?.FailureReason;
+        return true;
+    }
+
+    /// <summary>An alternating block's SUTs and database paths (disposed in that order) and its records by block position.</summary>
+    private sealed class StartedBlock(int variants) : IAsyncDisposable
+    {
+        public List<BlockParticipant> Participants { get; } = [];
+        public List<DatabasePath> Paths { get; } = [];
+        public RunRecord?[] Records { get; } = new RunRecord?[variants];
+
+        /// <summary>The measured records (one per participant, in order) into the places the failed starts left free.</summary>
+        public void Fill(IReadOnlyList<RunRecord> measured)
+        {
+            for (int i = 0, j = 0; i < Records.Length && j < measured.Count; i++)
+            {
+                Records[i] ??= measured[j++];
+            }
+        }
+
+        public async ValueTask DisposeAsync()
+        {
+            foreach (var p in Participants)
+            {
+                await p.Sut.DisposeAsync();
+            }
+            // After the SUTs: each reached the database through its path.
+            foreach (var path in Paths)
+            {
+                await path.DisposeAsync();
+            }
+        }
     }
 
     /// <summary>Runs of the experiments before this one, as planned and run: they all completed before it started.</summary>
