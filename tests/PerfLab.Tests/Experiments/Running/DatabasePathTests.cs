@@ -11,6 +11,13 @@ namespace PerfLab.Tests.Experiments.Running;
 [Collection(QuietCollection.Name)]
 public sealed class DatabasePathTests(PostgresFixture postgres, ITestOutputHelper output) : IClassFixture<PostgresFixture>
 {
+    /// <summary>
+    /// What the proxy's own forwarding adds beyond the delay it holds: two more socket hops each way and a thread woken
+    /// to write, 0.05 ms on an idle machine and up to 0.35 ms while the rest of the suite loads both cores (CI,
+    /// 2026-11-23: 2.32-2.35 ms added for 2 ms in five tries). Within 10 % at 5 ms; at 2 ms this is the slack.
+    /// </summary>
+    private const double ForwardingSlackMs = 0.4;
+
     [Theory]
     [InlineData(2.0)]
     [InlineData(5.0)]
@@ -39,13 +46,13 @@ public sealed class DatabasePathTests(PostgresFixture postgres, ITestOutputHelpe
             report.Add($"through {through:0.000} ms, directly {direct:0.000} ms");
             // A query through the proxy can never beat the RTT: a chunk released early is a bug whatever the load.
             Assert.True(through >= rttMs, $"a query through the proxy took {through:0.000} ms, less than the configured {rttMs} ms");
-            if (through - direct >= rttMs * 0.9 && through - direct <= rttMs * 1.1)
+            if (through - direct >= rttMs * 0.9 && through - direct <= rttMs * 1.1 + ForwardingSlackMs)
             {
                 break;
             }
         }
         output.WriteLine($"configured {rttMs} ms: {string.Join("; ", report)}");
-        Assert.InRange(through - direct, rttMs * 0.9, rttMs * 1.1);
+        Assert.InRange(through - direct, rttMs * 0.9, rttMs * 1.1 + ForwardingSlackMs);
         // The proxy's connection string reaches the same database, through 127.0.0.1 on the proxy's own port.
         var proxied = new NpgsqlConnectionStringBuilder(path.ConnectionString);
         var original = new NpgsqlConnectionStringBuilder(db);
