@@ -28,7 +28,7 @@ public static class CompareCommand
                           "e.g. --Report:Cache=true) or @REF (a git ref of the project, built in a worktree); the first is the baseline. At least two.",
             Required = true,
         };
-        var ready = new Option<string>("--ready") { Description = "A path that answers 2xx once the app is ready.", DefaultValueFactory = _ => "/" };
+        var ready = new Option<string>("--ready") { Description = "A path that answers 2xx once the app is ready (default: the first --url, or / when it has a {placeholder})." };
         var profile = new Option<string>("--profile", "-p")
         {
             Description = "quick (the default: 10 s steady warm-up, 6 s windows, blocks until ±5 %), smoke (one 2 s run each), article (5 × 30 s).",
@@ -50,11 +50,18 @@ public static class CompareCommand
         verb.SetAction(async (parse, ct) =>
         {
             var spec = new CompareSpec(parse.GetValue(app), parse.GetValue(command), parse.GetValue(urls) ?? [], parse.GetValue(users),
-                parse.GetValue(rate), parse.GetValue(variants) ?? [], parse.GetValue(ready)!);
+                parse.GetValue(rate), parse.GetValue(variants) ?? [], parse.GetValue(ready) ?? DefaultReady(parse.GetValue(urls) ?? []));
             var experiment = CompareDefinition.Build(spec, Environment.CurrentDirectory);
             return await RunCommand.RunSelectedAsync([experiment], new RunChoices(parse.GetValue(profile)!, parse.GetValue(repeat), false, parse.GetValue(output),
                 parse.GetValue(pin), null, null, parse.GetValue(trace), false, null, null), ct);
         });
         return verb;
     }
+
+    /// <summary>
+    /// Readiness without --ready: the first path to be loaded, which the user says answers (an app need not serve /);
+    /// / when that path holds a placeholder that only the feed fills.
+    /// </summary>
+    internal static string DefaultReady(IReadOnlyList<string> urls) =>
+        urls.Count > 0 && urls[0].StartsWith('/') && !urls[0].Contains('{', StringComparison.Ordinal) ? urls[0] : "/";
 }

@@ -33,6 +33,13 @@ public sealed class CompareCommandTests(TinyShopBuild tinyShop)
         Assert.Contains(expected, result.Stderr, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData(new[] { "/report", "/products" }, "/report")]   // an app need not serve /: the path to be loaded answers
+    [InlineData(new[] { "/orders/{id}" }, "/")]                // a feed fills the placeholder, readiness cannot
+    [InlineData(new string[0], "/")]
+    public void DefaultReady_IsTheFirstPathToBeLoaded(string[] urls, string expected) =>
+        Assert.Equal(expected, PerfLab.Cli.CompareCommand.DefaultReady(urls));
+
     [Fact]
     public async Task Compare_TinyShopCacheSwitch_CallsTheCachedReportBetter()
     {
