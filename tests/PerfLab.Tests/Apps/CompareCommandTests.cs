@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Text.Json;
 using PerfLab.Apps;
 using PerfLab.Common;
@@ -71,9 +70,9 @@ public sealed class CompareCommandTests(TinyShopBuild tinyShop)
         try
         {
             var project = Path.Combine(repo, "Versioned");
-            await CommitAsync(repo, project, "return \"fast\";");
+            await VersionedRepo.CommitAsync(repo, project, "return \"fast\";");
             // The next commit spins 2 ms of CPU per request: a known slowdown.
-            await CommitAsync(repo, project, "var until = System.Diagnostics.Stopwatch.GetTimestamp() + System.Diagnostics.Stopwatch.Frequency / 500; while (System.Diagnostics.Stopwatch.GetTimestamp() < until) { } return \"slow\";");
+            await VersionedRepo.CommitAsync(repo, project, "var until = System.Diagnostics.Stopwatch.GetTimestamp() + System.Diagnostics.Stopwatch.Frequency / 500; while (System.Diagnostics.Stopwatch.GetTimestamp() < until) { } return \"slow\";");
 
             // Built here first (in the CLI's cache), so the CLI run's time limit covers the runs, and shows the cache at work.
             foreach (var gitRef in new[] { "HEAD~1", "HEAD" })
@@ -94,45 +93,5 @@ public sealed class CompareCommandTests(TinyShopBuild tinyShop)
         {
             TestCaches.Delete(repo);
         }
-    }
-
-    private static async Task CommitAsync(string repo, string project, string body)
-    {
-        Directory.CreateDirectory(project);
-        if (!Directory.Exists(Path.Combine(repo, ".git")))
-        {
-            await GitAsync(repo, "init", "-q");
-        }
-        await File.WriteAllTextAsync(Path.Combine(project, "Versioned.csproj"), """
-            <Project Sdk="Microsoft.NET.Sdk.Web">
-              <PropertyGroup>
-                <TargetFramework>net10.0</TargetFramework>
-                <ImplicitUsings>enable</ImplicitUsings>
-              </PropertyGroup>
-            </Project>
-            """);
-        await File.WriteAllTextAsync(Path.Combine(project, "Program.cs"), $$"""
-            var builder = WebApplication.CreateBuilder(args);
-            builder.Logging.ClearProviders();
-            var app = builder.Build();
-            app.MapGet("/", () => { {{body}} });
-            app.Run();
-            """);
-        await GitAsync(repo, "add", "-A");
-        await GitAsync(repo, "-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-q", "-m", body);
-    }
-
-    private static async Task GitAsync(string repo, params string[] args)
-    {
-        var info = new ProcessStartInfo("git") { RedirectStandardError = true, RedirectStandardOutput = true, WorkingDirectory = repo };
-        foreach (var arg in args)
-        {
-            info.ArgumentList.Add(arg);
-        }
-        using var process = Process.Start(info)!;
-        var errors = await process.StandardError.ReadToEndAsync();
-        await process.StandardOutput.ReadToEndAsync();
-        await process.WaitForExitAsync();
-        Assert.True(process.ExitCode == 0, $"git {string.Join(' ', args)}: {errors}");
     }
 }

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using PerfLab.Apps;
 
 namespace PerfLab.Tests.Apps;
@@ -19,8 +18,8 @@ public sealed class GitRefBuildTests : IDisposable
     public async Task Publish_GitRef_BuildsThatCommitInAWorktreeAndReusesItForTheSameCommit()
     {
         var project = Path.Combine(_repo, "src", "Versioned");
-        var first = await CommitAppAsync(project, "one");
-        await CommitAppAsync(project, "two");
+        var first = await VersionedRepo.CommitAsync(_repo, project, "return \"one\";");
+        await VersionedRepo.CommitAsync(_repo, project, "return \"two\";");
 
         var built = await AppBuilds.PublishAsync(project, "HEAD~1", progress: null, CancellationToken.None, _cache);
         var again = await AppBuilds.PublishAsync(project, first, progress: null, CancellationToken.None, _cache);
@@ -31,7 +30,7 @@ public sealed class GitRefBuildTests : IDisposable
         Assert.StartsWith($"git-{first[..12]}-", built.Key, StringComparison.Ordinal);
         Assert.Equal("one", await AnswerOfAsync(built.Dll));
         // The worktree is gone, from the disk and from git's records; the user's tree still holds the newer commit.
-        Assert.DoesNotContain("worktrees", await GitAsync("worktree", "list"), StringComparison.Ordinal);
+        Assert.DoesNotContain("worktrees", await VersionedRepo.GitAsync(_repo, "worktree", "list"), StringComparison.Ordinal);
         Assert.Contains("\"two\"", File.ReadAllText(Path.Combine(project, "Program.cs")), StringComparison.Ordinal);
     }
 
@@ -39,7 +38,7 @@ public sealed class GitRefBuildTests : IDisposable
     public async Task Publish_UnknownRef_SaysItIsNoCommitOfTheRepository()
     {
         var project = Path.Combine(_repo, "src", "Versioned");
-        await CommitAppAsync(project, "one");
+        await VersionedRepo.CommitAsync(_repo, project, "return \"one\";");
 
         var ex = await Assert.ThrowsAsync<PerfLab.Common.PerfLabException>(() =>
             AppBuilds.PublishAsync(project, "no-such-branch", progress: null, CancellationToken.None, _cache));
@@ -58,46 +57,5 @@ public sealed class GitRefBuildTests : IDisposable
         await using var running = await app.StartAsync(Path.Combine(Path.GetDirectoryName(dll)!, "..", "test.log"), null, CancellationToken.None);
         using var client = running.CreateClient(TimeSpan.FromSeconds(10));
         return await client.GetStringAsync("/");
-    }
-
-    private async Task<string> CommitAppAsync(string project, string answer)
-    {
-        Directory.CreateDirectory(project);
-        if (!Directory.Exists(Path.Combine(_repo, ".git")))
-        {
-            await GitAsync("init", "-q");
-        }
-        await File.WriteAllTextAsync(Path.Combine(project, "Versioned.csproj"), """
-            <Project Sdk="Microsoft.NET.Sdk.Web">
-              <PropertyGroup>
-                <TargetFramework>net10.0</TargetFramework>
-                <ImplicitUsings>enable</ImplicitUsings>
-              </PropertyGroup>
-            </Project>
-            """);
-        await File.WriteAllTextAsync(Path.Combine(project, "Program.cs"), $$"""
-            var app = WebApplication.CreateBuilder(args).Build();
-            app.MapGet("/", () => "{{answer}}");
-            app.Run();
-            """);
-        await GitAsync("add", "-A");
-        await GitAsync("-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-q", "-m", answer);
-        return (await GitAsync("rev-parse", "HEAD")).Trim();
-    }
-
-    private async Task<string> GitAsync(params string[] args)
-    {
-        var info = new ProcessStartInfo("git") { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = _repo };
-        foreach (var arg in args)
-        {
-            info.ArgumentList.Add(arg);
-        }
-        Directory.CreateDirectory(_repo);
-        using var process = Process.Start(info)!;
-        var output = await process.StandardOutput.ReadToEndAsync();
-        var errors = await process.StandardError.ReadToEndAsync();
-        await process.WaitForExitAsync();
-        Assert.True(process.ExitCode == 0, $"git {string.Join(' ', args)}: {errors}");
-        return output;
     }
 }
