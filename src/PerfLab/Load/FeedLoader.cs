@@ -50,6 +50,26 @@ internal static partial class FeedLoader
     }
 
     /// <summary>
+    /// The plan with every feed's values fetched now and written inline, so the runs of it that follow (an alternating
+    /// block's warm-up and slots) neither ask the app for them again nor start from a different list.
+    /// </summary>
+    public static async Task<LoadPlan> WithValuesFetchedAsync(LoadPlan plan, CancellationToken ct)
+    {
+        var scenarios = new List<ScenarioPlan>(plan.Scenarios.Count);
+        foreach (var scenario in plan.Scenarios)
+        {
+            var feed = scenario.Feed;
+            if (feed.Values is null && (feed.ValuesFile is not null || feed.ValuesUrl is not null))
+            {
+                var values = await LoadValuesAsync(feed, plan.AllowRemote, plan.Timeout, ct).ConfigureAwait(false);
+                feed = feed with { Values = values, ValuesFile = null, ValuesUrl = null };
+            }
+            scenarios.Add(scenario with { Feed = feed });
+        }
+        return plan with { Scenarios = scenarios };
+    }
+
+    /// <summary>
     /// The first <c>{name}</c> in a body, a name being letters, digits and underscores: JSON's own braces never
     /// enclose a bare word, so <c>{"id": {id}}</c> has exactly one placeholder.
     /// </summary>

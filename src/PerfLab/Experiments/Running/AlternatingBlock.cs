@@ -49,8 +49,9 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         {
             try
             {
-                await WarmUpAsync(participants, jits, warmups, ct);
-                await MeasureSlotsAsync(participants, slots, ct);
+                var plans = await PlansAsync(participants, ct);
+                await WarmUpAsync(participants, plans, jits, warmups, ct);
+                await MeasureSlotsAsync(participants, plans, slots, ct);
             }
             catch (PerfLabException ex)
             {
@@ -81,13 +82,24 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         return records;
     }
 
-    private async Task WarmUpAsync(IReadOnlyList<BlockParticipant> participants, List<JitActivity> jits, LoadResult?[] warmups, CancellationToken ct)
+    /// <summary>Each participant's plan, its feeds fetched once for the whole block (every slot then serves the same list).</summary>
+    private async Task<IReadOnlyList<LoadPlan>> PlansAsync(IReadOnlyList<BlockParticipant> participants, CancellationToken ct)
     {
-        var warm = profile with { Duration = WarmupTail };
+        var plans = new List<LoadPlan>(participants.Count);
+        foreach (var p in participants)
+        {
+            plans.Add(await FeedLoader.WithValuesFetchedAsync(ScenarioPlans.BuildPlan(experiment, p.Variant, profile, p.Sut.BaseAddress), ct));
+        }
+        return plans;
+    }
+
+    private async Task WarmUpAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<LoadPlan> plans, List<JitActivity> jits,
+        LoadResult?[] warmups, CancellationToken ct)
+    {
         for (var i = 0; i < participants.Count && !ct.IsCancellationRequested; i++)
         {
             var jit = jits[i];
-            var plan = ScenarioPlans.BuildPlan(experiment, participants[i].Variant, warm, participants[i].Sut.BaseAddress) with { TargetSettled = () => jit.Settled };
+            var plan = plans[i] with { Duration = WarmupTail, TargetSettled = () => jit.Settled };
             warmups[i] = await LoadEngine.RunAsync(plan, progress: null, ct);
         }
         message(string.Create(System.Globalization.CultureInfo.InvariantCulture,
@@ -95,9 +107,9 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             $"measuring {Slots} slots of {SlotLength.TotalSeconds:0.#} s each, taking turns"));
     }
 
-    private async Task MeasureSlotsAsync(IReadOnlyList<BlockParticipant> participants, List<List<LoadResult>> slots, CancellationToken ct)
+    private async Task MeasureSlotsAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<LoadPlan> plans, List<List<LoadResult>> slots,
+        CancellationToken ct)
     {
-        var slot = profile with { Warmup = SlotWarmup, Duration = SlotLength, WarmupUntilSteady = false };
         for (var round = 0; round < Slots && !ct.IsCancellationRequested; round++)
         {
             foreach (var i in Turns(participants.Count, round))
@@ -106,7 +118,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
                 {
                     continue;
                 }
-                var plan = ScenarioPlans.BuildPlan(experiment, participants[i].Variant, slot, participants[i].Sut.BaseAddress);
+                var plan = plans[i] with { Warmup = SlotWarmup, Duration = SlotLength, WarmupUntilSteady = false };
                 slots[i].Add(await LoadEngine.RunAsync(plan, progress: null, ct));
             }
         }
