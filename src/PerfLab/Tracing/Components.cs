@@ -17,7 +17,7 @@ public enum Component
 /// frame that matches a component, so time spent inside a serializer called from the app counts as JSON, and time
 /// in the app's own loop called from Kestrel counts as the app. A sample no frame matches is Other.
 /// </summary>
-public sealed class ComponentClassifier(string appNamespace)
+public sealed class ComponentClassifier(AppCode app)
 {
     // Prefixes of module!method or namespace-qualified frame names. Order matters only within one frame.
     private static readonly (string Prefix, Component Component)[] s_prefixes =
@@ -32,8 +32,6 @@ public sealed class ComponentClassifier(string appNamespace)
         ("Microsoft.Extensions.Logging", Component.Logging),
         ("System.Console", Component.Logging),
     ];
-
-    private readonly string _appPrefix = appNamespace.TrimEnd('.') + ".";
 
     /// <param name="framesRootToLeaf">The sample's frames, outermost first, as the exports hold them.</param>
     public Component Classify(IReadOnlyList<string> framesRootToLeaf)
@@ -51,13 +49,13 @@ public sealed class ComponentClassifier(string appNamespace)
 
     public Component Of(string frame)
     {
-        // TraceEvent names managed frames "Module!Namespace.Type.Method(...)"; match on what follows the '!'.
-        var bang = frame.IndexOf('!', StringComparison.Ordinal);
-        var name = bang >= 0 ? frame[(bang + 1)..] : frame;
-        if (name.StartsWith(_appPrefix, StringComparison.Ordinal))
+        if (app.Owns(frame))
         {
             return Component.App;
         }
+        // TraceEvent names managed frames "Module!Namespace.Type.Method(...)"; match on what follows the '!'.
+        var bang = frame.IndexOf('!', StringComparison.Ordinal);
+        var name = bang >= 0 ? frame[(bang + 1)..] : frame;
         foreach (var (prefix, component) in s_prefixes)
         {
             if (name.StartsWith(prefix, StringComparison.Ordinal))

@@ -108,17 +108,16 @@ public static partial class FrameNames
         return -1;
     }
 
-    /// <summary>Short place of the innermost frame in the app's namespace at or above <paramref name="from"/>; null if none.</summary>
-    public static string? InnermostApp(IReadOnlyList<string> rootToLeaf, int from, string? appNamespace)
+    /// <summary>Short place of the innermost frame of the app's own code at or above <paramref name="from"/>; null if none.</summary>
+    public static string? InnermostApp(IReadOnlyList<string> rootToLeaf, int from, AppCode? app)
     {
-        if (string.IsNullOrEmpty(appNamespace))
+        if (app is null)
         {
             return null;
         }
-        var prefix = appNamespace.TrimEnd('.') + ".";
         for (var i = Math.Min(from, rootToLeaf.Count - 1); i >= 0; i--)
         {
-            if (MethodPart(rootToLeaf[i]).StartsWith(prefix, StringComparison.Ordinal))
+            if (app.Owns(rootToLeaf[i]))
             {
                 return Place(rootToLeaf[i]);
             }

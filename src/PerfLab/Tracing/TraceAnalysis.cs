@@ -59,9 +59,9 @@ public static class TraceAnalysis
     private sealed class TraceEvents(TraceLog log, TraceAnalysisOptions options)
     {
         private readonly StackCache _stacks = new(log);
-        private readonly SampleTally _samples = new(new ComponentClassifier(options.AppNamespace));
-        private readonly ContentionTally _contention = new(options.ExampleFrames, options.AppNamespace);
-        private readonly WaitTally _waits = new(options.ExampleFrames, options.AppNamespace);
+        private readonly SampleTally _samples = new(new ComponentClassifier(options.App));
+        private readonly ContentionTally _contention = new(options.ExampleFrames, options.App);
+        private readonly WaitTally _waits = new(options.ExampleFrames, options.App);
         private readonly GcTally _gc = new();
         private readonly ThreadPoolTally _threadPool = new();
 

@@ -4,7 +4,11 @@ namespace PerfLab.Tracing;
 /// <param name="AppNamespace">Frames under this namespace are the app's own code (component App).</param>
 /// <param name="TopStacks">How many of the heaviest CPU stacks to keep.</param>
 /// <param name="ExampleFrames">How many frames an example stack keeps (leaf side).</param>
-public sealed record TraceAnalysisOptions(string AppNamespace = "PerfLab.Sut", int TopStacks = 20, int ExampleFrames = 40);
+/// <param name="AppModule">Frames of this module (the app's main assembly) are the app's own code too, whatever their namespace.</param>
+public sealed record TraceAnalysisOptions(string AppNamespace = "PerfLab.Sut", int TopStacks = 20, int ExampleFrames = 40, string? AppModule = null)
+{
+    public AppCode App => new(AppNamespace, AppModule);
+}
 
 /// <summary>What one EventPipe trace of a process says: CPU by component, GC, lock contention, blocking waits.</summary>
 /// <param name="TracedSeconds">From the first to the last event of the trace.</param>

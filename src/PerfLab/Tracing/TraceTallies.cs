@@ -104,7 +104,7 @@ internal sealed class SampleTally(ComponentClassifier classifier)
 }
 
 /// <summary>Lock contention, paired per thread: ContentionStart opens a wait, ContentionStop closes it.</summary>
-internal sealed class ContentionTally(int exampleFrames, string? appNamespace = null)
+internal sealed class ContentionTally(int exampleFrames, AppCode? app = null)
 {
     private readonly Dictionary<int, (double Ms, string[] Frames)> _open = [];
     private readonly Dictionary<string, (long Count, double Ms, string[] Example)> _sites = [];
@@ -168,7 +168,7 @@ internal sealed class ContentionTally(int exampleFrames, string? appNamespace = 
     {
         var example = blocked.Example ?? spin.Example ?? [];
         return new ContentionSite(FrameNames.Place(key), FrameNames.MethodPart(key), blocked.Count, blocked.Ms,
-            example.TakeLast(exampleFrames).ToList(), FrameNames.InnermostApp(example, example.Length - 1, appNamespace),
+            example.TakeLast(exampleFrames).ToList(), FrameNames.InnermostApp(example, example.Length - 1, app),
             spin.Samples * sampleMs);
     }
 }

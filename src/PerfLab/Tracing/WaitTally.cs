@@ -8,7 +8,7 @@ namespace PerfLab.Tracing;
 /// server needs. The call site is the first frame outside the threading plumbing, walking from the outermost
 /// blocking frame towards the root.
 /// </summary>
-internal sealed class WaitTally(int exampleFrames, string? appNamespace = null)
+internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
 {
     private readonly Dictionary<string[], WaitStack?> _stacks = new(ReferenceEqualityComparer.Instance);
     private readonly Dictionary<int, string?> _threadAt = [];
@@ -42,7 +42,7 @@ internal sealed class WaitTally(int exampleFrames, string? appNamespace = null)
         _sites.OrderByDescending(s => s.Value.Samples)
             .Select(s => new BlockingWaitSite(FrameNames.Place(s.Key), FrameNames.MethodPart(s.Key), s.Value.WaitFrame, s.Value.Waits,
                 s.Value.Samples, s.Value.Samples * intervalMs, s.Value.Example.TakeLast(exampleFrames).ToList(),
-                FrameNames.InnermostApp(s.Value.Example, s.Value.Example.Length - 1, appNamespace)))
+                FrameNames.InnermostApp(s.Value.Example, s.Value.Example.Length - 1, app)))
             .ToList();
 
     private static WaitStack? Describe(string[] frames)

@@ -50,6 +50,32 @@ public sealed class AppRunTests(TinyShopBuild tinyShop)
     }
 
     [Fact]
+    public async Task Run_TinyShopTraced_ItsOwnCodeIsTheAppComponentThoughOutsidePerfLabsNamespace()
+    {
+        await tinyShop.DllAsync();
+        var output = NewFolder();
+        try
+        {
+            var result = await PerfLabProcess.RunAsync(tinyShop.Environment, "run", "caching", "--experiments", TinyShopBuild.Experiments,
+                "--profile", "smoke", "--trace", "true", "--out", output);
+
+            Assert.True(result.ExitCode == 0, result.ToString());
+            using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
+            var experiment = json.RootElement.GetProperty("experiments").EnumerateArray().Single();
+            var computed = experiment.GetProperty("evidence").EnumerateArray().Single(e => e.GetProperty("variant").GetString() == "computed");
+            // Uncached, /report aggregates 5,000 orders in TinyShop.SalesReport on every request: the app's own loop,
+            // which the trace finds by the app's module (its namespace is TinyShop's, not PerfLab.Sut).
+            var cpu = computed.GetProperty("cpuMsPerRequest").EnumerateObject().ToDictionary(p => p.Name, p => p.Value.GetDouble());
+            var largest = cpu.MaxBy(p => p.Value);
+            Assert.True(largest.Key == "App", string.Join(", ", cpu.Select(p => $"{p.Key} {p.Value:F3} ms")));
+        }
+        finally
+        {
+            TestCaches.Delete(output);
+        }
+    }
+
+    [Fact]
     public async Task Run_ServerGcAskedButTheCommandOverridesIt_FailsThatVariantAsNotInEffect()
     {
         var dll = await tinyShop.DllAsync();

@@ -12,7 +12,7 @@ public sealed class TraceTalliesTests
     [Fact]
     public void Contention_PairsPerThreadAndGroupsByCallSite()
     {
-        var tally = new ContentionTally(exampleFrames: 10, appNamespace: "App");
+        var tally = new ContentionTally(exampleFrames: 10, app: new AppCode("App"));
         tally.Start(1, 100, s_lockA);
         tally.Start(2, 100, s_lockB);
         tally.Stop(1, 103, 0, s_lockA);              // no DurationNs (before .NET 8): the pair's 3 ms
@@ -46,7 +46,7 @@ public sealed class TraceTalliesTests
     [Fact]
     public void Contention_SpinningSamplesInTheSlowPath_AddSpinTimeAtTheCallSite()
     {
-        var tally = new ContentionTally(10, "App");
+        var tally = new ContentionTally(10, new AppCode("App"));
         tally.Start(1, 0, s_lockB);
         tally.Stop(1, 5, 0, s_lockB);
         SampledStack[] cpu =
@@ -68,7 +68,7 @@ public sealed class TraceTalliesTests
     [Fact]
     public void Samples_ManagedAreCpuExternalAreWaiting_GcCpuAddedAsGc()
     {
-        var tally = new SampleTally(new ComponentClassifier("App"));
+        var tally = new SampleTally(new ComponentClassifier(new AppCode("App")));
         string[] app = [Pool, "App!App.Handler"];
         string[] json = [Pool, "App!App.Handler", "System.Text.Json!System.Text.Json.JsonSerializer.Serialize"];
         for (var i = 0; i < 300; i++)

@@ -40,7 +40,7 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
         var cpuMsPerSecond = (CpuMs(sut.Pid) - cpuBefore) / clock.Elapsed.TotalSeconds;
         var result = await load;
 
-        var trace = ToMeasuredCpu(TraceAnalysis.Analyze(path, new TraceAnalysisOptions()), cpuMsPerSecond);
+        var trace = ToMeasuredCpu(TraceAnalysis.Analyze(path, new TraceAnalysisOptions(AppModule: Apps.MainModule.Of(sut.Pid))), cpuMsPerSecond);
         if (!keepTrace)
         {
             File.Delete(path);
