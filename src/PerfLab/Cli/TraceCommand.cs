@@ -28,6 +28,10 @@ public static class TraceCommand
             Description = "Namespace of the app's own code: its frames count as the App component.",
             DefaultValueFactory = _ => "PerfLab.Sut",
         };
+        var appModule = new Option<string?>("--app-module")
+        {
+            Description = "The app's main assembly name (e.g. TinyShop): its frames count as App too, whatever their namespace (top-level statements, minimal-API lambdas).",
+        };
         var requests = new Option<long>("--requests")
         {
             Description = "Requests the app completed while the trace ran: adds per-request figures.",
@@ -41,6 +45,7 @@ public static class TraceCommand
         var command = new Command("report", "Explain a .nettrace: CPU by component, lock contention and blocking waits by call site, GC share, findings.");
         command.Arguments.Add(file);
         command.Options.Add(appNamespace);
+        command.Options.Add(appModule);
         command.Options.Add(requests);
         command.Options.Add(top);
         command.Options.Add(output);
@@ -53,7 +58,7 @@ public static class TraceCommand
             {
                 throw new PerfLabException("--requests must be 0 or more and --top 1 or more.", ExitCode.Usage);
             }
-            var profile = TraceAnalysis.Analyze(path, new TraceAnalysisOptions(pr.GetValue(appNamespace)!, topStacks));
+            var profile = TraceAnalysis.Analyze(path, new TraceAnalysisOptions(pr.GetValue(appNamespace)!, topStacks, AppModule: pr.GetValue(appModule)));
             var findings = TraceFindings.From(profile, count);
             var name = Path.GetFileNameWithoutExtension(path);
             Console.Out.Write(TraceReportText.Render(Path.GetFileName(path), profile, findings, count));

@@ -47,7 +47,7 @@ public sealed class TraceCommandTests
         var result = await PerfLabProcess.RunAsync("trace", "report", "--help");
 
         Assert.Equal(0, result.ExitCode);
-        Assert.All(["--app-namespace", "--requests", "--top", "--out", "<file>"], o => Assert.Contains(o, result.Stdout));
+        Assert.All(["--app-namespace", "--app-module", "--requests", "--top", "--out", "<file>"], o => Assert.Contains(o, result.Stdout));
     }
 
     [Fact]
@@ -81,6 +81,12 @@ public sealed class TraceCommandTests
         Assert.Contains(folded, l => l.Contains("CulpritsApi.HoldLock", StringComparison.Ordinal));
         var cpuSamples = long.Parse(ReportFigure(report.Stdout, @"(\d+) on-CPU samples"), CultureInfo.InvariantCulture);
         Assert.InRange(foldedSamples, cpuSamples * 0.95, cpuSamples);
+
+        // An app outside the namespace given: its code is no component of its own, unless its module is named.
+        var byNamespace = await PerfLabProcess.RunAsync("trace", "report", trace, "--app-namespace", "Not.This.App", "--out", folder);
+        var byModule = await PerfLabProcess.RunAsync("trace", "report", trace, "--app-namespace", "Not.This.App", "--app-module", "PerfLab.Sut", "--out", folder);
+        Assert.DoesNotMatch(@"\n  App +\d", byNamespace.Stdout);
+        Assert.Matches(@"\n  App +\d+\.\d +\d+\.\d %", byModule.Stdout);
     }
 
     private static string ReportFigure(string text, string pattern) =>
