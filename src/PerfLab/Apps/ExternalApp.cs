@@ -1,6 +1,4 @@
 using System.Diagnostics;
-using System.Net;
-using System.Net.Sockets;
 using PerfLab.Common;
 
 namespace PerfLab.Apps;
@@ -37,7 +35,7 @@ public sealed class ExternalApp(AppLaunch launch) : IAppUnderTest
             await PrepareAsync(progress, ct);
         }
         Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(logFile))!);
-        var address = new Uri($"http://127.0.0.1:{FreePort()}/");
+        var address = new Uri($"http://127.0.0.1:{LoopbackPorts.PickFree()}/");
         var process = ProcessRunner.Launch(Spec(address, logFile));
         try
         {
@@ -92,14 +90,4 @@ public sealed class ExternalApp(AppLaunch launch) : IAppUnderTest
     }
 
     private static string Quote(string text) => "'" + text.Replace("'", "'\\''", StringComparison.Ordinal) + "'";
-
-    /// <summary>A loopback port free right now (the OS picks it; the app binds it a moment later).</summary>
-    public static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        listener.Stop();
-        return port;
-    }
 }

@@ -1,6 +1,4 @@
 using System.Globalization;
-using System.Net;
-using System.Net.Sockets;
 using System.Text.Json;
 using PerfLab.Common;
 
@@ -91,8 +89,8 @@ public sealed class ManagedCluster
 
         var runAs = RunAsUser();
         var remembered = ReadRememberedPort();
-        var chosen = port ?? remembered ?? FreePort();
-        if (!IsPortFree(chosen))
+        var chosen = port ?? remembered ?? LoopbackPorts.PickFree();
+        if ((port ?? remembered) is not null && !LoopbackPorts.IsFree(chosen))
         {
             var source = port is not null ? "given with --port"
                 : $"remembered from the first start in {Path.Combine(DataDir, StateFile)}";
@@ -221,27 +219,6 @@ public sealed class ManagedCluster
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             return "";
-        }
-    }
-
-    internal static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
-
-    internal static bool IsPortFree(int port)
-    {
-        try
-        {
-            using var listener = new TcpListener(IPAddress.Loopback, port);
-            listener.Start();
-            return true;
-        }
-        catch (SocketException)
-        {
-            return false;
         }
     }
 }
