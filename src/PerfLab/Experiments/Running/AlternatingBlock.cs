@@ -82,16 +82,13 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         return records;
     }
 
-    /// <summary>Each participant's plan, its feeds fetched once for the whole block (every slot then serves the same list).</summary>
-    private async Task<IReadOnlyList<LoadPlan>> PlansAsync(IReadOnlyList<BlockParticipant> participants, CancellationToken ct)
-    {
-        var plans = new List<LoadPlan>(participants.Count);
-        foreach (var p in participants)
-        {
-            plans.Add(await FeedLoader.WithValuesFetchedAsync(ScenarioPlans.BuildPlan(experiment, p.Variant, profile, p.Sut.BaseAddress), ct));
-        }
-        return plans;
-    }
+    /// <summary>
+    /// Each participant's plan, its feeds fetched once for the whole block (every slot then serves the same list). The
+    /// SUTs are asked at once: nothing is measured yet, and each compiles the code of its first request meanwhile.
+    /// </summary>
+    private async Task<IReadOnlyList<LoadPlan>> PlansAsync(IReadOnlyList<BlockParticipant> participants, CancellationToken ct) =>
+        await Task.WhenAll(participants.Select(p =>
+            FeedLoader.WithValuesFetchedAsync(ScenarioPlans.BuildPlan(experiment, p.Variant, profile, p.Sut.BaseAddress), ct)));
 
     private async Task WarmUpAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<LoadPlan> plans, List<JitActivity> jits,
         LoadResult?[] warmups, CancellationToken ct)

@@ -198,10 +198,15 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             : started.Records.FirstOrDefault(r => r!.FailureKind == FailureKind.DatabaseDown)?.FailureReason;
     }
 
-    /// <summary>Starts every variant of the block under its conditions; false when Ctrl+C came first.</summary>
+    /// <summary>
+    /// Starts every variant of the block under its conditions; false when Ctrl+C came first. The database paths are opened
+    /// (and measured) one after the other on a quiet machine; then the SUTs start all at once, since nothing is measured
+    /// while they start and each spends a couple of seconds compiling its start-up code.
+    /// </summary>
     private async Task<bool> StartParticipantsAsync(ExperimentDefinition experiment, IReadOnlyList<VariantDefinition> order, int block, int first,
         IReadOnlyList<RunPosition> positions, StartedBlock started, List<TracedRun> traced, CancellationToken ct)
     {
+        var conditioned = new List<Conditioned>(order.Count);
         for (var i = 0; i < order.Count; i++)
         {
             if (ct.IsCancellationRequested)
@@ -210,24 +215,29 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             }
             observer.RunStarting(positions[i]);
             var id = new RunIdentity(order[i].Name, block, first + i, DateTimeOffset.UtcNow);
-            var one = await StartUnderConditionsAsync(experiment, order[i], id, block, ct);
+            var one = await OpenConditionsAsync(experiment, order[i], id, ct);
             if (one.Path is not null)
             {
                 started.Paths.Add(one.Path);
             }
-            if (one.Failed is { } failed)
+            conditioned.Add(one);
+        }
+        var starts = await Task.WhenAll(conditioned.Select(c => c.Failed is null ? StartSutAsync(experiment, c, block, ct) : Task.FromResult(c.AsStart())));
+        for (var i = 0; i < starts.Length; i++)
+        {
+            if (starts[i].Failed is { } failed)
             {
                 started.Records[i] = failed;
                 continue;
             }
-            var measurement = (LoadMeasurement)MeasurementFor(experiment, one.Variant, block, traced);
-            started.Participants.Add(new BlockParticipant(one.Variant, id, one.Sut!, one.Info, measurement)
+            var measurement = (LoadMeasurement)MeasurementFor(experiment, starts[i].Variant, block, traced);
+            started.Participants.Add(new BlockParticipant(starts[i].Variant, conditioned[i].Id, starts[i].Sut!, starts[i].Info, measurement)
             {
-                DatabasePath = one.Path?.Stats,
-                Effect = one.Effect,
+                DatabasePath = starts[i].Path?.Stats,
+                Effect = starts[i].Effect,
             });
         }
-        return true;
+        return !ct.IsCancellationRequested;
     }
 
     /// <summary>An alternating block's SUTs and database paths (disposed in that order) and its records by block position.</summary>
@@ -284,26 +294,44 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     private sealed record ConditionedStart(VariantDefinition Variant, DatabasePath? Path, IRunningApp? Sut, IReadOnlyDictionary<string, string> Info,
         RunRecord? Failed, VariantEffect? Effect = null);
 
-    /// <summary>
-    /// Opens the database path the variant's conditions ask for (a latency proxy, measured), then starts its SUT through
-    /// it on the cores they give and checks they took effect. On failure nothing is left running but the path, which
-    /// the caller disposes.
-    /// </summary>
+    /// <summary>A variant as the profile runs it, with the conditions it runs under and their database path opened; or its failed record.</summary>
+    private sealed record Conditioned(VariantDefinition Variant, RunIdentity Id, Conditions Conditions, DatabasePath? Path, RunRecord? Failed)
+    {
+        public ConditionedStart AsStart() => new(Variant, Path, null, new Dictionary<string, string>(), Failed);
+    }
+
+    /// <summary>Opens the database path and starts the SUT under the variant's conditions (<see cref="OpenConditionsAsync"/>, <see cref="StartSutAsync"/>).</summary>
     private async Task<ConditionedStart> StartUnderConditionsAsync(ExperimentDefinition experiment, VariantDefinition variant, RunIdentity id,
         int block, CancellationToken ct)
     {
+        var conditioned = await OpenConditionsAsync(experiment, variant, id, ct);
+        return conditioned.Failed is null ? await StartSutAsync(experiment, conditioned, block, ct) : conditioned.AsStart();
+    }
+
+    /// <summary>Opens the database path the variant's conditions ask for (a latency proxy, measured before anything else runs).</summary>
+    private async Task<Conditioned> OpenConditionsAsync(ExperimentDefinition experiment, VariantDefinition variant, RunIdentity id, CancellationToken ct)
+    {
         var conditions = experiment.Conditions.Under(variant.Conditions);
         variant = experiment.Profiles[request.Profile].Apply(variant);
-        var none = new Dictionary<string, string>();
         var (path, pathFailure) = await RunConditions.OpenDatabasePathAsync(conditions, request.ConnectionString, ct);
         if (pathFailure is not null)
         {
-            return new ConditionedStart(variant, null, null, none, RunRecordBuilder.Failed(id, pathFailure));
+            return new Conditioned(variant, id, conditions, null, RunRecordBuilder.Failed(id, pathFailure));
         }
         if (path is not null)
         {
             observer.Message(DescribePath(path.Stats));
         }
+        return new Conditioned(variant, id, conditions, path, null);
+    }
+
+    /// <summary>
+    /// Starts the variant's SUT through its database path on the cores its conditions give, and checks they took effect.
+    /// On failure nothing is left running but the path, which the caller disposes.
+    /// </summary>
+    private async Task<ConditionedStart> StartSutAsync(ExperimentDefinition experiment, Conditioned conditioned, int block, CancellationToken ct)
+    {
+        var (variant, id, conditions, path, _) = conditioned;
         var overrides = new SutOverrides(path?.ConnectionString, RunConditions.CpuSet(conditions, request.Layout));
         var start = await _sessions.StartAsync(experiment, variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct, overrides);
         if ((start.Failure ?? RunConditions.CoresNotInEffect(conditions, start.Info, start.Sut?.TailOfLog())) is { } failure)

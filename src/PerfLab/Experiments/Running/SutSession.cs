@@ -26,14 +26,18 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
     /// <summary>The app under test for a variant, as the profile runs it: made once per variant, so its build is resolved once.</summary>
     public IAppUnderTest AppFor(ExperimentDefinition experiment, VariantDefinition variant)
     {
-        if (!_apps.TryGetValue((experiment.Name, variant.Name), out var app))
+        // Locked: a block starts its variants' apps at once.
+        lock (_apps)
         {
-            app = experiment.App is { } own
-                ? new ExternalApp(own.LaunchFor(variant, request.Layout.Sut))
-                : new BuiltInSut(logFile => Launch(variant, logFile));
-            _apps[(experiment.Name, variant.Name)] = app;
+            if (!_apps.TryGetValue((experiment.Name, variant.Name), out var app))
+            {
+                app = experiment.App is { } own
+                    ? new ExternalApp(own.LaunchFor(variant, request.Layout.Sut))
+                    : new BuiltInSut(logFile => Launch(variant, logFile));
+                _apps[(experiment.Name, variant.Name)] = app;
+            }
+            return app;
         }
-        return app;
     }
 
     /// <summary>Builds every variant's app before the first run, so a build never lands inside the measured runs.</summary>
