@@ -48,7 +48,7 @@ internal static class TimeContent
         {
             rows.Add(Row($"CPU ms/req: {label}", evidence, e => Ms(e.CpuMsPerRequest.TryGetValue(key, out var v) ? v : null)));
         }
-        rows.Add(Row("CPU ms/req: total", evidence, e => Ms(e.CpuMsPerRequest.Values.Sum()), strong: true));
+        rows.Add(Row("CPU ms/req: total", evidence, e => Ms(e.CpuMsPerRequest.Count > 0 ? e.CpuMsPerRequest.Values.Sum() : null), strong: true));
         rows.Add(Row("database ms/req (client)", evidence, e => Ms(e.DatabaseMsPerRequest)));
         rows.Add(Row("lock-blocked ms/req", evidence, e => Ms(e.LockBlockedMsPerRequest)));
         rows.Add(Row("blocking-wait ms/req", evidence, e => Ms(e.BlockingWaitMsPerRequest)));

@@ -63,7 +63,10 @@ public static class EvidenceFindings
                 .Select(c => (Component: c, Delta: Ms(e.CpuMsPerRequest, c) - Ms(b.Evidence.CpuMsPerRequest, c)))
                 .OrderByDescending(m => Math.Abs(m.Delta)).Take(3)
                 .Select(m => F($"{m.Component} {m.Delta:+0.000;-0.000} ms"));
-            var message = F($"against {baseline}: CPU {Total(b.Evidence):F3} -> {Total(e):F3} ms per request ({string.Join(", ", moves)}); ")
+            var cpu = e.CpuMsPerRequest.Count > 0 && b.Evidence.CpuMsPerRequest.Count > 0
+                ? F($"CPU {Total(b.Evidence):F3} -> {Total(e):F3} ms per request ({string.Join(", ", moves)})")
+                : "CPU not compared (a trace without enough CPU samples)";
+            var message = F($"against {baseline}: {cpu}; ")
                 + Wait("database", b.Evidence.DatabaseMsPerRequest, e.DatabaseMsPerRequest)
                 + Wait("; blocking waits", b.Evidence.BlockingWaitMsPerRequest, e.BlockingWaitMsPerRequest)
                 + Wait("; lock-blocked", b.Evidence.LockBlockedMsPerRequest, e.LockBlockedMsPerRequest);

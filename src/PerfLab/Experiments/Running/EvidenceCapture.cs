@@ -40,7 +40,8 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
         var cpuMsPerSecond = (CpuMs(sut.Pid) - cpuBefore) / clock.Elapsed.TotalSeconds;
         var result = await load;
 
-        var trace = ToMeasuredCpu(TraceAnalysis.Analyze(path, new TraceAnalysisOptions(AppModule: Apps.MainModule.Of(sut.Pid))), cpuMsPerSecond);
+        var analyzed = TraceAnalysis.Analyze(path, new TraceAnalysisOptions(AppModule: Apps.MainModule.Of(sut.Pid)));
+        var trace = ToMeasuredCpu(WithSamplerCoverage(analyzed, cpuMsPerSecond * analyzed.TracedSeconds), cpuMsPerSecond);
         if (!keepTrace)
         {
             File.Delete(path);
@@ -74,6 +75,34 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
         return trace with { Components = trace.Components.Select(c => c with { Ms = c.Ms * factor }).ToList() };
     }
 
+    /// <summary>The least share of the CPU the kernel charged that the samples must cover for a CPU breakdown.</summary>
+    public const double MinSampledShare = 0.25;
+
+    /// <summary>
+    /// The sampler stands for the process's CPU only if it delivered samples for it: it overstates CPU on a busy machine
+    /// (see <see cref="ToMeasuredCpu"/>), so samples covering less than <see cref="MinSampledShare"/> of what the kernel
+    /// charged mean the sampler missed most of the trace (seen once on net9.0: 7 samples for 4251 ms of CPU, and a GC
+    /// "share" of 70 % made of the pauses against almost nothing). The breakdown and the GC's CPU share are then left out,
+    /// with a warning, rather than spread over a handful of samples; the event-based figures stay.
+    /// </summary>
+    /// <param name="chargedMs">CPU the kernel charged the process over the traced seconds; NaN or 0 when unknown.</param>
+    public static TraceProfile WithSamplerCoverage(TraceProfile trace, double chargedMs)
+    {
+        var sampledMs = trace.CpuSamples * trace.SampleIntervalMs;
+        if (!double.IsFinite(chargedMs) || chargedMs <= 0 || sampledMs >= MinSampledShare * chargedMs)
+        {
+            return trace;
+        }
+        var warning = string.Create(CultureInfo.InvariantCulture,
+            $"the sampler delivered {trace.CpuSamples} CPU samples ({sampledMs:F0} ms) for {chargedMs:F0} ms of CPU the kernel charged over the traced {trace.TracedSeconds:F1} s: the CPU breakdown and the GC's CPU share are left out.");
+        return trace with
+        {
+            Components = [],
+            Gc = trace.Gc with { ShareOfCpu = double.NaN, ShareOfCpuUpper = double.NaN },
+            Warnings = [.. trace.Warnings, warning],
+        };
+    }
+
     private static double CpuMs(int pid)
     {
         try
@@ -101,7 +130,7 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
             LockBlockedMsPerRequest = PerRequest(trace.Contention.Sum(c => c.BlockedMs)),
             BlockingWaitMsPerRequest = PerRequest(trace.BlockingWaits.Sum(w => w.Ms)),
             GcPauseShare = trace.Gc.PauseShareOfWall,
-            GcCpuShare = trace.Gc.ShareOfCpu,
+            GcCpuShare = double.IsFinite(trace.Gc.ShareOfCpu) ? trace.Gc.ShareOfCpu : null,
             Contention = trace.Contention.Where(c => c.Count > 0 && c.BlockedMs >= TraceFindings.MinBlockedMs).Take(5).Select(c => new CallSite(Named(c.Place, c.AppPlace), c.Count, c.BlockedMs, c.ExampleStack)).ToList(),
             BlockingWaits = trace.BlockingWaits.Where(w => w.Ms >= TraceFindings.MinBlockedMs).Take(5).Select(w => new CallSite(Named(w.Place, w.AppPlace), w.Waits, w.Ms, w.ExampleStack)).ToList(),
             TopStacks = trace.TopStacks.Select(s => new StackSample(s.Frames, s.Samples)).ToList(),
@@ -113,5 +142,6 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
         appPlace is null || appPlace == place ? place : $"{place} (from {appPlace})";
 
     public static string Describe(TracedRun run) => string.Create(CultureInfo.InvariantCulture,
-        $"traced {run.Evidence.TracedSeconds:F1} s, {run.Evidence.Requests} requests, {run.Evidence.CpuSamples} CPU samples, {run.Findings.Count} findings");
+        $"traced {run.Evidence.TracedSeconds:F1} s, {run.Evidence.Requests} requests, {run.Evidence.CpuSamples} CPU samples, {run.Findings.Count} findings") +
+        string.Concat(run.Warnings.Select(w => "\n    trace warning: " + w));
 }

@@ -39,6 +39,48 @@ public sealed class EvidenceFindingsTests
         Assert.Same(scaled.Components, EvidenceCapture.ToMeasuredCpu(scaled, double.NaN).Components);
     }
 
+    // A net9.0 trace once held 7 CPU samples for 4251 ms the kernel charged: its "GC share" came out at 70 %.
+    [Fact]
+    public void WithSamplerCoverage_FewSamplesForTheChargedCpu_LeavesOutTheBreakdownAndTheGcShare()
+    {
+        var sparse = Profile(appMs: 3, dbMs: 4) with { Gc = new GcSummary([9, 16, 2], 49, 0.01, 49, 49, 0.7, 0.7, 0, 1, "one heap") };
+
+        var checkedTrace = EvidenceCapture.WithSamplerCoverage(sparse, chargedMs: 4_251);
+        var evidence = EvidenceCapture.ToEvidence(checkedTrace, "net9.0", 1, requests: 8_000, database: null);
+
+        Assert.Empty(checkedTrace.Components);
+        Assert.Contains("7 CPU samples (7 ms) for 4251 ms of CPU", Assert.Single(checkedTrace.Warnings));
+        Assert.Empty(evidence.CpuMsPerRequest);
+        Assert.Null(evidence.GcCpuShare);
+        Assert.Equal(0.01, evidence.GcPauseShare!.Value, 6); // event-based figures stay
+        Assert.DoesNotContain(TraceFindings.From(checkedTrace, 8_000), f => f.Kind is TraceFindingKind.GcHeadroom);
+    }
+
+    [Theory]
+    [InlineData(1_000.0)] // samples cover 300 % (a busy machine overstates)
+    [InlineData(12_000.0)] // 25 %: just enough
+    [InlineData(double.NaN)] // the kernel's figure unknown: nothing to check against
+    public void WithSamplerCoverage_EnoughSamples_Unchanged(double chargedMs)
+    {
+        var trace = Profile(appMs: 1_000, dbMs: 2_000);
+
+        Assert.Same(trace, EvidenceCapture.WithSamplerCoverage(trace, chargedMs));
+    }
+
+    [Fact]
+    public void Apply_OneTraceWithoutABreakdown_SaysTheCpuWasNotCompared()
+    {
+        var experiment = ReportFixtures.Sample().Experiments[0];
+        var (baseline, other) = (experiment.Variants[0], experiment.Variants[1]);
+        var sparse = EvidenceCapture.WithSamplerCoverage(Profile(3, 4), chargedMs: 4_000);
+
+        var applied = EvidenceFindings.Apply(experiment with { Baseline = baseline, Findings = [] },
+            [Traced(baseline, Profile(100, 100), 100), Traced(other, sparse, 100)]);
+
+        var change = Assert.Single(applied.Findings, f => f.Variant == other && f.Place == "per request");
+        Assert.StartsWith("against " + baseline + ": CPU not compared", change.Message);
+    }
+
     [Fact]
     public void ToEvidence_PerRequestFiguresFromTheTrace()
     {
