@@ -17,7 +17,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 {
     private const string Interrupted = "interrupted (Ctrl+C)";
 
-    private readonly SutSession _sessions = new(request, observer);
+    private readonly ConditionedStarts _starts = new(request, observer);
 
     // A sweep runs as its points, one after another, each an experiment of its own.
     private readonly IReadOnlyList<ExperimentDefinition> _experiments = request.Experiments.SelectMany(SweepDefinition.Points).ToList();
@@ -38,12 +38,12 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         foreach (var experiment in _experiments)
         {
             var profile = experiment.Profiles[request.Profile];
-            await _sessions.PrepareAsync(experiment, experiment.VariantsToRun(request.Aa).Select(profile.Apply).ToList(), ct);
+            await _starts.Sessions.PrepareAsync(experiment, experiment.VariantsToRun(request.Aa).Select(profile.Apply).ToList(), ct);
         }
         if (_experiments.Count > 0 && !ct.IsCancellationRequested)
         {
             var first = _experiments[0];
-            await _sessions.PrimeAsync(first, first.Profiles[request.Profile].Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
+            await _starts.Sessions.PrimeAsync(first, first.Profiles[request.Profile].Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
         }
 
         var results = new List<ExperimentResult>();
@@ -206,7 +206,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     private async Task<bool> StartParticipantsAsync(ExperimentDefinition experiment, IReadOnlyList<VariantDefinition> order, int block, int first,
         IReadOnlyList<RunPosition> positions, StartedBlock started, List<TracedRun> traced, CancellationToken ct)
     {
-        var conditioned = new List<Conditioned>(order.Count);
+        var conditioned = new List<ConditionedStarts.Conditioned>(order.Count);
         for (var i = 0; i < order.Count; i++)
         {
             if (ct.IsCancellationRequested)
@@ -215,14 +215,14 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             }
             observer.RunStarting(positions[i]);
             var id = new RunIdentity(order[i].Name, block, first + i, DateTimeOffset.UtcNow);
-            var one = await OpenConditionsAsync(experiment, order[i], id, ct);
+            var one = await _starts.OpenConditionsAsync(experiment, order[i], id, ct);
             if (one.Path is not null)
             {
                 started.Paths.Add(one.Path);
             }
             conditioned.Add(one);
         }
-        var starts = await Task.WhenAll(conditioned.Select(c => c.Failed is null ? StartSutAsync(experiment, c, block, ct) : Task.FromResult(c.AsStart())));
+        var starts = await Task.WhenAll(conditioned.Select(c => c.Failed is null ? _starts.StartSutAsync(experiment, c, block, ct) : Task.FromResult(c.AsStart())));
         for (var i = 0; i < starts.Length; i++)
         {
             if (starts[i].Failed is { } failed)
@@ -278,7 +278,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         List<TracedRun> traced, CancellationToken ct)
     {
         var id = new RunIdentity(variant.Name, block, order, DateTimeOffset.UtcNow);
-        var started = await StartUnderConditionsAsync(experiment, variant, id, block, ct);
+        var started = await _starts.StartUnderConditionsAsync(experiment, variant, id, block, ct);
         // Disposed last: the SUT stops before the proxy it reaches the database through.
         await using var databasePath = started.Path;
         if (started.Failed is { } failed)
@@ -289,65 +289,6 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var record = await MeasurementFor(experiment, started.Variant, block, traced).MeasureAsync(sut, id, started.Info, ct);
         return RunRecordBuilder.WithEffect(record, started.Effect) with { DatabasePath = started.Path?.Stats };
     }
-
-    /// <summary>A variant's SUT started and confirmed under its conditions, with the database path they ask for; or its failed record.</summary>
-    private sealed record ConditionedStart(VariantDefinition Variant, DatabasePath? Path, IRunningApp? Sut, IReadOnlyDictionary<string, string> Info,
-        RunRecord? Failed, VariantEffect? Effect = null);
-
-    /// <summary>A variant as the profile runs it, with the conditions it runs under and their database path opened; or its failed record.</summary>
-    private sealed record Conditioned(VariantDefinition Variant, RunIdentity Id, Conditions Conditions, DatabasePath? Path, RunRecord? Failed)
-    {
-        public ConditionedStart AsStart() => new(Variant, Path, null, new Dictionary<string, string>(), Failed);
-    }
-
-    /// <summary>Opens the database path and starts the SUT under the variant's conditions (<see cref="OpenConditionsAsync"/>, <see cref="StartSutAsync"/>).</summary>
-    private async Task<ConditionedStart> StartUnderConditionsAsync(ExperimentDefinition experiment, VariantDefinition variant, RunIdentity id,
-        int block, CancellationToken ct)
-    {
-        var conditioned = await OpenConditionsAsync(experiment, variant, id, ct);
-        return conditioned.Failed is null ? await StartSutAsync(experiment, conditioned, block, ct) : conditioned.AsStart();
-    }
-
-    /// <summary>Opens the database path the variant's conditions ask for (a latency proxy, measured before anything else runs).</summary>
-    private async Task<Conditioned> OpenConditionsAsync(ExperimentDefinition experiment, VariantDefinition variant, RunIdentity id, CancellationToken ct)
-    {
-        var conditions = experiment.Conditions.Under(variant.Conditions);
-        variant = experiment.Profiles[request.Profile].Apply(variant);
-        var (path, pathFailure) = await RunConditions.OpenDatabasePathAsync(conditions, request.ConnectionString, ct);
-        if (pathFailure is not null)
-        {
-            return new Conditioned(variant, id, conditions, null, RunRecordBuilder.Failed(id, pathFailure));
-        }
-        if (path is not null)
-        {
-            observer.Message(DescribePath(path.Stats));
-        }
-        return new Conditioned(variant, id, conditions, path, null);
-    }
-
-    /// <summary>
-    /// Starts the variant's SUT through its database path on the cores its conditions give, and checks they took effect.
-    /// On failure nothing is left running but the path, which the caller disposes.
-    /// </summary>
-    private async Task<ConditionedStart> StartSutAsync(ExperimentDefinition experiment, Conditioned conditioned, int block, CancellationToken ct)
-    {
-        var (variant, id, conditions, path, _) = conditioned;
-        var overrides = new SutOverrides(path?.ConnectionString, RunConditions.CpuSet(conditions, request.Layout));
-        var start = await _sessions.StartAsync(experiment, variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct, overrides);
-        if ((start.Failure ?? RunConditions.CoresNotInEffect(conditions, start.Info, start.Sut?.TailOfLog())) is { } failure)
-        {
-            if (start.Sut is not null)
-            {
-                await start.Sut.DisposeAsync();
-            }
-            return new ConditionedStart(variant, path, null, start.Info,
-                RunRecordBuilder.WithEffect(RunRecordBuilder.Failed(id, failure), start.Effect) with { DatabasePath = path?.Stats }, start.Effect);
-        }
-        return new ConditionedStart(variant, path, start.Sut, start.Info, null, start.Effect);
-    }
-
-    private static string DescribePath(DatabasePathStats stats) => string.Create(System.Globalization.CultureInfo.InvariantCulture,
-        $"database path: {stats.ConfiguredRttMs:0.###} ms RTT on the proxy; SELECT 1 through it {stats.MeasuredRttMs:0.000} ms, directly {stats.DirectRttMs:0.000} ms (median of {stats.Queries})");
 
     /// <summary>The load engine's measurement, or uploads; each variant's first run is traced when traces are asked for.</summary>
     private IMeasurement MeasurementFor(ExperimentDefinition experiment, VariantDefinition variant, int block, List<TracedRun> traced)
