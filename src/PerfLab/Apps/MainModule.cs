@@ -7,17 +7,7 @@ namespace PerfLab.Apps;
 public static class MainModule
 {
     /// <summary>The module of process <paramref name="pid"/>; null when its command line cannot be read.</summary>
-    public static string? Of(int pid)
-    {
-        try
-        {
-            return Of(File.ReadAllText($"/proc/{pid}/cmdline").Split('\0', StringSplitOptions.RemoveEmptyEntries));
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-            return null;
-        }
-    }
+    public static string? Of(int pid) => Of(RuntimeObservation.CommandLine(pid));
 
     /// <summary>The first argument naming a .dll, else the program itself unless it is the dotnet host.</summary>
     public static string? Of(IReadOnlyList<string> commandLine)

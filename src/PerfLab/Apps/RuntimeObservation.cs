@@ -79,7 +79,8 @@ public static class RuntimeObservation
         }
     }
 
-    private static IReadOnlyList<string> CommandLine(int pid)
+    /// <summary>The process's arguments from /proc/PID/cmdline, program first; empty when it cannot be read.</summary>
+    public static IReadOnlyList<string> CommandLine(int pid)
     {
         try
         {

@@ -89,15 +89,15 @@ public sealed class ManagedCluster
 
         var runAs = RunAsUser();
         var remembered = ReadRememberedPort();
-        var chosen = port ?? remembered ?? LoopbackPorts.PickFree();
-        if ((port ?? remembered) is not null && !LoopbackPorts.IsFree(chosen))
+        if ((port ?? remembered) is { } asked && !LoopbackPorts.IsFree(asked))
         {
             var source = port is not null ? "given with --port"
                 : $"remembered from the first start in {Path.Combine(DataDir, StateFile)}";
             throw new PerfLabException(
-                $"port {chosen} on 127.0.0.1 ({source}) is in use by another program; stop it or pass --port with a " +
+                $"port {asked} on 127.0.0.1 ({source}) is in use by another program; stop it or pass --port with a " +
                 "free port.", ExitCode.Environment);
         }
+        var chosen = port ?? remembered ?? LoopbackPorts.PickFree();
 
         var initialized = false;
         if (!status.Initialized)

@@ -11,15 +11,14 @@ public sealed record AppCode(string? Namespace, string? Module = null)
 {
     public bool Owns(string frame)
     {
-        var bang = frame.IndexOf('!', StringComparison.Ordinal);
-        var name = bang >= 0 ? frame[(bang + 1)..] : frame;
+        var name = FrameNames.MethodPart(frame);
         if (!string.IsNullOrEmpty(Namespace) && name.StartsWith(Namespace.TrimEnd('.') + ".", StringComparison.Ordinal))
         {
             return true;
         }
         // Code generated into the app's assembly for the framework (the request delegate generator's
         // Microsoft.AspNetCore.Http.Generated, a serializer context's System.Text.Json use) stays the framework's.
-        return !string.IsNullOrEmpty(Module) && bang > 0 && frame.AsSpan(0, bang).Equals(Module, StringComparison.OrdinalIgnoreCase)
+        return !string.IsNullOrEmpty(Module) && frame.StartsWith(Module + "!", StringComparison.OrdinalIgnoreCase)
                && !name.StartsWith("Microsoft.", StringComparison.Ordinal) && !name.StartsWith("System.", StringComparison.Ordinal);
     }
 }

@@ -54,8 +54,7 @@ public sealed class ComponentClassifier(AppCode app)
             return Component.App;
         }
         // TraceEvent names managed frames "Module!Namespace.Type.Method(...)"; match on what follows the '!'.
-        var bang = frame.IndexOf('!', StringComparison.Ordinal);
-        var name = bang >= 0 ? frame[(bang + 1)..] : frame;
+        var name = FrameNames.MethodPart(frame);
         foreach (var (prefix, component) in s_prefixes)
         {
             if (name.StartsWith(prefix, StringComparison.Ordinal))

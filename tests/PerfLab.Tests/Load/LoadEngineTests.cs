@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Net;
-using System.Net.Sockets;
 using PerfLab.Cli;
 using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
@@ -132,7 +131,7 @@ public sealed class LoadEngineTests
     public async Task RunAsync_NothingListens_ThrowsUnreachableWithinFiveSeconds()
     {
         var clock = Stopwatch.StartNew();
-        var ex = await Assert.ThrowsAsync<PerfLabException>(() => LoadEngine.RunAsync(Plan(new ClosedModel(1), new Uri($"http://127.0.0.1:{FreePort()}/"), TimeSpan.FromSeconds(5))));
+        var ex = await Assert.ThrowsAsync<PerfLabException>(() => LoadEngine.RunAsync(Plan(new ClosedModel(1), new Uri($"http://127.0.0.1:{LoopbackPorts.PickFree()}/"), TimeSpan.FromSeconds(5))));
         Assert.Equal(ExitCode.Unreachable, ex.ExitCode);
         Assert.Contains("connection refused", ex.Message);
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5));
@@ -297,12 +296,5 @@ public sealed class LoadEngineTests
         Assert.True(result.Incomplete, LoadSummary.ToText(result));
         Assert.Contains("never answered", result.IncompleteReason);
         Assert.True((result.EndedUtc - result.StartedUtc).TotalSeconds < 5);
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }
