@@ -21,6 +21,7 @@ public static class InfoApi
 /// <summary>The body of GET /info.</summary>
 /// <param name="DataLayer">ef-core or ado-net, the one serving the pages; <paramref name="DataLayers"/>: the ones this build offers.</param>
 /// <param name="Console">Where the standard output really goes: terminal (a pseudo-terminal perflab reads) or redirected.</param>
+/// <param name="MethodsJitted">Methods the JIT compiled since the process started (the total behind the methods-jitted counters).</param>
 public sealed record SutInfo(
     int ProcessId,
     string Runtime,
@@ -38,7 +39,8 @@ public sealed record SutInfo(
     int ExtraWorkMicroseconds,
     string DataLayer,
     IReadOnlyList<string> DataLayers,
-    string Console)
+    string Console,
+    long MethodsJitted)
 {
     public static SutInfo Read(EffectiveVariants variants, DatabaseSettings database, KestrelServerOptions kestrel, IConfiguration configuration)
     {
@@ -69,7 +71,8 @@ public sealed record SutInfo(
             variants.ExtraWorkMicroseconds,
             Variants.NameOf(Variants.DataLayer, variants.DataLayer),
             Data.DataLayers.Available.Select(kind => Variants.NameOf(Variants.DataLayer, kind)).ToList(),
-            Variants.NameOf(Variants.Console, ConsoleOutput.Current));
+            Variants.NameOf(Variants.Console, ConsoleOutput.Current),
+            System.Runtime.JitInfo.GetCompiledMethodCount(currentThread: false));
     }
 }
 

@@ -26,6 +26,7 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
     private readonly Dictionary<string, CounterSource> _sources = [];
     private readonly List<ThreadPoolAdjustment> _adjustments = [];
     private readonly List<string> _warnings = [];
+    private readonly Dictionary<string, double> _lastTotals = [];
     private long _emittedThrough = long.MinValue;
     private double _cpuCount = Environment.ProcessorCount;
     private readonly bool _countStarvation = definitions.Contains(CounterCatalog.Starvation);
@@ -143,6 +144,22 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
             return;
         }
         var value = Convert.ToDouble(raw, CultureInfo.InvariantCulture);
+        if (definition.Kind == CounterKind.Rate && !isRate)
+        {
+            // A running total published as a polling counter (methods-jitted-count on every runtime's EventCounters):
+            // the rate the catalog promises is its growth since the last publication; the first only sets the start.
+            lock (_gate)
+            {
+                var known = _lastTotals.TryGetValue(definition.Name, out var last);
+                _lastTotals[definition.Name] = value;
+                if (!known)
+                {
+                    return;
+                }
+                value = Math.Max(0, value - last);
+            }
+            isRate = true;
+        }
         Add(definition, CounterCollector.UnixMs(e), EventCounterSeries, value, isRate, CounterSource.EventCounters);
     }
 

@@ -29,6 +29,9 @@ public sealed record SutInfo(
     /// <summary>Where the SUT's standard output goes (terminal or redirected); null from a build that predates the switch.</summary>
     public string? Console { get; init; }
 
+    /// <summary>Methods jitted since the process started; null from a build that predates it.</summary>
+    public long? MethodsJitted { get; init; }
+
     /// <summary>What /info reported, as the flat map results.json keeps.</summary>
     public IReadOnlyDictionary<string, string> ToMap()
     {

@@ -65,6 +65,31 @@ public sealed class CounterCollectorTests
             d => Assert.Contains(recording.Samples, s => s.Values.ContainsKey(d.Name)));
     }
 
+    // EventCounters publish methods-jitted-count as the process's running total (thousands for an ASP.NET Core app);
+    // the meter as a rate. Read as a total, a warm-up waiting for the JIT to go quiet never ended on net8.0 SUTs.
+    [Theory]
+    [InlineData(RuntimeCounterSource.Meter)]
+    [InlineData(RuntimeCounterSource.EventCounters)]
+    public async Task CollectAsync_IdleSut_MethodsJittedIsARateOnBothSources(RuntimeCounterSource source)
+    {
+        await using var sut = await StartSutAsync();
+        using var stop = new CancellationTokenSource(_testBudget);
+        var info = await sut.GetInfoAsync(stop.Token);
+        var samples = new SampleWaiter();
+        var collecting = CounterCollector.CollectAsync(sut.Pid, new CounterOptions { Source = source }, samples, stop.Token);
+        await samples.WaitForCountAsync(5, stop.Token);
+        await stop.CancelAsync();
+        var recording = await collecting;
+
+        var jitted = Series(recording, CounterNames.MethodsJitted);
+        Assert.True(jitted.Count >= 3, $"too few methods-jitted samples: {jitted.Count}");
+        var total = info.MethodsJitted ?? 0;
+        Assert.True(total >= 500, $"the SUT had jitted only {total} methods; the test needs a total that a rate cannot reach");
+        // Read as a total, every sample would be at least the total before the session; as a rate, the samples add up to
+        // what the idle SUT compiled during the session (the collector's own session costs it a few hundred methods).
+        Assert.True(jitted.Sum() < total, $"methods jitted per second {string.Join(", ", jitted)} add up to more than the {total} compiled before the session");
+    }
+
     [Fact]
     public async Task CollectAsync_KnownNumberOfRequests_RequestRateAddsUpToThem()
     {
