@@ -28,8 +28,11 @@ public sealed record BlockParticipant(VariantDefinition Variant, RunIdentity Id,
 /// </summary>
 public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDefinition profile, Action<string> message)
 {
-    /// <summary>Load before each slot's clock starts: the connections and the thread pool of a SUT that sat idle refill.</summary>
-    public static readonly TimeSpan SlotWarmup = TimeSpan.FromSeconds(1);
+    /// <summary>
+    /// Load before each slot's clock starts: the connections of a SUT that sat idle a few seconds reopen and its users
+    /// reach full concurrency (its threads are still there: the pool keeps idle threads for 20 s).
+    /// </summary>
+    public static readonly TimeSpan SlotWarmup = TimeSpan.FromMilliseconds(500);
 
     /// <summary>A warm-up's measured part: the engine needs one; it is thrown away.</summary>
     private static readonly TimeSpan WarmupTail = TimeSpan.FromSeconds(1);
