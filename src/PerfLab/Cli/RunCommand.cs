@@ -70,7 +70,7 @@ public static class RunCommand
 
         public Option<TimeSpan?> Budget { get; } = new("--budget")
         {
-            Description = "Time the selected experiments may take together when adding blocks for a precision target, shared in proportion to their block time (default 20m; the minimum blocks always run).",
+            Description = "Time the whole run may take, counted from its start: after every experiment's minimum blocks, the time left goes block by block to the experiment furthest from its precision target, while a block of it still fits (default 20m; the minimum blocks always run).",
             CustomParser = r => OptionChecks.Duration(r, "--budget", TimeSpan.FromSeconds(1), TimeSpan.FromDays(7), unitRequired: true),
             DefaultValueFactory = _ => TimeSpan.FromMinutes(20),
         };
@@ -281,7 +281,7 @@ public sealed class ConsoleRunObserver : IRunObserver
             ? string.Create(CultureInfo.InvariantCulture, $"{p.WidestHalfWidthPercent:0.0} %")
             : "not yet computable";
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"    {p.Experiment}: block {p.Block} done, widest half-width {widest} (target {p.TargetPercent:0.#} %){(p.Decision.Stop ? $": stop, {p.Decision.Reason}" : ": one more block")}"));
+            $"    {p.Experiment}: block {p.Block} done, widest half-width {widest} (target {p.TargetPercent:0.#} %){(p.Decision.Stop ? $": stop, {p.Decision.Reason}" : $": {p.Decision.Reason ?? "one more block"}")}"));
     }
 
     public void Message(string text) => Console.WriteLine($"    {text}");

@@ -300,6 +300,37 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         Assert.Equal(["a", "b", "b", "a"], runs.Take(4).Select(r => r.GetProperty("variant").GetString()));
     }
 
+    [Fact]
+    public async Task Run_TwoExperimentsShortOfTarget_BudgetAddsBlocksAfterBothMinimumsAndEndsWithinIt()
+    {
+        var db = await postgres.CreateDatabaseAsync();
+        var folder = WriteExperiment(NewFolder(), dataAccess: "async", duration: "1s");
+        File.WriteAllText(Path.Combine(folder, "tiny2.yaml"), File.ReadAllText(Path.Combine(folder, "tiny.yaml")).Replace("name: tiny", "name: tiny2", StringComparison.Ordinal));
+        var output = NewFolder();
+        var budget = TimeSpan.FromSeconds(75);
+        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--profile", "smoke", "--repeat", "2",
+            "--precision", "0.01%", "--budget", "75s", "--trace", "false", "--out", output, "--connection-string", db);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Contains("tiny: block 2 done, widest half-width", result.Stdout);
+        Assert.Contains("more blocks once every experiment has its first ones", result.Stdout);
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
+        var root = json.RootElement;
+        var experiments = root.GetProperty("experiments").EnumerateArray().ToList();
+        Assert.Equal(["tiny", "tiny2"], experiments.Select(e => e.GetProperty("name").GetString()));
+        var runs = experiments.SelectMany(e => e.GetProperty("runs").EnumerateArray()
+            .Select(r => (Experiment: e.GetProperty("name").GetString(), Block: r.GetProperty("repetition").GetInt32(), Order: r.GetProperty("order").GetInt32()))).ToList();
+        // A 0.01 % target is never met: the time left after both minimums went to added blocks, all of them after
+        // every minimum block of both experiments; then the budget said stop.
+        Assert.True(runs.Count(r => r.Block > 2) >= 2, $"no block was added: {string.Join(", ", runs)}");
+        var lastMinimum = runs.Where(r => r.Block <= 2).Max(r => r.Order);
+        Assert.All(runs.Where(r => r.Block > 2), r => Assert.True(r.Order > lastMinimum, $"{r} ran before a minimum block ({lastMinimum})"));
+        Assert.Equal(Enumerable.Range(1, runs.Count), runs.Select(r => r.Order).Order());
+        Assert.All(experiments, e => Assert.StartsWith("budget spent", e.GetProperty("stopReason").GetString()));
+        var took = root.GetProperty("finishedAt").GetDateTimeOffset() - root.GetProperty("startedAt").GetDateTimeOffset();
+        Assert.True(took < budget + TimeSpan.FromSeconds(15), $"the run took {took}, the budget was {budget}");
+    }
+
     private const string TakingTurns = """
         name: turns
         title: Two delays taking turns

@@ -19,6 +19,9 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 
     private readonly ConditionedStarts _starts = new(request, observer);
 
+    // Runs started so far in this invocation: a run's place in it (blocks added later come after every minimum block).
+    private int _runsStarted;
+
     // A sweep runs as its points, one after another, each an experiment of its own.
     private readonly IReadOnlyList<ExperimentDefinition> _experiments = request.Experiments.SelectMany(SweepDefinition.Points).ToList();
 
@@ -31,9 +34,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var provenance = RunEnvironment.DescribeAsync(request.Profile, repetitions, request.Aa, request.Layout, request.DatabaseDescription, ct);
         var plan = new RunPlan(_experiments.Select(e => new PlannedExperiment(e.Name,
             RunPlan.PlannedRunSeconds(e, e.Profiles[request.Profile]), e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)));
-        var budget = request.Budget is { } total
-            ? new TimeBudget(total, plan.Experiments.Select(p => p.PlannedRunSeconds * p.Variants).ToList())
-            : null;
+        var budget = new RunBudget(request.Budget);
 
         foreach (var experiment in _experiments)
         {
@@ -46,20 +47,30 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             await _starts.Sessions.PrimeAsync(first, first.Profiles[request.Profile].Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
         }
 
-        var results = new List<ExperimentResult>();
+        // Every experiment's minimum blocks in order, then the budget's time, block by block, where precision is missing.
+        var progress = new List<ExperimentProgress>();
         string? incomplete = null;
         for (var i = 0; i < _experiments.Count && incomplete is null; i++)
         {
-            var clock = Stopwatch.StartNew();
-            var (result, stop) = await RunExperimentAsync(_experiments[i], plan, budget?.AllowanceFor(i), settings, ct);
-            budget?.Spend(clock.Elapsed);
-            if (result is not null)
+            var one = new ExperimentProgress(_experiments[i], Rule(_experiments[i]));
+            progress.Add(one);
+            do
             {
-                results.Add(result);
+                incomplete = await RunNextBlockAsync(one, plan, budget, settings, later: i < _experiments.Count - 1, ct);
             }
-            incomplete = stop;
+            while (incomplete is null && !one.Decision.Stop && one.Blocks < one.Rule.MinBlocks);
+        }
+        while (incomplete is null && budget.Next(progress) is { } neediest)
+        {
+            incomplete = await RunNextBlockAsync(neediest, plan, budget, settings, later: false, ct);
+        }
+        foreach (var waiting in progress.Where(p => !p.Decision.Stop && incomplete is null))
+        {
+            // No block of it fits in what is left.
+            waiting.Decision = waiting.Rule.Decide(waiting.Blocks, waiting.Widest, roomForAnotherBlock: false);
         }
 
+        var results = progress.Where(p => p.Runs.Count > 0).Select(p => ResultOf(p, settings, incomplete)).ToList();
         return new RunResults
         {
             StartedAt = started,
@@ -77,49 +88,48 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     private StoppingRule Rule(ExperimentDefinition experiment) =>
         StoppingRule.For(experiment.Profiles[request.Profile], request.Repeat, request.PrecisionPercent);
 
-    /// <returns>The experiment's result (null when no run was made) and, when the whole run must stop, why.</returns>
-    private async Task<(ExperimentResult? Result, string? Stop)> RunExperimentAsync(ExperimentDefinition experiment, RunPlan plan,
-        TimeSpan? allowance, AnalysisSettings settings, CancellationToken ct)
+    /// <summary>
+    /// One more block of the experiment, then the stopping rule's decision. <paramref name="later"/>: other experiments
+    /// still wait for their minimum blocks, so a block beyond the minimum waits until they have had theirs.
+    /// </summary>
+    /// <returns>When the whole run must stop, why (Ctrl+C, the database went down); else null.</returns>
+    private async Task<string?> RunNextBlockAsync(ExperimentProgress p, RunPlan plan, RunBudget budget, AnalysisSettings settings, bool later,
+        CancellationToken ct)
     {
-        var rule = Rule(experiment);
-        var variants = experiment.VariantsToRun(request.Aa);
-        var runs = new List<RunRecord>();
-        var traced = new List<TracedRun>();
         var clock = Stopwatch.StartNew();
-        string? stop = null;
-        StopDecision decision = StopDecision.Continue;
-        var blocks = 0;
-        while (stop is null && !decision.Stop)
+        p.Blocks++;
+        if (p.Blocks > plan.BlocksOf(p.Experiment.Name))
         {
-            blocks++;
-            stop = await RunBlockAsync(experiment, RunPlan.Block(variants, blocks), blocks, plan, runs, traced, ct);
-            if (stop is not null)
-            {
-                break;
-            }
-            var widest = StoppingRule.WidestHalfWidth(ExperimentAnalyzer.Analyze(experiment, runs, settings).Comparisons);
-            decision = rule.Decide(blocks, widest, allowance is not { } a || TimeBudget.HasRoomForBlock(a, clock.Elapsed, blocks));
-            if (!decision.Stop && blocks >= rule.MinBlocks && StoppingRule.NeverInEffect(runs) is { } never)
-            {
-                decision = new StopDecision(true, never);
-            }
-            observer.BlockFinished(new BlockProgress(experiment.Name, blocks, widest, rule.PrecisionPercent, decision));
-            if (!decision.Stop && blocks >= plan.BlocksOf(experiment.Name))
-            {
-                plan.AddBlock(experiment.Name);
-            }
+            plan.AddBlock(p.Experiment.Name);
         }
-        if (runs.Count == 0)
+        var stop = await RunBlockAsync(p.Experiment, RunPlan.Block(p.Experiment.VariantsToRun(request.Aa), p.Blocks), p.Blocks, plan, p.Runs, p.Traced, ct);
+        p.Spent += clock.Elapsed;
+        if (stop is not null)
         {
-            return (null, stop);
+            return stop;
         }
-        return (EvidenceFindings.Apply(ExperimentAnalyzer.Analyze(experiment, runs, settings), traced) with
+        p.Widest = StoppingRule.WidestHalfWidth(ExperimentAnalyzer.Analyze(p.Experiment, p.Runs, settings).Comparisons);
+        var decision = p.Rule.Decide(p.Blocks, p.Widest, budget.HasRoomFor(p));
+        if (!decision.Stop && p.Blocks >= p.Rule.MinBlocks && StoppingRule.NeverInEffect(p.Runs) is { } never)
         {
-            Blocks = blocks,
-            PrecisionTargetPercent = rule.PrecisionPercent,
-            StopReason = decision.Reason ?? stop,
-        }, stop);
+            decision = new StopDecision(true, never);
+        }
+        if (!decision.Stop && later && p.Blocks >= p.Rule.MinBlocks)
+        {
+            decision = StopDecision.Later;
+        }
+        p.Decision = decision;
+        observer.BlockFinished(new BlockProgress(p.Experiment.Name, p.Blocks, p.Widest, p.Rule.PrecisionPercent, decision));
+        return null;
     }
+
+    private static ExperimentResult ResultOf(ExperimentProgress p, AnalysisSettings settings, string? incomplete) =>
+        EvidenceFindings.Apply(ExperimentAnalyzer.Analyze(p.Experiment, p.Runs, settings), p.Traced) with
+        {
+            Blocks = p.Blocks,
+            PrecisionTargetPercent = p.Rule.PrecisionPercent,
+            StopReason = (p.Decision.Stop ? p.Decision.Reason : null) ?? incomplete ?? p.Decision.Reason,
+        };
 
     /// <returns>Why the whole run must stop (Ctrl+C, the database went down), or null to go on.</returns>
     private async Task<string?> RunBlockAsync(ExperimentDefinition experiment, IReadOnlyList<VariantDefinition> order, int block,
@@ -135,7 +145,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             {
                 return Interrupted;
             }
-            var index = runs.Count + 1 + RunsBefore(experiment, plan);
+            var index = ++_runsStarted;
             var position = new RunPosition(experiment.Name, variant.Name, block, plan.BlocksOf(experiment.Name), index, plan.TotalRuns, plan.Remaining(index));
             observer.RunStarting(position);
             var clock = Stopwatch.StartNew();
@@ -168,7 +178,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         RunPlan plan, List<RunRecord> runs, List<TracedRun> traced, CancellationToken ct)
     {
         var clock = Stopwatch.StartNew();
-        var first = runs.Count + 1 + RunsBefore(experiment, plan);
+        var first = _runsStarted + 1;
+        _runsStarted += order.Count;
         var positions = order.Select((v, i) => new RunPosition(experiment.Name, v.Name, block, plan.BlocksOf(experiment.Name), first + i,
             plan.TotalRuns, plan.Remaining(first))).ToList();
         var started = new StartedBlock(order.Count);
@@ -269,10 +280,6 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             }
         }
     }
-
-    /// <summary>Runs of the experiments before this one, as planned and run: they all completed before it started.</summary>
-    private static int RunsBefore(ExperimentDefinition experiment, RunPlan plan) =>
-        plan.Experiments.TakeWhile(e => e.Name != experiment.Name).Sum(e => e.Variants * e.Blocks);
 
     private async Task<RunRecord> RunOneAsync(ExperimentDefinition experiment, VariantDefinition variant, int block, int order,
         List<TracedRun> traced, CancellationToken ct)

@@ -7,6 +7,9 @@ namespace PerfLab.Experiments.Running;
 public sealed record StopDecision(bool Stop, string? Reason)
 {
     public static readonly StopDecision Continue = new(false, null);
+
+    /// <summary>Short of its target after its minimum blocks: more once every experiment has had its own, as the budget allows.</summary>
+    public static readonly StopDecision Later = new(false, "more blocks once every experiment has its first ones, as the budget allows");
 }
 
 /// <summary>
