@@ -74,15 +74,31 @@ public sealed record StoppingRule(int MinBlocks, int MaxBlocks, double? Precisio
             .FirstOrDefault();
 
     /// <summary>
-    /// The widest 95 % half-width, (High − Low) / 2 in percent, of the primary comparisons: every variant against the
-    /// baseline on all scenarios' RPS (batch mean time for burst and upload experiments). +∞ when one has no interval yet.
+    /// The widest 95 % half-width in percent of the primary comparisons: every variant against the baseline on all
+    /// scenarios' RPS (batch mean time for burst and upload experiments). A comparison's half-width is the narrower of
+    /// two readings of its interval: in points of the baseline, (High − Low) / 2, and relative to the change itself,
+    /// the ratio's ×/÷ factor (√(hi/lo) − 1, hi and lo the interval's ends as ratios). They agree for small changes; for
+    /// a nine-fold gain known to 7 % of itself, [+675, +860] %, the points read ±92 and no number of blocks would bring
+    /// them under 10, while the ratio is 8.7 ×/÷ 1.11. +∞ when one has no interval yet.
     /// </summary>
     public static double WidestHalfWidth(IEnumerable<Comparison> comparisons)
     {
         var widths = comparisons.Where(c => c.Scenario == "all" && c.Metric is "rps" or "batch-mean-ms")
-            .Select(c => (c.HighPercent - c.LowPercent) / 2)
-            .Select(w => double.IsFinite(w) ? w : double.PositiveInfinity)
+            .Select(c => HalfWidth(c.LowPercent, c.HighPercent))
             .ToList();
         return widths.Count > 0 ? widths.Max() : 0;
+    }
+
+    /// <summary>The narrower of the points and the relative half-width of an interval of changes in percent (see <see cref="WidestHalfWidth"/>).</summary>
+    public static double HalfWidth(double lowPercent, double highPercent)
+    {
+        var points = (highPercent - lowPercent) / 2;
+        if (!double.IsFinite(points))
+        {
+            return double.PositiveInfinity;
+        }
+        double lo = 1 + lowPercent / 100, hi = 1 + highPercent / 100;
+        var relative = lo > 0 && hi > 0 ? (Math.Sqrt(hi / lo) - 1) * 100 : double.PositiveInfinity;
+        return Math.Min(points, relative);
     }
 }

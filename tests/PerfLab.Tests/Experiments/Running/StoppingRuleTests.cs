@@ -95,6 +95,17 @@ public sealed class StoppingRuleTests
         Assert.Equal(7, StoppingRule.WidestHalfWidth([Change("b", "all", "batch-mean-ms", -9, 5)]), 9);
     }
 
+    [Theory]
+    [InlineData(-2, 6, 4)]            // small changes: points and ratio agree, the points are narrower here
+    [InlineData(10, 16, 2.6911)]      // a gain: √(1.16 / 1.10) − 1
+    [InlineData(675, 860, 11.2973)]   // nine-fold: ±92.5 points, ×/÷ 1.113 relative to itself
+    [InlineData(-81.4, -78.6, 1.4)]   // a five-fold drop in time: 1.4 points, ×/÷ 1.073
+    [InlineData(-110, -90, 10)]       // an interval reaching below zero has no ratio: points
+    public void HalfWidth_OfAnInterval_IsTheNarrowerOfPointsAndRatio(double low, double high, double expected)
+    {
+        Assert.Equal(expected, StoppingRule.HalfWidth(low, high), 3);
+    }
+
     [Fact]
     public void WidestHalfWidth_ComparisonWithoutInterval_IsInfinite()
     {
