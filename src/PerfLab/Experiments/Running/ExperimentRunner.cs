@@ -34,7 +34,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var provenance = RunEnvironment.DescribeAsync(request.Profile, repetitions, request.Aa, request.Layout, request.DatabaseDescription, ct);
         var plan = new RunPlan(_experiments.Select(e => new PlannedExperiment(e.Name,
             RunPlan.PlannedRunSeconds(e, e.Profiles[request.Profile]), e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)));
-        var budget = new RunBudget(request.Budget);
+        var budget = new RunBudget(request.Budget, p => TimeSpan.FromSeconds(plan.EstimateBlockSeconds(p.Experiment.Name)));
 
         foreach (var experiment in _experiments)
         {
@@ -64,10 +64,13 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         {
             incomplete = await RunNextBlockAsync(neediest, plan, budget, settings, later: false, ct);
         }
-        foreach (var waiting in progress.Where(p => !p.Decision.Stop && incomplete is null))
+        if (incomplete is null)
         {
-            // No block of it fits in what is left.
-            waiting.Decision = waiting.Rule.Decide(waiting.Blocks, waiting.Widest, roomForAnotherBlock: false);
+            // Those still short of their target: no block of theirs fits in what is left.
+            foreach (var waiting in progress.Where(p => !p.Decision.Stop))
+            {
+                waiting.Decision = waiting.Rule.Decide(waiting.Blocks, waiting.Widest, roomForAnotherBlock: false);
+            }
         }
 
         var results = progress.Where(p => p.Runs.Count > 0).Select(p => ResultOf(p, settings, incomplete)).ToList();
@@ -96,14 +99,12 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     private async Task<string?> RunNextBlockAsync(ExperimentProgress p, RunPlan plan, RunBudget budget, AnalysisSettings settings, bool later,
         CancellationToken ct)
     {
-        var clock = Stopwatch.StartNew();
         p.Blocks++;
         if (p.Blocks > plan.BlocksOf(p.Experiment.Name))
         {
             plan.AddBlock(p.Experiment.Name);
         }
         var stop = await RunBlockAsync(p.Experiment, RunPlan.Block(p.Experiment.VariantsToRun(request.Aa), p.Blocks), p.Blocks, plan, p.Runs, p.Traced, ct);
-        p.Spent += clock.Elapsed;
         if (stop is not null)
         {
             return stop;
@@ -128,7 +129,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         {
             Blocks = p.Blocks,
             PrecisionTargetPercent = p.Rule.PrecisionPercent,
-            StopReason = (p.Decision.Stop ? p.Decision.Reason : null) ?? incomplete ?? p.Decision.Reason,
+            // Every experiment has stopped by now, unless the whole run was cut short.
+            StopReason = p.Decision.Stop ? p.Decision.Reason : incomplete,
         };
 
     /// <returns>Why the whole run must stop (Ctrl+C, the database went down), or null to go on.</returns>

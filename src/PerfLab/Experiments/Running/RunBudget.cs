@@ -18,38 +18,33 @@ public sealed class ExperimentProgress(ExperimentDefinition experiment, Stopping
 
     public StopDecision Decision { get; set; } = StopDecision.Continue;
 
-    /// <summary>Time its blocks took, preparation and traces included.</summary>
-    public TimeSpan Spent { get; set; }
-
-    public TimeSpan AverageBlock => Blocks > 0 ? Spent / Blocks : TimeSpan.Zero;
-
-    /// <summary>How far it is from its precision target: the widest half-width over the target (∞ without a target's worth of blocks).</summary>
+    /// <summary>How far it is from its precision target: the widest half-width over the target (+∞ before one can be computed, 0 without a target).</summary>
     public double Need => Rule.PrecisionPercent is { } target && target > 0 ? Widest / target : 0;
 }
 
 /// <summary>
 /// `perflab run --budget`: the time the whole invocation may take, counted from its start. Every experiment first runs
 /// its minimum blocks, in order; the time left then goes one block at a time to the experiment furthest from its
-/// precision target (widest half-width over target), as long as a block of its (its average block so far) still fits.
-/// So the time goes where a verdict still lacks precision, not to whichever experiment happens to run first, and the
-/// whole run ends within the budget unless the minimum blocks alone exceed it.
+/// precision target (widest half-width over target), as long as its next block (<paramref name="nextBlock"/>: the
+/// run plan's estimate from its runs so far) still fits. So the time goes where a verdict still lacks precision, not to
+/// whichever experiment happens to run first, and the whole run ends within the budget unless the minimum blocks alone
+/// exceed it.
 /// </summary>
-public sealed class RunBudget(TimeSpan? total)
+public sealed class RunBudget(TimeSpan? total, Func<ExperimentProgress, TimeSpan> nextBlock)
 {
     private readonly Stopwatch _clock = Stopwatch.StartNew();
 
-    public TimeSpan? Total => total;
-
     /// <summary>Whether one more block of <paramref name="progress"/> fits in what is left now.</summary>
-    public bool HasRoomFor(ExperimentProgress progress) => Fits(total, _clock.Elapsed, progress.AverageBlock);
+    public bool HasRoomFor(ExperimentProgress progress) => Fits(total, _clock.Elapsed, nextBlock(progress));
 
     public static bool Fits(TimeSpan? total, TimeSpan elapsed, TimeSpan nextBlock) => total is not { } t || elapsed + nextBlock <= t;
 
     /// <summary>The experiment to give the next block to, among those still asking for one and whose block fits; null when none.</summary>
-    public ExperimentProgress? Next(IEnumerable<ExperimentProgress> experiments) => Next(experiments, total, _clock.Elapsed);
+    public ExperimentProgress? Next(IEnumerable<ExperimentProgress> experiments) => Next(experiments, total, _clock.Elapsed, nextBlock);
 
-    public static ExperimentProgress? Next(IEnumerable<ExperimentProgress> experiments, TimeSpan? total, TimeSpan elapsed) =>
-        experiments.Where(p => !p.Decision.Stop && Fits(total, elapsed, p.AverageBlock))
+    public static ExperimentProgress? Next(IEnumerable<ExperimentProgress> experiments, TimeSpan? total, TimeSpan elapsed,
+        Func<ExperimentProgress, TimeSpan> nextBlock) =>
+        experiments.Where(p => !p.Decision.Stop && Fits(total, elapsed, nextBlock(p)))
             .OrderByDescending(p => p.Need)
             .FirstOrDefault();
 }

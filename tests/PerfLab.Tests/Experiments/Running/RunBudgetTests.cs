@@ -8,42 +8,61 @@ public sealed class RunBudgetTests
     private static readonly ExperimentDefinition _experiment =
         ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder).First(e => e.Name == "gc");
 
-    private static ExperimentProgress Progress(double widest, double target, int blocks, int secondsPerBlock, bool stopped = false) =>
-        new(_experiment, new StoppingRule(3, 20, target))
+    private readonly Dictionary<ExperimentProgress, TimeSpan> _blocks = [];
+
+    private ExperimentProgress Progress(double widest, double target, int secondsPerBlock, bool stopped = false)
+    {
+        var progress = new ExperimentProgress(_experiment, new StoppingRule(3, 20, target))
         {
             Widest = widest,
-            Blocks = blocks,
-            Spent = TimeSpan.FromSeconds(secondsPerBlock * blocks),
+            Blocks = 3,
             Decision = stopped ? new StopDecision(true, "precision reached") : StopDecision.Later,
         };
+        _blocks[progress] = TimeSpan.FromSeconds(secondsPerBlock);
+        return progress;
+    }
+
+    private TimeSpan NextBlock(ExperimentProgress progress) => _blocks[progress];
 
     [Fact]
     public void Next_SeveralShortOfTarget_TheFurthestFromItsTargetGoesFirst()
     {
-        var near = Progress(widest: 6, target: 5, blocks: 3, secondsPerBlock: 50);
-        var far = Progress(widest: 18, target: 10, blocks: 3, secondsPerBlock: 60);
-        var done = Progress(widest: 40, target: 5, blocks: 3, secondsPerBlock: 50, stopped: true);
+        var near = Progress(widest: 6, target: 5, secondsPerBlock: 50);
+        var far = Progress(widest: 18, target: 10, secondsPerBlock: 60);
+        var done = Progress(widest: 40, target: 5, secondsPerBlock: 50, stopped: true);
 
-        Assert.Same(far, RunBudget.Next([near, far, done], TimeSpan.FromMinutes(20), TimeSpan.FromMinutes(10)));
+        Assert.Same(far, RunBudget.Next([near, far, done], TimeSpan.FromMinutes(20), TimeSpan.FromMinutes(10), NextBlock));
     }
 
     [Fact]
     public void Next_NeediestBlockDoesNotFit_ANeedyOneThatFitsGetsTheTime()
     {
-        var shortBlocks = Progress(widest: 7, target: 5, blocks: 3, secondsPerBlock: 50);
-        var longBlocks = Progress(widest: 20, target: 5, blocks: 3, secondsPerBlock: 90);
+        var shortBlocks = Progress(widest: 7, target: 5, secondsPerBlock: 50);
+        var longBlocks = Progress(widest: 20, target: 5, secondsPerBlock: 90);
 
         // 60 s left: a 90 s block would end past the budget, a 50 s one within it.
-        Assert.Same(shortBlocks, RunBudget.Next([shortBlocks, longBlocks], TimeSpan.FromSeconds(600), TimeSpan.FromSeconds(540)));
-        Assert.Null(RunBudget.Next([shortBlocks, longBlocks], TimeSpan.FromSeconds(600), TimeSpan.FromSeconds(551)));
+        Assert.Same(shortBlocks, RunBudget.Next([shortBlocks, longBlocks], TimeSpan.FromSeconds(600), TimeSpan.FromSeconds(540), NextBlock));
+        Assert.Null(RunBudget.Next([shortBlocks, longBlocks], TimeSpan.FromSeconds(600), TimeSpan.FromSeconds(551), NextBlock));
     }
 
     [Fact]
     public void Next_NoBudget_AddsUntilEveryTargetIsMet()
     {
-        var open = Progress(widest: 7, target: 5, blocks: 12, secondsPerBlock: 600);
+        var open = Progress(widest: 7, target: 5, secondsPerBlock: 600);
 
-        Assert.Same(open, RunBudget.Next([open], total: null, TimeSpan.FromHours(3)));
-        Assert.Null(RunBudget.Next([Progress(7, 5, 3, 60, stopped: true)], total: null, TimeSpan.Zero));
+        Assert.Same(open, RunBudget.Next([open], total: null, TimeSpan.FromHours(3), NextBlock));
+        Assert.Null(RunBudget.Next([Progress(7, 5, 60, stopped: true)], total: null, TimeSpan.Zero, NextBlock));
+    }
+
+    [Fact]
+    public void EstimateBlockSeconds_AfterRuns_IsEveryVariantOnceAtItsMeasuredRunTime()
+    {
+        var plan = new RunPlan([new PlannedExperiment("gc", PlannedRunSeconds: 21, Variants: 3, Blocks: 3)]);
+        foreach (var seconds in new[] { 16.0, 18, 20 })
+        {
+            plan.Observe("gc", seconds);
+        }
+
+        Assert.Equal(54, plan.EstimateBlockSeconds("gc"), 9);
     }
 }
