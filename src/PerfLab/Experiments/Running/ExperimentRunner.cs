@@ -47,8 +47,32 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             await _starts.Sessions.PrimeAsync(first, first.Profiles[request.Profile].Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
         }
 
-        // Every experiment's minimum blocks in order, then the budget's time, block by block, where precision is missing.
         var progress = new List<ExperimentProgress>();
+        var incomplete = await RunBlocksAsync(progress, plan, budget, settings, ct);
+
+        var results = progress.Where(p => p.Runs.Count > 0).Select(p => ResultOf(p, settings, incomplete)).ToList();
+        return new RunResults
+        {
+            StartedAt = started,
+            FinishedAt = DateTimeOffset.UtcNow,
+            Profile = request.Profile,
+            Provenance = await provenance,
+            Experiments = results,
+            Incomplete = incomplete is not null,
+            IncompleteReason = incomplete,
+            Notes = CeilingNotes.Of(results),
+            Sweeps = request.Experiments.Any(e => e.Sweep is not null) ? SweepAnalysis.Gather(request.Experiments, results) : null,
+        };
+    }
+
+    /// <summary>
+    /// Every experiment's minimum blocks in order, then the budget's time, block by block, where precision is missing;
+    /// <paramref name="progress"/> gets one entry per experiment begun.
+    /// </summary>
+    /// <returns>When the whole run was cut short, why; else null, and every experiment has stopped.</returns>
+    private async Task<string?> RunBlocksAsync(List<ExperimentProgress> progress, RunPlan plan, RunBudget budget, AnalysisSettings settings,
+        CancellationToken ct)
+    {
         string? incomplete = null;
         for (var i = 0; i < _experiments.Count && incomplete is null; i++)
         {
@@ -72,20 +96,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
                 waiting.Decision = waiting.Rule.Decide(waiting.Blocks, waiting.Widest, roomForAnotherBlock: false);
             }
         }
-
-        var results = progress.Where(p => p.Runs.Count > 0).Select(p => ResultOf(p, settings, incomplete)).ToList();
-        return new RunResults
-        {
-            StartedAt = started,
-            FinishedAt = DateTimeOffset.UtcNow,
-            Profile = request.Profile,
-            Provenance = await provenance,
-            Experiments = results,
-            Incomplete = incomplete is not null,
-            IncompleteReason = incomplete,
-            Notes = CeilingNotes.Of(results),
-            Sweeps = request.Experiments.Any(e => e.Sweep is not null) ? SweepAnalysis.Gather(request.Experiments, results) : null,
-        };
+        return incomplete;
     }
 
     private StoppingRule Rule(ExperimentDefinition experiment) =>
