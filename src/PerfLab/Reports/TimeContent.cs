@@ -51,8 +51,11 @@ internal static class TimeContent
         rows.Add(Row("CPU ms/req: total", evidence, e => Ms(e.CpuMsPerRequest.Count > 0 ? e.CpuMsPerRequest.Values.Sum() : null), strong: true));
         rows.Add(Row("database ms/req (client)", evidence, e => Ms(e.DatabaseMsPerRequest)));
         rows.Add(Row("lock-blocked ms/req", evidence, e => Ms(e.LockBlockedMsPerRequest)));
-        rows.Add(Row("blocked ms/req (pool threads)", evidence, e => Ms(e.BlockingWaitMsPerRequest)));
-        rows.Add(Row("pool threads blocked at once", evidence, e => e.BlockedThreadsAtOnce is { } n ? Fmt.Num(n, 1) : Fmt.Missing));
+        rows.Add(Row("blocking-wait ms/req", evidence, e => Ms(e.BlockingWaitMsPerRequest)));
+        if (evidence.Any(e => e.BlockedThreadsAtOnce is not null))
+        {
+            rows.Add(Row("pool threads blocked at once", evidence, e => e.BlockedThreadsAtOnce is { } n ? Fmt.Num(n, 1) : Fmt.Missing));
+        }
         rows.Add(Row("GC pause share", evidence, e => Percent(e.GcPauseShare)));
         rows.Add(Row("GC CPU share", evidence, e => Percent(e.GcCpuShare)));
         return new ReportTable(
