@@ -3,13 +3,13 @@ using System.Globalization;
 namespace PerfLab.Tracing;
 
 /// <summary>
-/// The CPU the kernel charged a traced process, split by what the sample profiler can see. Measured on the 2-core
-/// machine (BlockingApp's Thread.Sleep endpoint under load, busy machine): of 1.1 s charged over a 5 s trace, the
-/// request threads took under 0.2 s; the rest went to threads the sampler never samples because they run no managed
-/// code: the trace's own ".NET EventPipe" threads (streaming and sampling, 0.15 s) and the tiered JIT's ".NET Tiered
-/// Com" (0.35-0.8 s, recompiling hot methods at tier 1). A process that blocks rather than computes has so little CPU
-/// of its own that these dominate, and the samples seemed to miss "most of the CPU". So the coverage check compares
-/// the samples with the CPU of the threads that run managed code, and the per-request CPU leaves the trace's own out.
+/// The CPU the kernel charged a traced process, split by what the sample profiler can see. Measured per thread on the
+/// shared 2-core machine (docs/blocking-calls.md): over a 5 s trace of sleep-vs-delay's sync variant the pool threads
+/// took 59 ms, the tiered JIT's ".NET Tiered Com" 192 ms and the trace's own ".NET EventPipe" 104 ms; of its async
+/// variant, 1 ms, 1054 ms and 101 ms. Those threads run no managed code, so the sampler never samples them; a process
+/// that blocks rather than computes has so little CPU of its own that they are most of the charge, and the samples
+/// seemed to miss "most of the CPU". So the coverage check compares the samples with the CPU of the threads that can
+/// run managed code, and the per-request CPU leaves the trace's own threads out.
 /// </summary>
 /// <param name="ChargedMs">All CPU the kernel charged the process over the trace.</param>
 /// <param name="SampledMs">Of that, the CPU of threads the sampler can see (without tracing, JIT and GC threads).</param>
