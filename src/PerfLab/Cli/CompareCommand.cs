@@ -1,5 +1,6 @@
 using System.CommandLine;
 using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 
 namespace PerfLab.Cli;
 
@@ -29,12 +30,12 @@ public static class CompareCommand
             Required = true,
         };
         var ready = new Option<string>("--ready") { Description = "A path that answers 2xx once the app is ready (default: the first --url, or / when it has a {placeholder})." };
-        var profile = new Option<string>("--profile", "-p")
+        var profile = new Option<ProfileName>("--profile", "-p")
         {
             Description = "quick (the default: 10 s steady warm-up, 6 s windows, blocks until ±5 %), smoke (one 2 s run each), article (5 × 30 s).",
-            DefaultValueFactory = _ => "quick",
+            DefaultValueFactory = _ => ProfileName.Quick,
         };
-        profile.AcceptOnlyFromAmong([.. ExperimentLoader.ProfileNames]);
+        profile.AcceptOnlyFromAmong([.. ProfileNames.Keys]);
         var repeat = new Option<int?>("--repeat", "-r") { Description = "Interleaved blocks (each variant once per block); the minimum when the profile adds blocks for precision." };
         repeat.Check(v => v is null or (>= 1 and <= 100), "--repeat must be from 1 to 100.");
         var output = new Option<string?>("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten." };
@@ -52,8 +53,10 @@ public static class CompareCommand
             var spec = new CompareSpec(parse.GetValue(app), parse.GetValue(command), parse.GetValue(urls) ?? [], parse.GetValue(users),
                 parse.GetValue(rate), parse.GetValue(variants) ?? [], parse.GetValue(ready) ?? DefaultReady(parse.GetValue(urls) ?? []));
             var experiment = CompareDefinition.Build(spec, Environment.CurrentDirectory);
-            return await RunCommand.RunSelectedAsync([experiment], new RunChoices(parse.GetValue(profile)!, parse.GetValue(repeat), false, parse.GetValue(output),
-                parse.GetValue(pin), null, null, parse.GetValue(trace), false, null, null), ct);
+            return await RunCommand.RunSelectedAsync([experiment], new LabRunChoices(parse.GetValue(profile))
+            {
+                Repeat = parse.GetValue(repeat), Output = parse.GetValue(output), Pin = parse.GetValue(pin), Trace = parse.GetValue(trace),
+            }, ct);
         });
         return verb;
     }

@@ -19,7 +19,7 @@ public static class ListCommand
             var experiments = ExperimentLoader.LoadFolder(parse.GetValue(folder) ?? ExperimentLoader.DefaultFolder);
             foreach (var e in experiments)
             {
-                var quick = e.Profiles["quick"];
+                var quick = e.Profiles[ProfileName.Quick];
                 Console.WriteLine(e.App is { } app
                     ? $"{e.Name,-16} {app.Kind.ToString().ToLowerInvariant()} {app.Path}  {e.Title}"
                     : $"{e.Name,-16} seed {e.Seed}  {e.Title}");

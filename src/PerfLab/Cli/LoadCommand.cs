@@ -56,7 +56,7 @@ public static class LoadCommand
         .. from gate in gates
            from s in result.Scenarios
            where gate.Covers(s.Name)
-           select ThresholdGate.Check(gate, s.Name, [RunRecordBuilder.Stats(s.Name, s.Requests, s.RequestsPerSecond, s.Latency, s.BytesReceived, s.Errors)]),
+           select ThresholdGate.Check(gate, s.Name, [RunRecordBuilder.Stats(s)]),
     ];
 
     /// <summary>The options of `perflab load`, read into the engine's <see cref="LoadRequest"/>.</summary>

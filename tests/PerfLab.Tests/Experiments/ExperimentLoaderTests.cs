@@ -47,8 +47,8 @@ public sealed class ExperimentLoaderTests
         Assert.Equal(["a", "b"], e.Variants.Select(v => v.Name));
         Assert.Equal("newtonsoft", e.Variants[0].Settings["Serializer"]);
         Assert.Equal("1", e.Variants[1].Env["DOTNET_gcServer"]);
-        Assert.Equal(TimeSpan.FromMinutes(3), e.Profiles["article"].Duration);
-        Assert.Equal(TimeSpan.FromMilliseconds(500), e.Profiles["smoke"].Warmup);
+        Assert.Equal(TimeSpan.FromMinutes(3), e.Profiles[ProfileName.Article].Duration);
+        Assert.Equal(TimeSpan.FromMilliseconds(500), e.Profiles[ProfileName.Smoke].Warmup);
         Assert.Equal(new FeedDefinition("id", "/customer/orders/ids", true), e.Scenarios[0].Feed);
         Assert.Equal("a", e.Claims[0].Against);
     }
@@ -79,7 +79,7 @@ public sealed class ExperimentLoaderTests
         var text = Valid.Replace("quick: { warmup: 2s, duration: 6s, repeat: 3 }",
             "quick: { warmup: 20s, steady: true, duration: 6s, repeat: 3, precision: 5%, max-repeat: 12 }", StringComparison.Ordinal);
 
-        var quick = ExperimentLoader.Parse(text, "experiments/demo.yaml").Profiles["quick"];
+        var quick = ExperimentLoader.Parse(text, "experiments/demo.yaml").Profiles[ProfileName.Quick];
 
         Assert.Equal((5.0, 12, true, TimeSpan.FromSeconds(20)), (quick.PrecisionPercent, quick.MaxRepeat, quick.WarmupUntilSteady, quick.Warmup));
     }
@@ -90,10 +90,10 @@ public sealed class ExperimentLoaderTests
         var text = Valid.Replace("quick: { warmup: 2s, duration: 6s, repeat: 3 }",
             "quick: { warmup: 2s, duration: 9s, slots: 3, repeat: 3 }", StringComparison.Ordinal);
         var experiment = ExperimentLoader.Parse(text, "experiments/demo.yaml");
-        var quick = experiment.Profiles["quick"];
+        var quick = experiment.Profiles[ProfileName.Quick];
 
         Assert.Equal(3, quick.Slots);
-        Assert.Null(experiment.Profiles["smoke"].Slots);
+        Assert.Null(experiment.Profiles[ProfileName.Smoke].Slots);
         Assert.EndsWith("the variants of a block run at once and take turns, 3 slots of 3s each",
             PerfLab.Experiments.Analysis.ExperimentAnalyzer.DescribeLoad(experiment, quick), StringComparison.Ordinal);
     }
@@ -127,14 +127,14 @@ public sealed class ExperimentLoaderTests
         var text = Valid.Replace("quick: { warmup: 2s, duration: 6s, repeat: 3 }",
             "quick: { warmup: 2s, duration: 6s, repeat: 3, env: { DOTNET_TieredCompilation: \"0\", DOTNET_gcServer: \"0\" } }", StringComparison.Ordinal);
         var experiment = ExperimentLoader.Parse(text, "experiments/demo.yaml");
-        var quick = experiment.Profiles["quick"];
+        var quick = experiment.Profiles[ProfileName.Quick];
         var variant = new VariantDefinition { Name = "server", Env = new Dictionary<string, string> { ["DOTNET_gcServer"] = "1" } };
 
         var applied = quick.Apply(variant);
 
         Assert.Equal("0", applied.Env["DOTNET_TieredCompilation"]);
         Assert.Equal("1", applied.Env["DOTNET_gcServer"]); // the variant's own switch wins
-        Assert.Same(variant, experiment.Profiles["smoke"].Apply(variant));
+        Assert.Same(variant, experiment.Profiles[ProfileName.Smoke].Apply(variant));
         Assert.EndsWith("every variant's SUT runs with DOTNET_TieredCompilation=0, DOTNET_gcServer=0",
             PerfLab.Experiments.Analysis.ExperimentAnalyzer.DescribeLoad(experiment, quick), StringComparison.Ordinal);
     }
@@ -196,9 +196,9 @@ public sealed class UploadExperimentLoaderTests
     {
         var e = ExperimentLoader.Parse(Upload, "experiments/up.yaml");
         Assert.Equal(new UploadModel(108L << 20, TimeSpan.FromMilliseconds(10)), e.Scenarios[0].Model);
-        Assert.Equal(new UploadModel(16L << 20, TimeSpan.FromMilliseconds(10), Uploads: 2), e.Scenarios[0].Model.ForProfile(e.Profiles["quick"].Shape));
-        Assert.Equal(16L << 20, e.Profiles["quick"].UploadBytes);
-        Assert.Null(e.Profiles["article"].UploadBytes);
+        Assert.Equal(new UploadModel(16L << 20, TimeSpan.FromMilliseconds(10), Uploads: 2), e.Scenarios[0].Model.ForProfile(e.Profiles[ProfileName.Quick].Shape));
+        Assert.Equal(16L << 20, e.Profiles[ProfileName.Quick].UploadBytes);
+        Assert.Null(e.Profiles[ProfileName.Article].UploadBytes);
     }
 
     [Theory]

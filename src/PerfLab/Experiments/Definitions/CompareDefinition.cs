@@ -131,11 +131,11 @@ public static class CompareDefinition
     };
 
     /// <summary>The experiments' own profiles: quick adds blocks until ±5 %, smoke runs once.</summary>
-    private static readonly IReadOnlyDictionary<string, ProfileDefinition> Profiles = new Dictionary<string, ProfileDefinition>
+    private static readonly IReadOnlyDictionary<ProfileName, ProfileDefinition> Profiles = new Dictionary<ProfileName, ProfileDefinition>
     {
-        ["article"] = new(TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(30), 5, 0),
-        ["quick"] = new(TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(6), 3, 0) { WarmupUntilSteady = true, PrecisionPercent = 5, MaxRepeat = 8 },
-        ["smoke"] = new(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2), 1, 0),
+        [ProfileName.Article] = new(TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(30), 5, 0),
+        [ProfileName.Quick] = new(TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(6), 3, 0) { WarmupUntilSteady = true, PrecisionPercent = 5, MaxRepeat = 8 },
+        [ProfileName.Smoke] = new(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2), 1, 0),
     };
 
     private static PerfLabException Usage(string message) => new(message, ExitCode.Usage);
