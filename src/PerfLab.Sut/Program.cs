@@ -43,7 +43,7 @@ app.MapDelays();        // seeds 001, 003, 004
 app.MapInfo();
 app.MapPlatform();
 app.MapUploads();       // seed 002's HTTP/2 upload
-app.MapCulprits();      // known culprits for trace tests (issue 12)
+app.MapCulprits();      // known culprits for trace tests
 app.AnnounceReadiness();
 
 try
