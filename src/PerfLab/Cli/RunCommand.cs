@@ -19,6 +19,7 @@ public static class RunCommand
         {
             command.Options.Add(option);
         }
+        o.Ci.AddTo(command);
         command.SetAction((parse, ct) => RunAsync(parse, o, ct));
         return command;
     }
@@ -47,11 +48,7 @@ public static class RunCommand
             Description = "Pin the SUT, generator and PostgreSQL to separate CPUs (default: only with 4 or more cores); --pin false to never pin.",
         };
 
-        public Option<double?> Precision { get; } = new("--precision")
-        {
-            Description = "Add interleaved blocks until every primary comparison's 95 % interval half-width is at most this (e.g. 5%); overrides the profile's.",
-            CustomParser = ParsePrecision,
-        };
+        public Option<double?> Precision { get; } = RunTuningOptions.Precision();
 
         public Option<bool?> Trace { get; } = new("--trace")
         {
@@ -66,12 +63,9 @@ public static class RunCommand
         public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
             "A CI gate checked after the run, on every experiment (beside its file's thresholds:), e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (RPS against the baseline), \"no-worse\"; repeatable. A failing gate exits with 5.");
 
-        public Option<TimeSpan?> Budget { get; } = new("--budget")
-        {
-            Description = "Time the whole run may take, counted from its start: after every experiment's minimum blocks, the time left goes block by block to the experiment furthest from its precision target, while a block of it still fits (default 20m; the minimum blocks always run).",
-            CustomParser = r => OptionChecks.Duration(r, "--budget", TimeSpan.FromSeconds(1), TimeSpan.FromDays(7), unitRequired: true),
-            DefaultValueFactory = _ => TimeSpan.FromMinutes(20),
-        };
+        public Option<TimeSpan?> Budget { get; } = RunTuningOptions.Budget();
+
+        public OutputOptions Ci { get; } = new();
 
         public Option<string?> Connection { get; } = DbOptions.ConnectionString();
 
@@ -107,18 +101,20 @@ public static class RunCommand
         return await RunSelectedAsync(selected, new LabRunChoices(parse.GetValue(o.Profile))
         {
             Repeat = parse.GetValue(o.Repeat), Aa = parse.GetValue(o.Aa), Output = parse.GetValue(o.Output), Pin = parse.GetValue(o.Pin),
-            Precision = parse.GetValue(o.Precision), Budget = parse.GetValue(o.Budget), Trace = parse.GetValue(o.Trace),
+            Precision = parse.GetValue(o.Precision), Budget = RunTuningOptions.BudgetOf(parse, o.Budget), Trace = parse.GetValue(o.Trace),
             KeepTraces = parse.GetValue(o.KeepTraces), Connection = parse.GetValue(o.Connection), DataDir = parse.GetValue(o.DataDir), Gates = gates,
-        }, ct);
+        }, o.Ci.Begin(parse, "run"), ct);
     }
 
     /// <summary>Runs the given experiments (from files, or built from `perflab compare`'s command line), writes the reports, names the exit.</summary>
-    internal static async Task<int> RunSelectedAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, CancellationToken ct)
+    /// <param name="outputs">--junit, --json and the CI step summary, written after the reports.</param>
+    internal static async Task<int> RunSelectedAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, CiOutputs outputs,
+        CancellationToken ct)
     {
         var (results, folder) = await LabRun.RunAsync(selected, choices, new ConsoleRunObserver(), Console.Out, ct);
         ReportWriters.WriteAll(results, folder);
         ConsoleRunObserver.PrintSummary(results, folder);
-        return (int)ExitCodeOf(results, ct);
+        return outputs.Finish(results, folder, (int)ExitCodeOf(results, ct));
     }
 
     /// <summary>Interrupted, then a failed or incomplete run, then a failed gate: the most basic problem names the exit.</summary>
@@ -128,24 +124,11 @@ public static class RunCommand
         {
             return ct.IsCancellationRequested ? ExitCode.Interrupted : ExitCode.Failed;
         }
-        if (results.Experiments.SelectMany(e => e.Runs).Any(r => r.Status != RunStatus.Ok))
+        if (NotApplicable.RealFailures(results).Any())
         {
             return ExitCode.Failed;
         }
         return ThresholdGate.AllPassed(results.Thresholds) ? ExitCode.Success : ExitCode.ThresholdsFailed;
-    }
-
-    /// <summary>A percentage such as 5% or 5, above 0 and below 100.</summary>
-    private static double? ParsePrecision(System.CommandLine.Parsing.ArgumentResult result)
-    {
-        var text = result.Tokens.Count > 0 ? result.Tokens[0].Value.Trim() : "";
-        if (!double.TryParse(text.TrimEnd('%'), NumberStyles.Float, CultureInfo.InvariantCulture, out var percent)
-            || !double.IsFinite(percent) || percent <= 0 || percent >= 100)
-        {
-            result.AddError($"--precision: '{text}' is not a percentage above 0 and below 100 (e.g. 5%).");
-            return null;
-        }
-        return percent;
     }
 
     private static IReadOnlyList<ExperimentDefinition> Select(IReadOnlyList<ExperimentDefinition> all, string[] names)

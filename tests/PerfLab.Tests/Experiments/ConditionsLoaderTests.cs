@@ -5,7 +5,7 @@ using PerfLab.Results;
 
 namespace PerfLab.Tests.Experiments;
 
-/// <summary>Issue 13's keys: database: { rtt }, cores, sweep and default, read and checked.</summary>
+/// <summary>The conditions' keys: database: { rtt }, cores, sweep and default, read and checked.</summary>
 public sealed class ConditionsLoaderTests
 {
     private const string Path = "experiments/demo.yaml";

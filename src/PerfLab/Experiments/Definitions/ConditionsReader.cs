@@ -6,7 +6,7 @@ using YamlDotNet.RepresentationModel;
 namespace PerfLab.Experiments.Definitions;
 
 /// <summary>
-/// Issue 13's keys of an experiment file: `database: { rtt: 1ms }` and `cores: 1` on the experiment or a variant,
+/// The conditions' keys of an experiment file: `database: { rtt: 1ms }` and `cores: 1` on the experiment or a variant,
 /// `sweep: { condition, values }` and `default: false` on the experiment, and the checks that tie them together
 /// (a sweep's condition is not also fixed elsewhere, its values ascend, ...).
 /// </summary>
