@@ -159,13 +159,19 @@ public static class ExperimentLoader
     private static Dictionary<string, ProfileDefinition> ReadProfiles(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root,
         List<ScenarioDefinition> scenarios)
     {
-        var profilesNode = reader.Mapping(reader.Required(doc, root, "profiles"), "profiles", ProfileNames);
+        // A profile left out takes its default (DefaultProfiles), so a file for one's own app may name none; batches
+        // have no default: a burst or upload experiment gives every profile its own.
+        var profilesNode = doc.TryGetValue("profiles", out var given) ? reader.Mapping(given, "profiles", ProfileNames) : [];
         var profiles = new Dictionary<string, ProfileDefinition>();
+        var batched = scenarios.Any(s => s.Model is ScenarioKind.Burst or ScenarioKind.Upload);
         foreach (var profile in ProfileNames)
         {
             if (!profilesNode.TryGetValue(profile, out var node))
             {
-                throw Error(reader.Path, doc["profiles"].Start, $"expected a '{profile}' profile (all of {string.Join(", ", ProfileNames)}).");
+                profiles[profile] = batched
+                    ? throw Error(reader.Path, (given ?? root).Start, $"expected a '{profile}' profile: burst and upload scenarios need each profile's batches (all of {string.Join(", ", ProfileNames)}).")
+                    : DefaultProfiles.All[profile];
+                continue;
             }
             profiles[profile] = ReadProfile(reader, node, profile, scenarios.Any(s => s.Model is ScenarioKind.Burst or ScenarioKind.Upload),
                 scenarios.Any(s => s.Model == ScenarioKind.Upload), scenarios.Any(s => s.Model == ScenarioKind.Ramp));
