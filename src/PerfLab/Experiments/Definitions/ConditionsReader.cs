@@ -110,7 +110,7 @@ internal static class ConditionsReader
         {
             throw ExperimentLoader.Error(reader.Path, where, $"the sweep varies {name}, which variant '{fixedBy.Name}' also sets; remove it from the variant.");
         }
-        if (sweep.Condition == ConditionKind.Users && scenarios.All(s => s.Model != ScenarioKind.Closed))
+        if (sweep.Condition == ConditionKind.Users && scenarios.All(s => s.Model is not Load.ClosedModel))
         {
             throw ExperimentLoader.Error(reader.Path, where, "a users sweep sets the users of closed scenarios, and this experiment has none.");
         }
