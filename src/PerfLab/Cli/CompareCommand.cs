@@ -38,7 +38,7 @@ public static class CompareCommand
         profile.AcceptOnlyFromAmong([.. ProfileNames.Keys]);
         var repeat = new Option<int?>("--repeat", "-r") { Description = "Interleaved blocks (each variant once per block); the minimum when the profile adds blocks for precision." };
         repeat.Check(v => v is null or (>= 1 and <= 100), "--repeat must be from 1 to 100.");
-        var output = new Option<string?>("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten." };
+        var output = new Option<string?>("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten.", HelpName = "folder" };
         var trace = new Option<bool?>("--trace") { Description = "Trace each variant's first run for 5 s after its window (default: on, except the smoke profile)." };
         var pin = new Option<bool?>("--pin") { Description = "Pin the app and the generator to separate CPUs (default: only with 4 or more cores)." };
         var (precision, budget, ci) = (RunTuningOptions.Precision(), RunTuningOptions.Budget(), new OutputOptions());

@@ -36,7 +36,7 @@ public static class RunCommand
 
         public Option<int?> Repeat { get; } = RepeatOption();
 
-        public Option<string?> Output { get; } = new("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten." };
+        public Option<string?> Output { get; } = new("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten.", HelpName = "folder" };
 
         public Option<bool> Aa { get; } = new("--aa")
         {

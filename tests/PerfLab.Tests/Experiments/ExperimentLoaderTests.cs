@@ -41,6 +41,33 @@ public sealed class ExperimentLoaderTests
         """;
 
     [Fact]
+    public void Parse_NoProfiles_TakesTheDefaultArticleQuickAndSmoke()
+    {
+        var text = Valid[..Valid.IndexOf("profiles:", StringComparison.Ordinal)];
+
+        var e = ExperimentLoader.Parse(text, "experiments/demo.yaml");
+
+        Assert.Equal((TimeSpan.FromSeconds(30), 5), (e.Profiles["article"].Duration, e.Profiles["article"].Repeat));
+        Assert.Equal((TimeSpan.FromSeconds(6), 3, 5.0, 8), (e.Profiles["quick"].Duration, e.Profiles["quick"].Repeat, e.Profiles["quick"].PrecisionPercent, e.Profiles["quick"].MaxRepeat));
+        Assert.True(e.Profiles["quick"].WarmupUntilSteady);
+        Assert.Equal((TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2), 1), (e.Profiles["smoke"].Warmup, e.Profiles["smoke"].Duration, e.Profiles["smoke"].Repeat));
+    }
+
+    [Fact]
+    public void Parse_OneProfileGiven_KeepsItAndDefaultsTheOthers()
+    {
+        var text = Valid.Replace("  article: { warmup: 10s, duration: 3m, repeat: 3 }\n", "", StringComparison.Ordinal)
+            .Replace("  smoke: { warmup: 500ms, duration: 2s, repeat: 1 }\n", "", StringComparison.Ordinal);
+
+        var e = ExperimentLoader.Parse(text, "experiments/demo.yaml");
+
+        Assert.Equal(TimeSpan.FromSeconds(2), e.Profiles["quick"].Warmup);
+        Assert.Null(e.Profiles["quick"].PrecisionPercent);
+        Assert.Equal(TimeSpan.FromSeconds(30), e.Profiles["article"].Duration);
+        Assert.Equal(TimeSpan.FromSeconds(2), e.Profiles["smoke"].Duration);
+    }
+
+    [Fact]
     public void Parse_ValidFile_ReadsEveryPart()
     {
         var e = ExperimentLoader.Parse(Valid, "experiments/demo.yaml");
@@ -60,7 +87,6 @@ public sealed class ExperimentLoaderTests
     [InlineData("duration: 3m", "duration: forever", "demo.yaml:20:37: expected 'duration' to be a duration like 500ms, 10s or 3m, above zero.")]
     [InlineData("title: Demo", "titel: Demo", "demo.yaml:2:1: unknown key 'titel' in the experiment; expected one of name, title, seed, reproduces, baseline, variants, load, profiles, claims, thresholds, app, database, cores, sweep, default.")]
     [InlineData("    metric: rps", "    metric: speed", "demo.yaml:26:13: metric 'speed' is not one of rps, mean-ms, p99-ms, batch-mean-ms.")]
-    [InlineData("  smoke: { warmup: 500ms, duration: 2s, repeat: 1 }", "", "demo.yaml:20:3: expected a 'smoke' profile (all of article, quick, smoke).")]
     [InlineData("name: demo", "name: other", "demo.yaml:1:7: name 'other' must match the file name 'demo'.")]
     [InlineData("quick: { warmup: 2s,", "quick: { precision: 150%, warmup: 2s,", "demo.yaml:21:23: expected 'precision' to be a percentage above 0 and below 100, like 5%.")]
     [InlineData("quick: { warmup: 2s,", "quick: { max-repeat: 9, warmup: 2s,", "demo.yaml:21:24: max-repeat caps the blocks added for a precision: give precision too (e.g. precision: 5%).")]
@@ -199,6 +225,16 @@ public sealed class UploadExperimentLoaderTests
         Assert.Equal(new UploadModel(16L << 20, TimeSpan.FromMilliseconds(10), Uploads: 2), e.Scenarios[0].Model.ForProfile(e.Profiles[ProfileName.Quick].Shape));
         Assert.Equal(16L << 20, e.Profiles[ProfileName.Quick].UploadBytes);
         Assert.Null(e.Profiles[ProfileName.Article].UploadBytes);
+    }
+
+    [Fact]
+    public void Parse_UploadWithoutAProfile_AsksForItsBatches()
+    {
+        var text = Upload.Replace("  smoke: { warmup: 0s, duration: 1m, repeat: 1, batches: 1, size: 4MB }", "", StringComparison.Ordinal);
+
+        var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse(text, "experiments/up.yaml"));
+
+        Assert.Equal("experiments/up.yaml:19:3: expected a 'smoke' profile: burst and upload scenarios need each profile's batches (all of article, quick, smoke).", ex.Message);
     }
 
     [Theory]

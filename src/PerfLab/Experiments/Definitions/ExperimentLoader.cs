@@ -162,13 +162,20 @@ public static class ExperimentLoader
     private static Dictionary<ProfileName, ProfileDefinition> ReadProfiles(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root,
         List<ScenarioDefinition> scenarios)
     {
-        var profilesNode = reader.Mapping(reader.Required(doc, root, "profiles"), "profiles", ProfileNames.Keys);
+        // A profile left out takes its default (DefaultProfiles), so a file for one's own app may name none; batches
+        // have no default: a burst or upload experiment gives every profile its own.
+        var profilesNode = doc.TryGetValue("profiles", out var given) ? reader.Mapping(given, "profiles", ProfileNames.Keys) : [];
         var profiles = new Dictionary<ProfileName, ProfileDefinition>();
+        var batched = scenarios.Any(s => s.Model.CountsBatches);
         foreach (var profile in ProfileNames.Keys)
         {
             if (!profilesNode.TryGetValue(profile, out var node))
             {
-                throw Error(reader.Path, doc["profiles"].Start, $"expected a '{profile}' profile (all of {string.Join(", ", ProfileNames.Keys)}).");
+                profiles[ProfileNames.Parse(profile)] = batched
+                    ? throw Error(reader.Path, (given ?? root).Start,
+                        $"expected a '{profile}' profile: burst and upload scenarios need each profile's batches (all of {string.Join(", ", ProfileNames.Keys)}).")
+                    : DefaultProfiles.All[ProfileNames.Parse(profile)];
+                continue;
             }
             profiles[ProfileNames.Parse(profile)] = ReadProfile(reader, node, profile, scenarios.Any(s => s.Model.CountsBatches),
                 scenarios.Any(s => !s.Model.AlternatesInSlots));
