@@ -44,7 +44,7 @@ app.MapCapacity();      // a known capacity (K slots of S ms) for the capacity s
 app.MapInfo();
 app.MapPlatform();
 app.MapUploads();       // seed 002's HTTP/2 upload
-app.MapCulprits();      // known culprits for trace tests (issue 12)
+app.MapCulprits();      // known culprits for trace tests
 app.AnnounceReadiness();
 
 try

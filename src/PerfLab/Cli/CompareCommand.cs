@@ -40,20 +40,26 @@ public static class CompareCommand
         var output = new Option<string?>("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten." };
         var trace = new Option<bool?>("--trace") { Description = "Trace each variant's first run for 5 s after its window (default: on, except the smoke profile)." };
         var pin = new Option<bool?>("--pin") { Description = "Pin the app and the generator to separate CPUs (default: only with 4 or more cores)." };
+        var (precision, budget, ci) = (RunTuningOptions.Precision(), RunTuningOptions.Budget(), new OutputOptions());
+        var thresholds = ThresholdOptions.Create("A CI gate checked after the run, e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (RPS against the baseline), \"no-worse\"; repeatable. A failing gate exits with 5.");
 
         var verb = new Command("compare", "Compare variants of an app in one line, without a file: same report and verdicts as `perflab run`.");
         verb.Arguments.Add(app);
-        foreach (var option in new Option[] { command, urls, users, rate, variants, ready, profile, repeat, output, trace, pin })
+        foreach (var option in new Option[] { command, urls, users, rate, variants, ready, profile, repeat, precision, budget, thresholds, output, trace, pin })
         {
             verb.Options.Add(option);
         }
+        ci.AddTo(verb);
         verb.SetAction(async (parse, ct) =>
         {
             var spec = new CompareSpec(parse.GetValue(app), parse.GetValue(command), parse.GetValue(urls) ?? [], parse.GetValue(users),
                 parse.GetValue(rate), parse.GetValue(variants) ?? [], parse.GetValue(ready) ?? DefaultReady(parse.GetValue(urls) ?? []));
             var experiment = CompareDefinition.Build(spec, Environment.CurrentDirectory);
+            var gates = ThresholdOptions.Parse(parse.GetValue(thresholds));
+            ThresholdOptions.EnsureScenariosExist(gates, experiment.Scenarios.Select(s => s.Name));
             return await RunCommand.RunSelectedAsync([experiment], new RunChoices(parse.GetValue(profile)!, parse.GetValue(repeat), false, parse.GetValue(output),
-                parse.GetValue(pin), null, null, parse.GetValue(trace), false, null, null), ct);
+                parse.GetValue(pin), parse.GetValue(precision), RunTuningOptions.BudgetOf(parse, budget), parse.GetValue(trace), false, null, null)
+                { Gates = gates, Outputs = ci.Begin(parse, "compare") }, ct);
         });
         return verb;
     }

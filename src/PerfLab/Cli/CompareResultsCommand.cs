@@ -31,9 +31,12 @@ public static class CompareResultsCommand
         command.Options.Add(output);
         command.Options.Add(html);
         command.Options.Add(thresholds);
+        var ci = new OutputOptions();
+        ci.AddTo(command);
         command.SetAction((ParseResult pr, CancellationToken ct) =>
         {
             var gates = ThresholdOptions.Parse(pr.GetValue(thresholds));
+            var outputs = ci.Begin(pr, "compare-results");
             var outPath = pr.GetValue(output);
             var htmlPath = pr.GetValue(html);
             EnsureParent(outPath);
@@ -50,7 +53,8 @@ public static class CompareResultsCommand
             }
             var comparison = ResultsComparison.Compare(resultsA, resultsB, labelA, labelB).WithGates(gates);
             Write(comparison, outPath, htmlPath);
-            return Task.FromResult((int)(ThresholdGate.AllPassed(comparison.Thresholds) ? ExitCode.Success : ExitCode.ThresholdsFailed));
+            var exit = (int)(ThresholdGate.AllPassed(comparison.Thresholds) ? ExitCode.Success : ExitCode.ThresholdsFailed);
+            return Task.FromResult(outputs.Finish(CiSummary.Of(comparison, exit) with { Reports = [.. new[] { outPath, htmlPath }.OfType<string>()] }));
         });
         return command;
     }

@@ -145,7 +145,7 @@ public static class LoadCommand
         private static Option<string?> ModelOption()
         {
             var model = new Option<string?>("--model", "-m") { Description = "closed | open | burst | ramp (default: closed, or open with --rate, burst with --burst-size, ramp with --ramp-*)." };
-            model.AcceptOnlyFromAmong("closed", "open", "burst", "ramp");
+            model.AcceptOnlyFromAmong([.. LoadPlanBuilder.CommandLineKinds]);
             return model;
         }
 

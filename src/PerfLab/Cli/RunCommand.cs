@@ -21,6 +21,7 @@ public static class RunCommand
         {
             command.Options.Add(option);
         }
+        o.Ci.AddTo(command);
         command.SetAction((parse, ct) => RunAsync(parse, o, ct));
         return command;
     }
@@ -49,11 +50,7 @@ public static class RunCommand
             Description = "Pin the SUT, generator and PostgreSQL to separate CPUs (default: only with 4 or more cores); --pin false to never pin.",
         };
 
-        public Option<double?> Precision { get; } = new("--precision")
-        {
-            Description = "Add interleaved blocks until every primary comparison's 95 % interval half-width is at most this (e.g. 5%); overrides the profile's.",
-            CustomParser = ParsePrecision,
-        };
+        public Option<double?> Precision { get; } = RunTuningOptions.Precision();
 
         public Option<bool?> Trace { get; } = new("--trace")
         {
@@ -68,12 +65,9 @@ public static class RunCommand
         public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
             "A CI gate checked after the run, on every experiment (beside its file's thresholds:), e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (RPS against the baseline), \"no-worse\"; repeatable. A failing gate exits with 5.");
 
-        public Option<TimeSpan?> Budget { get; } = new("--budget")
-        {
-            Description = "Time the whole run may take, counted from its start: after every experiment's minimum blocks, the time left goes block by block to the experiment furthest from its precision target, while a block of it still fits (default 20m; the minimum blocks always run).",
-            CustomParser = r => OptionChecks.Duration(r, "--budget", TimeSpan.FromSeconds(1), TimeSpan.FromDays(7), unitRequired: true),
-            DefaultValueFactory = _ => TimeSpan.FromMinutes(20),
-        };
+        public Option<TimeSpan?> Budget { get; } = RunTuningOptions.Budget();
+
+        public OutputOptions Ci { get; } = new();
 
         public Option<string?> Connection { get; } = DbOptions.ConnectionString();
 
@@ -107,8 +101,8 @@ public static class RunCommand
         var gates = ThresholdOptions.Parse(parse.GetValue(o.Thresholds));
         ThresholdOptions.EnsureScenariosExist(gates, selected.SelectMany(e => e.Scenarios.Select(s => s.Name)));
         return await RunSelectedAsync(selected, new RunChoices(parse.GetValue(o.Profile)!, parse.GetValue(o.Repeat), parse.GetValue(o.Aa),
-            parse.GetValue(o.Output), parse.GetValue(o.Pin), parse.GetValue(o.Precision), parse.GetValue(o.Budget), parse.GetValue(o.Trace),
-            parse.GetValue(o.KeepTraces), parse.GetValue(o.Connection), parse.GetValue(o.DataDir)) { Gates = gates }, ct);
+            parse.GetValue(o.Output), parse.GetValue(o.Pin), parse.GetValue(o.Precision), RunTuningOptions.BudgetOf(parse, o.Budget), parse.GetValue(o.Trace),
+            parse.GetValue(o.KeepTraces), parse.GetValue(o.Connection), parse.GetValue(o.DataDir)) { Gates = gates, Outputs = o.Ci.Begin(parse, "run") }, ct);
     }
 
     /// <summary>Runs the given experiments (from files, or built from `perflab compare`'s command line) and writes the reports.</summary>
@@ -155,7 +149,7 @@ public static class RunCommand
         ReportWriters.WriteAll(results, outDir);
 
         ConsoleRunObserver.PrintSummary(results, outDir);
-        return (int)ExitCodeOf(results, ct);
+        return choices.Outputs.Finish(results, outDir, (int)ExitCodeOf(results, ct));
     }
 
     /// <summary>Interrupted, then a failed or incomplete run, then a failed gate: the most basic problem names the exit.</summary>
@@ -165,7 +159,7 @@ public static class RunCommand
         {
             return ct.IsCancellationRequested ? ExitCode.Interrupted : ExitCode.Failed;
         }
-        if (results.Experiments.SelectMany(e => e.Runs).Any(r => r.Status != RunStatus.Ok))
+        if (NotApplicable.RealFailures(results).Any())
         {
             return ExitCode.Failed;
         }
@@ -189,19 +183,6 @@ public static class RunCommand
             }
         }
         return results;
-    }
-
-    /// <summary>A percentage such as 5% or 5, above 0 and below 100.</summary>
-    private static double? ParsePrecision(System.CommandLine.Parsing.ArgumentResult result)
-    {
-        var text = result.Tokens.Count > 0 ? result.Tokens[0].Value.Trim() : "";
-        if (!double.TryParse(text.TrimEnd('%'), NumberStyles.Float, CultureInfo.InvariantCulture, out var percent)
-            || !double.IsFinite(percent) || percent <= 0 || percent >= 100)
-        {
-            result.AddError($"--precision: '{text}' is not a percentage above 0 and below 100 (e.g. 5%).");
-            return null;
-        }
-        return percent;
     }
 
     private static IReadOnlyList<ExperimentDefinition> Select(IReadOnlyList<ExperimentDefinition> all, string[] names)
@@ -233,6 +214,9 @@ internal sealed record RunChoices(string Profile, int? Repeat, bool Aa, string? 
 {
     /// <summary>CI gates from the command line, checked after the run beside each experiment file's own.</summary>
     public IReadOnlyList<Threshold> Gates { get; init; } = [];
+
+    /// <summary>--junit, --json and the CI step summary.</summary>
+    public CiOutputs Outputs { get; init; } = CiOutputs.StepSummaryOnly("run");
 }
 
 /// <summary>Plain progress lines: one when a run starts (with the ETA of the whole run), one with its figures.</summary>

@@ -2,7 +2,7 @@ using System.Text.Json.Serialization;
 
 namespace PerfLab.Results;
 
-// The conditions an experiment ran under and the sweeps that varied one of them (issue 13). Part of results.json.
+// The conditions an experiment ran under and the sweeps that varied one of them. Part of results.json.
 
 /// <summary>
 /// The conditions around the SUT that an experiment (or one of its variants, or a sweep point) sets: the round-trip

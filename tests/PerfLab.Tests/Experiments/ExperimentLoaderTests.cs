@@ -2,6 +2,7 @@ using PerfLab.Cli;
 using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
+using PerfLab.Load;
 using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Experiments;
@@ -194,8 +195,8 @@ public sealed class UploadExperimentLoaderTests
     public void Parse_UploadScenario_ReadsSizeRttAndProfileSizes()
     {
         var e = ExperimentLoader.Parse(Upload, "experiments/up.yaml");
-        Assert.Equal(108L << 20, e.Scenarios[0].UploadBytes);
-        Assert.Equal(TimeSpan.FromMilliseconds(10), e.Scenarios[0].Rtt);
+        Assert.Equal(new UploadModel(108L << 20, TimeSpan.FromMilliseconds(10)), e.Scenarios[0].Model);
+        Assert.Equal(new UploadModel(16L << 20, TimeSpan.FromMilliseconds(10), Uploads: 2), e.Scenarios[0].Model.ForProfile(e.Profiles["quick"].Shape));
         Assert.Equal(16L << 20, e.Profiles["quick"].UploadBytes);
         Assert.Null(e.Profiles["article"].UploadBytes);
     }

@@ -127,9 +127,7 @@ public static class CompareDefinition
     {
         Name = spec.Urls.Count == 1 ? "load" : $"url{index + 1}",
         Url = url,
-        Model = spec.Rate is null ? ScenarioKind.Closed : ScenarioKind.Open,
-        Users = spec.Rate is null ? spec.Users ?? 10 : 0,
-        Rate = spec.Rate ?? 0,
+        Model = spec.Rate is { } rate ? Load.LoadPlanBuilder.Open(rate) : new Load.ClosedModel(spec.Users ?? 10),
     };
 
     /// <summary>The experiments' own profiles: quick adds blocks until ±5 %, smoke runs once.</summary>

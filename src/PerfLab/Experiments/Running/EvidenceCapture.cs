@@ -12,7 +12,7 @@ namespace PerfLab.Experiments.Running;
 public sealed record TracedRun(VariantEvidence Evidence, IReadOnlyList<TraceFinding> Findings, IReadOnlyList<string> Warnings);
 
 /// <summary>
-/// Where a variant's request time goes (issue 12): after a run's measured window, the same load goes on for a few
+/// Where a variant's request time goes: after a run's measured window, the same load goes on for a few
 /// seconds more while an EventPipe trace (CPU samples with stacks, contention, GC, thread pool) records the SUT. The
 /// trace never overlaps the measured window, so its cost cannot move the verdicts; it costs time instead
 /// (<see cref="Length"/> plus the analysis). A speedscope file stays in the results folder, the .nettrace too if asked.

@@ -180,7 +180,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 
     /// <summary>Whether the experiment's blocks take turns in slots (<see cref="AlternatingBlock"/>) under this profile.</summary>
     private bool Alternates(ExperimentDefinition experiment) =>
-        experiment.Profiles[request.Profile].Slots is not null && experiment.Scenarios.All(s => s.Model is ScenarioKind.Closed or ScenarioKind.Open);
+        experiment.Profiles[request.Profile].Slots is not null && experiment.Scenarios.All(s => s.Model.AlternatesInSlots);
 
     /// <summary>
     /// A block of <see cref="AlternatingBlock"/>: every variant's SUT started and confirmed, then measured taking turns;
@@ -310,13 +310,16 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         return RunRecordBuilder.WithEffect(record, started.Effect) with { DatabasePath = started.Path?.Stats };
     }
 
-    /// <summary>The load engine's measurement, or uploads; each variant's first run is traced when traces are asked for.</summary>
+    /// <summary>
+    /// The load engine's measurement, or the measurement of a model the engine does not drive (uploads: the one such
+    /// model, which runs alone); each variant's first run is traced when traces are asked for.
+    /// </summary>
     private IMeasurement MeasurementFor(ExperimentDefinition experiment, VariantDefinition variant, int block, List<TracedRun> traced)
     {
         var profile = experiment.Profiles[request.Profile];
-        if (experiment.Scenarios is [{ Model: ScenarioKind.Upload } upload])
+        if (experiment.Scenarios is [{ Model: Load.UploadModel upload } scenario])
         {
-            return new UploadMeasurement(upload, profile);
+            return new UploadMeasurement(scenario.Name, (Load.UploadModel)upload.ForProfile(profile.Shape), profile.Duration);
         }
         var trace = request.TraceFolder is { } folder && block == 1
             ? new EvidenceCapture(folder, Path.GetDirectoryName(folder)!, request.KeepTraces)

@@ -20,7 +20,7 @@ public sealed record RunRequest(
     /// <summary>`--budget`: the time all selected experiments may take together once their minimum blocks are run.</summary>
     public TimeSpan? Budget { get; init; }
 
-    /// <summary>`--trace`: trace each variant's first run after its measured window (issue 12's evidence); null: no traces.</summary>
+    /// <summary>`--trace`: trace each variant's first run after its measured window (the evidence behind the verdicts); null: no traces.</summary>
     public string? TraceFolder { get; init; }
 
     /// <summary>`--keep-traces`: keep the .nettrace files, not only the speedscope exports.</summary>
