@@ -13,9 +13,10 @@ namespace PerfLab.Cli;
 /// </summary>
 public static class LoadCommand
 {
-    public static Command Create()
+    public static Command Create() => Create(new LoadOptions());
+
+    private static Command Create(LoadOptions o)
     {
-        var o = new LoadOptions();
         var command = new Command("load", "Apply HTTP load to a URL and report throughput, latency percentiles and errors (like wrk/hey; wrk2-style open model).");
         command.Arguments.Add(o.Url);
         foreach (var option in o.All)
@@ -26,8 +27,24 @@ public static class LoadCommand
         return command;
     }
 
+    /// <summary>The plan that `perflab load` with these arguments would run: how a remote generator reads the controller's command line.</summary>
+    internal static LoadPlan PlanFromArguments(IReadOnlyList<string> args)
+    {
+        var o = new LoadOptions();
+        var pr = Create(o).Parse([.. args]);
+        if (pr.Errors.Count > 0)
+        {
+            throw new PerfLabException($"load arguments: {pr.Errors[0].Message}", ExitCode.Usage);
+        }
+        return LoadPlanBuilder.Build(o.Read(pr));
+    }
+
     private static async Task<int> RunAsync(ParseResult pr, LoadOptions o, CancellationToken ct)
     {
+        if (pr.GetValue(o.Hosts) is { } hostsFile)
+        {
+            return await RemoteLoadCommand.RunAsync(pr, hostsFile, LoadPlanBuilder.Build(o.Read(pr) with { AllowRemote = true }), ct);
+        }
         var gates = ThresholdOptions.Parse(pr.GetValue(o.Thresholds));
         if (gates.FirstOrDefault(g => g.Metric is Threshold.Change or Threshold.NoWorse) is { } relative)
         {
@@ -95,13 +112,14 @@ public static class LoadCommand
         public Option<string[]> ExpectStatus { get; } = new("--expect-status") { Description = "Statuses that count as success, e.g. 201, 200,201 or 2xx (default: any below 400); any other counts as an error.", AllowMultipleArgumentsPerToken = true };
         public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
             "A CI gate on the run: \"p99<250ms\", \"errors<1%\", \"rps>1000\"; repeatable. A failing gate exits with 5.");
+        public Option<FileInfo?> Hosts { get; } = new("--hosts") { Description = "Send the load from the generators of this hosts file (load: [...]) over ssh, merged exactly; the target may be the file's app host (see docs/hosts.md)." };
         public Option<string[]> ExpectJson { get; } = new("--expect-json") { Description = "A JSON value the response must hold, e.g. '$.id=5', '$.items[0].name=\"Bike\"' or '$.total' (present); a miss counts as a check-json error. Repeatable." };
 
         public IEnumerable<Option> All =>
         [
             Users, Duration, Requests, Rate, Model, BurstSize, Batches, WarmupBatches, RampStart, RampStep, RampEvery, RampMax,
             Warmup, Steady, Timeout, Threads, Http2, Values, ValuesFile, ValuesUrl, Random, Seed, Json, Output, AllowRemote,
-            Method, Headers, Body, BodyFile, ExpectStatus, ExpectJson, Thresholds,
+            Method, Headers, Body, BodyFile, ExpectStatus, ExpectJson, Thresholds, Hosts,
         ];
 
         public LoadRequest Read(ParseResult pr) => new(pr.GetValue(Url)!)

@@ -47,10 +47,10 @@ public sealed class ExperimentLoaderTests
 
         var e = ExperimentLoader.Parse(text, "experiments/demo.yaml");
 
-        Assert.Equal((TimeSpan.FromSeconds(30), 5), (e.Profiles["article"].Duration, e.Profiles["article"].Repeat));
-        Assert.Equal((TimeSpan.FromSeconds(6), 3, 5.0, 8), (e.Profiles["quick"].Duration, e.Profiles["quick"].Repeat, e.Profiles["quick"].PrecisionPercent, e.Profiles["quick"].MaxRepeat));
-        Assert.True(e.Profiles["quick"].WarmupUntilSteady);
-        Assert.Equal((TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2), 1), (e.Profiles["smoke"].Warmup, e.Profiles["smoke"].Duration, e.Profiles["smoke"].Repeat));
+        Assert.Equal((TimeSpan.FromSeconds(30), 5), (e.Profiles[ProfileName.Article].Duration, e.Profiles[ProfileName.Article].Repeat));
+        Assert.Equal((TimeSpan.FromSeconds(6), 3, 5.0, 8), (e.Profiles[ProfileName.Quick].Duration, e.Profiles[ProfileName.Quick].Repeat, e.Profiles[ProfileName.Quick].PrecisionPercent, e.Profiles[ProfileName.Quick].MaxRepeat));
+        Assert.True(e.Profiles[ProfileName.Quick].WarmupUntilSteady);
+        Assert.Equal((TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2), 1), (e.Profiles[ProfileName.Smoke].Warmup, e.Profiles[ProfileName.Smoke].Duration, e.Profiles[ProfileName.Smoke].Repeat));
     }
 
     [Fact]
@@ -61,10 +61,10 @@ public sealed class ExperimentLoaderTests
 
         var e = ExperimentLoader.Parse(text, "experiments/demo.yaml");
 
-        Assert.Equal(TimeSpan.FromSeconds(2), e.Profiles["quick"].Warmup);
-        Assert.Null(e.Profiles["quick"].PrecisionPercent);
-        Assert.Equal(TimeSpan.FromSeconds(30), e.Profiles["article"].Duration);
-        Assert.Equal(TimeSpan.FromSeconds(2), e.Profiles["smoke"].Duration);
+        Assert.Equal(TimeSpan.FromSeconds(2), e.Profiles[ProfileName.Quick].Warmup);
+        Assert.Null(e.Profiles[ProfileName.Quick].PrecisionPercent);
+        Assert.Equal(TimeSpan.FromSeconds(30), e.Profiles[ProfileName.Article].Duration);
+        Assert.Equal(TimeSpan.FromSeconds(2), e.Profiles[ProfileName.Smoke].Duration);
     }
 
     [Fact]
