@@ -21,10 +21,10 @@ internal static class ExperimentListJson
         e.Baseline,
         [.. e.Variants.Select(v => v.Name)],
         [.. e.Scenarios.Select(s => s.Name)],
-        ExperimentAnalyzer.DescribeLoad(e, e.Profiles["quick"]),
+        ExperimentAnalyzer.DescribeLoad(e, e.Profiles[ProfileName.Quick]),
         e.RunsByDefault,
         e.Sweep is { } sweep ? [.. sweep.Values] : null,
-        e.Profiles.ToDictionary(p => p.Key, p => new ProfileEntry(
+        e.Profiles.ToDictionary(p => p.Key.Key(), p => new ProfileEntry(
             DurationText.Format(p.Value.Warmup), DurationText.Format(p.Value.Duration), p.Value.Repeat, p.Value.PrecisionPercent, p.Value.MaxRepeat)));
 
     private sealed record ExperimentEntry(string Name, string Title, string? Seed, string? App, string Baseline, IReadOnlyList<string> Variants,

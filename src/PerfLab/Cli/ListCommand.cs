@@ -26,7 +26,7 @@ public static class ListCommand
             }
             foreach (var e in experiments)
             {
-                var quick = e.Profiles["quick"];
+                var quick = e.Profiles[ProfileName.Quick];
                 Console.WriteLine(e.App is { } app
                     ? $"{e.Name,-16} {app.Kind.ToString().ToLowerInvariant()} {app.Path}  {e.Title}"
                     : $"{e.Name,-16} seed {e.Seed}  {e.Title}");

@@ -22,6 +22,7 @@ public static class PerfLabCli
         root.Subcommands.Add(TraceCommand.Create());
         root.Subcommands.Add(ProxyCommand.Create());
         root.Subcommands.Add(HostsCommand.Create());
+        root.Subcommands.Add(HostCommand.Create());
         return root;
     }
 

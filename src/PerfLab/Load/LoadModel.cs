@@ -232,7 +232,10 @@ public sealed record UploadModel(long Bytes, TimeSpan Rtt, int Uploads = 0) : Lo
     public override int Concurrency => 1;
     public override bool CountsBatches => true;
     public override bool RunsOnLoadEngine => false;
-    public override LoadModel ForProfile(LoadShape shape) => this with { Uploads = shape.Batches, Bytes = shape.Size ?? Bytes };
+    public override LoadModel ForProfile(LoadShape shape) => Sized(shape);
+
+    /// <summary>The uploads as a profile runs them: its count, and its size when it gives one.</summary>
+    public UploadModel Sized(LoadShape shape) => this with { Uploads = shape.Batches, Bytes = shape.Size ?? Bytes };
 
     public override string Describe() =>
         $"{Uploads} uploads of {Sizes.Format(Bytes)} each over HTTP/2 (h2c) through a latency proxy adding {DurationText.Format(Rtt)} RTT";

@@ -164,6 +164,17 @@ public sealed record RampStep(int Users, long StartUnixSecond, double Seconds, l
 public sealed record LoadSecond(long UnixSecond, bool Warmup, long Requests, double RequestsPerSecond, double P50Ms, double P99Ms, long Errors, int ActiveUsers);
 
 /// <summary>Reported about once a second while a run is going.</summary>
-public sealed record LoadProgress(TimeSpan Elapsed, TimeSpan? Total, bool WarmingUp, IReadOnlyList<ScenarioProgress> Scenarios);
+public sealed record LoadProgress(TimeSpan Elapsed, TimeSpan? Total, bool WarmingUp, IReadOnlyList<ScenarioProgress> Scenarios)
+{
+    /// <summary>The wall-clock second this report closes: <see cref="ScenarioProgress.IntervalLatency"/> covers it.</summary>
+    public DateTimeOffset IntervalStartUtc { get; init; }
 
-public sealed record ScenarioProgress(string Name, long Requests, double CurrentRps, double CurrentP99Ms, long Errors, int ActiveUsers);
+    public DateTimeOffset IntervalEndUtc { get; init; }
+}
+
+public sealed record ScenarioProgress(string Name, long Requests, double CurrentRps, double CurrentP99Ms, long Errors, int ActiveUsers)
+{
+    /// <summary>The latencies recorded in this interval alone (a remote generator streams them as an interval log).</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public LatencyHistogram? IntervalLatency { get; init; }
+}

@@ -108,7 +108,9 @@ internal sealed class NetnsLab : IDisposable
         File.WriteAllText(config, string.Join('\n',
             $"ListenAddress {address}", "Port 22", $"HostKey {Folder}/host_key", $"AuthorizedKeysFile {Folder}/authorized_keys",
             $"PidFile {Folder}/sshd_{ns}.pid", "StrictModes no", "UsePAM no", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
-            "PermitRootLogin prohibit-password", "Subsystem sftp internal-sftp", "LogLevel ERROR", ""));
+            "PermitRootLogin prohibit-password", "Subsystem sftp internal-sftp", "LogLevel ERROR",
+            // Each host keeps perflab's copies in a folder of its own inside the lab (the namespaces share one disk).
+            $"SetEnv PERFLAB_HOST_CACHE={Folder}/cache-{ns}", ""));
         // `ip netns exec` gives the command a mount namespace of its own: a bind mount there hides .NET from this host only.
         var dotnetRoot = Path.GetDirectoryName(Path.GetFullPath(ResolveDotnet()))!;
         var command = withoutDotnet

@@ -6,7 +6,7 @@ namespace PerfLab.Experiments.Analysis;
 
 /// <summary>What the analysis of one experiment needs to know of the invocation.</summary>
 /// <param name="Noise">The floors a verdict must clear; an A/A run compares against zero and records its own afterwards.</param>
-public sealed record AnalysisSettings(string Profile, int? Repeat, bool Aa, NoiseFloors Noise);
+public sealed record AnalysisSettings(ProfileName Profile, int? Repeat, bool Aa, NoiseFloors Noise);
 
 /// <summary>Turns an experiment's runs into its result: summaries, comparisons, findings, claims and notes.</summary>
 public static class ExperimentAnalyzer

@@ -50,7 +50,7 @@ public sealed class CapacityProbe(string url, CapacitySlo slo, CapacityStepSetti
         var s = load.Scenarios[0];
         // The share of the schedule actually sent, times the rate: the same window as the schedule's own count.
         var sent = s.Open is { Scheduled: > 0 } open ? rate * open.Sent / open.Scheduled : 0;
-        var stats = RunRecordBuilder.Stats(s.Name, s.Requests, s.RequestsPerSecond, s.Latency, s.BytesReceived, s.Errors);
+        var stats = RunRecordBuilder.Stats(s);
         var latency = s.Latency.Count > 0 ? slo.LatencyOf(stats) : double.NaN;
         var errors = s.Requests > 0 ? 100.0 * s.Errors.Total / s.Requests : 100;
         var rise = LatencyTrend.RiseMs(s.Timeline);

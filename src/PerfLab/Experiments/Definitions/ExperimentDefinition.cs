@@ -13,7 +13,7 @@ public sealed record ExperimentDefinition
     public required string Baseline { get; init; }
     public required IReadOnlyList<VariantDefinition> Variants { get; init; }
     public required IReadOnlyList<ScenarioDefinition> Scenarios { get; init; }
-    public required IReadOnlyDictionary<string, ProfileDefinition> Profiles { get; init; }
+    public required IReadOnlyDictionary<ProfileName, ProfileDefinition> Profiles { get; init; }
     public required IReadOnlyList<ClaimDefinition> Claims { get; init; }
     public required string FilePath { get; init; }
     public required string FileHash { get; init; }

@@ -14,7 +14,6 @@ namespace PerfLab.Experiments.Definitions;
 /// </summary>
 public static class ExperimentLoader
 {
-    public static readonly IReadOnlyList<string> ProfileNames = ["article", "quick", "smoke"];
 
     /// <summary>Every key a load model reads from its scenario.</summary>
     private static readonly string[] ModelKeys = [.. Load.LoadModel.Cases.SelectMany(r => r.Keys).Distinct()];
@@ -160,18 +159,25 @@ public static class ExperimentLoader
         return scenarios;
     }
 
-    private static Dictionary<string, ProfileDefinition> ReadProfiles(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root,
+    private static Dictionary<ProfileName, ProfileDefinition> ReadProfiles(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root,
         List<ScenarioDefinition> scenarios)
     {
-        var profilesNode = reader.Mapping(reader.Required(doc, root, "profiles"), "profiles", ProfileNames);
-        var profiles = new Dictionary<string, ProfileDefinition>();
-        foreach (var profile in ProfileNames)
+        // A profile left out takes its default (DefaultProfiles), so a file for one's own app may name none; batches
+        // have no default: a burst or upload experiment gives every profile its own.
+        var profilesNode = doc.TryGetValue("profiles", out var given) ? reader.Mapping(given, "profiles", ProfileNames.Keys) : [];
+        var profiles = new Dictionary<ProfileName, ProfileDefinition>();
+        var batched = scenarios.Any(s => s.Model.CountsBatches);
+        foreach (var profile in ProfileNames.Keys)
         {
             if (!profilesNode.TryGetValue(profile, out var node))
             {
-                throw Error(reader.Path, doc["profiles"].Start, $"expected a '{profile}' profile (all of {string.Join(", ", ProfileNames)}).");
+                profiles[ProfileNames.Parse(profile)] = batched
+                    ? throw Error(reader.Path, (given ?? root).Start,
+                        $"expected a '{profile}' profile: burst and upload scenarios need each profile's batches (all of {string.Join(", ", ProfileNames.Keys)}).")
+                    : DefaultProfiles.All[ProfileNames.Parse(profile)];
+                continue;
             }
-            profiles[profile] = ReadProfile(reader, node, profile, scenarios.Any(s => s.Model.CountsBatches),
+            profiles[ProfileNames.Parse(profile)] = ReadProfile(reader, node, profile, scenarios.Any(s => s.Model.CountsBatches),
                 scenarios.Any(s => !s.Model.AlternatesInSlots));
         }
         return profiles;
