@@ -1,8 +1,6 @@
 using Npgsql;
-using PerfLab.Sut.Hosting;
-#if NET10_0_OR_GREATER
 using Microsoft.EntityFrameworkCore;
-#endif
+using PerfLab.Sut.Hosting;
 
 namespace PerfLab.Sut.Data;
 
@@ -67,11 +65,19 @@ public static class DataRegistration
             builder.Services.AddSingleton<IAdventureWorksQueries, AdoNetQueries>();
             return settings;
         }
-#if NET10_0_OR_GREATER
-        builder.Services.AddDbContext<AdventureWorks>(options =>
-            options.UseNpgsql(connectionString ?? "Host=unconfigured", npgsql => npgsql.CommandTimeout(variants.CommandTimeoutSeconds)));
-        builder.Services.AddScoped<IAdventureWorksQueries, EfCoreQueries>();
-#endif
+        AddEfCore(builder.Services, connectionString, variants.CommandTimeoutSeconds);
         return settings;
+    }
+
+    // A method of its own, so that its EF Core types are resolved (and EF Core's assemblies loaded) only when EF Core
+    // is the data layer: /info reports the EF Core it finds loaded, and an ADO.NET SUT has none.
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private static void AddEfCore(IServiceCollection services, string? connectionString, int commandTimeoutSeconds)
+    {
+        // The provider's assembly would load at the first query; loaded now, /info names it from the start.
+        _ = typeof(Npgsql.EntityFrameworkCore.PostgreSQL.Infrastructure.NpgsqlDbContextOptionsBuilder).Assembly;
+        services.AddDbContext<AdventureWorks>(options =>
+            options.UseNpgsql(connectionString ?? "Host=unconfigured", npgsql => npgsql.CommandTimeout(commandTimeoutSeconds)));
+        services.AddScoped<IAdventureWorksQueries, EfCoreQueries>();
     }
 }
