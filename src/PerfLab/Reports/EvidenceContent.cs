@@ -3,7 +3,7 @@ using PerfLab.Results;
 namespace PerfLab.Reports;
 
 /// <summary>
-/// The evidence behind an experiment's verdicts (issue 16), shown by both writers: every run's figure in run order
+/// The evidence behind an experiment's verdicts, shown by both writers: every run's figure in run order
 /// (drift shows), how many blocks ran and why the runner stopped, where the noise came from, and how each run warmed up
 /// and closed its window.
 /// </summary>

@@ -103,7 +103,7 @@ public static class VariantStatistics
         Func<string, string, double?> noiseFloor, string measuredFloorSource = "measured")
     {
         var results = new List<Comparison>();
-        var burst = experiment.Scenarios.Any(s => s.Model is ScenarioKind.Burst or ScenarioKind.Upload);
+        var burst = experiment.Scenarios.Any(s => s.Model.CountsBatches);
         var targets = burst
             ? [("all", "batch-mean-ms")]
             : experiment.Scenarios.Select(s => s.Name).Prepend("all").Distinct()

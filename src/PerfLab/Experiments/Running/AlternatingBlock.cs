@@ -95,7 +95,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
                 continue;
             }
             var merged = SlotMerge.Merge(slots[i]) with { WarmupSeconds = warmups[i]?.WarmupSeconds ?? 0, Settled = warmups[i]?.Settled };
-            var record = await p.Measurement.RecordAsync(p.Sut, p.Id, p.Info, merged, OfSlots(recordings[i], slots[i]), ct);
+            var record = await p.Measurement.RecordAsync(p.Sut, p.Id, p.Info, (merged, OfSlots(recordings[i], slots[i])), ct);
             records.Add(RunRecordBuilder.WithEffect(record, p.Effect) with
             {
                 Database = DatabaseOfSlots(recordings[i], slots[i]),

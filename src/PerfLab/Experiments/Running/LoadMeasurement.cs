@@ -38,7 +38,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
             return Failed(FailureKind.LoadFailed, $"the load could not run: {ex.Message}");
         }
 
-        var record = await RecordAsync(sut, id, info, load, recording, ct);
+        var record = await RecordAsync(sut, id, info, (load, recording), ct);
         record = record with { Tiering = tiering.Summarize(load.MeasuredFromUtc, [(load.MeasuredFromUtc, load.EndedUtc)]) };
         await TraceAsync(sut, id, record, ct);
         return record;
@@ -49,8 +49,9 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     /// early, Ctrl+C came, or the database went down under it.
     /// </summary>
     public async Task<RunRecord> RecordAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info,
-        LoadResult load, CounterRecording? recording, CancellationToken ct)
+        (LoadResult Load, CounterRecording? Recording) measured, CancellationToken ct)
     {
+        var (load, recording) = measured;
         RunRecord Failed(FailureKind kind, string reason) => RunRecordBuilder.Failed(id, new RunFailure(kind, reason, sut.TailOfLog(), info));
 
         if (sut.HasExited)
@@ -86,7 +87,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         try
         {
             Message?.Invoke($"tracing {variant.Name} for {EvidenceCapture.Length.TotalSeconds:F0} s after its window...");
-            var traced = await Capture.CaptureAsync(experiment, variant, sut, id, record.Database, ct);
+            var traced = await Capture.CaptureAsync(experiment, variant, sut, record, ct);
             Message?.Invoke(EvidenceCapture.Describe(traced));
             Traced?.Invoke(traced);
         }

@@ -42,7 +42,7 @@ public sealed class SweepAnalysisTests
     private static SweepResult Analyze(params double[] factors)
     {
         var experiment = ExperimentLoader.Parse(Sweep, "experiments/swept.yaml");
-        var settings = new AnalysisSettings("quick", null, false, NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
+        var settings = new AnalysisSettings(ProfileName.Quick, null, false, NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
         var points = SweepDefinition.Points(experiment);
         var results = points.Select((p, i) => ExperimentAnalyzer.Analyze(p, Runs(factors[i]), settings)).ToList();
         return SweepAnalysis.Gather(experiment, results);
@@ -81,7 +81,7 @@ public sealed class SweepAnalysisTests
     public void Gather_PointThatDidNotRun_HasNoFiguresAndIsNotACrossover()
     {
         var experiment = ExperimentLoader.Parse(Sweep, "experiments/swept.yaml");
-        var settings = new AnalysisSettings("quick", null, false, NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
+        var settings = new AnalysisSettings(ProfileName.Quick, null, false, NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
         // Interrupted after the first point: only 0 ms ran.
         var first = ExperimentAnalyzer.Analyze(SweepDefinition.Points(experiment)[0], Runs(1.3), settings);
 
