@@ -69,15 +69,14 @@ public static class DataRegistration
         return settings;
     }
 
-    // A method of its own, so that its EF Core types are resolved (and EF Core's assemblies loaded) only when EF Core
-    // is the data layer: /info reports the EF Core it finds loaded, and an ADO.NET SUT has none.
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
     private static void AddEfCore(IServiceCollection services, string? connectionString, int commandTimeoutSeconds)
     {
-        // The provider's assembly would load at the first query; loaded now, /info names it from the start.
-        _ = typeof(Npgsql.EntityFrameworkCore.PostgreSQL.Infrastructure.NpgsqlDbContextOptionsBuilder).Assembly;
-        services.AddDbContext<AdventureWorks>(options =>
-            options.UseNpgsql(connectionString ?? "Host=unconfigured", npgsql => npgsql.CommandTimeout(commandTimeoutSeconds)));
+        void Configure(DbContextOptionsBuilder options) =>
+            options.UseNpgsql(connectionString ?? "Host=unconfigured", npgsql => npgsql.CommandTimeout(commandTimeoutSeconds));
+        // Configured once now, not only at the first query: the provider's code runs (so its assembly is loaded) and
+        // /info names the provider from the start. (A bare typeof of a provider type did not load it on net9.0.)
+        Configure(new DbContextOptionsBuilder<AdventureWorks>());
+        services.AddDbContext<AdventureWorks>(Configure);
         services.AddScoped<IAdventureWorksQueries, EfCoreQueries>();
     }
 }

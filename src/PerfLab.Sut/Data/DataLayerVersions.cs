@@ -5,7 +5,8 @@ namespace PerfLab.Sut.Data;
 /// <summary>
 /// The data-access assemblies this process has loaded, with the versions their packages carry (the informational
 /// version, without the commit): what really serves the pages, whatever the build was asked to pin. Null where the
-/// assembly is not loaded, as EF Core in a SUT whose data layer is ADO.NET.
+/// assembly is not loaded. An ADO.NET SUT has EF Core loaded too, unused: MVC's controller discovery loads every type
+/// of the app, the DbContext among them; <c>DataLayer</c> in /info says which one serves.
 /// </summary>
 /// <param name="EfCore">Microsoft.EntityFrameworkCore.</param>
 /// <param name="EfCoreProvider">Npgsql.EntityFrameworkCore.PostgreSQL, the EF Core provider.</param>
