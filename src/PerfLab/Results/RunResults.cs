@@ -168,6 +168,9 @@ public sealed record RunRecord
     /// <summary>The latency proxy between the SUT and PostgreSQL, configured and measured; null when the SUT connected directly.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public DatabasePathStats? DatabasePath { get; init; }
+    /// <summary>What the SUT's runtime compiled, by tier, during the warm-up and the window; null where its JIT events were not read.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public TieringRecord? Tiering { get; init; }
 }
 
 /// <summary>Load figures of one scenario in one run (warm-up excluded).</summary>

@@ -184,7 +184,7 @@ public sealed class ExperimentLoaderTests
     public void LoadFolder_BuiltInExperiments_AllParseAndCiteASeed()
     {
         var all = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder);
-        Assert.Equal(["db-wait-min-threads", "db-wait", "framework", "gc-cores", "gc", "http2-window", "logging", "platform", "serializer", "sleep-vs-delay", "sync-async-rtt", "sync-async", "sync-over-async"], all.Select(e => e.Name));
+        Assert.Equal(["db-wait-min-threads", "db-wait", "framework-adonet", "framework", "gc-cores", "gc", "http2-window", "logging", "platform", "serializer", "sleep-vs-delay", "sync-async-rtt", "sync-async", "sync-over-async"], all.Select(e => e.Name));
         Assert.All(all, e => Assert.Matches("^00[0-4]$", e.Seed));
         Assert.Equal(new[] { "000", "001", "002", "003", "004" }, all.Select(e => e.Seed).Distinct().Order());
         Assert.All(all, e => Assert.NotEmpty(e.Claims));
