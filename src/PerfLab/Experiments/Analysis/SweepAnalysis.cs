@@ -32,7 +32,7 @@ public static class SweepAnalysis
             Metric = metric,
             Points = points.Select(p => p?.Name).ToList(),
             Variants = variants.Where(v => v != experiment.Baseline).Select(v => Series(v, sweep.Values, points, metric)).ToList(),
-            Scalability = sweep.Condition == ConditionKind.Users && metric == "rps" ? UslFit.ForSweep(variants, sweep.Values, points) : null,
+            Scalability = sweep.Condition == ConditionKind.Users && metric == Metrics.Rps.Key ? UslFit.ForSweep(variants, sweep.Values, points) : null,
         };
     }
 
