@@ -4,7 +4,7 @@ namespace PerfLab.Sut.Hosting;
 
 /// <summary>
 /// Sut:ExtraWorkMicroseconds: every request first spins the CPU for a fixed time. A slowdown whose size is known, so
-/// the lab's verdicts can be checked against it (issue 16: a 10 % slowdown must be called "worse").
+/// the lab's verdicts can be checked against it (a 10 % slowdown must be called "worse").
 /// </summary>
 public static class ExtraWork
 {

@@ -60,13 +60,14 @@ public sealed record GeneratorUsage(
 /// <param name="Latency">Latency of requests answered with any HTTP status. Open model: from the intended send time (coordinated omission corrected).</param>
 /// <param name="UncorrectedLatency">Open model only: latency from the actual send, as a closed-loop tool would report it.</param>
 /// <param name="BytesReceived">Response body bytes.</param>
+/// <param name="Model">The model that sent the requests; results.json and `perflab load --json` write its kind ("closed").</param>
 /// <param name="Open">Open model only: schedule adherence.</param>
 /// <param name="Burst">Burst model only: per-batch times.</param>
 /// <param name="Ramp">Ramp model only: one entry per user step.</param>
 /// <param name="Timeline">One point per UTC unix second, warm-up included (flagged).</param>
 public sealed record ScenarioResult(
     string Name,
-    string Model,
+    [property: System.Text.Json.Serialization.JsonConverter(typeof(LoadModelKindConverter))] LoadModel Model,
     string Url,
     int Concurrency,
     long Requests,

@@ -4,9 +4,9 @@ namespace PerfLab.Tests.Architecture;
 internal sealed record TypeDependency(string FromType, string FromNamespace, string ToType, string ToNamespace);
 
 /// <summary>
-/// The layering of perflab (issue 15): commands -> experiments -> Apps -> peers -> Common; Reports -> Results -> Common;
+/// The layering of perflab: commands -> experiments -> Apps -> peers -> Common; Reports -> Results -> Common;
 /// experiments may use Results and peers directly; peers never use each other; no cycles between folders (PerfLab.X namespaces).
-/// Apps (issue 14: the app under test, of which the built-in SUT is one) sits between: it starts the SUT, reads the
+/// Apps (the app under test, of which the built-in SUT is one) sits between: it starts the SUT, reads the
 /// process through Counters' helpers, and knows nothing of experiments.
 /// Hosts (roles placed on other machines over ssh) sits beside Apps: it drives Load and the app on a host, merges what
 /// generators send, and knows nothing of experiments; experiments and commands use it.
