@@ -67,6 +67,7 @@ internal static class Fmt
         "mean-ms" => "mean (ms)",
         "p99-ms" => "p99 (ms)",
         "batch-mean-ms" => "batch mean (ms)",
+        "cpu-per-request" => "CPU per request (ms)",
         _ => metric,
     };
 

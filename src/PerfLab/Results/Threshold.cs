@@ -24,6 +24,8 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
     public const string Change = "change";
     public const string Errors = "errors";
     public const string Rps = "rps";
+    /// <summary>CPU per request (the app's and its database backends'), in ms: the median over a variant's runs.</summary>
+    public const string CpuPerRequest = "cpu-per-request";
 
     /// <summary>Latency metrics and the field of a run's scenario figures each reads.</summary>
     public static readonly IReadOnlyDictionary<string, Func<ScenarioStats, double>> Latencies = new Dictionary<string, Func<ScenarioStats, double>>
@@ -34,9 +36,9 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
 
     public const string Syntax =
         "a threshold is METRIC<VALUE or METRIC>VALUE (also <=, >=): p50|p90|p95|p99|p99.9|mean|max with ms or s (e.g. p99<250ms), " +
-        "rps>1000, errors<1% or errors<=0, change>-5% (RPS change against the baseline), or no-worse";
+        "rps>1000, cpu-per-request<1.5ms, errors<1% or errors<=0, change>-5% (RPS change against the baseline), or no-worse";
 
-    [GeneratedRegex(@"^\s*(?<metric>[a-z][a-z0-9.]*)\s*(?<op><=|>=|<|>)\s*(?<value>[-+]?[0-9]+(\.[0-9]+)?)\s*(?<unit>ms|s|%)?\s*$", RegexOptions.IgnoreCase)]
+    [GeneratedRegex(@"^\s*(?<metric>[a-z][a-z0-9.-]*)\s*(?<op><=|>=|<|>)\s*(?<value>[-+]?[0-9]+(\.[0-9]+)?)\s*(?<unit>ms|s|%)?\s*$", RegexOptions.IgnoreCase)]
     private static partial Regex Pattern();
 
     /// <summary>Throws a usage error that names the threshold and says how to write one.</summary>
@@ -80,6 +82,8 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
         }
         return metric switch
         {
+            CpuPerRequest when unit is "ms" or "s" => new Threshold(clean, metric, op, unit == "s" ? value * 1000 : value, false),
+            CpuPerRequest => throw Invalid(text, "cpu-per-request needs a unit: ms or s (e.g. cpu-per-request<1.5ms)"),
             Rps when unit.Length == 0 => new Threshold(clean, metric, op, value, false),
             Rps => throw Invalid(text, "rps is a plain number of requests per second (e.g. rps>1000)"),
             Errors when unit is "%" or "" => new Threshold(clean, metric, op, value, unit == "%"),
@@ -103,7 +107,7 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
 
     /// <summary>A figure in the threshold's own unit: "231.4 ms", "0.52 %", "1204.3 RPS".</summary>
     public string Format(double observed) => !double.IsFinite(observed) ? "no figure"
-        : Latencies.ContainsKey(Metric) ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.##} ms")
+        : Latencies.ContainsKey(Metric) || Metric == CpuPerRequest ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.##} ms")
         : Metric == Rps ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.#} RPS")
         : Metric == Change ? string.Create(CultureInfo.InvariantCulture, $"{observed:+0.##;-0.##;0} %")
         : Percent ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.###} %")

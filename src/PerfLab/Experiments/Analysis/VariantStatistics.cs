@@ -43,7 +43,10 @@ public static class VariantStatistics
         }).ToList();
     }
 
-    public static readonly IReadOnlyList<string> Metrics = ["rps", "mean-ms", "p99-ms", "batch-mean-ms"];
+    public static readonly IReadOnlyList<string> Metrics = ["rps", "mean-ms", "p99-ms", "batch-mean-ms", CpuPerRequest];
+
+    /// <summary>CPU the kernel charged the app and its database backends per completed request, in ms (<see cref="CpuCost"/>).</summary>
+    public const string CpuPerRequest = "cpu-per-request";
     public static readonly IReadOnlyList<string> EfficiencyNames = ["cpu-ms-per-request", "alloc-kb-per-request", "gc-pause-ms-per-request"];
 
     public static bool HigherIsBetter(string metric) => metric == "rps";
@@ -54,6 +57,11 @@ public static class VariantStatistics
         if (metric == "batch-mean-ms")
         {
             return run.BatchTimesMs.Count > 0 ? run.BatchTimesMs.Average() : double.NaN;
+        }
+        if (metric == CpuPerRequest)
+        {
+            // CPU cannot be told apart by scenario: the figure belongs to all of them together.
+            return (scenario == "all" || run.Scenarios.Count == 1) && run.Cost?.MsPerRequest is { } ms ? ms : double.NaN;
         }
         var stats = scenario == "all" ? run.Scenarios : run.Scenarios.Where(s => s.Scenario == scenario).ToList();
         if (stats.Count == 0)
@@ -109,6 +117,7 @@ public static class VariantStatistics
             : experiment.Scenarios.Select(s => s.Name).Prepend("all").Distinct()
                 .SelectMany(s => new[] { (s, "rps"), (s, "mean-ms"), (s, "p99-ms") })
                 .Where(t => experiment.Scenarios.Count > 1 || t.Item1 == "all")
+                .Concat(runs.Any(r => r.Cost is not null) ? [("all", CpuPerRequest)] : [])
                 .ToArray();
         foreach (var variant in experiment.Variants.Where(v => v.Name != experiment.Baseline))
         {
