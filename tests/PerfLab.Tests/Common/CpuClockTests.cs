@@ -15,7 +15,7 @@ public sealed class CpuClockTests
         var (tid, own) = (0, 0L);
         var thread = new Thread(() =>
         {
-            tid = Environment.CurrentManagedThreadId == 0 ? 0 : Gettid();
+            tid = Gettid();
             Spin(TimeSpan.FromMilliseconds(200));
             own = CpuClock.CurrentThreadNanoseconds();
         });
