@@ -1,5 +1,5 @@
 // Time per console write, made as the SUT's locked-console logger makes it (Console.Out.WriteLine and Flush inside
-// one process-wide lock, seed 004's anti-pattern), with the standard output a file (what the SUT had before issue 13)
+// one process-wide lock, seed 004's anti-pattern), with the standard output a file (what the SUT had before its pseudo-terminal console)
 // or a pseudo-terminal that perflab's PseudoTerminal reads, as `perflab run` gives the SUT with Console=terminal.
 // Each measurement is a child process of its own (its stdout set by the shell, as perflab starts the SUT); it times
 // every write inside the lock, i.e. how long the lock is held, and the whole run's wall time.

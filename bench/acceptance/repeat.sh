@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs bench/acceptance/orders.yaml N times as separate `perflab run` invocations and counts the verdicts (issue 16).
+# Runs bench/acceptance/orders.yaml N times as separate `perflab run` invocations and counts the verdicts.
 # Usage: [EXTRA=µs] bench/acceptance/repeat.sh N LABEL [more perflab run options...]
 #   A/A:      bench/acceptance/repeat.sh 10 aa --aa --trace false
 #   slowdown: EXTRA=300 bench/acceptance/repeat.sh 10 slow --trace false

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16, point 7: `perflab load` with no warm-up against wrk on the 150 ms delay endpoint, alternated PAIRS times.
+# Cold start: `perflab load` with no warm-up against wrk on the 150 ms delay endpoint, alternated PAIRS times.
 # Usage: bench/load/coldstart.sh [PAIRS]   (default 5); prints one row per pair: wrk's mean and p99, perflab's.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What an EventPipe trace (perflab's: CPU samples with stacks, contention, GC, thread pool) costs the SUT's throughput
-# (issue 12). Alternates PAIRS pairs of 15 s windows of `perflab load` on one SUT, without and with `perflab trace
+# (the evidence behind the verdicts). Alternates PAIRS pairs of 15 s windows of `perflab load` on one SUT, without and with `perflab trace
 # collect` running over the whole window, and prints each window's RPS and the mean change.
 # Usage: bench/trace/cost.sh [PAIRS] [URL-PATH]   (default 5 pairs of /customer/orders/{id}, 10 users)
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The noise of three database-bound experiments taken apart (issue 16): for each setting given as LABEL=PERFLAB-RUN-OPTIONS,
+# The noise of three database-bound experiments taken apart: for each setting given as LABEL=PERFLAB-RUN-OPTIONS,
 # one `perflab run` of serializer, sync-async and gc, then one table row per experiment from results.json's "noise".
 # Usage: bench/variance/noise.sh 'before=--profile quick --repeat 3 --warmup 2s --duration 6s' 'after=--profile quick'
 set -euo pipefail

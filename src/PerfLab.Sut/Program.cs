@@ -40,10 +40,11 @@ app.UseExtraWork(variants);   // Sut:ExtraWorkMicroseconds: a known slowdown, of
 
 app.MapControllers();   // Orders/, Products/, Platform/ (MVC, so the Serializer variant applies)
 app.MapDelays();        // seeds 001, 003, 004
+app.MapCapacity();      // a known capacity (K slots of S ms) for the capacity search
 app.MapInfo();
 app.MapPlatform();
 app.MapUploads();       // seed 002's HTTP/2 upload
-app.MapCulprits();      // known culprits for trace tests (issue 12)
+app.MapCulprits();      // known culprits for trace tests
 app.AnnounceReadiness();
 
 try

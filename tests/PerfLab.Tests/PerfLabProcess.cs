@@ -35,6 +35,9 @@ internal static class PerfLabProcess
     /// removed, and a cache folder of its own (see <see cref="TestCaches"/>) unless <paramref name="environment"/>
     /// names one, so no test reads the developer's noise floors, cluster or SUT registry, nor another test's.
     /// </summary>
+    /// <summary>The built perflab.dll, for a test that starts it as the command another verb launches (`-- dotnet perflab.dll ...`).</summary>
+    public static string CliDll => CliPath.Value;
+
     public static ProcessStartInfo StartInfo(IReadOnlyDictionary<string, string>? environment, params string[] args)
     {
         var info = new ProcessStartInfo("dotnet")
@@ -62,6 +65,20 @@ internal static class PerfLabProcess
         {
             info.Environment[PerfLabPaths.CacheDirVariable] = TestCaches.NewFolder();
         }
+        return info;
+    }
+
+    /// <summary>
+    /// <paramref name="info"/> started through `env --default-signal=INT`, for a test that sends the CLI SIGINT (Ctrl+C).
+    /// A shell's background job or nohup starts the test host with SIGINT ignored; an ignored signal stays ignored across
+    /// fork and exec, and .NET then installs no Ctrl+C handler, so the signal would never arrive and the test would wait in
+    /// vain. env restores the default disposition and then execs, so the process id is still the CLI's.
+    /// </summary>
+    public static ProcessStartInfo WithSigintDefault(ProcessStartInfo info)
+    {
+        info.ArgumentList.Insert(0, info.FileName);
+        info.ArgumentList.Insert(0, "--default-signal=INT");
+        info.FileName = "env";
         return info;
     }
 

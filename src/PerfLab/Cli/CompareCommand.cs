@@ -1,5 +1,6 @@
 using System.CommandLine;
 using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 
 namespace PerfLab.Cli;
 
@@ -29,31 +30,39 @@ public static class CompareCommand
             Required = true,
         };
         var ready = new Option<string>("--ready") { Description = "A path that answers 2xx once the app is ready (default: the first --url, or / when it has a {placeholder})." };
-        var profile = new Option<string>("--profile", "-p")
+        var profile = new Option<ProfileName>("--profile", "-p")
         {
             Description = "quick (the default: 10 s steady warm-up, 6 s windows, blocks until ±5 %), smoke (one 2 s run each), article (5 × 30 s).",
-            DefaultValueFactory = _ => "quick",
+            DefaultValueFactory = _ => ProfileName.Quick,
         };
-        profile.AcceptOnlyFromAmong([.. ExperimentLoader.ProfileNames]);
+        profile.AcceptOnlyFromAmong([.. ProfileNames.Keys]);
         var repeat = new Option<int?>("--repeat", "-r") { Description = "Interleaved blocks (each variant once per block); the minimum when the profile adds blocks for precision." };
         repeat.Check(v => v is null or (>= 1 and <= 100), "--repeat must be from 1 to 100.");
-        var output = new Option<string?>("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten." };
+        var output = new Option<string?>("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten.", HelpName = "folder" };
         var trace = new Option<bool?>("--trace") { Description = "Trace each variant's first run for 5 s after its window (default: on, except the smoke profile)." };
         var pin = new Option<bool?>("--pin") { Description = "Pin the app and the generator to separate CPUs (default: only with 4 or more cores)." };
+        var (precision, budget, ci) = (RunTuningOptions.Precision(), RunTuningOptions.Budget(), new OutputOptions());
+        var thresholds = ThresholdOptions.Create("A CI gate checked after the run, e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (RPS against the baseline), \"no-worse\"; repeatable. A failing gate exits with 5.");
 
         var verb = new Command("compare", "Compare variants of an app in one line, without a file: same report and verdicts as `perflab run`.");
         verb.Arguments.Add(app);
-        foreach (var option in new Option[] { command, urls, users, rate, variants, ready, profile, repeat, output, trace, pin })
+        foreach (var option in new Option[] { command, urls, users, rate, variants, ready, profile, repeat, precision, budget, thresholds, output, trace, pin })
         {
             verb.Options.Add(option);
         }
+        ci.AddTo(verb);
         verb.SetAction(async (parse, ct) =>
         {
             var spec = new CompareSpec(parse.GetValue(app), parse.GetValue(command), parse.GetValue(urls) ?? [], parse.GetValue(users),
                 parse.GetValue(rate), parse.GetValue(variants) ?? [], parse.GetValue(ready) ?? DefaultReady(parse.GetValue(urls) ?? []));
             var experiment = CompareDefinition.Build(spec, Environment.CurrentDirectory);
-            return await RunCommand.RunSelectedAsync([experiment], new RunChoices(parse.GetValue(profile)!, parse.GetValue(repeat), false, parse.GetValue(output),
-                parse.GetValue(pin), null, null, parse.GetValue(trace), false, null, null), ct);
+            var gates = ThresholdOptions.Parse(parse.GetValue(thresholds));
+            ThresholdOptions.EnsureScenariosExist(gates, experiment.Scenarios.Select(s => s.Name));
+            return await RunCommand.RunSelectedAsync([experiment], new LabRunChoices(parse.GetValue(profile))
+            {
+                Repeat = parse.GetValue(repeat), Output = parse.GetValue(output), Pin = parse.GetValue(pin), Precision = parse.GetValue(precision),
+                Budget = RunTuningOptions.BudgetOf(parse, budget), Trace = parse.GetValue(trace), Gates = gates,
+            }, ci.Begin(parse, "compare"), ct);
         });
         return verb;
     }

@@ -15,11 +15,13 @@ public static class CompareResultsCommand
         var b = new Argument<string>("B") { Description = "The result folder whose change against A is shown." };
         var output = new Option<string?>("--out", "-o")
         {
-            Description = "Write the comparison as Markdown to this file (overwritten) instead of the terminal.",
+            Description = "Write the comparison as Markdown to this file (a file, not a folder; overwritten) instead of the terminal.",
+            HelpName = "file",
         };
         var html = new Option<string?>("--html")
         {
             Description = "Also write the comparison as one offline HTML page to this file (overwritten).",
+            HelpName = "file",
         };
         var thresholds = ThresholdOptions.Create(
             "A CI gate: \"p99<250ms\", \"errors<1%\", \"rps>1000\" on B; \"change>-5%\" (each RPS figure, B against A), \"no-worse\" (no verdict worse); repeatable. A failing gate exits with 5.");
@@ -31,9 +33,12 @@ public static class CompareResultsCommand
         command.Options.Add(output);
         command.Options.Add(html);
         command.Options.Add(thresholds);
+        var ci = new OutputOptions();
+        ci.AddTo(command);
         command.SetAction((ParseResult pr, CancellationToken ct) =>
         {
             var gates = ThresholdOptions.Parse(pr.GetValue(thresholds));
+            var outputs = ci.Begin(pr, "compare-results");
             var outPath = pr.GetValue(output);
             var htmlPath = pr.GetValue(html);
             EnsureParent(outPath);
@@ -50,7 +55,8 @@ public static class CompareResultsCommand
             }
             var comparison = ResultsComparison.Compare(resultsA, resultsB, labelA, labelB).WithGates(gates);
             Write(comparison, outPath, htmlPath);
-            return Task.FromResult((int)(ThresholdGate.AllPassed(comparison.Thresholds) ? ExitCode.Success : ExitCode.ThresholdsFailed));
+            var exit = (int)(ThresholdGate.AllPassed(comparison.Thresholds) ? ExitCode.Success : ExitCode.ThresholdsFailed);
+            return Task.FromResult(outputs.Finish(CiSummary.Of(comparison, exit) with { Reports = [.. new[] { outPath, htmlPath }.OfType<string>()] }));
         });
         return command;
     }

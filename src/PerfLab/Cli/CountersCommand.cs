@@ -42,24 +42,26 @@ public static class CountersCommand
 
     private static Command CreateMonitor()
     {
-        var target = TargetArgument();
-        var interval = IntervalOption();
+        var target = new ProcessTarget();
+        var interval = IntervalOption("--refresh-interval");
         var source = SourceOption();
-        var duration = DurationOption(null, "Stop after this long (30s, 2m, 1h); until Ctrl+C when absent.");
-        var counters = CountersOption();
+        var duration = DurationOption("Stop after this long (30s, 2m, 1h); until Ctrl+C when absent.");
+        var counters = CounterSelection.Option();
         var command = new Command("monitor", "Show the counters live, refreshed every interval (plain lines when output is redirected).");
-        command.Arguments.Add(target);
+        target.AddTo(command);
         command.Options.Add(counters);
         command.Options.Add(interval);
         command.Options.Add(source);
         command.Options.Add(duration);
         command.SetAction(async (ParseResult pr, CancellationToken ct) =>
         {
-            var process = DotnetProcesses.Resolve(pr.GetValue(target)!);
-            var options = Options(pr.GetValue(counters)!, pr.GetValue(interval), pr.GetValue(source), pr.GetValue(duration));
+            var spec = target.Read(pr);
+            var selection = pr.GetValue(counters) ?? CounterSelection.All;
+            var options = Options(selection, pr.GetValue(interval), pr.GetValue(source), pr.GetValue(duration));
+            await using var opened = await ProcessTarget.OpenAsync(spec, ct);
             var recording = Console.IsOutputRedirected
-                ? await CounterCollector.CollectAsync(process.ProcessId, options, new PlainLines(), ct)
-                : await MonitorLiveAsync(process, options, ct);
+                ? await CounterCollector.CollectAsync(opened.Process.ProcessId, options, new PlainLines(selection), ct)
+                : await MonitorLiveAsync(opened.Process, options, selection, ct);
             return Ending(recording, outPath: null);
         });
         return command;
@@ -67,22 +69,24 @@ public static class CountersCommand
 
     private static Command CreateCollect()
     {
-        var target = TargetArgument();
-        var interval = IntervalOption();
+        var target = new ProcessTarget();
+        var interval = IntervalOption("--refresh-interval");
         var source = SourceOption();
-        var duration = DurationOption(TimeSpan.FromSeconds(30), "How long to collect (30s, 2m, 1h).");
+        var duration = DurationOption("How long to collect (30s, 2m, 1h; default 30s).");
         var output = new Option<string>("--out", "-o")
         {
-            Description = "File to write; the format follows the extension (.json, .csv) unless --format is given.",
+            Description = "The file to write (a file, not a folder); the format follows the extension (.json, .csv) unless --format is given.",
+            HelpName = "file",
             DefaultValueFactory = _ => "counters.json",
         };
-        var format = new Option<CounterFileFormat?>("--format")
+        var format = new Option<string?>("--format")
         {
             Description = "json (everything: samples, sources, adjustments) or csv (one row per second).",
         };
-        var counters = CountersOption();
+        format.AcceptOnlyFromAmong("json", "csv");
+        var counters = CounterSelection.Option();
         var command = new Command("collect", "Record the counters for a duration and write them to a JSON or CSV file.");
-        command.Arguments.Add(target);
+        target.AddTo(command);
         command.Options.Add(duration);
         command.Options.Add(counters);
         command.Options.Add(output);
@@ -92,13 +96,16 @@ public static class CountersCommand
         command.SetAction(async (ParseResult pr, CancellationToken ct) =>
         {
             var outPath = pr.GetValue(output)!;
-            var fileFormat = pr.GetValue(format) ?? CounterFiles.FormatFromExtension(outPath)
+            var fileFormat = (pr.GetValue(format) is { } named ? Enum.Parse<CounterFileFormat>(named, ignoreCase: true) : CounterFiles.FormatFromExtension(outPath))
                 ?? throw new PerfLabException($"cannot tell the format of '{outPath}': use a .json or .csv extension, or --format.", ExitCode.Usage);
-            var process = DotnetProcesses.Resolve(pr.GetValue(target)!);
-            var options = Options(pr.GetValue(counters)!, pr.GetValue(interval), pr.GetValue(source), pr.GetValue(duration));
+            var spec = target.Read(pr);
+            var selection = pr.GetValue(counters) ?? CounterSelection.All;
+            var options = Options(selection, pr.GetValue(interval), pr.GetValue(source), pr.GetValue(duration) ?? TimeSpan.FromSeconds(30));
+            await using var opened = await ProcessTarget.OpenAsync(spec, ct);
+            var process = opened.Process;
             Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"collecting counters of {process.ProcessId} ({process.Name}) for {options.Duration!.Value.TotalSeconds:0.#} s; Ctrl+C stops and writes what was collected."));
-            var recording = await CounterCollector.CollectAsync(process.ProcessId, options, null, ct);
+            var recording = selection.Keep(await CounterCollector.CollectAsync(process.ProcessId, options, null, ct));
             // The file is written even when cancelled: Ctrl+C must not lose what was measured.
             await CounterFiles.WriteAsync(recording, outPath, fileFormat, CancellationToken.None);
             return Ending(recording, outPath);
@@ -106,11 +113,11 @@ public static class CountersCommand
         return command;
     }
 
-    private static CounterOptions Options(string[] counters, TimeSpan interval, RuntimeCounterSource source, TimeSpan? duration) => new()
+    private static CounterOptions Options(CounterSelection counters, TimeSpan? interval, string? source, TimeSpan? duration) => new()
     {
-        Providers = counters,
-        Interval = interval,
-        Source = source,
+        Providers = counters.Providers,
+        Interval = interval ?? TimeSpan.FromSeconds(1),
+        Source = source is null ? RuntimeCounterSource.Auto : Enum.Parse<RuntimeCounterSource>(source, ignoreCase: true),
         Duration = duration,
     };
 
@@ -140,7 +147,7 @@ public static class CountersCommand
         }
     }
 
-    private static async Task<CounterRecording> MonitorLiveAsync(DotnetProcess process, CounterOptions options, CancellationToken ct)
+    private static async Task<CounterRecording> MonitorLiveAsync(DotnetProcess process, CounterOptions options, CounterSelection selection, CancellationToken ct)
     {
         var latest = new LatestValues();
         var table = new Table().Border(TableBorder.Simple).AddColumn("counter").AddColumn(new TableColumn("value").RightAligned()).AddColumn("unit");
@@ -151,7 +158,7 @@ public static class CountersCommand
             while (!collecting.IsCompleted)
             {
                 await Task.WhenAny(collecting, Task.Delay(250, CancellationToken.None));
-                Render(table, process, CounterCatalog.Of(options.Providers), latest);
+                Render(table, process, selection.Definitions, latest);
                 ctx.Refresh();
             }
             recording = await collecting;
@@ -200,63 +207,39 @@ public static class CountersCommand
         }
     }
 
-    private sealed class PlainLines : IProgress<CounterSample>
+    private sealed class PlainLines(CounterSelection selection) : IProgress<CounterSample>
     {
         public void Report(CounterSample value) =>
             Console.WriteLine(DateTimeOffset.FromUnixTimeSeconds(value.UnixSeconds).UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture)
-                + " " + string.Join(' ', value.Values.Select(kv => kv.Key + "=" + CounterFiles.Format(kv.Value))));
+                + " " + string.Join(' ', selection.Keep(value).Values.Select(kv => kv.Key + "=" + CounterFiles.Format(kv.Value))));
     }
 
-    private static Argument<string> TargetArgument() =>
-        new("process") { Description = "Process id, or a name: the process name or the app dll of `dotnet app.dll` (e.g. PerfLab.Sut)." };
-
-    private static Option<TimeSpan> IntervalOption()
+    // --refresh-interval is dotnet-counters' name for it; a bare number is seconds there and here.
+    private static Option<TimeSpan?> IntervalOption(string alias) => new("--interval", "-i", alias)
     {
-        var option = new Option<TimeSpan>("--interval", "-i")
-        {
-            Description = "Sampling interval (1s, 500ms, 2s).",
-            DefaultValueFactory = _ => TimeSpan.FromSeconds(1),
-            CustomParser = r => OptionChecks.Duration(r, "--interval", TimeSpan.FromMilliseconds(100), TimeSpan.FromHours(1)) ?? TimeSpan.FromSeconds(1),
-        };
-        return option;
-    }
+        Description = "Sampling interval (1s, 500ms, 2s; a bare number is seconds, as dotnet-counters' --refresh-interval; default 1s).",
+        HelpName = "duration",
+        CustomParser = r => OptionChecks.Duration(r, "--interval", TimeSpan.FromMilliseconds(100), TimeSpan.FromHours(1)),
+    };
 
-    private static Option<TimeSpan?> DurationOption(TimeSpan? defaultValue, string description)
+    private static Option<TimeSpan?> DurationOption(string description)
     {
-        var option = new Option<TimeSpan?>("--duration", "-d")
+        // No DefaultValueFactory: help would show a default as 00:00:30; the verb applies it (see Collect).
+        return new Option<TimeSpan?>("--duration", "-d")
         {
             Description = description,
+            HelpName = "duration",
             CustomParser = r => OptionChecks.Duration(r, "--duration", TimeSpan.FromMilliseconds(1), TimeSpan.FromDays(7)),
         };
-        if (defaultValue is not null)
-        {
-            option.DefaultValueFactory = _ => defaultValue;
-        }
-        return option;
     }
 
-    private static Option<string[]> CountersOption() => new("--counters")
+    private static Option<string?> SourceOption()
     {
-        Description = "The providers to read, comma-separated, named as dotnet-counters names them: " +
-            $"{string.Join(", ", CounterCatalog.Providers)}. ASP.NET Core's Hosting and Kestrel counters " +
-            "cost the target CPU on every request; System.Runtime and Npgsql (the database client's meter) are what perflab run reads.",
-        Arity = ArgumentArity.OneOrMore,
-        AllowMultipleArgumentsPerToken = true,
-        DefaultValueFactory = _ => [.. CounterCatalog.Providers],
-        CustomParser = r =>
+        var option = new Option<string?>("--source")
         {
-            var providers = CounterCatalog.ParseProviders(r.Tokens.Select(t => t.Value), out var error);
-            if (error is not null)
-            {
-                r.AddError("--counters: " + error);
-            }
-            return [.. providers ?? []];
-        },
-    };
-
-    private static Option<RuntimeCounterSource> SourceOption() => new("--source")
-    {
-        Description = "Where to read the runtime counters: Auto (the System.Runtime meter on .NET 9+, EventCounters before), Meter or EventCounters.",
-        DefaultValueFactory = _ => RuntimeCounterSource.Auto,
-    };
+            Description = "Where to read the runtime counters: auto (the default: the System.Runtime meter on .NET 9+, EventCounters before), meter or eventcounters.",
+        };
+        option.AcceptOnlyFromAmong("auto", "meter", "eventcounters");
+        return option;
+    }
 }

@@ -12,14 +12,21 @@ public static class ListCommand
     public static Command Create()
     {
         var folder = ExperimentOptions.Folder();
+        var json = new Option<bool>("--json") { Description = "Print the experiments as JSON (name, title, seed or app, baseline, variants, scenarios, load, profiles) instead." };
         var command = new Command("list", "List the experiments with the seed each reproduces (or the app it measures), its variants and load.");
         command.Options.Add(folder);
+        command.Options.Add(json);
         command.SetAction(parse =>
         {
             var experiments = ExperimentLoader.LoadFolder(parse.GetValue(folder) ?? ExperimentLoader.DefaultFolder);
+            if (parse.GetValue(json))
+            {
+                Console.WriteLine(ExperimentListJson.Write(experiments));
+                return (int)ExitCode.Success;
+            }
             foreach (var e in experiments)
             {
-                var quick = e.Profiles["quick"];
+                var quick = e.Profiles[ProfileName.Quick];
                 Console.WriteLine(e.App is { } app
                     ? $"{e.Name,-16} {app.Kind.ToString().ToLowerInvariant()} {app.Path}  {e.Title}"
                     : $"{e.Name,-16} seed {e.Seed}  {e.Title}");

@@ -13,9 +13,10 @@ namespace PerfLab.Cli;
 /// </summary>
 public static class LoadCommand
 {
-    public static Command Create()
+    public static Command Create() => Create(new LoadOptions());
+
+    private static Command Create(LoadOptions o)
     {
-        var o = new LoadOptions();
         var command = new Command("load", "Apply HTTP load to a URL and report throughput, latency percentiles and errors (like wrk/hey; wrk2-style open model).");
         command.Arguments.Add(o.Url);
         foreach (var option in o.All)
@@ -26,8 +27,24 @@ public static class LoadCommand
         return command;
     }
 
+    /// <summary>The plan that `perflab load` with these arguments would run: how a remote generator reads the controller's command line.</summary>
+    internal static LoadPlan PlanFromArguments(IReadOnlyList<string> args)
+    {
+        var o = new LoadOptions();
+        var pr = Create(o).Parse([.. args]);
+        if (pr.Errors.Count > 0)
+        {
+            throw new PerfLabException($"load arguments: {pr.Errors[0].Message}", ExitCode.Usage);
+        }
+        return LoadPlanBuilder.Build(o.Read(pr));
+    }
+
     private static async Task<int> RunAsync(ParseResult pr, LoadOptions o, CancellationToken ct)
     {
+        if (pr.GetValue(o.Hosts) is { } hostsFile)
+        {
+            return await RemoteLoadCommand.RunAsync(pr, hostsFile, LoadPlanBuilder.Build(o.Read(pr) with { AllowRemote = true }), ct);
+        }
         var gates = ThresholdOptions.Parse(pr.GetValue(o.Thresholds));
         if (gates.FirstOrDefault(g => g.Metric is Threshold.Change or Threshold.NoWorse) is { } relative)
         {
@@ -56,7 +73,7 @@ public static class LoadCommand
         .. from gate in gates
            from s in result.Scenarios
            where gate.Covers(s.Name)
-           select ThresholdGate.Check(gate, s.Name, [RunRecordBuilder.Stats(s.Name, s.Requests, s.RequestsPerSecond, s.Latency, s.BytesReceived, s.Errors)]),
+           select ThresholdGate.Check(gate, s.Name, [RunRecordBuilder.Stats(s)]),
     ];
 
     /// <summary>The options of `perflab load`, read into the engine's <see cref="LoadRequest"/>.</summary>
@@ -77,7 +94,8 @@ public static class LoadCommand
         public Option<int?> RampMax { get; } = Positive(new Option<int?>("--ramp-max") { Description = "Ramp: most users (default 100)." });
         public Option<TimeSpan?> Warmup { get; } = DurationOption("--warmup", "Load before measuring, excluded from statistics (default 0s); with --warmup-until-steady, the most it may last.", "-w");
         public Option<bool> Steady { get; } = new("--warmup-until-steady") { Description = "End the warm-up once throughput has settled (3 whole seconds within 5 % and flat), at most --warmup." };
-        public Option<TimeSpan?> Timeout { get; } = DurationOption("--timeout", "Per-request timeout (default 5s).", "-t");
+        public Option<TimeSpan?> Timeout { get; } = DurationOption("--timeout", "Per-request timeout, with its unit (default 5s).");
+        public Option<string?> Threads { get; } = WrkThreadsOption();
         public Option<bool> Http2 { get; } = new("--http2") { Description = "HTTP/2 with prior knowledge (h2c) instead of HTTP/1.1 keep-alive." };
         public Option<string[]> Values { get; } = new("--values") { Description = "Values for the URL placeholder, comma-separated or repeated.", AllowMultipleArgumentsPerToken = true };
         public Option<string?> ValuesFile { get; } = new("--values-file") { Description = "File of placeholder values: a JSON array or one per line." };
@@ -85,7 +103,7 @@ public static class LoadCommand
         public Option<bool> Random { get; } = new("--random") { Description = "Pick values at random (seeded) instead of in order." };
         public Option<int> Seed { get; } = new("--seed") { Description = "Seed for --random.", DefaultValueFactory = _ => 1 };
         public Option<bool> Json { get; } = new("--json") { Description = "Print only the result as JSON on stdout." };
-        public Option<FileInfo?> Output { get; } = new("--out", "-o") { Description = "Also write the result as JSON to this file (written even when interrupted)." };
+        public Option<FileInfo?> Output { get; } = new("--out", "-o") { Description = "Also write the result as JSON to this file (a file, not a folder; written even when interrupted).", HelpName = "file" };
         public Option<bool> AllowRemote { get; } = new("--allow-remote") { Description = "Allow targets other than loopback (127.0.0.0/8, ::1, localhost)." };
         public Option<string?> Method { get; } = new("--method", "-X") { Description = "HTTP method, as curl -X (default: GET, or POST with a body)." };
         public Option<string[]> Headers { get; } = new("--header", "-H") { Description = "A request header \"Name: value\", as curl -H; repeat for more." };
@@ -94,13 +112,14 @@ public static class LoadCommand
         public Option<string[]> ExpectStatus { get; } = new("--expect-status") { Description = "Statuses that count as success, e.g. 201, 200,201 or 2xx (default: any below 400); any other counts as an error.", AllowMultipleArgumentsPerToken = true };
         public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
             "A CI gate on the run: \"p99<250ms\", \"errors<1%\", \"rps>1000\"; repeatable. A failing gate exits with 5.");
+        public Option<FileInfo?> Hosts { get; } = new("--hosts") { Description = "Send the load from the generators of this hosts file (load: [...]) over ssh, merged exactly; the target may be the file's app host (see docs/hosts.md)." };
         public Option<string[]> ExpectJson { get; } = new("--expect-json") { Description = "A JSON value the response must hold, e.g. '$.id=5', '$.items[0].name=\"Bike\"' or '$.total' (present); a miss counts as a check-json error. Repeatable." };
 
         public IEnumerable<Option> All =>
         [
             Users, Duration, Requests, Rate, Model, BurstSize, Batches, WarmupBatches, RampStart, RampStep, RampEvery, RampMax,
-            Warmup, Steady, Timeout, Http2, Values, ValuesFile, ValuesUrl, Random, Seed, Json, Output, AllowRemote,
-            Method, Headers, Body, BodyFile, ExpectStatus, ExpectJson, Thresholds,
+            Warmup, Steady, Timeout, Threads, Http2, Values, ValuesFile, ValuesUrl, Random, Seed, Json, Output, AllowRemote,
+            Method, Headers, Body, BodyFile, ExpectStatus, ExpectJson, Thresholds, Hosts,
         ];
 
         public LoadRequest Read(ParseResult pr) => new(pr.GetValue(Url)!)
@@ -145,8 +164,21 @@ public static class LoadCommand
         private static Option<string?> ModelOption()
         {
             var model = new Option<string?>("--model", "-m") { Description = "closed | open | burst | ramp (default: closed, or open with --rate, burst with --burst-size, ramp with --ramp-*)." };
-            model.AcceptOnlyFromAmong("closed", "open", "burst", "ramp");
+            model.AcceptOnlyFromAmong([.. LoadPlanBuilder.CommandLineKinds]);
             return model;
+        }
+
+        /// <summary>
+        /// wrk's -t (threads): perflab has no such option, and -t must not be read as something else (it was the
+        /// timeout once, so `-t 2` meant 2 s). Hidden, it is there only to answer with what to write instead.
+        /// </summary>
+        private static Option<string?> WrkThreadsOption()
+        {
+            var threads = new Option<string?>("--threads", "-t") { Hidden = true };
+            threads.Validators.Add(r => r.AddError(
+                "-t/--threads is wrk's thread count; perflab load has none: one event loop serves every connection (socket " +
+                "completions run inline, as wrk's loop). Give the connections with -c/--users; the per-request timeout is --timeout 2s."));
+            return threads;
         }
 
         private static Option<int> WarmupBatchesOption()
@@ -164,7 +196,9 @@ public static class LoadCommand
             Description = description,
             HelpName = "duration",
             // The warm-up may be 0; every other duration must be positive. A week bounds every run.
-            CustomParser = r => OptionChecks.Duration(r, name, name == "--warmup" ? TimeSpan.Zero : TimeSpan.FromMilliseconds(1), TimeSpan.FromDays(7)),
+            // A bare number for the timeout could be seconds or milliseconds (and once was -t, wrk's threads): a unit is required.
+            CustomParser = r => OptionChecks.Duration(r, name, name == "--warmup" ? TimeSpan.Zero : TimeSpan.FromMilliseconds(1), TimeSpan.FromDays(7),
+                unitRequired: name == "--timeout"),
         };
         return option;
     }

@@ -16,10 +16,13 @@ public static class PerfLabCli
         root.Subcommands.Add(DbCommand.Create());
         root.Subcommands.Add(SutCommand.Create());
         root.Subcommands.Add(LoadCommand.Create());
+        root.Subcommands.Add(CapacityCommand.Create());
         root.Subcommands.Add(CountersCommand.Create());
         root.Subcommands.Add(MicroCommand.Create());
         root.Subcommands.Add(TraceCommand.Create());
         root.Subcommands.Add(ProxyCommand.Create());
+        root.Subcommands.Add(HostsCommand.Create());
+        root.Subcommands.Add(HostCommand.Create());
         return root;
     }
 

@@ -16,10 +16,11 @@ public static class ProxyCommand
             Description = "Where to forward connections: host:port, host being an IP address or localhost.",
             Required = true,
         };
-        var rtt = new Option<TimeSpan>("--rtt")
+        // No DefaultValueFactory: help would show it as 00:00:00.0100000; 10ms is applied where it is read.
+        var rtt = new Option<TimeSpan?>("--rtt")
         {
-            Description = "Round-trip time to add, with its unit: half is held in each direction (e.g. 10ms, 0.5s).",
-            DefaultValueFactory = _ => TimeSpan.FromMilliseconds(10),
+            Description = "Round-trip time to add, with its unit: half is held in each direction (e.g. 10ms, 0.5s; default 10ms).",
+            HelpName = "duration",
             CustomParser = r => OptionChecks.Duration(r, "--rtt", TimeSpan.Zero, LatencyProxy.MaxOneWayDelay * 2, unitRequired: true) ?? TimeSpan.Zero,
         };
         var port = new Option<int>("--port")
@@ -38,7 +39,7 @@ public static class ProxyCommand
         command.SetAction(async (ParseResult pr, CancellationToken ct) =>
         {
             TryParseTarget(pr.GetValue(target)!, out var endPoint);
-            var roundTrip = pr.GetValue(rtt);
+            var roundTrip = pr.GetValue(rtt) ?? TimeSpan.FromMilliseconds(10);
             await using var proxy = await LatencyProxy.StartAsync(endPoint!, roundTrip / 2, ct, pr.GetValue(port));
             var inv = CultureInfo.InvariantCulture;
             Console.Out.WriteLine(string.Create(inv, $"proxy: listening on {proxy.EndPoint}, forwarding to {endPoint}, adding {roundTrip.TotalMilliseconds:0.###} ms RTT. Ctrl+C stops."));

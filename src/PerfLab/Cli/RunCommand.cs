@@ -1,8 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
 using PerfLab.Common;
-using PerfLab.Database;
-using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
 using PerfLab.Reports;
@@ -21,6 +19,7 @@ public static class RunCommand
         {
             command.Options.Add(option);
         }
+        o.Ci.AddTo(command);
         command.SetAction((parse, ct) => RunAsync(parse, o, ct));
         return command;
     }
@@ -33,11 +32,11 @@ public static class RunCommand
             Arity = ArgumentArity.ZeroOrMore,
         };
 
-        public Option<string> Profile { get; } = ProfileOption();
+        public Option<ProfileName> Profile { get; } = ProfileOption();
 
         public Option<int?> Repeat { get; } = RepeatOption();
 
-        public Option<string?> Output { get; } = new("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten." };
+        public Option<string?> Output { get; } = new("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten.", HelpName = "folder" };
 
         public Option<bool> Aa { get; } = new("--aa")
         {
@@ -49,11 +48,7 @@ public static class RunCommand
             Description = "Pin the SUT, generator and PostgreSQL to separate CPUs (default: only with 4 or more cores); --pin false to never pin.",
         };
 
-        public Option<double?> Precision { get; } = new("--precision")
-        {
-            Description = "Add interleaved blocks until every primary comparison's 95 % interval half-width is at most this (e.g. 5%); overrides the profile's.",
-            CustomParser = ParsePrecision,
-        };
+        public Option<double?> Precision { get; } = RunTuningOptions.Precision();
 
         public Option<bool?> Trace { get; } = new("--trace")
         {
@@ -68,12 +63,9 @@ public static class RunCommand
         public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
             "A CI gate checked after the run, on every experiment (beside its file's thresholds:), e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (RPS against the baseline), \"no-worse\"; repeatable. A failing gate exits with 5.");
 
-        public Option<TimeSpan?> Budget { get; } = new("--budget")
-        {
-            Description = "Time the whole run may take, counted from its start: after every experiment's minimum blocks, the time left goes block by block to the experiment furthest from its precision target, while a block of it still fits (default 20m; the minimum blocks always run).",
-            CustomParser = r => OptionChecks.Duration(r, "--budget", TimeSpan.FromSeconds(1), TimeSpan.FromDays(7), unitRequired: true),
-            DefaultValueFactory = _ => TimeSpan.FromMinutes(20),
-        };
+        public Option<TimeSpan?> Budget { get; } = RunTuningOptions.Budget();
+
+        public OutputOptions Ci { get; } = new();
 
         public Option<string?> Connection { get; } = DbOptions.ConnectionString();
 
@@ -81,14 +73,14 @@ public static class RunCommand
 
         public Option<string?> Folder { get; } = ExperimentOptions.Folder();
 
-        private static Option<string> ProfileOption()
+        private static Option<ProfileName> ProfileOption()
         {
-            var profile = new Option<string>("--profile", "-p")
+            var profile = new Option<ProfileName>("--profile", "-p")
             {
                 Description = "Durations and repetitions: article (the seed's own), quick (the default: adaptive where it matters, within --budget), smoke (about 2 min, for CI).",
-                DefaultValueFactory = _ => "quick",
+                DefaultValueFactory = _ => ProfileName.Quick,
             };
-            profile.AcceptOnlyFromAmong([.. ExperimentLoader.ProfileNames]);
+            profile.AcceptOnlyFromAmong([.. ProfileNames.Keys]);
             return profile;
         }
 
@@ -106,56 +98,23 @@ public static class RunCommand
         var selected = Select(all, parse.GetValue(o.Names) ?? []);
         var gates = ThresholdOptions.Parse(parse.GetValue(o.Thresholds));
         ThresholdOptions.EnsureScenariosExist(gates, selected.SelectMany(e => e.Scenarios.Select(s => s.Name)));
-        return await RunSelectedAsync(selected, new RunChoices(parse.GetValue(o.Profile)!, parse.GetValue(o.Repeat), parse.GetValue(o.Aa),
-            parse.GetValue(o.Output), parse.GetValue(o.Pin), parse.GetValue(o.Precision), parse.GetValue(o.Budget), parse.GetValue(o.Trace),
-            parse.GetValue(o.KeepTraces), parse.GetValue(o.Connection), parse.GetValue(o.DataDir)) { Gates = gates }, ct);
+        return await RunSelectedAsync(selected, new LabRunChoices(parse.GetValue(o.Profile))
+        {
+            Repeat = parse.GetValue(o.Repeat), Aa = parse.GetValue(o.Aa), Output = parse.GetValue(o.Output), Pin = parse.GetValue(o.Pin),
+            Precision = parse.GetValue(o.Precision), Budget = RunTuningOptions.BudgetOf(parse, o.Budget), Trace = parse.GetValue(o.Trace),
+            KeepTraces = parse.GetValue(o.KeepTraces), Connection = parse.GetValue(o.Connection), DataDir = parse.GetValue(o.DataDir), Gates = gates,
+        }, o.Ci.Begin(parse, "run"), ct);
     }
 
-    /// <summary>Runs the given experiments (from files, or built from `perflab compare`'s command line) and writes the reports.</summary>
-    internal static async Task<int> RunSelectedAsync(IReadOnlyList<ExperimentDefinition> selected, RunChoices choices, CancellationToken ct)
+    /// <summary>Runs the given experiments (from files, or built from `perflab compare`'s command line), writes the reports, names the exit.</summary>
+    /// <param name="outputs">--junit, --json and the CI step summary, written after the reports.</param>
+    internal static async Task<int> RunSelectedAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, CiOutputs outputs,
+        CancellationToken ct)
     {
-        var outDir = Path.GetFullPath(choices.Output ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
-        if (Directory.Exists(outDir) || File.Exists(outDir))
-        {
-            throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.", ExitCode.Usage);
-        }
-
-        var layout = RunEnvironment.PlanLayout(choices.Pin);
-        var conditions = ConditionsOf(selected);
-        RunConditions.CheckCores(conditions, layout);
-        // Only the built-in SUT reads PostgreSQL: experiments on apps of one's own start none.
-        var needsDatabase = selected.Any(e => e.App is null);
-        var (connectionString, database) = needsDatabase
-            ? await DatabasePreparation.EnsureReadyAsync(choices.Connection, choices.DataDir, Console.Out, ct)
-            : ("", "none (every experiment runs an app of its own)");
-        if (needsDatabase && conditions.Any(c => c.DatabaseRttMs is not null))
-        {
-            DatabasePath.CheckTarget(connectionString);
-        }
-        if (needsDatabase)
-        {
-            await DatabasePreparation.WarmAsync(connectionString, ct);
-        }
-        await DatabasePreparation.ApplyLayoutAsync(layout.Generator, needsDatabase ? layout.Database : null, choices.Connection, choices.DataDir, ct);
-        Console.WriteLine($"cores: {layout.Note}");
-
-        Directory.CreateDirectory(outDir);
-        var request = new RunRequest(selected, choices.Profile, choices.Repeat, choices.Aa, connectionString, database, layout, Path.Combine(outDir, "logs"))
-        {
-            PrecisionPercent = choices.Precision,
-            Budget = choices.Budget,
-            TraceFolder = (choices.Trace ?? choices.Profile != "smoke") ? Path.Combine(outDir, "traces") : null,
-            KeepTraces = choices.KeepTraces,
-        };
-        var results = await RunAndRecordAsync(request, ct);
-        results = results with
-        {
-            Thresholds = ThresholdGate.Evaluate(results, name => [.. (selected.FirstOrDefault(e => e.Name == name)?.Thresholds ?? []), .. choices.Gates]),
-        };
-        ReportWriters.WriteAll(results, outDir);
-
-        ConsoleRunObserver.PrintSummary(results, outDir);
-        return (int)ExitCodeOf(results, ct);
+        var (results, folder) = await LabRun.RunAsync(selected, choices, new ConsoleRunObserver(), Console.Out, ct);
+        ReportWriters.WriteAll(results, folder);
+        ConsoleRunObserver.PrintSummary(results, folder);
+        return outputs.Finish(results, folder, (int)ExitCodeOf(results, ct));
     }
 
     /// <summary>Interrupted, then a failed or incomplete run, then a failed gate: the most basic problem names the exit.</summary>
@@ -165,43 +124,11 @@ public static class RunCommand
         {
             return ct.IsCancellationRequested ? ExitCode.Interrupted : ExitCode.Failed;
         }
-        if (results.Experiments.SelectMany(e => e.Runs).Any(r => r.Status != RunStatus.Ok))
+        if (NotApplicable.RealFailures(results).Any())
         {
             return ExitCode.Failed;
         }
         return ThresholdGate.AllPassed(results.Thresholds) ? ExitCode.Success : ExitCode.ThresholdsFailed;
-    }
-
-    /// <summary>Every variant's conditions at every point of the selected experiments, to check before anything starts.</summary>
-    private static List<Conditions> ConditionsOf(IReadOnlyList<ExperimentDefinition> selected) =>
-        selected.SelectMany(SweepDefinition.Points).SelectMany(e => e.Variants.Select(v => e.Conditions.Under(v.Conditions))).ToList();
-
-    private static async Task<RunResults> RunAndRecordAsync(RunRequest request, CancellationToken ct)
-    {
-        var noise = NoiseFloors.Load();
-        var results = await new ExperimentRunner(request, new ConsoleRunObserver()).RunAsync(noise, ct);
-        if (request.Aa)
-        {
-            // Recorded after the run, never mid-analysis: an interrupted A/A run still records what it measured.
-            foreach (var experiment in results.Experiments)
-            {
-                noise.Record(experiment.Name, experiment.Comparisons);
-            }
-        }
-        return results;
-    }
-
-    /// <summary>A percentage such as 5% or 5, above 0 and below 100.</summary>
-    private static double? ParsePrecision(System.CommandLine.Parsing.ArgumentResult result)
-    {
-        var text = result.Tokens.Count > 0 ? result.Tokens[0].Value.Trim() : "";
-        if (!double.TryParse(text.TrimEnd('%'), NumberStyles.Float, CultureInfo.InvariantCulture, out var percent)
-            || !double.IsFinite(percent) || percent <= 0 || percent >= 100)
-        {
-            result.AddError($"--precision: '{text}' is not a percentage above 0 and below 100 (e.g. 5%).");
-            return null;
-        }
-        return percent;
     }
 
     private static IReadOnlyList<ExperimentDefinition> Select(IReadOnlyList<ExperimentDefinition> all, string[] names)
@@ -225,97 +152,4 @@ public static class RunCommand
         }
         return names.Distinct().Select(n => all.First(e => e.Name == n)).ToList();
     }
-}
-
-/// <summary>What `perflab run` (and `perflab compare`) was asked, beyond which experiments.</summary>
-internal sealed record RunChoices(string Profile, int? Repeat, bool Aa, string? Output, bool? Pin, double? Precision, TimeSpan? Budget,
-    bool? Trace, bool KeepTraces, string? Connection, string? DataDir)
-{
-    /// <summary>CI gates from the command line, checked after the run beside each experiment file's own.</summary>
-    public IReadOnlyList<Threshold> Gates { get; init; } = [];
-}
-
-/// <summary>Plain progress lines: one when a run starts (with the ETA of the whole run), one with its figures.</summary>
-public sealed class ConsoleRunObserver : IRunObserver
-{
-    public void RunStarting(RunPosition p) =>
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"[{p.Index}/{p.Total}] {p.Experiment}: {p.Variant} (repetition {p.Repetition}/{p.Repetitions}){(p.Remaining is { } r ? $"  ETA {Fmt.Duration(TimeSpan.FromSeconds(Math.Round(r.TotalSeconds)))}" : "")}"));
-
-    public void RunFinished(RunPosition p, RunRecord record)
-    {
-        if (record.Status != RunStatus.Ok)
-        {
-            Console.WriteLine($"    FAILED: {record.FailureReason}");
-            if (record.LogTail is { Length: > 0 } tail)
-            {
-                Console.WriteLine(tail);
-            }
-            return;
-        }
-        foreach (var s in record.Scenarios)
-        {
-            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"    {s.Scenario}: {s.Rps:0.0} RPS, mean {s.MeanMs:0.0} ms, p99 {s.P99Ms:0.0} ms, {s.Errors} errors"));
-        }
-        if (p.Repetition == 1 && (record.Confirmed.Count > 0 || record.Unconfirmed.Count > 0))
-        {
-            Console.WriteLine($"    confirmed: {(record.Confirmed.Count > 0 ? string.Join("; ", record.Confirmed) : "nothing asked")}" +
-                (record.Unconfirmed.Count > 0 ? $"; unconfirmed: {string.Join("; ", record.Unconfirmed)}" : ""));
-        }
-        if (record.BatchTimesMs.Count > 0)
-        {
-            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"    batches: {string.Join(", ", record.BatchTimesMs.Select(b => b.ToString("0", CultureInfo.InvariantCulture)))} ms"));
-        }
-    }
-
-    public void BlockFinished(BlockProgress p)
-    {
-        // Only adaptive runs say anything: a fixed number of blocks needs no running commentary.
-        if (p.TargetPercent is null)
-        {
-            return;
-        }
-        var widest = double.IsFinite(p.WidestHalfWidthPercent)
-            ? string.Create(CultureInfo.InvariantCulture, $"{p.WidestHalfWidthPercent:0.0} %")
-            : "not yet computable";
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"    {p.Experiment}: block {p.Block} done, widest half-width {widest} (target {p.TargetPercent:0.#} %){(p.Decision.Stop ? $": stop, {p.Decision.Reason}" : $": {p.Decision.Reason ?? "one more block"}")}"));
-    }
-
-    public void Message(string text) => Console.WriteLine($"    {text}");
-
-    public static void PrintSummary(RunResults results, string outDir)
-    {
-        Console.WriteLine();
-        foreach (var experiment in results.Experiments)
-        {
-            foreach (var c in experiment.Comparisons.Where(c => c.Scenario == "all" && c.Metric is "rps" or "batch-mean-ms"))
-            {
-                var verdict = Fmt.Verdict(c.Verdict) + (c.Verdict == Verdict.NotEnoughData ? " (repeat 2+ times)" : "");
-                Console.WriteLine($"{experiment.Name}: {c.Variant} vs {experiment.Baseline}: {c.Metric} {Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)} -> {verdict}");
-            }
-        }
-        foreach (var sweep in results.Sweeps ?? [])
-        {
-            foreach (var crossover in SweepContent.Crossovers(sweep))
-            {
-                Console.WriteLine($"sweep {sweep.Experiment}: {crossover}");
-            }
-        }
-        if (results.Incomplete)
-        {
-            Console.WriteLine($"incomplete: {results.IncompleteReason}");
-        }
-        if (results.Thresholds.Count > 0)
-        {
-            Console.WriteLine();
-            ThresholdSection.WriteText(Console.Out, results.Thresholds);
-        }
-        Console.WriteLine($"report: {Path.Combine(outDir, "report.md")}");
-        Console.WriteLine($"        {Path.Combine(outDir, "report.html")}");
-        Console.WriteLine($"        {Path.Combine(outDir, "results.json")}");
-    }
-
 }

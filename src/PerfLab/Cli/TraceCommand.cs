@@ -40,7 +40,8 @@ public static class TraceCommand
         var top = new Option<int>("--top") { Description = "How many of the heaviest CPU stacks to keep.", DefaultValueFactory = _ => 20 };
         var output = new Option<string?>("--out", "-o")
         {
-            Description = "Folder for NAME.folded and NAME.speedscope.json (default: the trace's folder).",
+            Description = "The folder (not a file) for NAME.folded and NAME.speedscope.json (default: the trace's folder).",
+            HelpName = "folder",
         };
         var command = new Command("report", "Explain a .nettrace: CPU by component, lock contention and blocking waits by call site, GC share, findings.");
         command.Arguments.Add(file);
@@ -87,19 +88,21 @@ public static class TraceCommand
 
     private static Command CreateCollect()
     {
-        var target = new Argument<string>("target") { Description = "Process id or name of the .NET process." };
+        var target = new ProcessTarget();
         var duration = new Option<string>("--duration", "-d")
         {
             Description = "How long to trace (10s, 2m); Ctrl+C stops early and keeps the file.",
+            HelpName = "duration",
             DefaultValueFactory = _ => "10s",
         };
         var output = new Option<string>("--out", "-o")
         {
-            Description = "The .nettrace file to write.",
+            Description = "The .nettrace file to write (a file, not a folder).",
+            HelpName = "file",
             DefaultValueFactory = _ => "trace.nettrace",
         };
         var command = new Command("collect", "Write a .nettrace of the process for a duration.");
-        command.Arguments.Add(target);
+        target.AddTo(command);
         command.Options.Add(duration);
         command.Options.Add(output);
         command.SetAction(async (ParseResult pr, CancellationToken ct) =>
@@ -108,7 +111,9 @@ public static class TraceCommand
             {
                 throw new PerfLabException($"--duration '{pr.GetValue(duration)}' is not a positive duration such as 10s or 2m.", ExitCode.Usage);
             }
-            var process = DotnetProcesses.Resolve(pr.GetValue(target)!);
+            var spec = target.Read(pr);
+            await using var opened = await ProcessTarget.OpenAsync(spec, ct);
+            var process = opened.Process;
             var path = Path.GetFullPath(pr.GetValue(output)!);
             Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"tracing {process.ProcessId} ({process.Name}) for {DurationText.Format(length)} -> {path}"));

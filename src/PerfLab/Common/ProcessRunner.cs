@@ -14,7 +14,7 @@ internal sealed record ProcessResult(int ExitCode, string Output);
 //
 // Not CliWrap: it hides the Process object, which the SUT's callers read (HasExited, ExitCode, WaitForExitAsync); its
 // graceful stop is an interrupt where the SUT has always had SIGTERM; and a detached SUT must outlive perflab without
-// pipes. It would cover only the run-to-completion half, leaving two mechanisms where issue 15 asks for one.
+// pipes. It would cover only the run-to-completion half, leaving two mechanisms where the design wants one.
 internal static class ProcessRunner
 {
     public static bool IsRoot => Environment.IsPrivilegedProcess && !OperatingSystem.IsWindows();

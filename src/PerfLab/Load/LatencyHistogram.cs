@@ -129,6 +129,40 @@ public sealed class LatencyHistogram
         _clamped -= earlier._clamped;
     }
 
+    /// <summary>Adds <paramref name="count"/> values equal to <paramref name="microseconds"/> at once (a bucket read back from another histogram).</summary>
+    internal void RecordCount(long microseconds, long count)
+    {
+        if (count <= 0)
+        {
+            return;
+        }
+        var value = Math.Clamp(microseconds, 0, MaxValue);
+        var index = IndexOf(value);
+        var chunk = _chunks[index >> SubBucketBits] ??= new long[ChunkSize];
+        chunk[index & (ChunkSize - 1)] += count;
+        _count += count;
+        _sum += value * count;
+    }
+
+    /// <summary>Every non-empty bucket, lowest first: the value every member of the bucket is reported as (its midpoint, rounded down) and its count.</summary>
+    internal IEnumerable<(long Value, long Count)> Buckets()
+    {
+        for (var c = 0; c < ChunkCount; c++)
+        {
+            if (_chunks[c] is not { } chunk)
+            {
+                continue;
+            }
+            for (var i = 0; i < ChunkSize; i++)
+            {
+                if (chunk[i] != 0)
+                {
+                    yield return ((long)Midpoint((c << SubBucketBits) + i), chunk[i]);
+                }
+            }
+        }
+    }
+
     public LatencyHistogram Copy()
     {
         var copy = new LatencyHistogram();

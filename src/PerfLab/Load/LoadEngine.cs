@@ -49,7 +49,7 @@ public static class LoadEngine
         for (var i = 0; i < runs.Length; i++)
         {
             runs[i] = new ScenarioRun(plan.Scenarios[i], feeds[i], plan, runStop.Token);
-            runners[i] = ILoadModelRunner.For(plan.Scenarios[i].Model);
+            runners[i] = plan.Scenarios[i].Model.CreateRunner();
         }
         try
         {
@@ -220,7 +220,7 @@ public static class LoadEngine
         var latency = LatencyStats.From(measured.Latency);
         return new ScenarioResult(
             plan.Name,
-            plan.Model.Kind,
+            plan.Model,
             plan.Feed.UrlTemplate,
             plan.Model.Concurrency,
             measured.Requests,
@@ -264,29 +264,9 @@ public static class LoadEngine
         {
             Require(s.MaxRequests is null or > 0, $"{s.Name}: the request count must be positive.");
             s.Request.Validate();
-            switch (s.Model)
+            foreach (var problem in s.Model.Problems())
             {
-                case ClosedModel c:
-                    Require(c.Users > 0, $"{s.Name}: users must be positive.");
-                    break;
-                case OpenModel o:
-                    Require(o.Rate > 0 && double.IsFinite(o.Rate), $"{s.Name}: rate must be positive.");
-                    Require(o.MaxInFlight > 0, $"{s.Name}: the in-flight cap (connections) must be positive.");
-                    break;
-                case BurstModel b:
-                    Require(b.BatchSize > 0, $"{s.Name}: burst size must be positive.");
-                    Require(b.Batches > 0, $"{s.Name}: batches must be positive.");
-                    Require(b.WarmupBatches >= 0, $"{s.Name}: warm-up batches must not be negative.");
-                    break;
-                case RampModel r:
-                    Require(r.StartUsers > 0, $"{s.Name}: ramp start users must be positive.");
-                    Require(r.Step > 0, $"{s.Name}: ramp step must be positive.");
-                    Require(r.StepEvery > TimeSpan.Zero, $"{s.Name}: ramp step interval must be positive.");
-                    Require(r.MaxUsers >= r.StartUsers, $"{s.Name}: ramp max users must be at least the start users.");
-                    break;
-                default:
-                    Require(false, $"{s.Name}: unknown load model.");
-                    break;
+                Require(false, $"{s.Name}: {problem}");
             }
         }
     }

@@ -37,7 +37,7 @@ public sealed record LoadPlan(IReadOnlyList<ScenarioPlan> Scenarios, TimeSpan Du
 }
 
 /// <param name="Name">Shown in the display and the results ("orders", "products").</param>
-/// <param name="Model">Closed, open, burst or ramp.</param>
+/// <param name="Model">How the requests are sent: one case of <see cref="LoadModel"/>.</param>
 /// <param name="Feed">The URLs this scenario requests.</param>
 public sealed record ScenarioPlan(string Name, LoadModel Model, RequestFeed Feed)
 {
@@ -46,62 +46,6 @@ public sealed record ScenarioPlan(string Name, LoadModel Model, RequestFeed Feed
 
     /// <summary>Method, headers, body and response check of every request; a plain GET by default.</summary>
     public RequestSpec Request { get; init; } = RequestSpec.Get;
-}
-
-[JsonPolymorphic(TypeDiscriminatorPropertyName = "kind")]
-[JsonDerivedType(typeof(ClosedModel), "closed")]
-[JsonDerivedType(typeof(OpenModel), "open")]
-[JsonDerivedType(typeof(BurstModel), "burst")]
-[JsonDerivedType(typeof(RampModel), "ramp")]
-public abstract record LoadModel
-{
-    [JsonIgnore]
-    public abstract string Kind { get; }
-
-    /// <summary>The most requests this model has in flight at once; also the connection limit of its scenario.</summary>
-    [JsonIgnore]
-    public abstract int Concurrency { get; }
-}
-
-/// <summary>N virtual users, each sending its next request as soon as the last one answered (wrk -c, NBomber KeepConstant).</summary>
-public sealed record ClosedModel(int Users) : LoadModel
-{
-    public override string Kind => "closed";
-    public override int Concurrency => Users;
-}
-
-/// <summary>
-/// A constant arrival rate, as wrk2: request i of connection k is due at start + (k + i·MaxInFlight) / Rate, and its
-/// latency is measured from that intended time, so a stalled server shows in the percentiles (coordinated omission
-/// corrected); the latency from the actual send is reported beside it. At most <paramref name="MaxInFlight"/>
-/// requests are in flight (one per connection); when all are busy the next sends are late, and counted.
-/// </summary>
-public sealed record OpenModel(double Rate, int MaxInFlight) : LoadModel
-{
-    public override string Kind => "open";
-    public override int Concurrency => MaxInFlight;
-}
-
-/// <summary>
-/// <paramref name="BatchSize"/> requests sent at once and awaited together, <paramref name="Batches"/> times
-/// (after <paramref name="WarmupBatches"/> unmeasured ones); each batch's wall time is reported as BenchmarkDotNet would.
-/// </summary>
-public sealed record BurstModel(int BatchSize, int Batches, int WarmupBatches = 1) : LoadModel
-{
-    public override string Kind => "burst";
-    public override int Concurrency => BatchSize;
-}
-
-/// <summary>Closed-model users stepping up: <paramref name="StartUsers"/>, then +<paramref name="Step"/> every <paramref name="StepEvery"/> up to <paramref name="MaxUsers"/>.</summary>
-public sealed record RampModel(int StartUsers, int Step, TimeSpan StepEvery, int MaxUsers) : LoadModel
-{
-    public override string Kind => "ramp";
-    public override int Concurrency => MaxUsers;
-
-    /// <summary>Steps until <see cref="MaxUsers"/> is reached, counting the first.</summary>
-    public int StepCount => Step <= 0 || StartUsers >= MaxUsers ? 1 : 1 + (int)Math.Ceiling((MaxUsers - StartUsers) / (double)Step);
-
-    public int UsersAtStep(int step) => Math.Min(MaxUsers, StartUsers + (step * Step));
 }
 
 public enum FeedOrder

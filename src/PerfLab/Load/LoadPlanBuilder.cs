@@ -5,7 +5,7 @@ namespace PerfLab.Load;
 /// <summary>What a user asked of one load run, in the load engine's own terms (from `perflab load`'s options).</summary>
 public sealed record LoadRequest(string Url)
 {
-    /// <summary>closed, open, burst or ramp; null: chosen from the other values (rate: open, burst size: burst, ramp values: ramp).</summary>
+    /// <summary>A <see cref="LoadModel.Kind"/> (closed, open, burst or ramp); null: chosen from the other values (rate: open, burst size: burst, ramp values: ramp).</summary>
     public string? Kind { get; init; }
     public int Users { get; init; } = 10;
     public TimeSpan? Duration { get; init; }
@@ -41,8 +41,8 @@ public sealed record LoadRequest(string Url)
 }
 
 /// <summary>
-/// The one place a load model is made from its sizes, so `perflab load` and the experiments build the same model from
-/// the same numbers (a ramp in particular: its steps either last a given time or share the measured duration).
+/// `perflab load`'s options made into a plan: the load model they name or imply, the feed, the request and the limits.
+/// The open model's in-flight cap is chosen here for experiments too, so both build the same model from the same rate.
 /// </summary>
 public static class LoadPlanBuilder
 {
@@ -51,13 +51,6 @@ public static class LoadPlanBuilder
 
     /// <summary>Open model: one connection per request per second, at least 64, unless a cap is given.</summary>
     public static OpenModel Open(double rate, int? maxInFlight = null) => new(rate, maxInFlight ?? Math.Max(64, (int)Math.Ceiling(rate)));
-
-    /// <summary>A ramp from <paramref name="from"/> to <paramref name="to"/> users by <paramref name="step"/>; each step lasts <paramref name="every"/>, or a share of <paramref name="duration"/>.</summary>
-    public static RampModel Ramp(int from, int step, int to, TimeSpan? every, TimeSpan duration)
-    {
-        var steps = step <= 0 || from >= to ? 1 : 1 + (int)Math.Ceiling((to - from) / (double)step);
-        return new RampModel(from, step, every ?? duration / steps, to);
-    }
 
     /// <exception cref="PerfLabException">A combination of values that makes no run (Usage), or a target that may not receive load.</exception>
     public static LoadPlan Build(LoadRequest request)
@@ -118,29 +111,38 @@ public static class LoadPlanBuilder
         return spec;
     }
 
-    private static (LoadModel Model, TimeSpan Duration) ModelOf(LoadRequest r)
+    /// <summary>
+    /// The models `perflab load` makes from its options, each with the options that imply it when --model is not given
+    /// (the first that matches; closed otherwise) and the duration a run of it has when none is given.
+    /// </summary>
+    private static readonly CommandLineModel[] CommandLineModels =
+    [
+        new(OpenModel.Name, r => r.Rate is not null,
+            r => (Open(r.Rate ?? throw new PerfLabException("--model open needs --rate.", ExitCode.Usage), r.Users), Unbounded(r))),
+        new(BurstModel.Name, r => r.BurstSize is not null || r.Batches is not null,
+            r => (new BurstModel(r.BurstSize ?? 200, r.Batches ?? 10, r.WarmupBatches), r.Duration ?? CountRunTimeCap)),
+        new(RampModel.Name, r => r.RampStart is not null || r.RampStep is not null || r.RampMax is not null || r.RampEvery is not null, RampOf),
+        new(ClosedModel.Name, _ => true, r => (new ClosedModel(r.Users), Unbounded(r))),
+    ];
+
+    /// <summary>The models `perflab load --model` accepts.</summary>
+    public static IReadOnlyList<string> CommandLineKinds { get; } = [.. LoadModel.Kinds.Where(k => CommandLineModels.Any(m => m.Kind == k))];
+
+    private sealed record CommandLineModel(string Kind, Func<LoadRequest, bool> Implied, Func<LoadRequest, (LoadModel, TimeSpan)> Make);
+
+    private static (LoadModel Model, TimeSpan Duration) ModelOf(LoadRequest r) =>
+        (r.Kind is { } kind ? CommandLineModels.Single(m => m.Kind == kind) : CommandLineModels.First(m => m.Implied(r))).Make(r);
+
+    private static TimeSpan Unbounded(LoadRequest r) => r.Duration ?? (r.Requests is null ? TimeSpan.FromSeconds(10) : CountRunTimeCap);
+
+    private static (LoadModel, TimeSpan) RampOf(LoadRequest r)
     {
-        var kind = r.Kind ?? (r.Rate is not null ? "open"
-            : r.BurstSize is not null || r.Batches is not null ? "burst"
-            : r.RampStart is not null || r.RampStep is not null || r.RampMax is not null || r.RampEvery is not null ? "ramp"
-            : "closed");
-        var unbounded = r.Duration ?? (r.Requests is null ? TimeSpan.FromSeconds(10) : CountRunTimeCap);
-        switch (kind)
+        var every = r.RampEvery ?? TimeSpan.FromSeconds(10);
+        var ramp = new RampModel(r.RampStart ?? r.Users, r.RampStep ?? 10, every, r.RampMax ?? 100);
+        if (ramp.MaxUsers < ramp.StartUsers)
         {
-            case "open":
-                return (Open(r.Rate ?? throw new PerfLabException("--model open needs --rate.", ExitCode.Usage), r.Users), unbounded);
-            case "burst":
-                return (new BurstModel(r.BurstSize ?? 200, r.Batches ?? 10, r.WarmupBatches), r.Duration ?? CountRunTimeCap);
-            case "ramp":
-                var every = r.RampEvery ?? TimeSpan.FromSeconds(10);
-                var ramp = Ramp(r.RampStart ?? r.Users, r.RampStep ?? 10, r.RampMax ?? 100, every, TimeSpan.Zero);
-                if (ramp.MaxUsers < ramp.StartUsers)
-                {
-                    throw new PerfLabException("--ramp-max must be at least --ramp-start.", ExitCode.Usage);
-                }
-                return (ramp, r.Duration ?? every * ramp.StepCount);
-            default:
-                return (new ClosedModel(r.Users), unbounded);
+            throw new PerfLabException("--ramp-max must be at least --ramp-start.", ExitCode.Usage);
         }
+        return (ramp, r.Duration ?? every * ramp.StepCount);
     }
 }

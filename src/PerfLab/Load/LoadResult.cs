@@ -60,13 +60,14 @@ public sealed record GeneratorUsage(
 /// <param name="Latency">Latency of requests answered with any HTTP status. Open model: from the intended send time (coordinated omission corrected).</param>
 /// <param name="UncorrectedLatency">Open model only: latency from the actual send, as a closed-loop tool would report it.</param>
 /// <param name="BytesReceived">Response body bytes.</param>
+/// <param name="Model">The model that sent the requests; results.json and `perflab load --json` write its kind ("closed").</param>
 /// <param name="Open">Open model only: schedule adherence.</param>
 /// <param name="Burst">Burst model only: per-batch times.</param>
 /// <param name="Ramp">Ramp model only: one entry per user step.</param>
 /// <param name="Timeline">One point per UTC unix second, warm-up included (flagged).</param>
 public sealed record ScenarioResult(
     string Name,
-    string Model,
+    [property: System.Text.Json.Serialization.JsonConverter(typeof(LoadModelKindConverter))] LoadModel Model,
     string Url,
     int Concurrency,
     long Requests,
@@ -163,6 +164,17 @@ public sealed record RampStep(int Users, long StartUnixSecond, double Seconds, l
 public sealed record LoadSecond(long UnixSecond, bool Warmup, long Requests, double RequestsPerSecond, double P50Ms, double P99Ms, long Errors, int ActiveUsers);
 
 /// <summary>Reported about once a second while a run is going.</summary>
-public sealed record LoadProgress(TimeSpan Elapsed, TimeSpan? Total, bool WarmingUp, IReadOnlyList<ScenarioProgress> Scenarios);
+public sealed record LoadProgress(TimeSpan Elapsed, TimeSpan? Total, bool WarmingUp, IReadOnlyList<ScenarioProgress> Scenarios)
+{
+    /// <summary>The wall-clock second this report closes: <see cref="ScenarioProgress.IntervalLatency"/> covers it.</summary>
+    public DateTimeOffset IntervalStartUtc { get; init; }
 
-public sealed record ScenarioProgress(string Name, long Requests, double CurrentRps, double CurrentP99Ms, long Errors, int ActiveUsers);
+    public DateTimeOffset IntervalEndUtc { get; init; }
+}
+
+public sealed record ScenarioProgress(string Name, long Requests, double CurrentRps, double CurrentP99Ms, long Errors, int ActiveUsers)
+{
+    /// <summary>The latencies recorded in this interval alone (a remote generator streams them as an interval log).</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public LatencyHistogram? IntervalLatency { get; init; }
+}

@@ -22,7 +22,7 @@ public static class LoadSummary
         var sb = new StringBuilder();
         foreach (var s in result.Scenarios)
         {
-            sb.Append(c, $"{s.Name}: {s.Model} model, {Describe(s)} @ {s.Url}").AppendLine();
+            sb.Append(c, $"{s.Name}: {s.Model.Kind} model, {s.Model.SizeOf(s)} @ {s.Url}").AppendLine();
             if (s.Request is { } request)
             {
                 sb.Append("  Request: ").AppendLine(request);
@@ -75,14 +75,6 @@ public static class LoadSummary
         }
         return sb.ToString();
     }
-
-    private static string Describe(ScenarioResult s) => s.Model switch
-    {
-        "open" => string.Create(CultureInfo.InvariantCulture, $"{s.Open?.Rate:0.##} req/s, at most {s.Concurrency} in flight"),
-        "burst" => string.Create(CultureInfo.InvariantCulture, $"{s.Concurrency} at once"),
-        "ramp" => string.Create(CultureInfo.InvariantCulture, $"up to {s.Concurrency} users"),
-        _ => string.Create(CultureInfo.InvariantCulture, $"{s.Concurrency} users"),
-    };
 
     private static string Row(LatencyStats l) =>
         string.Join("", new[] { l.MeanMs, l.StdDevMs, l.MinMs, l.P50Ms, l.P75Ms, l.P90Ms, l.P95Ms, l.P99Ms, l.P999Ms, l.MaxMs }.Select(v => Ms(v).PadLeft(10)));

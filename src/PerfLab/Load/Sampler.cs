@@ -102,14 +102,19 @@ internal sealed class Sampler
             }
             var measured = run.Measuring ? current.Requests - run.Baseline.Requests : 0;
             var errors = run.Measuring ? current.Errors - run.Baseline.Errors : 0;
-            progress[i] = new ScenarioProgress(run.Plan.Name, measured, rps, p99, errors, run.ActiveUsers);
+            progress[i] = new ScenarioProgress(run.Plan.Name, measured, rps, p99, errors, run.ActiveUsers) { IntervalLatency = d.Latency };
             _previous[i] = current;
             _previousMeasuring[i] = run.Measuring;
         }
+        var intervalStart = _previousAt;
         _previousAt = now;
         if (report)
         {
-            _progress?.Report(new LoadProgress(Stopwatch.GetElapsedTime(_started), _total, _runs.Any(r => !r.Measuring), progress));
+            _progress?.Report(new LoadProgress(Stopwatch.GetElapsedTime(_started), _total, _runs.Any(r => !r.Measuring), progress)
+            {
+                IntervalStartUtc = intervalStart,
+                IntervalEndUtc = now,
+            });
         }
         return died;
     }

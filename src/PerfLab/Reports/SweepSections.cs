@@ -30,7 +30,27 @@ internal static class MarkdownSweepSection
             md.Line();
             md.Table(SweepContent.Changes(sweep));
             md.Line();
+            WriteScalability(md, sweep);
         }
+    }
+
+    private static void WriteScalability(MarkdownBuilder md, SweepResult sweep)
+    {
+        if (sweep.Scalability is not { Count: > 0 } fits)
+        {
+            return;
+        }
+        md.Line($"#### Scalability (USL)");
+        md.Line();
+        md.Line(Md.Inline(ScalabilityContent.Intro));
+        md.Line();
+        foreach (var fit in fits)
+        {
+            md.Line($"- {Md.Inline(ScalabilityContent.Sentence(fit))}");
+        }
+        md.Line();
+        md.Table(ScalabilityContent.Residuals(fits));
+        md.Line();
     }
 }
 
@@ -56,8 +76,24 @@ internal static class HtmlSweepSection
             html.Append("</ul>\n");
             html.Append($"<div class=\"charts sweep\" data-sweep=\"{id}\"></div>\n");
             Table(html, SweepContent.Changes(sweep), "sweep");
+            WriteScalability(html, sweep);
             html.Append("</div>\n");
         }
         html.Append("</section>\n");
+    }
+
+    private static void WriteScalability(StringBuilder html, SweepResult sweep)
+    {
+        if (sweep.Scalability is not { Count: > 0 } fits)
+        {
+            return;
+        }
+        html.Append("<h4>Scalability (USL)</h4>\n<p class=\"note\">").Append(H(ScalabilityContent.Intro)).Append("</p>\n<ul class=\"facts\">\n");
+        foreach (var fit in fits)
+        {
+            html.Append("<li>").Append(H(ScalabilityContent.Sentence(fit))).Append("</li>\n");
+        }
+        html.Append("</ul>\n").Append(ScalabilityContent.Chart(fits));
+        Table(html, ScalabilityContent.Residuals(fits), "sweep");
     }
 }

@@ -4,7 +4,7 @@ using PerfLab.Results;
 namespace PerfLab.Reports;
 
 /// <summary>
-/// "Where the time goes" (issue 12), shown by both writers when an experiment carries evidence from traces: the CPU
+/// "Where the time goes", shown by both writers when an experiment carries evidence from traces: the CPU
 /// per request by component, the time per request spent waiting (database, locks, blocking waits), the GC's shares, the
 /// database client's own figures, and the call sites that blocked. Nothing here when the result has no evidence.
 /// </summary>

@@ -4,7 +4,7 @@ namespace PerfLab.Results;
 
 /// <summary>
 /// Where a variant's request time goes, from an EventPipe trace of one of its runs and the database client's metrics
-/// (issue 12). Every figure is per completed request over the traced stretch of the measured window.
+/// (from a trace of the variant). Every figure is per completed request over the traced stretch of the measured window.
 /// </summary>
 public sealed record VariantEvidence
 {

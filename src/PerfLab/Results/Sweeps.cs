@@ -2,7 +2,7 @@ using System.Text.Json.Serialization;
 
 namespace PerfLab.Results;
 
-// The conditions an experiment ran under and the sweeps that varied one of them (issue 13). Part of results.json.
+// The conditions an experiment ran under and the sweeps that varied one of them. Part of results.json.
 
 /// <summary>
 /// The conditions around the SUT that an experiment (or one of its variants, or a sweep point) sets: the round-trip
@@ -124,6 +124,9 @@ public sealed record SweepResult
     /// <summary>Per value, the name of the point's experiment result (null when it did not run).</summary>
     public required IReadOnlyList<string?> Points { get; init; }
     public required IReadOnlyList<SweepSeries> Variants { get; init; }
+    /// <summary>A sweep of users (closed model, RPS): each variant's Universal Scalability Law fit; null for other sweeps.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public IReadOnlyList<ScalabilityFit>? Scalability { get; init; }
 }
 
 /// <summary>One variant along a sweep: its change at each value, and the first value where it is decided better.</summary>

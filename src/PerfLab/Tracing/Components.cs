@@ -1,6 +1,6 @@
 namespace PerfLab.Tracing;
 
-/// <summary>The parts of a request's CPU time the breakdown names (issue 12).</summary>
+/// <summary>The parts of a request's CPU time the breakdown names.</summary>
 public enum Component
 {
     Gc,

@@ -1,6 +1,7 @@
 using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
+using PerfLab.Load;
 
 namespace PerfLab.Tests.Apps;
 
@@ -22,8 +23,8 @@ public sealed class CompareDefinitionTests
         Assert.Equal("x=y", experiment.Variants[2].Env["A"]);
         Assert.Equal(AppSourceKind.Project, experiment.App!.Kind);
         Assert.Equal("/healthz", experiment.App.ReadyPath);
-        Assert.Equal(new[] { ("url1", ScenarioKind.Open, 200.0), ("url2", ScenarioKind.Open, 200.0) },
-            experiment.Scenarios.Select(s => (s.Name, s.Model, s.Rate)).ToList());
+        Assert.Equal(new[] { ("url1", 200.0), ("url2", 200.0) },
+            experiment.Scenarios.Select(s => (s.Name, Assert.IsType<OpenModel>(s.Model).Rate)).ToList());
     }
 
     [Fact]
@@ -36,7 +37,7 @@ public sealed class CompareDefinitionTests
         Assert.Equal(ExitCode.Usage, ex.ExitCode);
         Assert.Contains("@main builds a git ref of a project", ex.Message, StringComparison.Ordinal);
         var fine = CompareDefinition.Build(spec with { Variants = ["a", "b: X=1"] }, Environment.CurrentDirectory);
-        Assert.Equal((AppBinding.Placeholder, 4), (fine.App!.Binding, fine.Scenarios[0].Users));
+        Assert.Equal((AppBinding.Placeholder, 4), (fine.App!.Binding, Assert.IsType<ClosedModel>(fine.Scenarios[0].Model).Users));
     }
 
     [Theory]

@@ -4,10 +4,12 @@ namespace PerfLab.Tests.Architecture;
 internal sealed record TypeDependency(string FromType, string FromNamespace, string ToType, string ToNamespace);
 
 /// <summary>
-/// The layering of perflab (issue 15): commands -> experiments -> Apps -> peers -> Common; Reports -> Results -> Common;
+/// The layering of perflab: commands -> experiments -> Apps -> peers -> Common; Reports -> Results -> Common;
 /// experiments may use Results and peers directly; peers never use each other; no cycles between folders (PerfLab.X namespaces).
-/// Apps (issue 14: the app under test, of which the built-in SUT is one) sits between: it starts the SUT, reads the
+/// Apps (the app under test, of which the built-in SUT is one) sits between: it starts the SUT, reads the
 /// process through Counters' helpers, and knows nothing of experiments.
+/// Hosts (roles placed on other machines over ssh) sits beside Apps: it drives Load and the app on a host, merges what
+/// generators send, and knows nothing of experiments; experiments and commands use it.
 /// </summary>
 internal static class DependencyRule
 {
@@ -18,6 +20,7 @@ internal static class DependencyRule
     private const string Results = "Results";
     private const string Reports = "Reports";
     private const string Apps = "Apps";
+    private const string Hosts = "Hosts";
 
     private static readonly HashSet<string> Peers = ["Load", "Counters", "Sut", "Database", "Network", "Micro", "Tracing"];
 
@@ -32,7 +35,7 @@ internal static class DependencyRule
     public static string? Group(string folder) => folder switch
     {
         Root or "Cli" => Commands,
-        Experiments or Common or Results or Reports or Apps => folder,
+        Experiments or Common or Results or Reports or Apps or Hosts => folder,
         _ when Peers.Contains(folder) => folder,
         _ => null,
     };
@@ -45,8 +48,9 @@ internal static class DependencyRule
         }
         return fromGroup switch
         {
-            Experiments => Peers.Contains(toGroup) || toGroup is Results or Common or Apps,
+            Experiments => Peers.Contains(toGroup) || toGroup is Results or Common or Apps or Hosts,
             Apps => Peers.Contains(toGroup) || toGroup is Common,
+            Hosts => Peers.Contains(toGroup) || toGroup is Common or Apps,
             Reports => toGroup is Results or Common,
             Results => toGroup is Common,
             Common => false,

@@ -81,6 +81,8 @@ public sealed class DependencyRuleTests
     [InlineData("PerfLab.Sut.SutProcess", "PerfLab.Cli.ExitCode", "Sut -> Cli")]
     [InlineData("PerfLab.Sut.SutProcess", "PerfLab.Apps.BuiltInSut", "Sut -> Apps")]
     [InlineData("PerfLab.Apps.ExternalApp", "PerfLab.Experiments.Definitions.AppDefinition", "Apps -> Experiments")]
+    [InlineData("PerfLab.Hosts.IntervalLog", "PerfLab.Experiments.Definitions.AppDefinition", "Hosts -> Experiments")]
+    [InlineData("PerfLab.Load.LoadEngine", "PerfLab.Hosts.IntervalLog", "Load -> Hosts")]
     public void Violations_EdgeAgainstTheLayers_Reported(string from, string to, string edge)
     {
         var violations = DependencyRule.Violations([Use(from, to)]);

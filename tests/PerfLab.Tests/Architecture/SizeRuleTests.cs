@@ -2,7 +2,7 @@ using PerfLab.Common;
 
 namespace PerfLab.Tests.Architecture;
 
-/// <summary>Issue 15's limits for src/: no file over 350 lines, no method over 60.</summary>
+/// <summary>The size limits for src/: no file over 350 lines, no method over 60.</summary>
 public sealed class SizeRuleTests
 {
     private const int MaxFileLines = 350;

@@ -99,7 +99,7 @@ public sealed class CountersCommandTests
     [InlineData("-i", "10ms")]
     [InlineData("--out", "counters.txt")]
     [InlineData("--counters", "System.Runtimes")]
-    [InlineData("--counters", "System.Runtime[cpu-usage]")]
+    [InlineData("--counters", "System.Runtime[cpu-usage")]
     [InlineData("--counters", ",")]
     public async Task Collect_BadOption_UsageError(string option, string value)
     {

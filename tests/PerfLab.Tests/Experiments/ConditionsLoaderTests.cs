@@ -1,10 +1,11 @@
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
+using PerfLab.Load;
 using PerfLab.Results;
 
 namespace PerfLab.Tests.Experiments;
 
-/// <summary>Issue 13's keys: database: { rtt }, cores, sweep and default, read and checked.</summary>
+/// <summary>The conditions' keys: database: { rtt }, cores, sweep and default, read and checked.</summary>
 public sealed class ConditionsLoaderTests
 {
     private const string Path = "experiments/demo.yaml";
@@ -84,8 +85,8 @@ public sealed class ConditionsLoaderTests
         var points = SweepDefinition.Points(ExperimentLoader.Parse(Valid, Path));
 
         Assert.Equal(["demo@10-users", "demo@20-users", "demo@40-users"], points.Select(p => p.Name));
-        Assert.Equal([10, 20, 40], points.Select(p => p.Scenarios[0].Users));
-        Assert.All(points, p => Assert.Equal(5, p.Scenarios[1].BurstSize));
+        Assert.Equal([10, 20, 40], points.Select(p => Assert.IsType<ClosedModel>(p.Scenarios[0].Model).Users));
+        Assert.All(points, p => Assert.Equal(5, Assert.IsType<BurstModel>(p.Scenarios[1].Model).BatchSize));
         Assert.All(points, p => Assert.Equal(1, p.Conditions.DatabaseRttMs));
         Assert.Equal([10, 20, 40], points.Select(p => p.Conditions.Users));
         Assert.Equal(new SweepPoint("demo", ConditionKind.Users, 20), points[1].Point);
@@ -173,7 +174,7 @@ public sealed class ConditionsLoaderTests
         Assert.False(cores.RunsByDefault);
         Assert.Equal([1.0, 2.0], cores.Sweep!.Values);
         // Besides the sweeps, the db-wait check of SetMinThreads (three more minutes of blocking) and framework (tiered
-        // compilation: four minutes that the default run's budget cannot make decisive) wait to be named.
-        Assert.Equal(["db-wait-min-threads", "framework", "gc-cores", "sync-async-rtt"], all.Where(e => !e.RunsByDefault).Select(e => e.Name));
+        // compilation) and its ADO.NET twin wait to be named.
+        Assert.Equal(["db-wait-min-threads", "framework-adonet", "framework", "gc-cores", "sync-async-rtt"], all.Where(e => !e.RunsByDefault).Select(e => e.Name));
     }
 }

@@ -2,6 +2,7 @@ using PerfLab.Cli;
 using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
+using PerfLab.Load;
 using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Experiments;
@@ -40,14 +41,41 @@ public sealed class ExperimentLoaderTests
         """;
 
     [Fact]
+    public void Parse_NoProfiles_TakesTheDefaultArticleQuickAndSmoke()
+    {
+        var text = Valid[..Valid.IndexOf("profiles:", StringComparison.Ordinal)];
+
+        var e = ExperimentLoader.Parse(text, "experiments/demo.yaml");
+
+        Assert.Equal((TimeSpan.FromSeconds(30), 5), (e.Profiles[ProfileName.Article].Duration, e.Profiles[ProfileName.Article].Repeat));
+        Assert.Equal((TimeSpan.FromSeconds(6), 3, 5.0, 8), (e.Profiles[ProfileName.Quick].Duration, e.Profiles[ProfileName.Quick].Repeat, e.Profiles[ProfileName.Quick].PrecisionPercent, e.Profiles[ProfileName.Quick].MaxRepeat));
+        Assert.True(e.Profiles[ProfileName.Quick].WarmupUntilSteady);
+        Assert.Equal((TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2), 1), (e.Profiles[ProfileName.Smoke].Warmup, e.Profiles[ProfileName.Smoke].Duration, e.Profiles[ProfileName.Smoke].Repeat));
+    }
+
+    [Fact]
+    public void Parse_OneProfileGiven_KeepsItAndDefaultsTheOthers()
+    {
+        var text = Valid.Replace("  article: { warmup: 10s, duration: 3m, repeat: 3 }\n", "", StringComparison.Ordinal)
+            .Replace("  smoke: { warmup: 500ms, duration: 2s, repeat: 1 }\n", "", StringComparison.Ordinal);
+
+        var e = ExperimentLoader.Parse(text, "experiments/demo.yaml");
+
+        Assert.Equal(TimeSpan.FromSeconds(2), e.Profiles[ProfileName.Quick].Warmup);
+        Assert.Null(e.Profiles[ProfileName.Quick].PrecisionPercent);
+        Assert.Equal(TimeSpan.FromSeconds(30), e.Profiles[ProfileName.Article].Duration);
+        Assert.Equal(TimeSpan.FromSeconds(2), e.Profiles[ProfileName.Smoke].Duration);
+    }
+
+    [Fact]
     public void Parse_ValidFile_ReadsEveryPart()
     {
         var e = ExperimentLoader.Parse(Valid, "experiments/demo.yaml");
         Assert.Equal(["a", "b"], e.Variants.Select(v => v.Name));
         Assert.Equal("newtonsoft", e.Variants[0].Settings["Serializer"]);
         Assert.Equal("1", e.Variants[1].Env["DOTNET_gcServer"]);
-        Assert.Equal(TimeSpan.FromMinutes(3), e.Profiles["article"].Duration);
-        Assert.Equal(TimeSpan.FromMilliseconds(500), e.Profiles["smoke"].Warmup);
+        Assert.Equal(TimeSpan.FromMinutes(3), e.Profiles[ProfileName.Article].Duration);
+        Assert.Equal(TimeSpan.FromMilliseconds(500), e.Profiles[ProfileName.Smoke].Warmup);
         Assert.Equal(new FeedDefinition("id", "/customer/orders/ids", true), e.Scenarios[0].Feed);
         Assert.Equal("a", e.Claims[0].Against);
     }
@@ -58,8 +86,7 @@ public sealed class ExperimentLoaderTests
     [InlineData("baseline: a", "baseline: z", "demo.yaml:5:11: baseline 'z' is not one of the variants (a, b).")]
     [InlineData("duration: 3m", "duration: forever", "demo.yaml:20:37: expected 'duration' to be a duration like 500ms, 10s or 3m, above zero.")]
     [InlineData("title: Demo", "titel: Demo", "demo.yaml:2:1: unknown key 'titel' in the experiment; expected one of name, title, seed, reproduces, baseline, variants, load, profiles, claims, thresholds, app, decide, database, cores, sweep, default.")]
-    [InlineData("    metric: rps", "    metric: speed", "demo.yaml:26:13: metric 'speed' is not one of rps, mean-ms, p99-ms, batch-mean-ms, cpu-per-request.")]
-    [InlineData("  smoke: { warmup: 500ms, duration: 2s, repeat: 1 }", "", "demo.yaml:20:3: expected a 'smoke' profile (all of article, quick, smoke).")]
+    [InlineData("    metric: rps", "    metric: speed", "demo.yaml:26:13: metric 'speed' is not one of rps, mean-ms, p90-ms, p99-ms, batch-mean-ms, cpu-per-request.")]
     [InlineData("name: demo", "name: other", "demo.yaml:1:7: name 'other' must match the file name 'demo'.")]
     [InlineData("quick: { warmup: 2s,", "quick: { precision: 150%, warmup: 2s,", "demo.yaml:21:23: expected 'precision' to be a percentage above 0 and below 100, like 5%.")]
     [InlineData("quick: { warmup: 2s,", "quick: { max-repeat: 9, warmup: 2s,", "demo.yaml:21:24: max-repeat caps the blocks added for a precision: give precision too (e.g. precision: 5%).")]
@@ -78,7 +105,7 @@ public sealed class ExperimentLoaderTests
         var text = Valid.Replace("quick: { warmup: 2s, duration: 6s, repeat: 3 }",
             "quick: { warmup: 20s, steady: true, duration: 6s, repeat: 3, precision: 5%, max-repeat: 12 }", StringComparison.Ordinal);
 
-        var quick = ExperimentLoader.Parse(text, "experiments/demo.yaml").Profiles["quick"];
+        var quick = ExperimentLoader.Parse(text, "experiments/demo.yaml").Profiles[ProfileName.Quick];
 
         Assert.Equal((5.0, 12, true, TimeSpan.FromSeconds(20)), (quick.PrecisionPercent, quick.MaxRepeat, quick.WarmupUntilSteady, quick.Warmup));
     }
@@ -89,10 +116,10 @@ public sealed class ExperimentLoaderTests
         var text = Valid.Replace("quick: { warmup: 2s, duration: 6s, repeat: 3 }",
             "quick: { warmup: 2s, duration: 9s, slots: 3, repeat: 3 }", StringComparison.Ordinal);
         var experiment = ExperimentLoader.Parse(text, "experiments/demo.yaml");
-        var quick = experiment.Profiles["quick"];
+        var quick = experiment.Profiles[ProfileName.Quick];
 
         Assert.Equal(3, quick.Slots);
-        Assert.Null(experiment.Profiles["smoke"].Slots);
+        Assert.Null(experiment.Profiles[ProfileName.Smoke].Slots);
         Assert.EndsWith("the variants of a block run at once and take turns, 3 slots of 3s each",
             PerfLab.Experiments.Analysis.ExperimentAnalyzer.DescribeLoad(experiment, quick), StringComparison.Ordinal);
     }
@@ -126,14 +153,14 @@ public sealed class ExperimentLoaderTests
         var text = Valid.Replace("quick: { warmup: 2s, duration: 6s, repeat: 3 }",
             "quick: { warmup: 2s, duration: 6s, repeat: 3, env: { DOTNET_TieredCompilation: \"0\", DOTNET_gcServer: \"0\" } }", StringComparison.Ordinal);
         var experiment = ExperimentLoader.Parse(text, "experiments/demo.yaml");
-        var quick = experiment.Profiles["quick"];
+        var quick = experiment.Profiles[ProfileName.Quick];
         var variant = new VariantDefinition { Name = "server", Env = new Dictionary<string, string> { ["DOTNET_gcServer"] = "1" } };
 
         var applied = quick.Apply(variant);
 
         Assert.Equal("0", applied.Env["DOTNET_TieredCompilation"]);
         Assert.Equal("1", applied.Env["DOTNET_gcServer"]); // the variant's own switch wins
-        Assert.Same(variant, experiment.Profiles["smoke"].Apply(variant));
+        Assert.Same(variant, experiment.Profiles[ProfileName.Smoke].Apply(variant));
         Assert.EndsWith("every variant's SUT runs with DOTNET_TieredCompilation=0, DOTNET_gcServer=0",
             PerfLab.Experiments.Analysis.ExperimentAnalyzer.DescribeLoad(experiment, quick), StringComparison.Ordinal);
     }
@@ -157,7 +184,7 @@ public sealed class ExperimentLoaderTests
     public void LoadFolder_BuiltInExperiments_AllParseAndCiteASeed()
     {
         var all = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder);
-        Assert.Equal(["db-wait-min-threads", "db-wait", "framework", "gc-cores", "gc", "http2-window", "logging", "platform", "serializer", "sleep-vs-delay", "sync-async-rtt", "sync-async", "sync-over-async"], all.Select(e => e.Name));
+        Assert.Equal(["db-wait-min-threads", "db-wait", "framework-adonet", "framework", "gc-cores", "gc", "http2-window", "logging", "platform", "serializer", "sleep-vs-delay", "sync-async-rtt", "sync-async", "sync-over-async"], all.Select(e => e.Name));
         Assert.All(all, e => Assert.Matches("^00[0-4]$", e.Seed));
         Assert.Equal(new[] { "000", "001", "002", "003", "004" }, all.Select(e => e.Seed).Distinct().Order());
         Assert.All(all, e => Assert.NotEmpty(e.Claims));
@@ -194,10 +221,20 @@ public sealed class UploadExperimentLoaderTests
     public void Parse_UploadScenario_ReadsSizeRttAndProfileSizes()
     {
         var e = ExperimentLoader.Parse(Upload, "experiments/up.yaml");
-        Assert.Equal(108L << 20, e.Scenarios[0].UploadBytes);
-        Assert.Equal(TimeSpan.FromMilliseconds(10), e.Scenarios[0].Rtt);
-        Assert.Equal(16L << 20, e.Profiles["quick"].UploadBytes);
-        Assert.Null(e.Profiles["article"].UploadBytes);
+        Assert.Equal(new UploadModel(108L << 20, TimeSpan.FromMilliseconds(10)), e.Scenarios[0].Model);
+        Assert.Equal(new UploadModel(16L << 20, TimeSpan.FromMilliseconds(10), Uploads: 2), e.Scenarios[0].Model.ForProfile(e.Profiles[ProfileName.Quick].Shape));
+        Assert.Equal(16L << 20, e.Profiles[ProfileName.Quick].UploadBytes);
+        Assert.Null(e.Profiles[ProfileName.Article].UploadBytes);
+    }
+
+    [Fact]
+    public void Parse_UploadWithoutAProfile_AsksForItsBatches()
+    {
+        var text = Upload.Replace("  smoke: { warmup: 0s, duration: 1m, repeat: 1, batches: 1, size: 4MB }", "", StringComparison.Ordinal);
+
+        var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse(text, "experiments/up.yaml"));
+
+        Assert.Equal("experiments/up.yaml:19:3: expected a 'smoke' profile: burst and upload scenarios need each profile's batches (all of article, quick, smoke).", ex.Message);
     }
 
     [Theory]

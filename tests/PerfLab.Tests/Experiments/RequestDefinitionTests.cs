@@ -62,7 +62,7 @@ public sealed class RequestDefinitionTests : IDisposable
         Assert.True(request.Check!.Statuses!.Contains(202));
         Assert.False(request.Check.Statuses.Contains(200));
         Assert.Equal(["$.id", "$.ok=true"], request.Check.Json.Select(j => j.Text));
-        var plan = ScenarioPlans.BuildPlan(e, e.Variants[1], e.Profiles["smoke"], new Uri("http://127.0.0.1:5000"));
+        var plan = ScenarioPlans.BuildPlan(e, e.Variants[1], e.Profiles[ProfileName.Smoke], new Uri("http://127.0.0.1:5000"));
         var sent = plan.Scenarios[0].Request;
         Assert.Equal("""{"customer": {id}, "tenant": "t2"}""", Encoding.UTF8.GetString(sent.Body!));
         Assert.Equal(new KeyValuePair<string, string>("X-Tenant", "t2"), Assert.Single(sent.Headers));

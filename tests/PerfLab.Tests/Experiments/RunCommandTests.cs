@@ -459,7 +459,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
 
         public RunningPerflab(string[] args)
         {
-            Process = Process.Start(PerfLabProcess.StartInfo(null, args))!;
+            Process = Process.Start(PerfLabProcess.WithSigintDefault(PerfLabProcess.StartInfo(null, args)))!;
             Process.OutputDataReceived += (_, e) => { lock (_output) { _output.AppendLine(e.Data); } };
             Process.ErrorDataReceived += (_, e) => { lock (_output) { _output.AppendLine(e.Data); } };
             Process.BeginOutputReadLine();

@@ -17,7 +17,7 @@ public sealed class SlotMergeTests
         var from = T0.AddSeconds(at);
         var timeline = Enumerable.Range(0, (int)seconds).Select(s => new LoadSecond(from.ToUnixTimeSeconds() + s, false, (long)(requests / seconds),
             requests / seconds, ms, ms, 0, 4)).ToList();
-        var scenario = new ScenarioResult("order", "closed", "/x", 4, requests, requests / seconds, LatencyStats.From(h), null, requests * 100,
+        var scenario = new ScenarioResult("order", new ClosedModel(4), "/x", 4, requests, requests / seconds, LatencyStats.From(h), null, requests * 100,
             new ErrorCounts(errors.Sum(e => e.Count), errors.ToDictionary(e => e.Kind, e => e.Count)), null, null, null, timeline)
         {
             Histogram = h,

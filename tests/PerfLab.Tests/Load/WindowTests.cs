@@ -2,7 +2,7 @@ using PerfLab.Load;
 
 namespace PerfLab.Tests.Load;
 
-/// <summary>What a measured window counts (issue 16): completions inside it, whenever sent; what is still in flight at its end; steady warm-ups.</summary>
+/// <summary>What a measured window counts: completions inside it, whenever sent; what is still in flight at its end; steady warm-ups.</summary>
 public sealed class WindowTests
 {
     private static LoadPlan Plan(LoadModel model, Uri url, TimeSpan duration, TimeSpan warmup) =>

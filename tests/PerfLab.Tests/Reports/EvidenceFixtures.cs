@@ -2,7 +2,7 @@ using PerfLab.Results;
 
 namespace PerfLab.Tests.Reports;
 
-// The evidence a traced run leaves (issue 12), added to the sample run: the serializer experiment traced for every
+// The evidence a traced run leaves, added to the sample run: the serializer experiment traced for every
 // variant (CPU by component, top stacks for the flame graphs, the database client's stats per run), sync-over-async
 // traced for two of its three variants (a blocking wait and a contended lock with their stacks, a finding with a place).
 internal static class EvidenceFixtures

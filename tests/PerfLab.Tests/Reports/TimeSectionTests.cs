@@ -5,7 +5,7 @@ using PerfLab.Results;
 
 namespace PerfLab.Tests.Reports;
 
-// Issue 12's evidence in the reports: where the time goes, the database client, the call sites that blocked, findings
+// The traces' evidence in the reports: where the time goes, the database client, the call sites that blocked, findings
 // with a place and a strength, and the flame graphs' data; and a result from before traces renders as it did.
 public sealed class TimeSectionTests
 {

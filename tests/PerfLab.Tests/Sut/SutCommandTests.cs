@@ -165,7 +165,7 @@ public sealed partial class SutCommandTests(PostgresFixture postgres) : IClassFi
 
         public ForegroundCli(IReadOnlyDictionary<string, string> environment, params string[] args)
         {
-            _process = Process.Start(PerfLabProcess.StartInfo(environment, args))!;
+            _process = Process.Start(PerfLabProcess.WithSigintDefault(PerfLabProcess.StartInfo(environment, args)))!;
             _process.OutputDataReceived += (_, e) => Collect(e.Data);
             _process.ErrorDataReceived += (_, e) => Collect(e.Data);
             _process.BeginOutputReadLine();

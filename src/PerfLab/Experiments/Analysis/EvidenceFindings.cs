@@ -6,7 +6,7 @@ using PerfLab.Tracing;
 namespace PerfLab.Experiments.Analysis;
 
 /// <summary>
-/// Puts the traces' evidence into an experiment's result (issue 12): each traced variant's breakdown, the findings
+/// Puts the traces' evidence into an experiment's result: each traced variant's breakdown, the findings
 /// the trace makes at a named place (strong, or labelled weak when they rest on few events), and, for every traced
 /// variant against the traced baseline, what changed per request component by component. A counter-only lock
 /// contention finding of a traced variant is withdrawn: the trace either names the lock's call site or did not see it.

@@ -6,7 +6,7 @@ namespace PerfLab.Experiments.Analysis;
 
 /// <summary>What the analysis of one experiment needs to know of the invocation.</summary>
 /// <param name="Noise">The floors a verdict must clear; an A/A run compares against zero and records its own afterwards.</param>
-public sealed record AnalysisSettings(string Profile, int? Repeat, bool Aa, NoiseFloors Noise);
+public sealed record AnalysisSettings(ProfileName Profile, int? Repeat, bool Aa, NoiseFloors Noise);
 
 /// <summary>Turns an experiment's runs into its result: summaries, comparisons, findings, claims and notes.</summary>
 public static class ExperimentAnalyzer
@@ -100,7 +100,7 @@ public static class ExperimentAnalyzer
     {
         var notes = DatabasePathNotes(experiment, runs);
         var measured = runs.Where(r => r.MeasuredRttMs is { } m && double.IsFinite(m)).Select(r => r.MeasuredRttMs!.Value).ToList();
-        if (experiment.Scenarios is [{ Model: ScenarioKind.Upload } upload])
+        if (experiment.Scenarios is [{ Model: Load.UploadModel upload }])
         {
             var inv = System.Globalization.CultureInfo.InvariantCulture;
             var through = measured.Count > 0
@@ -159,12 +159,5 @@ public static class ExperimentAnalyzer
     }
 
     private static string DescribeScenarios(ExperimentDefinition experiment, ProfileDefinition profile) =>
-        string.Join("; ", experiment.Scenarios.Select(s => s.Model switch
-        {
-            ScenarioKind.Closed => $"{s.Name}: closed model, {s.Users} users",
-            ScenarioKind.Open => $"{s.Name}: open model, {s.Rate} req/s (latency from the intended send time)",
-            ScenarioKind.Burst => $"{s.Name}: burst of {s.BurstSize} concurrent requests, {profile.Batches} batches",
-            ScenarioKind.Upload => $"{s.Name}: {profile.Batches} uploads of {Sizes.Format(profile.UploadBytes ?? s.UploadBytes)} each over HTTP/2 (h2c) through a latency proxy adding {DurationText.Format(s.Rtt)} RTT",
-            _ => $"{s.Name}: ramp from {s.RampFrom} to {s.Users} users, +{s.RampStep} per step",
-        }));
+        string.Join("; ", experiment.Scenarios.Select(s => $"{s.Name}: {s.Model.ForProfile(profile.Shape).Describe()}"));
 }

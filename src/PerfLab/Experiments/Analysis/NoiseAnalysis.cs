@@ -4,7 +4,7 @@ using PerfLab.Results;
 namespace PerfLab.Experiments.Analysis;
 
 /// <summary>
-/// Takes the spread of an experiment's runs apart (issue 16): noise inside a run (second to second), between runs of one
+/// Takes the spread of an experiment's runs apart: noise inside a run (second to second), between runs of one
 /// variant (fresh SUT processes), and drift along the invocation (a trend with run order that hits every variant).
 /// Each calls for a different fix: a longer window, a steadier process, or pairing within blocks.
 /// </summary>

@@ -53,7 +53,7 @@ public static class CompareDefinition
             Baseline = variants[0].Name,
             Variants = variants,
             Scenarios = spec.Urls.Select((url, i) => Scenario(url, i, spec)).ToList(),
-            Profiles = Profiles,
+            Profiles = DefaultProfiles.All,
             Claims = [],
             App = app,
             FilePath = "(perflab compare command line)",
@@ -127,17 +127,7 @@ public static class CompareDefinition
     {
         Name = spec.Urls.Count == 1 ? "load" : $"url{index + 1}",
         Url = url,
-        Model = spec.Rate is null ? ScenarioKind.Closed : ScenarioKind.Open,
-        Users = spec.Rate is null ? spec.Users ?? 10 : 0,
-        Rate = spec.Rate ?? 0,
-    };
-
-    /// <summary>The experiments' own profiles: quick adds blocks until ±5 %, smoke runs once.</summary>
-    private static readonly IReadOnlyDictionary<string, ProfileDefinition> Profiles = new Dictionary<string, ProfileDefinition>
-    {
-        ["article"] = new(TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(30), 5, 0),
-        ["quick"] = new(TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(6), 3, 0) { WarmupUntilSteady = true, PrecisionPercent = 5, MaxRepeat = 8 },
-        ["smoke"] = new(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2), 1, 0),
+        Model = spec.Rate is { } rate ? Load.LoadPlanBuilder.Open(rate) : new Load.ClosedModel(spec.Users ?? 10),
     };
 
     private static PerfLabException Usage(string message) => new(message, ExitCode.Usage);

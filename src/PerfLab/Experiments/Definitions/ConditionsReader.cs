@@ -6,7 +6,7 @@ using YamlDotNet.RepresentationModel;
 namespace PerfLab.Experiments.Definitions;
 
 /// <summary>
-/// Issue 13's keys of an experiment file: `database: { rtt: 1ms }` and `cores: 1` on the experiment or a variant,
+/// The conditions' keys of an experiment file: `database: { rtt: 1ms }` and `cores: 1` on the experiment or a variant,
 /// `sweep: { condition, values }` and `default: false` on the experiment, and the checks that tie them together
 /// (a sweep's condition is not also fixed elsewhere, its values ascend, ...).
 /// </summary>
@@ -110,7 +110,7 @@ internal static class ConditionsReader
         {
             throw ExperimentLoader.Error(reader.Path, where, $"the sweep varies {name}, which variant '{fixedBy.Name}' also sets; remove it from the variant.");
         }
-        if (sweep.Condition == ConditionKind.Users && scenarios.All(s => s.Model != ScenarioKind.Closed))
+        if (sweep.Condition == ConditionKind.Users && scenarios.All(s => s.Model is not Load.ClosedModel))
         {
             throw ExperimentLoader.Error(reader.Path, where, "a users sweep sets the users of closed scenarios, and this experiment has none.");
         }

@@ -1,3 +1,4 @@
+using PerfLab.Results;
 using YamlDotNet.RepresentationModel;
 
 namespace PerfLab.Experiments.Definitions;
@@ -15,9 +16,9 @@ public static class DecidingMetrics
     /// <summary>The metric key of the comparisons a deciding metric reads ("rps", "cpu-per-request", "p99-ms").</summary>
     public static string MetricKey(this DecidingMetric decide) => decide switch
     {
-        DecidingMetric.Cost => "cpu-per-request",
-        DecidingMetric.Latency => "p99-ms",
-        _ => "rps",
+        DecidingMetric.Cost => Metrics.CpuPerRequest.Key,
+        DecidingMetric.Latency => Metrics.P99Ms.Key,
+        _ => Metrics.Rps.Key,
     };
 
     /// <summary>The <c>decide:</c> key of an experiment file; rps when absent.</summary>

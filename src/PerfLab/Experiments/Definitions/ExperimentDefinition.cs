@@ -13,7 +13,7 @@ public sealed record ExperimentDefinition
     public required string Baseline { get; init; }
     public required IReadOnlyList<VariantDefinition> Variants { get; init; }
     public required IReadOnlyList<ScenarioDefinition> Scenarios { get; init; }
-    public required IReadOnlyDictionary<string, ProfileDefinition> Profiles { get; init; }
+    public required IReadOnlyDictionary<ProfileName, ProfileDefinition> Profiles { get; init; }
     public required IReadOnlyList<ClaimDefinition> Claims { get; init; }
     public required string FilePath { get; init; }
     public required string FileHash { get; init; }
@@ -63,27 +63,14 @@ public sealed record VariantDefinition
     public string? Ref { get; init; }
 }
 
-public enum ScenarioKind { Closed, Open, Burst, Ramp, Upload }
-
 public sealed record ScenarioDefinition
 {
     public required string Name { get; init; }
     /// <summary>Path and query on the SUT; ${var} from the variant, {placeholder} from the feed.</summary>
     public required string Url { get; init; }
-    public required ScenarioKind Model { get; init; }
-    /// <summary>Closed: virtual users. Ramp: the last step's users.</summary>
-    public int Users { get; init; }
-    /// <summary>Open: requests per second.</summary>
-    public double Rate { get; init; }
-    /// <summary>Burst: requests fired together per batch.</summary>
-    public int BurstSize { get; init; }
-    /// <summary>Ramp: users of the first step and the increment of each further step.</summary>
-    public int RampFrom { get; init; }
-    public int RampStep { get; init; }
+    /// <summary>How the requests are sent, as the file gives it; a profile fills in its part (<see cref="ProfileDefinition.Shape"/>).</summary>
+    public required Load.LoadModel Model { get; init; }
     public FeedDefinition? Feed { get; init; }
-    /// <summary>Upload: bytes per upload (a profile may override it) and the round-trip time the latency proxy adds.</summary>
-    public long UploadBytes { get; init; }
-    public TimeSpan Rtt { get; init; }
     /// <summary>Method, headers, body and response check (method, headers, body, body-file, expect); a plain GET by default.</summary>
     public Load.RequestSpec Request { get; init; } = Load.RequestSpec.Get;
 }
@@ -114,6 +101,9 @@ public sealed record ProfileDefinition(TimeSpan Warmup, TimeSpan Duration, int R
     /// cancel in the paired comparison. Null: one continuous window per run, each variant's SUT alone.
     /// </summary>
     public int? Slots { get; init; }
+
+    /// <summary>What this profile decides for a scenario's load model: the measured time, the batches, an upload's size.</summary>
+    public Load.LoadShape Shape => new(Duration, Batches, UploadBytes);
 
     /// <summary>Runtime environment given to every variant's SUT under this profile (a variant's own env wins).</summary>
     public IReadOnlyDictionary<string, string> Env { get; init; } = new Dictionary<string, string>();

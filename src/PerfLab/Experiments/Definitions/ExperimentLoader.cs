@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Security.Cryptography;
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Running;
+using PerfLab.Results;
 using YamlDotNet.Core;
 using YamlDotNet.RepresentationModel;
 
@@ -14,7 +14,9 @@ namespace PerfLab.Experiments.Definitions;
 /// </summary>
 public static class ExperimentLoader
 {
-    public static readonly IReadOnlyList<string> ProfileNames = ["article", "quick", "smoke"];
+
+    /// <summary>Every key a load model reads from its scenario.</summary>
+    private static readonly string[] ModelKeys = [.. Load.LoadModel.Cases.SelectMany(r => r.Keys).Distinct()];
 
     /// <summary>The built-in experiments folder: the checkout's, or the installed tool's own copy.</summary>
     public static string DefaultFolder => PerfLabPaths.ExperimentsFolder;
@@ -64,9 +66,10 @@ public static class ExperimentLoader
                 $"baseline '{baseline}' is not one of the variants ({string.Join(", ", variants.Select(v => v.Name))}).");
         }
         var scenarios = ReadScenarios(reader, doc, root, variants);
-        if (app is not null && scenarios.Any(s => s.Model == ScenarioKind.Upload))
+        if (app is not null && scenarios.FirstOrDefault(s => !s.Model.RunsOnLoadEngine) is { } own)
         {
-            throw Error(path, doc["app"].Start, "upload scenarios post to the built-in SUT's /upload: they cannot run against an app of your own.");
+            throw Error(path, doc["app"].Start,
+                $"{own.Model.Kind} scenarios have a measurement of their own against the built-in SUT: they cannot run against an app of your own.");
         }
         var claims = doc.ContainsKey("claims")
             ? reader.Sequence(doc, root, "claims").Select(node => ReadClaim(reader, node, variants, scenarios, baseline)).ToList()
@@ -138,9 +141,9 @@ public static class ExperimentLoader
         {
             throw Error(reader.Path, doc["load"].Start, "expected at least one scenario under load.scenarios.");
         }
-        if (scenarios.Count > 1 && scenarios.Any(s => s.Model == ScenarioKind.Upload))
+        if (scenarios.Count > 1 && scenarios.FirstOrDefault(s => !s.Model.RunsOnLoadEngine) is { } alone)
         {
-            throw Error(reader.Path, doc["load"].Start, "an upload scenario runs alone: expected exactly one scenario.");
+            throw Error(reader.Path, doc["load"].Start, $"a {alone.Model.Kind} scenario runs alone: expected exactly one scenario.");
         }
         foreach (var scenario in scenarios)
         {
@@ -157,19 +160,26 @@ public static class ExperimentLoader
         return scenarios;
     }
 
-    private static Dictionary<string, ProfileDefinition> ReadProfiles(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root,
+    private static Dictionary<ProfileName, ProfileDefinition> ReadProfiles(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root,
         List<ScenarioDefinition> scenarios)
     {
-        var profilesNode = reader.Mapping(reader.Required(doc, root, "profiles"), "profiles", ProfileNames);
-        var profiles = new Dictionary<string, ProfileDefinition>();
-        foreach (var profile in ProfileNames)
+        // A profile left out takes its default (DefaultProfiles), so a file for one's own app may name none; batches
+        // have no default: a burst or upload experiment gives every profile its own.
+        var profilesNode = doc.TryGetValue("profiles", out var given) ? reader.Mapping(given, "profiles", ProfileNames.Keys) : [];
+        var profiles = new Dictionary<ProfileName, ProfileDefinition>();
+        var batched = scenarios.Any(s => s.Model.CountsBatches);
+        foreach (var profile in ProfileNames.Keys)
         {
             if (!profilesNode.TryGetValue(profile, out var node))
             {
-                throw Error(reader.Path, doc["profiles"].Start, $"expected a '{profile}' profile (all of {string.Join(", ", ProfileNames)}).");
+                profiles[ProfileNames.Parse(profile)] = batched
+                    ? throw Error(reader.Path, (given ?? root).Start,
+                        $"expected a '{profile}' profile: burst and upload scenarios need each profile's batches (all of {string.Join(", ", ProfileNames.Keys)}).")
+                    : DefaultProfiles.All[ProfileNames.Parse(profile)];
+                continue;
             }
-            profiles[profile] = ReadProfile(reader, node, profile, scenarios.Any(s => s.Model is ScenarioKind.Burst or ScenarioKind.Upload),
-                scenarios.Any(s => s.Model == ScenarioKind.Upload), scenarios.Any(s => s.Model == ScenarioKind.Ramp));
+            profiles[ProfileNames.Parse(profile)] = ReadProfile(reader, node, profile, scenarios.Any(s => s.Model.CountsBatches),
+                scenarios.Any(s => !s.Model.AlternatesInSlots));
         }
         return profiles;
     }
@@ -196,12 +206,10 @@ public static class ExperimentLoader
 
     private static ScenarioDefinition ReadScenario(NodeReader reader, YamlNode node)
     {
-        var map = reader.Mapping(node, "a scenario", ["name", "url", "model", "users", "rate", "size", "from", "step", "feed", "rtt", .. RequestReader.ScenarioKeys]);
+        var map = reader.Mapping(node, "a scenario", ["name", "url", "model", "feed", .. ModelKeys, .. RequestReader.ScenarioKeys]);
         var modelText = reader.RequiredString(map, node, "model");
-        if (!Enum.TryParse<ScenarioKind>(modelText, ignoreCase: true, out var model))
-        {
-            throw Error(reader.Path, map["model"].Start, $"model '{modelText}' is not one of closed, open, burst, ramp, upload.");
-        }
+        var reading = Load.LoadModel.Cases.FirstOrDefault(r => string.Equals(r.Kind, modelText, StringComparison.OrdinalIgnoreCase))
+            ?? throw Error(reader.Path, map["model"].Start, $"model '{modelText}' is not one of {string.Join(", ", Load.LoadModel.Kinds)}.");
         var url = reader.RequiredString(map, node, "url");
         if (!url.StartsWith('/') && !url.StartsWith("${", StringComparison.Ordinal))
         {
@@ -211,30 +219,20 @@ public static class ExperimentLoader
         {
             Name = reader.RequiredString(map, node, "name"),
             Url = url,
-            Model = model,
-            Users = model is ScenarioKind.Closed or ScenarioKind.Ramp ? reader.RequiredInt(map, node, "users", 1, 10_000) : 0,
-            Rate = model == ScenarioKind.Open ? reader.RequiredInt(map, node, "rate", 1, 1_000_000) : 0,
-            BurstSize = model == ScenarioKind.Burst ? reader.RequiredInt(map, node, "size", 1, 10_000) : 0,
-            RampFrom = model == ScenarioKind.Ramp ? reader.RequiredInt(map, node, "from", 1, 10_000) : 0,
-            RampStep = model == ScenarioKind.Ramp ? reader.RequiredInt(map, node, "step", 1, 10_000) : 0,
+            Model = reading.Read(new YamlModelSettings(reader, map, node)),
             Feed = map.TryGetValue("feed", out var feedNode) ? ReadFeed(reader, feedNode) : null,
-            UploadBytes = model == ScenarioKind.Upload ? reader.RequiredSize(map, node, "size") : 0,
-            Rtt = model == ScenarioKind.Upload ? reader.RequiredRtt(map, node, "rtt") : TimeSpan.Zero,
             Request = RequestReader.Read(reader, map),
         };
-        if (model == ScenarioKind.Upload && !ReferenceEquals(scenario.Request, Load.RequestSpec.Get))
+        if (!scenario.Model.RunsOnLoadEngine && !ReferenceEquals(scenario.Request, Load.RequestSpec.Get))
         {
-            throw Error(reader.Path, map["model"].Start, "an upload sends its own body: method, headers, body and expect apply to closed, open, burst and ramp scenarios.");
+            throw Error(reader.Path, map["model"].Start,
+                $"a {reading.Kind} scenario sends its own requests: method, headers, body and expect apply to scenarios the load engine drives.");
         }
         var token = scenario.Feed is null ? null : "{" + scenario.Feed.Placeholder + "}";
         if (token is not null && !url.Contains(token, StringComparison.Ordinal)
             && (scenario.Request.Body is null || scenario.Request.Body.AsSpan().IndexOf(System.Text.Encoding.UTF8.GetBytes(token)) < 0))
         {
             throw Error(reader.Path, map["feed"].Start, $"the feed fills {token} but neither the url nor the body has that placeholder.");
-        }
-        if (model == ScenarioKind.Ramp && scenario.RampFrom > scenario.Users)
-        {
-            throw Error(reader.Path, map["from"].Start, $"a ramp starts at {scenario.RampFrom} users but ends at {scenario.Users}; expected from <= users.");
         }
         return scenario;
     }
@@ -250,7 +248,7 @@ public static class ExperimentLoader
         return new FeedDefinition(reader.RequiredString(map, node, "placeholder"), reader.RequiredString(map, node, "from"), order == "random");
     }
 
-    private static ProfileDefinition ReadProfile(NodeReader reader, YamlNode node, string name, bool batched, bool upload, bool ramp)
+    private static ProfileDefinition ReadProfile(NodeReader reader, YamlNode node, string name, bool batched, bool noSlots)
     {
         var map = reader.Mapping(node, $"profile '{name}'",
             ["warmup", "steady", "duration", "repeat", "precision", "max-repeat", "batches", "size", "slots", "env"]);
@@ -258,7 +256,7 @@ public static class ExperimentLoader
         var duration = reader.RequiredDuration(map, node, "duration", allowZero: false);
         var repeat = reader.RequiredInt(map, node, "repeat", 1, 100);
         var batches = batched ? reader.RequiredInt(map, node, "batches", 1, 1000) : 0;
-        long? size = upload && map.ContainsKey("size") ? reader.RequiredSize(map, node, "size") : null;
+        long? size = map.ContainsKey("size") ? reader.RequiredSize(map, node, "size") : null;
         var precision = reader.OptionalPercent(map, "precision");
         int? maxRepeat = map.ContainsKey("max-repeat") ? reader.RequiredInt(map, node, "max-repeat", repeat, 1000) : null;
         if (maxRepeat is not null && precision is null)
@@ -273,7 +271,7 @@ public static class ExperimentLoader
                 : "steady: true needs a warmup above zero: it is the most the warm-up may last.");
         }
         int? slots = map.ContainsKey("slots") ? reader.RequiredInt(map, node, "slots", 2, 100) : null;
-        if (slots is not null && (batched || ramp))
+        if (slots is not null && noSlots)
         {
             throw Error(reader.Path, map["slots"].Start, "slots apply to closed and open scenarios only: a burst or an upload counts batches, a ramp needs its steps in one go.");
         }
@@ -301,9 +299,9 @@ public static class ExperimentLoader
             }
         }
         var metric = reader.RequiredString(map, node, "metric");
-        if (!VariantStatistics.Metrics.Contains(metric))
+        if (Metrics.Comparable.All(m => m.Key != metric))
         {
-            throw Error(reader.Path, map["metric"].Start, $"metric '{metric}' is not one of {string.Join(", ", VariantStatistics.Metrics)}.");
+            throw Error(reader.Path, map["metric"].Start, $"metric '{metric}' is not one of {string.Join(", ", Metrics.Comparable.Select(m => m.Key))}.");
         }
         var scenario = reader.OptionalString(map, "scenario") ?? "all";
         if (scenario != "all" && scenarios.All(s => s.Name != scenario))

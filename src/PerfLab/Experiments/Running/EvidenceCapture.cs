@@ -12,7 +12,7 @@ namespace PerfLab.Experiments.Running;
 public sealed record TracedRun(VariantEvidence Evidence, IReadOnlyList<TraceFinding> Findings, IReadOnlyList<string> Warnings);
 
 /// <summary>
-/// Where a variant's request time goes (issue 12): after a run's measured window, the same load goes on for a few
+/// Where a variant's request time goes: after a run's measured window, the same load goes on for a few
 /// seconds more while an EventPipe trace (CPU samples with stacks, contention, GC, thread pool) records the SUT. The
 /// trace never overlaps the measured window, so its cost cannot move the verdicts; it costs time instead
 /// (<see cref="Length"/> plus the analysis). A speedscope file stays in the results folder, the .nettrace too if asked.
@@ -24,11 +24,12 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
     private static readonly TimeSpan Lead = TimeSpan.FromMilliseconds(700);
     private static readonly TimeSpan Tail = TimeSpan.FromSeconds(1);
 
-    public async Task<TracedRun> CaptureAsync(ExperimentDefinition experiment, VariantDefinition variant, IRunningApp sut,
-        RunIdentity id, DatabaseClientStats? database, CancellationToken ct)
+    /// <param name="measured">The run just measured on this SUT: its repetition names the trace, its database figures go beside it.</param>
+    public async Task<TracedRun> CaptureAsync(ExperimentDefinition experiment, VariantDefinition variant, IRunningApp sut, RunRecord measured,
+        CancellationToken ct)
     {
         Directory.CreateDirectory(traceFolder);
-        var name = $"{experiment.Name}-{variant.Name}-{id.Repetition}";
+        var name = $"{experiment.Name}-{variant.Name}-{measured.Repetition}";
         var path = Path.Combine(traceFolder, name + ".nettrace");
         var profile = new ProfileDefinition(TimeSpan.Zero, Lead + Length + Tail, 1, 1);
         var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress);
@@ -51,7 +52,7 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
         var requests = (long)Math.Round(rps * trace.TracedSeconds);
         var speedscope = Path.Combine(traceFolder, name + ".speedscope.json");
         await File.WriteAllTextAsync(speedscope, StackExports.Speedscope(trace.Stacks, name), CancellationToken.None);
-        var evidence = ToEvidence(trace, variant.Name, id.Repetition, requests, database) with
+        var evidence = ToEvidence(trace, variant.Name, measured.Repetition, requests, measured.Database) with
         {
             SpeedscopeFile = Path.GetRelativePath(resultsFolder, speedscope),
         };

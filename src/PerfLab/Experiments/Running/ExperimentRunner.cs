@@ -15,9 +15,8 @@ namespace PerfLab.Experiments.Running;
 /// </summary>
 public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 {
-    private const string Interrupted = "interrupted (Ctrl+C)";
-
     private readonly ConditionedStarts _starts = new(request, observer);
+    private readonly Measurements _measurements = new(request, observer);
 
     // Runs started so far in this invocation: a run's place in it (blocks added later come after every minimum block).
     private int _runsStarted;
@@ -36,28 +35,27 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             observer.Message("to fit the budget: " + change);
         }
         var calibration = await RunOpening.CalibrateAsync(observer, ct);
-        var repetitions = request.Repeat ?? _experiments.Select(e => e.Profiles[request.Profile].Repeat).DefaultIfEmpty(0).Max();
+        var repetitions = request.Repeat ?? _experiments.Select(e => ProfileOf(e).Repeat).DefaultIfEmpty(0).Max();
         // Started now and awaited at the end, so that an interrupted run does not wait for git and dotnet after Ctrl+C.
-        var provenance = RunEnvironment.DescribeAsync(request.Profile, repetitions, request.Aa, request.Layout, request.DatabaseDescription, ct);
+        var provenance = RunEnvironment.DescribeAsync(request, repetitions, ct);
         var plan = new RunPlan(_experiments.Select(e => new PlannedExperiment(e.Name,
-            RunPlan.PlannedRunSeconds(e, e.Profiles[request.Profile]), e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)));
-        var budget = new RunBudget(request.Budget, p => TimeSpan.FromSeconds(plan.EstimateBlockSeconds(p.Experiment.Name)));
+            RunPlan.PlannedRunSeconds(e, ProfileOf(e)), e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)));
+        var state = new RunState(plan, new RunBudget(request.Budget, p => TimeSpan.FromSeconds(plan.EstimateBlockSeconds(p.Experiment.Name))), settings);
 
         foreach (var experiment in _experiments)
         {
-            var profile = experiment.Profiles[request.Profile];
-            await _starts.Sessions.PrepareAsync(experiment, experiment.VariantsToRun(request.Aa).Select(profile.Apply).ToList(), ct);
+            await _starts.Sessions.PrepareAsync(experiment, experiment.VariantsToRun(request.Aa).Select(ProfileOf(experiment).Apply).ToList(), ct);
         }
         if (_experiments.Count > 0 && !ct.IsCancellationRequested)
         {
             var first = _experiments[0];
-            await _starts.Sessions.PrimeAsync(first, first.Profiles[request.Profile].Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
+            await _starts.Sessions.PrimeAsync(first, ProfileOf(first).Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
         }
 
         var progress = new List<ExperimentProgress>();
-        var incomplete = await RunBlocksAsync(progress, plan, budget, settings, ct);
+        var halt = await RunBlocksAsync(progress, state, ct);
 
-        var results = progress.Where(p => p.Runs.Count > 0).Select(p => ResultOf(p, settings, incomplete)).ToList();
+        var results = progress.Where(p => p.Runs.Count > 0).Select(p => ResultOf(p, settings, halt)).ToList();
         var machineNoise = RunOpening.AtStart(calibration, results);
         if (machineNoise is not null)
         {
@@ -67,41 +65,45 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         {
             StartedAt = started,
             FinishedAt = DateTimeOffset.UtcNow,
-            Profile = request.Profile,
+            Profile = request.Profile.Key(),
             Provenance = await provenance,
             Experiments = results,
-            Incomplete = incomplete is not null,
-            IncompleteReason = incomplete,
+            Incomplete = halt is not null,
+            IncompleteReason = halt?.Reason,
             Notes = [.. fitted.Select(c => "to fit the budget: " + c), .. CeilingNotes.Of(results)],
             MachineNoise = machineNoise,
             Sweeps = request.Experiments.Any(e => e.Sweep is not null) ? SweepAnalysis.Gather(request.Experiments, results) : null,
         };
     }
 
+    /// <summary>What every block of the run shares: the plan it counts in, the time budget, the analysis settings.</summary>
+    private sealed record RunState(RunPlan Plan, RunBudget Budget, AnalysisSettings Settings);
+
+    private ProfileDefinition ProfileOf(ExperimentDefinition experiment) => experiment.Profiles[request.Profile];
+
     /// <summary>
     /// Every experiment's minimum blocks in order, then the budget's time, block by block, where precision is missing;
     /// <paramref name="progress"/> gets one entry per experiment begun.
     /// </summary>
     /// <returns>When the whole run was cut short, why; else null, and every experiment has stopped.</returns>
-    private async Task<string?> RunBlocksAsync(List<ExperimentProgress> progress, RunPlan plan, RunBudget budget, AnalysisSettings settings,
-        CancellationToken ct)
+    private async Task<RunHalt?> RunBlocksAsync(List<ExperimentProgress> progress, RunState state, CancellationToken ct)
     {
-        string? incomplete = null;
-        for (var i = 0; i < _experiments.Count && incomplete is null; i++)
+        RunHalt? halt = null;
+        for (var i = 0; i < _experiments.Count && halt is null; i++)
         {
             var one = new ExperimentProgress(_experiments[i], Rule(_experiments[i]));
             progress.Add(one);
             do
             {
-                incomplete = await RunNextBlockAsync(one, plan, budget, settings, later: i < _experiments.Count - 1, ct);
+                halt = await RunNextBlockAsync(one, state, later: i < _experiments.Count - 1, ct);
             }
-            while (incomplete is null && !one.Decision.Stop && one.Blocks < one.Rule.MinBlocks);
+            while (halt is null && !one.Decision.Stop && one.Blocks < one.Rule.MinBlocks);
         }
-        while (incomplete is null && budget.Next(progress) is { } neediest)
+        while (halt is null && state.Budget.Next(progress) is { } neediest)
         {
-            incomplete = await RunNextBlockAsync(neediest, plan, budget, settings, later: false, ct);
+            halt = await RunNextBlockAsync(neediest, state, later: false, ct);
         }
-        if (incomplete is null)
+        if (halt is null)
         {
             // Those still short of their target: no block of theirs fits in what is left.
             foreach (var waiting in progress.Where(p => !p.Decision.Stop))
@@ -109,35 +111,33 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
                 waiting.Decision = waiting.Rule.Decide(waiting.Blocks, waiting.Widest, roomForAnotherBlock: false);
             }
         }
-        return incomplete;
+        return halt;
     }
 
-    private StoppingRule Rule(ExperimentDefinition experiment) =>
-        StoppingRule.For(experiment.Profiles[request.Profile], request.Repeat, request.PrecisionPercent);
+    private StoppingRule Rule(ExperimentDefinition experiment) => StoppingRule.For(ProfileOf(experiment), request.Repeat, request.PrecisionPercent);
 
     /// <summary>
     /// One more block of the experiment, then the stopping rule's decision. <paramref name="later"/>: other experiments
     /// still wait for their minimum blocks, so a block beyond the minimum waits until they have had theirs.
     /// </summary>
     /// <returns>When the whole run must stop, why (Ctrl+C, the database went down); else null.</returns>
-    private async Task<string?> RunNextBlockAsync(ExperimentProgress p, RunPlan plan, RunBudget budget, AnalysisSettings settings, bool later,
-        CancellationToken ct)
+    private async Task<RunHalt?> RunNextBlockAsync(ExperimentProgress p, RunState state, bool later, CancellationToken ct)
     {
         p.Blocks++;
-        if (p.Blocks > plan.BlocksOf(p.Experiment.Name))
+        if (p.Blocks > state.Plan.BlocksOf(p.Experiment.Name))
         {
-            plan.AddBlock(p.Experiment.Name);
+            state.Plan.AddBlock(p.Experiment.Name);
         }
-        var stop = await RunBlockAsync(p.Experiment, RunPlan.Block(p.Experiment.VariantsToRun(request.Aa), p.Blocks), p.Blocks, plan, p.Runs, p.Traced, ct);
-        if (stop is not null)
+        var block = new BlockRun(p, RunPlan.Block(p.Experiment.VariantsToRun(request.Aa), p.Blocks), p.Blocks, state.Plan);
+        if (await RunBlockAsync(block, ct) is { } halt)
         {
-            return stop;
+            return halt;
         }
-        p.Widest = StoppingRule.WidestHalfWidth(ExperimentAnalyzer.Analyze(p.Experiment, p.Runs, settings).Comparisons, p.Experiment.Decide);
-        var decision = p.Rule.Decide(p.Blocks, p.Widest, budget.HasRoomFor(p));
-        if (!decision.Stop && p.Blocks >= p.Rule.MinBlocks && StoppingRule.NeverInEffect(p.Runs) is { } never)
+        p.Widest = StoppingRule.WidestHalfWidth(ExperimentAnalyzer.Analyze(p.Experiment, p.Runs, state.Settings).Comparisons, p.Experiment.Decide);
+        var decision = p.Rule.Decide(p.Blocks, p.Widest, state.Budget.HasRoomFor(p));
+        if (!decision.Stop && p.Blocks >= p.Rule.MinBlocks && StoppingRule.NeverInEffect(p.Runs) is { Stop: true } never)
         {
-            decision = new StopDecision(true, never);
+            decision = never;
         }
         if (!decision.Stop && later && p.Blocks >= p.Rule.MinBlocks)
         {
@@ -148,44 +148,43 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         return null;
     }
 
-    private static ExperimentResult ResultOf(ExperimentProgress p, AnalysisSettings settings, string? incomplete) =>
+    private static ExperimentResult ResultOf(ExperimentProgress p, AnalysisSettings settings, RunHalt? halt) =>
         EvidenceFindings.Apply(ExperimentAnalyzer.Analyze(p.Experiment, p.Runs, settings), p.Traced) with
         {
             Blocks = p.Blocks,
             PrecisionTargetPercent = p.Rule.PrecisionPercent,
             // Every experiment has stopped by now, unless the whole run was cut short.
-            StopReason = p.Decision.Stop ? p.Decision.Reason : incomplete,
+            StopReason = p.Decision.Stop ? p.Decision.Reason : halt?.Reason,
         };
 
     /// <returns>Why the whole run must stop (Ctrl+C, the database went down), or null to go on.</returns>
-    private async Task<string?> RunBlockAsync(ExperimentDefinition experiment, IReadOnlyList<VariantDefinition> order, int block,
-        RunPlan plan, List<RunRecord> runs, List<TracedRun> traced, CancellationToken ct)
+    private async Task<RunHalt?> RunBlockAsync(BlockRun block, CancellationToken ct)
     {
-        if (Alternates(experiment))
+        if (Alternates(block.Experiment))
         {
-            return await RunAlternatingBlockAsync(experiment, order, block, plan, runs, traced, ct);
+            return await RunAlternatingBlockAsync(block, ct);
         }
-        foreach (var variant in order)
+        foreach (var variant in block.Order)
         {
             if (ct.IsCancellationRequested)
             {
-                return Interrupted;
+                return RunHalt.Interrupted;
             }
             var index = ++_runsStarted;
-            var position = new RunPosition(experiment.Name, variant.Name, block, plan.BlocksOf(experiment.Name), index, plan.TotalRuns, plan.Remaining(index));
+            var position = block.Position(variant, index, index);
             observer.RunStarting(position);
             var clock = Stopwatch.StartNew();
-            var record = await RunOneAsync(experiment, variant, block, index, traced, ct);
-            plan.Observe(experiment.Name, clock.Elapsed.TotalSeconds);
-            runs.Add(record);
+            var record = await RunOneAsync(block, variant, index, ct);
+            block.Plan.Observe(block.Experiment.Name, clock.Elapsed.TotalSeconds);
+            block.Progress.Runs.Add(record);
             observer.RunFinished(position, record);
             if (ct.IsCancellationRequested)
             {
-                return Interrupted;
+                return RunHalt.Interrupted;
             }
-            if (record.FailureKind == FailureKind.DatabaseDown)
+            if (RunHalt.After(record) is { } halt)
             {
-                return record.FailureReason;
+                return halt;
             }
         }
         return null;
@@ -193,29 +192,27 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 
     /// <summary>Whether the experiment's blocks take turns in slots (<see cref="AlternatingBlock"/>) under this profile.</summary>
     private bool Alternates(ExperimentDefinition experiment) =>
-        experiment.Profiles[request.Profile].Slots is not null && experiment.Scenarios.All(s => s.Model is ScenarioKind.Closed or ScenarioKind.Open);
+        ProfileOf(experiment).Slots is not null && experiment.Scenarios.All(s => s.Model.AlternatesInSlots);
 
     /// <summary>
     /// A block of <see cref="AlternatingBlock"/>: every variant's SUT started and confirmed, then measured taking turns;
     /// a variant whose SUT did not start is recorded failed and the others go on. Block 1's variants are traced
     /// afterwards, one after the other, as single runs are.
     /// </summary>
-    private async Task<string?> RunAlternatingBlockAsync(ExperimentDefinition experiment, IReadOnlyList<VariantDefinition> order, int block,
-        RunPlan plan, List<RunRecord> runs, List<TracedRun> traced, CancellationToken ct)
+    private async Task<RunHalt?> RunAlternatingBlockAsync(BlockRun block, CancellationToken ct)
     {
         var clock = Stopwatch.StartNew();
         var first = _runsStarted + 1;
-        _runsStarted += order.Count;
-        var positions = order.Select((v, i) => new RunPosition(experiment.Name, v.Name, block, plan.BlocksOf(experiment.Name), first + i,
-            plan.TotalRuns, plan.Remaining(first))).ToList();
-        var started = new StartedBlock(order.Count);
+        _runsStarted += block.Order.Count;
+        var positions = block.Order.Select((v, i) => block.Position(v, first + i, first)).ToList();
+        var started = new StartedBlock(block.Order.Count);
         try
         {
-            if (!await StartParticipantsAsync(experiment, order, block, first, positions, started, traced, ct))
+            if (!await StartParticipantsAsync(block, first, positions, started, ct))
             {
-                return Interrupted;
+                return RunHalt.Interrupted;
             }
-            var alternating = new AlternatingBlock(experiment, experiment.Profiles[request.Profile], observer.Message);
+            var alternating = new AlternatingBlock(block.Experiment, ProfileOf(block.Experiment), observer.Message);
             var measured = started.Participants.Count > 0 ? await alternating.RunAsync(started.Participants, ct) : [];
             started.Fill(measured);
             await AlternatingBlock.TraceAsync(started.Participants, measured, ct);
@@ -224,15 +221,15 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         {
             await started.DisposeAsync();
         }
-        for (var i = 0; i < order.Count; i++)
+        for (var i = 0; i < block.Order.Count; i++)
         {
-            plan.Observe(experiment.Name, clock.Elapsed.TotalSeconds / order.Count);
-            runs.Add(started.Records[i]!);
+            block.Plan.Observe(block.Experiment.Name, clock.Elapsed.TotalSeconds / block.Order.Count);
+            block.Progress.Runs.Add(started.Records[i]!);
             observer.RunFinished(positions[i], started.Records[i]!);
         }
         return ct.IsCancellationRequested
-            ? Interrupted
-            : started.Records.FirstOrDefault(r => r!.FailureKind == FailureKind.DatabaseDown)?.FailureReason;
+            ? RunHalt.Interrupted
+            : started.Records.Select(r => RunHalt.After(r!)).FirstOrDefault(h => h is not null);
     }
 
     /// <summary>
@@ -240,26 +237,28 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     /// (and measured) one after the other on a quiet machine; then the SUTs start all at once, since nothing is measured
     /// while they start and each spends a couple of seconds compiling its start-up code.
     /// </summary>
-    private async Task<bool> StartParticipantsAsync(ExperimentDefinition experiment, IReadOnlyList<VariantDefinition> order, int block, int first,
-        IReadOnlyList<RunPosition> positions, StartedBlock started, List<TracedRun> traced, CancellationToken ct)
+    private async Task<bool> StartParticipantsAsync(BlockRun block, int first, IReadOnlyList<RunPosition> positions, StartedBlock started,
+        CancellationToken ct)
     {
-        var conditioned = new List<ConditionedStarts.Conditioned>(order.Count);
-        for (var i = 0; i < order.Count; i++)
+        var experiment = block.Experiment;
+        var conditioned = new List<ConditionedStarts.Conditioned>(block.Order.Count);
+        for (var i = 0; i < block.Order.Count; i++)
         {
             if (ct.IsCancellationRequested)
             {
                 return false;
             }
             observer.RunStarting(positions[i]);
-            var id = new RunIdentity(order[i].Name, block, first + i, DateTimeOffset.UtcNow);
-            var one = await _starts.OpenConditionsAsync(experiment, order[i], id, ct);
+            var id = new RunIdentity(block.Order[i].Name, block.Number, first + i, DateTimeOffset.UtcNow);
+            var one = await _starts.OpenConditionsAsync(experiment, block.Order[i], id, ct);
             if (one.Path is not null)
             {
                 started.Paths.Add(one.Path);
             }
             conditioned.Add(one);
         }
-        var starts = await Task.WhenAll(conditioned.Select(c => c.Failed is null ? _starts.StartSutAsync(experiment, c, block, ct) : Task.FromResult(c.AsStart())));
+        var starts = await Task.WhenAll(conditioned.Select(c =>
+            c.Failed is null ? _starts.StartSutAsync(experiment, c, block.Number, ct) : Task.FromResult(c.AsStart())));
         for (var i = 0; i < starts.Length; i++)
         {
             if (starts[i].Failed is { } failed)
@@ -267,7 +266,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
                 started.Records[i] = failed;
                 continue;
             }
-            var measurement = (LoadMeasurement)MeasurementFor(experiment, starts[i].Variant, block, traced);
+            var measurement = _measurements.ThroughLoadEngine(block, starts[i].Variant);
             started.Participants.Add(new BlockParticipant(starts[i].Variant, conditioned[i].Id, starts[i].Sut!, starts[i].Info, measurement)
             {
                 DatabasePath = starts[i].Path?.Stats,
@@ -277,41 +276,10 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         return !ct.IsCancellationRequested;
     }
 
-    /// <summary>An alternating block's SUTs and database paths (disposed in that order) and its records by block position.</summary>
-    private sealed class StartedBlock(int variants) : IAsyncDisposable
+    private async Task<RunRecord> RunOneAsync(BlockRun block, VariantDefinition variant, int order, CancellationToken ct)
     {
-        public List<BlockParticipant> Participants { get; } = [];
-        public List<DatabasePath> Paths { get; } = [];
-        public RunRecord?[] Records { get; } = new RunRecord?[variants];
-
-        /// <summary>The measured records (one per participant, in order) into the places the failed starts left free.</summary>
-        public void Fill(IReadOnlyList<RunRecord> measured)
-        {
-            for (int i = 0, j = 0; i < Records.Length && j < measured.Count; i++)
-            {
-                Records[i] ??= measured[j++];
-            }
-        }
-
-        public async ValueTask DisposeAsync()
-        {
-            foreach (var p in Participants)
-            {
-                await p.Sut.DisposeAsync();
-            }
-            // After the SUTs: each reached the database through its path.
-            foreach (var path in Paths)
-            {
-                await path.DisposeAsync();
-            }
-        }
-    }
-
-    private async Task<RunRecord> RunOneAsync(ExperimentDefinition experiment, VariantDefinition variant, int block, int order,
-        List<TracedRun> traced, CancellationToken ct)
-    {
-        var id = new RunIdentity(variant.Name, block, order, DateTimeOffset.UtcNow);
-        var started = await _starts.StartUnderConditionsAsync(experiment, variant, id, block, ct);
+        var id = new RunIdentity(variant.Name, block.Number, order, DateTimeOffset.UtcNow);
+        var started = await _starts.StartUnderConditionsAsync(block.Experiment, variant, id, block.Number, ct);
         // Disposed last: the SUT stops before the proxy it reaches the database through.
         await using var databasePath = started.Path;
         if (started.Failed is { } failed)
@@ -319,26 +287,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             return failed;
         }
         await using var sut = started.Sut!;
-        var record = await MeasurementFor(experiment, started.Variant, block, traced).MeasureAsync(sut, id, started.Info, ct);
+        var record = await _measurements.For(block, started.Variant).MeasureAsync(sut, id, started.Info, ct);
         return RunRecordBuilder.WithEffect(record, started.Effect) with { DatabasePath = started.Path?.Stats };
-    }
-
-    /// <summary>The load engine's measurement, or uploads; each variant's first run is traced when traces are asked for.</summary>
-    private IMeasurement MeasurementFor(ExperimentDefinition experiment, VariantDefinition variant, int block, List<TracedRun> traced)
-    {
-        var profile = experiment.Profiles[request.Profile];
-        if (experiment.Scenarios is [{ Model: ScenarioKind.Upload } upload])
-        {
-            return new UploadMeasurement(upload, profile);
-        }
-        var trace = request.TraceFolder is { } folder && block == 1
-            ? new EvidenceCapture(folder, Path.GetDirectoryName(folder)!, request.KeepTraces)
-            : null;
-        return new LoadMeasurement(experiment, variant, profile, experiment.App is null ? request.ConnectionString : null)
-        {
-            Capture = trace,
-            Traced = traced.Add,
-            Message = observer.Message,
-        };
     }
 }

@@ -24,22 +24,23 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     {
         RunRecord Failed(FailureKind kind, string reason) => RunRecordBuilder.Failed(id, new RunFailure(kind, reason, sut.TailOfLog(), info));
 
-        // A steady warm-up also waits for the SUT's JIT to go quiet: throughput can plateau while tiering goes on.
-        var jit = new JitActivity();
+        // A steady warm-up also waits for the SUT's tiering to settle: throughput can plateau while tiering goes on.
+        await using var tiering = await TieringWatch.StartAsync(sut.Pid, ct);
         var meter = await CostMeterAsync(sut, ct);
-        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress) with { TargetSettled = () => jit.Settled, Probe = meter };
+        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress) with { TargetSettled = () => tiering.Settled, Probe = meter };
         LoadResult load;
         CounterRecording? recording;
         try
         {
-            (load, recording) = await CounterSession.WithCountersAsync(sut.Pid, () => LoadEngine.RunAsync(plan, progress: null, ct), ct, live: jit);
+            (load, recording) = await CounterSession.WithCountersAsync(sut.Pid, () => LoadEngine.RunAsync(plan, progress: null, ct), ct);
         }
         catch (PerfLabException ex)
         {
             return Failed(FailureKind.LoadFailed, $"the load could not run: {ex.Message}");
         }
 
-        var record = await RecordAsync(sut, id, info, load, recording, ct);
+        var record = await RecordAsync(sut, id, info, (load, recording), ct);
+        record = record with { Tiering = tiering.Summarize(load.MeasuredFromUtc, [(load.MeasuredFromUtc, load.EndedUtc)]) };
         record = WithCost(record, [meter.Take(load.Scenarios.Sum(s => s.Requests))]);
         await TraceAsync(sut, id, record, ct);
         return record;
@@ -50,8 +51,9 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     /// early, Ctrl+C came, or the database went down under it.
     /// </summary>
     public async Task<RunRecord> RecordAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info,
-        LoadResult load, CounterRecording? recording, CancellationToken ct)
+        (LoadResult Load, CounterRecording? Recording) measured, CancellationToken ct)
     {
+        var (load, recording) = measured;
         RunRecord Failed(FailureKind kind, string reason) => RunRecordBuilder.Failed(id, new RunFailure(kind, reason, sut.TailOfLog(), info));
 
         if (sut.HasExited)
@@ -112,7 +114,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         try
         {
             Message?.Invoke($"tracing {variant.Name} for {EvidenceCapture.Length.TotalSeconds:F0} s after its window...");
-            var traced = await Capture.CaptureAsync(experiment, variant, sut, id, record.Database, ct);
+            var traced = await Capture.CaptureAsync(experiment, variant, sut, record, ct);
             Message?.Invoke(EvidenceCapture.Describe(traced));
             Traced?.Invoke(traced);
         }

@@ -1,5 +1,6 @@
 using System.Runtime.InteropServices;
 using PerfLab.Common;
+using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Running;
@@ -14,8 +15,8 @@ public static class RunEnvironment
     /// The run's provenance. Started when the run starts and awaited when it ends: `dotnet --version` and git can take
     /// seconds on a loaded machine, which an interrupted run must not wait for after Ctrl+C.
     /// </summary>
-    public static async Task<Provenance> DescribeAsync(string profile, int repetitions, bool aa, CoreLayout layout, string database,
-        CancellationToken ct)
+    /// <param name="repetitions">The blocks each variant runs at least (the request's, or the longest profile's).</param>
+    public static async Task<Provenance> DescribeAsync(RunRequest request, int repetitions, CancellationToken ct)
     {
         var commit = RunAsync("git", ["-C", PerfLabPaths.RepoRoot, "rev-parse", "--short=12", "HEAD"], ct);
         var status = RunAsync("git", ["-C", PerfLabPaths.RepoRoot, "status", "--porcelain", "--untracked-files=no"], ct);
@@ -29,11 +30,11 @@ public static class RunEnvironment
             CpuModel = CpuModel(),
             LogicalCores = Environment.ProcessorCount,
             OperatingSystem = RuntimeInformation.OSDescription,
-            CoreLayout = layout,
-            Database = database,
-            Profile = profile,
+            CoreLayout = request.Layout,
+            Database = request.DatabaseDescription,
+            Profile = request.Profile.Key(),
             Repetitions = repetitions,
-            AaMode = aa,
+            AaMode = request.Aa,
         };
     }
 

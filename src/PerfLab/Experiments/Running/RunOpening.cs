@@ -47,7 +47,7 @@ public static class RunOpening
     /// The experiments with their profile fitted into <paramref name="budget"/> (unchanged without one, or when the
     /// minimum fits); throws a usage error, before anything starts, when even the shortest minimum overruns it.
     /// </summary>
-    public static IReadOnlyList<ExperimentDefinition> FitBudget(IReadOnlyList<ExperimentDefinition> experiments, string profileName, TimeSpan? budget,
+    public static IReadOnlyList<ExperimentDefinition> FitBudget(IReadOnlyList<ExperimentDefinition> experiments, ProfileName profileName, TimeSpan? budget,
         Func<ExperimentDefinition, (int Blocks, int Variants)> minimum, List<string> changes)
     {
         if (budget is not { } total || experiments.Count == 0)

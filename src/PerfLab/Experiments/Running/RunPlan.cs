@@ -79,7 +79,7 @@ public sealed class RunPlan
 
     /// <summary>Expected seconds of one run; burst and upload durations are caps, so they count batches instead.</summary>
     public static double PlannedRunSeconds(ExperimentDefinition experiment, ProfileDefinition profile) =>
-        experiment.Scenarios.Any(s => s.Model is ScenarioKind.Burst or ScenarioKind.Upload)
+        experiment.Scenarios.Any(s => s.Model.CountsBatches)
             ? profile.Warmup.TotalSeconds + (profile.Batches + 1) * 1.5
             : profile.Warmup.TotalSeconds + profile.Duration.TotalSeconds;
 }

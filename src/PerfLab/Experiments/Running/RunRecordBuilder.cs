@@ -23,7 +23,7 @@ public static class RunRecordBuilder
         var window = Join(recording, load.MeasuredFromUtc, load.EndedUtc, load.Scenarios.SelectMany(s => s.Timeline));
         return Ok(id, info, window) with
         {
-            Scenarios = load.Scenarios.Select(s => Stats(s.Name, s.Requests, s.RequestsPerSecond, s.Latency, s.BytesReceived, s.Errors, s.UncorrectedLatency) with
+            Scenarios = load.Scenarios.Select(s => Stats(s) with
             {
                 InFlightAtEnd = s.InFlightAtEnd,
                 InFlightOldestMs = s.InFlightOldestMs,
@@ -53,7 +53,7 @@ public static class RunRecordBuilder
         var window = Join(recording, outcome.MeasuredFrom, outcome.Ended, []);
         return Ok(id, info, window) with
         {
-            Scenarios = [Stats(scenario, times.Count, seconds > 0 ? times.Count / seconds : 0, LatencyStats.From(histogram), 0, null)],
+            Scenarios = [Stats(scenario, times.Count, seconds > 0 ? times.Count / seconds : 0, LatencyStats.From(histogram))],
             BatchTimesMs = times,
             ConfiguredRttMs = outcome.ConfiguredRttMs,
             MeasuredRttMs = outcome.MeasuredRttMs,
@@ -102,8 +102,17 @@ public static class RunRecordBuilder
         GeneratorSaturated = false,
     };
 
-    public static ScenarioStats Stats(string name, long requests, double rps, LatencyStats latency, long bytes,
-        ErrorCounts? errors, LatencyStats? uncorrected = null) => new()
+    /// <summary>A load scenario's figures as results.json keeps them.</summary>
+    public static ScenarioStats Stats(ScenarioResult s) => Stats(s.Name, s.Requests, s.RequestsPerSecond, s.Latency) with
+    {
+        BytesReceived = s.BytesReceived,
+        Errors = s.Errors.Total,
+        ErrorsByKind = s.Errors.ByKind,
+        UncorrectedP99Ms = s.UncorrectedLatency?.P99Ms,
+    };
+
+    /// <summary>A scenario's figures from its latencies alone (no bytes, no errors counted).</summary>
+    public static ScenarioStats Stats(string name, long requests, double rps, LatencyStats latency) => new()
     {
         Scenario = name,
         Requests = requests,
@@ -118,10 +127,8 @@ public static class RunRecordBuilder
         P99Ms = latency.P99Ms,
         P999Ms = latency.P999Ms,
         MaxMs = latency.MaxMs,
-        BytesReceived = bytes,
-        Errors = errors?.Total ?? 0,
-        ErrorsByKind = errors?.ByKind ?? new Dictionary<string, long>(),
-        UncorrectedP99Ms = uncorrected?.P99Ms,
+        BytesReceived = 0,
+        Errors = 0,
     };
 
     /// <summary>

@@ -3,24 +3,31 @@ using PerfLab.Results;
 
 namespace PerfLab.Experiments.Running;
 
-/// <summary>What `perflab run` was asked to do.</summary>
-public sealed record RunRequest(
-    IReadOnlyList<ExperimentDefinition> Experiments,
-    string Profile,
-    int? Repeat,
-    bool Aa,
-    string ConnectionString,
-    string DatabaseDescription,
-    CoreLayout Layout,
-    string LogFolder)
+/// <summary>What the experiment runner is asked to do, once the lab is prepared (<see cref="LabRun"/>).</summary>
+public sealed record RunRequest(IReadOnlyList<ExperimentDefinition> Experiments, ProfileName Profile, CoreLayout Layout)
 {
+    /// <summary>`--repeat`: the blocks per variant (the minimum when a precision is set); null: the profile's.</summary>
+    public int? Repeat { get; init; }
+
+    /// <summary>`--aa`: the baseline against itself.</summary>
+    public bool Aa { get; init; }
+
+    /// <summary>The built-in SUT's database; empty when every experiment runs an app of its own.</summary>
+    public string ConnectionString { get; init; } = "";
+
+    /// <summary>The database in words, for the provenance.</summary>
+    public string DatabaseDescription { get; init; } = "";
+
+    /// <summary>Where each run's SUT log goes.</summary>
+    public required string LogFolder { get; init; }
+
     /// <summary>`--precision`: the widest primary half-width to reach, overriding the profile's.</summary>
     public double? PrecisionPercent { get; init; }
 
     /// <summary>`--budget`: the time all selected experiments may take together once their minimum blocks are run.</summary>
     public TimeSpan? Budget { get; init; }
 
-    /// <summary>`--trace`: trace each variant's first run after its measured window (issue 12's evidence); null: no traces.</summary>
+    /// <summary>`--trace`: trace each variant's first run after its measured window (the evidence behind the verdicts); null: no traces.</summary>
     public string? TraceFolder { get; init; }
 
     /// <summary>`--keep-traces`: keep the .nettrace files, not only the speedscope exports.</summary>

@@ -30,15 +30,7 @@ public static class ScenarioPlans
                     Placeholder = s.Feed.Placeholder,
                 };
             }
-            LoadModel model = s.Model switch
-            {
-                ScenarioKind.Closed => new ClosedModel(s.Users),
-                ScenarioKind.Open => LoadPlanBuilder.Open(s.Rate),
-                ScenarioKind.Burst => new BurstModel(s.BurstSize, profile.Batches),
-                ScenarioKind.Ramp => LoadPlanBuilder.Ramp(s.RampFrom, s.RampStep, s.Users, every: null, profile.Duration),
-                _ => throw new InvalidOperationException($"scenario {s.Name}: an upload runs through UploadRun, not the load engine"),
-            };
-            return new ScenarioPlan(s.Name, model, feed) { Request = WithVars(s.Request, variant) };
+            return new ScenarioPlan(s.Name, s.Model.ForProfile(profile.Shape), feed) { Request = WithVars(s.Request, variant) };
         }).ToList();
         return new LoadPlan(scenarios, profile.Duration, profile.Warmup, RequestTimeout) { WarmupUntilSteady = profile.WarmupUntilSteady };
     }

@@ -4,13 +4,28 @@ using PerfLab.Results;
 
 namespace PerfLab.Experiments.Running;
 
-/// <summary>Whether to add another block, and why not.</summary>
-public sealed record StopDecision(bool Stop, string? Reason)
+/// <summary>Why an experiment adds no more blocks, or that it goes on (now, or later).</summary>
+public enum StopKind
 {
-    public static readonly StopDecision Continue = new(false, null);
-
+    Continue,
     /// <summary>Short of its target after its minimum blocks: more once every experiment has had its own, as the budget allows.</summary>
-    public static readonly StopDecision Later = new(false, "more blocks once every experiment has its first ones, as the budget allows");
+    Later,
+    FixedRepetitions,
+    PrecisionReached,
+    MaximumBlocks,
+    BudgetSpent,
+    /// <summary>A variant never took effect: more blocks could not compare it.</summary>
+    NeverInEffect,
+}
+
+/// <summary>Whether to add another block, and why not; <see cref="Reason"/> is the sentence results.json and the report show.</summary>
+public sealed record StopDecision(StopKind Kind, string? Reason)
+{
+    public static readonly StopDecision Continue = new(StopKind.Continue, null);
+
+    public static readonly StopDecision Later = new(StopKind.Later, "more blocks once every experiment has its first ones, as the budget allows");
+
+    public bool Stop => Kind is not (StopKind.Continue or StopKind.Later);
 }
 
 /// <summary>
@@ -46,33 +61,33 @@ public sealed record StoppingRule(int MinBlocks, int MaxBlocks, double? Precisio
         }
         if (PrecisionPercent is not { } target)
         {
-            return new StopDecision(true, "fixed repetitions");
+            return new StopDecision(StopKind.FixedRepetitions, "fixed repetitions");
         }
         var widest = double.IsFinite(widestHalfWidthPercent) ? string.Create(CultureInfo.InvariantCulture, $"{widestHalfWidthPercent:0.0} %") : "not yet computable";
         if (widestHalfWidthPercent <= target)
         {
-            return new StopDecision(true, string.Create(CultureInfo.InvariantCulture, $"precision reached: widest half-width {widest} <= {target:0.#} %"));
+            return new StopDecision(StopKind.PrecisionReached, string.Create(CultureInfo.InvariantCulture, $"precision reached: widest half-width {widest} <= {target:0.#} %"));
         }
         if (blocks >= MaxBlocks)
         {
-            return new StopDecision(true, string.Create(CultureInfo.InvariantCulture, $"maximum of {MaxBlocks} blocks reached: widest half-width {widest}, target {target:0.#} %"));
+            return new StopDecision(StopKind.MaximumBlocks, string.Create(CultureInfo.InvariantCulture, $"maximum of {MaxBlocks} blocks reached: widest half-width {widest}, target {target:0.#} %"));
         }
         if (!roomForAnotherBlock)
         {
-            return new StopDecision(true, string.Create(CultureInfo.InvariantCulture, $"budget spent: widest half-width {widest}, target {target:0.#} %"));
+            return new StopDecision(StopKind.BudgetSpent, string.Create(CultureInfo.InvariantCulture, $"budget spent: widest half-width {widest}, target {target:0.#} %"));
         }
         return StopDecision.Continue;
     }
 
     /// <summary>
     /// Why more blocks cannot help: a variant none of whose runs took effect (its /info contradicted what was asked,
-    /// e.g. Server GC on one core, where the runtime runs workstation GC) will not start to; null when none such.
+    /// e.g. Server GC on one core, where the runtime runs workstation GC) will not start to; <see cref="StopDecision.Continue"/> when none such.
     /// </summary>
-    public static string? NeverInEffect(IEnumerable<RunRecord> runs) =>
+    public static StopDecision NeverInEffect(IEnumerable<RunRecord> runs) =>
         runs.GroupBy(r => r.Variant)
             .Where(g => g.All(r => r.FailureKind == FailureKind.VariantNotInEffect))
-            .Select(g => $"variant {g.Key} never took effect ({g.First().FailureReason}); more blocks could not compare it")
-            .FirstOrDefault();
+            .Select(g => new StopDecision(StopKind.NeverInEffect, $"variant {g.Key} never took effect ({g.First().FailureReason}); more blocks could not compare it"))
+            .FirstOrDefault() ?? StopDecision.Continue;
 
     /// <summary>
     /// The widest 95 % half-width in percent of the primary comparisons: every variant against the baseline on all
@@ -88,8 +103,8 @@ public sealed record StoppingRule(int MinBlocks, int MaxBlocks, double? Precisio
         // The deciding metric's comparisons when there are any (cost needs the app's CPU, read on this machine only).
         var all = comparisons.Where(c => c.Scenario == "all").ToList();
         var key = decide.MetricKey();
-        var metric = all.Any(c => c.Metric == key) ? key : "rps";
-        var widths = all.Where(c => c.Metric == metric || c.Metric == "batch-mean-ms")
+        var metric = all.Any(c => c.Metric == key) ? key : Metrics.Rps.Key;
+        var widths = all.Where(c => c.Metric == metric || c.Metric == Metrics.BatchMeanMs.Key)
             .Select(c => HalfWidth(c.LowPercent, c.HighPercent))
             .ToList();
         return widths.Count > 0 ? widths.Max() : 0;

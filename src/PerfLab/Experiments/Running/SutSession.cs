@@ -113,7 +113,7 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
     public async Task PrimeAsync(ExperimentDefinition experiment, VariantDefinition variant, CancellationToken ct)
     {
         // Priming stays with the built-in SUT, whose first process also meets a cold database.
-        if (experiment.App is not null || experiment.Scenarios.Any(s => s.Model == ScenarioKind.Upload))
+        if (experiment.App is not null || experiment.Scenarios.Any(s => !s.Model.RunsOnLoadEngine))
         {
             return;
         }

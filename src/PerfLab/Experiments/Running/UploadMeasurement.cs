@@ -1,12 +1,15 @@
 using PerfLab.Apps;
 using PerfLab.Common;
-using PerfLab.Experiments.Definitions;
+using PerfLab.Load;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Running;
 
 /// <summary>Seed 002's uploads (see <see cref="UploadRun"/>), timed one by one, with the runtime's counters alongside.</summary>
-public sealed class UploadMeasurement(ScenarioDefinition upload, ProfileDefinition profile) : IMeasurement
+/// <param name="scenario">The scenario's name in the results.</param>
+/// <param name="model">The uploads as the profile runs them (count and size filled in).</param>
+/// <param name="cap">The most one upload may take (the profile's duration).</param>
+public sealed class UploadMeasurement(string scenario, UploadModel model, TimeSpan cap) : IMeasurement
 {
     public async Task<RunRecord> MeasureAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info, CancellationToken ct)
     {
@@ -14,7 +17,7 @@ public sealed class UploadMeasurement(ScenarioDefinition upload, ProfileDefiniti
         {
             try
             {
-                return (await UploadRun.RunAsync(sut, profile.UploadBytes ?? upload.UploadBytes, upload.Rtt, profile.Batches, profile.Duration, ct),
+                return (await UploadRun.RunAsync(sut, model, cap, ct),
                     (string?)null);
             }
             catch (OperationCanceledException) when (ct.IsCancellationRequested)
@@ -24,7 +27,7 @@ public sealed class UploadMeasurement(ScenarioDefinition upload, ProfileDefiniti
             catch (Exception ex) when (ex is PerfLabException or HttpRequestException or OperationCanceledException or IOException)
             {
                 return ((UploadRun.Outcome?)null,
-                    ex is OperationCanceledException ? $"an upload took longer than {DurationText.Format(profile.Duration)}" : ex.Message);
+                    ex is OperationCanceledException ? $"an upload took longer than {DurationText.Format(cap)}" : ex.Message);
             }
         }, ct);
         if (outcome is null && failure is null)
@@ -35,6 +38,6 @@ public sealed class UploadMeasurement(ScenarioDefinition upload, ProfileDefiniti
         {
             return RunRecordBuilder.Failed(id, new RunFailure(FailureKind.UploadFailed, $"the upload failed: {failure}", sut.TailOfLog(), info));
         }
-        return RunRecordBuilder.FromUpload(id, info, upload.Name, outcome, recording);
+        return RunRecordBuilder.FromUpload(id, info, scenario, outcome, recording);
     }
 }

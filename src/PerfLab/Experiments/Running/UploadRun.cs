@@ -5,6 +5,7 @@ using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
+using PerfLab.Load;
 using PerfLab.Network;
 
 namespace PerfLab.Experiments.Running;
@@ -19,28 +20,28 @@ public static class UploadRun
 
     public sealed record Outcome(IReadOnlyList<double> UploadMs, double ConfiguredRttMs, double MeasuredRttMs, DateTimeOffset MeasuredFrom, DateTimeOffset Ended);
 
-    public static async Task<Outcome> RunAsync(IRunningApp sut, long bytes, TimeSpan rtt, int uploads, TimeSpan cap, CancellationToken ct)
+    public static async Task<Outcome> RunAsync(IRunningApp sut, UploadModel model, TimeSpan cap, CancellationToken ct)
     {
-        await using var proxy = await LatencyProxy.StartAsync(new IPEndPoint(IPAddress.Loopback, sut.BaseAddress.Port), rtt / 2, ct);
+        await using var proxy = await LatencyProxy.StartAsync(new IPEndPoint(IPAddress.Loopback, sut.BaseAddress.Port), model.Rtt / 2, ct);
         var path = await proxy.MeasureRoundTripsAsync(20, ct);
         using var client = sut.CreateClient(cap, new Uri($"http://127.0.0.1:{proxy.Port}/"));
         var times = new List<double>();
         var measuredFrom = DateTimeOffset.UtcNow;
         var total = Stopwatch.StartNew();
         // The first upload warms the connection, the JIT and the server's window updates; it is not measured.
-        for (var i = 0; i <= uploads && total.Elapsed < cap; i++)
+        for (var i = 0; i <= model.Uploads && total.Elapsed < cap; i++)
         {
             if (i == 1)
             {
                 measuredFrom = DateTimeOffset.UtcNow;
             }
             var clock = Stopwatch.StartNew();
-            using var response = await client.PostAsync("/upload", new FixedSizeContent(bytes), ct);
+            using var response = await client.PostAsync("/upload", new FixedSizeContent(model.Bytes), ct);
             var answer = await response.Content.ReadFromJsonAsync<UploadAnswer>(ct);
             clock.Stop();
-            if (!response.IsSuccessStatusCode || answer is null || answer.Bytes != bytes)
+            if (!response.IsSuccessStatusCode || answer is null || answer.Bytes != model.Bytes)
             {
-                throw new PerfLabException($"the upload failed: HTTP {(int)response.StatusCode}, server read {answer?.Bytes ?? 0} of {bytes} bytes.", ExitCode.Failed);
+                throw new PerfLabException($"the upload failed: HTTP {(int)response.StatusCode}, server read {answer?.Bytes ?? 0} of {model.Bytes} bytes.", ExitCode.Failed);
             }
             if (response.Version != HttpVersion.Version20)
             {
@@ -51,7 +52,7 @@ public static class UploadRun
                 times.Add(clock.Elapsed.TotalMilliseconds);
             }
         }
-        return new Outcome(times, rtt.TotalMilliseconds, path.Median.TotalMilliseconds, measuredFrom, DateTimeOffset.UtcNow);
+        return new Outcome(times, model.Rtt.TotalMilliseconds, path.Median.TotalMilliseconds, measuredFrom, DateTimeOffset.UtcNow);
     }
 
     private sealed record UploadAnswer(long Bytes, double Milliseconds, string Protocol);

@@ -5,7 +5,7 @@ using PerfLab.Common;
 namespace PerfLab.Load.Models;
 
 /// <summary>N requests at once, awaited together, M times: the harness of seed 001, timed per batch.</summary>
-internal sealed class BurstRunner : ILoadModelRunner
+internal sealed class BurstRunner(BurstModel model) : ILoadModelRunner
 {
     private readonly List<double> _batchMs = [];
 
@@ -17,7 +17,6 @@ internal sealed class BurstRunner : ILoadModelRunner
 
     public ModelSummary Summarize(ScenarioRun run, RecordingSnapshot measured, double seconds, bool stoppedEarly, List<string> reasons)
     {
-        var model = (BurstModel)run.Plan.Model;
         var batches = _batchMs;
         if (batches.Count < model.Batches && !stoppedEarly)
         {
@@ -29,7 +28,6 @@ internal sealed class BurstRunner : ILoadModelRunner
 
     public async Task RunAsync(ScenarioRun run, LoadPlan plan)
     {
-        var model = (BurstModel)run.Plan.Model;
         var workers = new LoadWorker[model.BatchSize];
         for (var i = 0; i < workers.Length; i++)
         {

@@ -1,12 +1,12 @@
 namespace PerfLab.Load.Models;
 
-internal sealed class ClosedRunner : ILoadModelRunner
+internal sealed class ClosedRunner(ClosedModel model) : ILoadModelRunner
 {
     public bool UsesTimedWarmup => true;
 
     public Task RunAsync(ScenarioRun run, LoadPlan plan)
     {
-        var users = ((ClosedModel)run.Plan.Model).Users;
+        var users = model.Users;
         var tasks = new Task[users];
         for (var u = 0; u < users; u++)
         {

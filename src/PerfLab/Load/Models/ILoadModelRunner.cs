@@ -16,13 +16,4 @@ internal interface ILoadModelRunner
 
     /// <summary>What this model adds to a scenario's result (schedule, batches or steps); a shortfall goes to <paramref name="reasons"/>.</summary>
     ModelSummary Summarize(ScenarioRun run, RecordingSnapshot measured, double seconds, bool stoppedEarly, List<string> reasons) => ModelSummary.None;
-
-    static ILoadModelRunner For(LoadModel model) => model switch
-    {
-        ClosedModel => new ClosedRunner(),
-        OpenModel => new OpenRunner(),
-        BurstModel => new BurstRunner(),
-        RampModel => new RampRunner(),
-        _ => throw new ArgumentOutOfRangeException(nameof(model), model, "unknown load model"),
-    };
 }

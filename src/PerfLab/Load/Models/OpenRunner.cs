@@ -7,19 +7,18 @@ namespace PerfLab.Load.Models;
 /// start + (k + i·C) / rate. A connection whose previous request is still out sends late, and the lateness is part
 /// of the measured latency, so one slow response cannot hide the requests that would have queued behind it.
 /// </summary>
-internal sealed class OpenRunner : ILoadModelRunner
+internal sealed class OpenRunner(OpenModel model) : ILoadModelRunner
 {
     public bool UsesTimedWarmup => true;
 
     public ModelSummary Summarize(ScenarioRun run, RecordingSnapshot measured, double seconds, bool stoppedEarly, List<string> reasons)
     {
-        var rate = ((OpenModel)run.Plan.Model).Rate;
+        var rate = model.Rate;
         return new ModelSummary(Open: new OpenSchedule(rate, (long)Math.Round(rate * seconds), measured.Sends, measured.LateSends, measured.MaxLagMicros / 1000.0));
     }
 
     public Task RunAsync(ScenarioRun run, LoadPlan plan)
     {
-        var model = (OpenModel)run.Plan.Model;
         var start = Stopwatch.GetTimestamp();
         var end = start + (long)((plan.Warmup + plan.Duration).TotalSeconds * Stopwatch.Frequency);
         var ticksPerRequest = Stopwatch.Frequency / model.Rate;

@@ -6,7 +6,7 @@ namespace PerfLab.Load.Models;
 /// Closed-model users added in steps (seed 004's RPS-against-users chart). A ramp has no separate warm-up: its
 /// steps are reported one by one, from cumulative snapshots taken at each step boundary.
 /// </summary>
-internal sealed class RampRunner : ILoadModelRunner
+internal sealed class RampRunner(RampModel model) : ILoadModelRunner
 {
     private readonly List<RampStep> _steps = [];
 
@@ -19,7 +19,6 @@ internal sealed class RampRunner : ILoadModelRunner
 
     public async Task RunAsync(ScenarioRun run, LoadPlan plan)
     {
-        var model = (RampModel)run.Plan.Model;
         run.BeginMeasurement();
         var users = new List<Task>(model.MaxUsers);
         for (var u = 0; u < model.MaxUsers; u++)

@@ -28,9 +28,9 @@ public sealed class CostMetricTests
         // Two slots: 1.0 + 0.5 s of app CPU and 0.3 s of the database's over 1,000 requests: 1.8 ms each.
         var run = Run("a", 1, new CpuWindow(5, 600, 0.6, 0.2), new CpuWindow(5, 400, 0.9, 0.1));
 
-        Assert.Equal(1.8, VariantStatistics.MetricOf(run, "all", VariantStatistics.CpuPerRequest), 9);
+        Assert.Equal(1.8, VariantStatistics.MetricOf(run, "all", Metrics.CpuPerRequest.Key), 9);
         Assert.Equal(1.5, run.Cost!.AppMsPerRequest!.Value, 9);
-        Assert.True(double.IsNaN(VariantStatistics.MetricOf(Run("a", 1) with { Cost = null }, "all", VariantStatistics.CpuPerRequest)));
+        Assert.True(double.IsNaN(VariantStatistics.MetricOf(Run("a", 1) with { Cost = null }, "all", Metrics.CpuPerRequest.Key)));
     }
 
     [Fact]
@@ -42,7 +42,7 @@ public sealed class CostMetricTests
             Run("b", b, new CpuWindow(5, 1000, (2.0 + b * 0.01) * 0.9, null)),
         }).ToList();
 
-        var c = VariantStatistics.CompareOne(runs, "a", "b", "all", VariantStatistics.CpuPerRequest, 2);
+        var c = VariantStatistics.CompareOne(runs, "a", "b", "all", Metrics.CpuPerRequest.Key, 2);
 
         Assert.Equal("paired", c.Method);
         Assert.Equal(-10, c.ChangePercent, 1);
@@ -55,9 +55,9 @@ public sealed class CostMetricTests
         Comparison Change(string metric, double low, double high) => new()
         {
             Variant = "b", Scenario = "all", Metric = metric, HigherIsBetter = metric == "rps", ChangePercent = (low + high) / 2,
-            LowPercent = low, HighPercent = high, NoiseFloorPercent = 5, Verdict = Verdict.NoDifferenceDetected,
+            LowPercent = low, HighPercent = high, NoiseFloorPercent = 5, Verdict = Verdict.Inconclusive,
         };
-        var comparisons = new[] { Change("rps", -20, 20), Change(VariantStatistics.CpuPerRequest, -12, -8) };
+        var comparisons = new[] { Change("rps", -20, 20), Change(Metrics.CpuPerRequest.Key, -12, -8) };
 
         Assert.Equal(20, StoppingRule.WidestHalfWidth(comparisons, DecidingMetric.Rps), 6);
         Assert.Equal(2, StoppingRule.WidestHalfWidth(comparisons, DecidingMetric.Cost), 1);
@@ -71,7 +71,7 @@ public sealed class CostMetricTests
         Status = RunStatus.Ok,
         FailureKind = null,
         FailureReason = null,
-        Scenarios = [RunRecordBuilder.Stats("s", windows.Sum(w => w.Requests), 100, Load.LatencyStats.From(new Load.LatencyHistogram()), 0, null)],
+        Scenarios = [RunRecordBuilder.Stats("s", windows.Sum(w => w.Requests), 100, PerfLab.Load.LatencyStats.From(new PerfLab.Load.LatencyHistogram()))],
         Cost = new CpuCost(windows),
     };
 }

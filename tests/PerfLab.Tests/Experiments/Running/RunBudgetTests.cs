@@ -16,7 +16,7 @@ public sealed class RunBudgetTests
         {
             Widest = widest,
             Blocks = 3,
-            Decision = stopped ? new StopDecision(true, "precision reached") : StopDecision.Later,
+            Decision = stopped ? new StopDecision(StopKind.PrecisionReached, "precision reached") : StopDecision.Later,
         };
         _blocks[progress] = TimeSpan.FromSeconds(secondsPerBlock);
         return progress;

@@ -103,7 +103,7 @@ public sealed class RunRecordBuilderTests
     public void FromLoad_ScenarioResult_CopiesWindowFieldsAndWarmup()
     {
         var latency = new LatencyStats(10, 2, 0.5, 1, 2, 2.5, 3, 3.5, 4, 4.5, 5);
-        var scenario = new ScenarioResult("s", "closed", "http://x/", 4, 10, 5, latency, null, 1234,
+        var scenario = new ScenarioResult("s", new ClosedModel(4), "http://x/", 4, 10, 5, latency, null, 1234,
             new ErrorCounts(3, new Dictionary<string, long> { [ErrorCounts.HttpKind(503)] = 3 }), null, null, null, [Second(1001, 5, 2, 4, 3, 4)])
         {
             InFlightAtEnd = 4,

@@ -1,6 +1,6 @@
 using PerfLab.Apps;
-using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
+using PerfLab.Load;
 using PerfLab.Results;
 using PerfLab.Sut;
 
@@ -22,11 +22,10 @@ public sealed class UploadMeasurementTests
     public async Task MeasureAsync_SmallUploads_RecordsOneTimePerUploadAndTheRttItMeasured()
     {
         await using var sut = await StartHttp2SutAsync();
-        var upload = new ScenarioDefinition { Name = "upload", Url = "/upload", Model = ScenarioKind.Upload, UploadBytes = 256 * 1024, Rtt = Rtt };
-        var profile = new ProfileDefinition(TimeSpan.Zero, TimeSpan.FromSeconds(60), 1, Batches: 4);
+        var upload = new UploadModel(256 * 1024, Rtt, Uploads: 4);
         var id = new RunIdentity("window", 1, 1, DateTimeOffset.UtcNow);
 
-        var record = await new UploadMeasurement(upload, profile).MeasureAsync(sut, id, new Dictionary<string, string>(), CancellationToken.None);
+        var record = await new UploadMeasurement("upload", upload, TimeSpan.FromSeconds(60)).MeasureAsync(sut, id, new Dictionary<string, string>(), CancellationToken.None);
 
         Assert.True(record.Status == RunStatus.Ok, record.FailureReason);
         Assert.Equal(4, record.BatchTimesMs.Count); // the warming upload is not measured
@@ -44,10 +43,9 @@ public sealed class UploadMeasurementTests
     public async Task MeasureAsync_SutNotSpeakingHttp2_FailsWithTheUploadKind()
     {
         await using var sut = await StartAsync(SutLaunch.Default(connectionString: null));
-        var upload = new ScenarioDefinition { Name = "upload", Url = "/upload", Model = ScenarioKind.Upload, UploadBytes = 1024, Rtt = Rtt };
-        var profile = new ProfileDefinition(TimeSpan.Zero, TimeSpan.FromSeconds(10), 1, Batches: 1);
+        var upload = new UploadModel(1024, Rtt, Uploads: 1);
 
-        var record = await new UploadMeasurement(upload, profile).MeasureAsync(sut, new RunIdentity("w", 1, 1, DateTimeOffset.UtcNow),
+        var record = await new UploadMeasurement("upload", upload, TimeSpan.FromSeconds(10)).MeasureAsync(sut, new RunIdentity("w", 1, 1, DateTimeOffset.UtcNow),
             new Dictionary<string, string>(), CancellationToken.None);
 
         Assert.Equal((RunStatus.Failed, FailureKind.UploadFailed), (record.Status, record.FailureKind));

@@ -1,0 +1,49 @@
+using System.CommandLine;
+using System.Text.Json;
+using PerfLab.Common;
+using PerfLab.Hosts;
+
+namespace PerfLab.Cli;
+
+/// <summary>
+/// <c>perflab host ROLE</c>: what the controller runs on a host over ssh. It talks over its standard input and output
+/// and exits when its input closes (the ssh session ended), so nothing outlives the controller. Not meant for people.
+/// </summary>
+public static class HostCommand
+{
+    public static Command Create()
+    {
+        var command = new Command("host", "A role on a host, started by the controller over ssh (perflab load --hosts, see docs/hosts.md); it exits when its session or standard input closes.")
+        {
+            Hidden = true,
+        };
+        command.Subcommands.Add(Load());
+        return command;
+    }
+
+    private static Command Load()
+    {
+        var index = new Option<int>("--index") { Description = "This generator's place among the generators, from 0.", Required = true };
+        var count = new Option<int>("--of") { Description = "How many generators share the load.", Required = true };
+        var command = new Command("load", "Load generator i of N: reads the controller's load arguments (a JSON array) and a start time, streams HdrHistogram interval logs and its result.");
+        command.Options.Add(index);
+        command.Options.Add(count);
+        command.SetAction(async (pr, ct) =>
+        {
+            var share = new LoadShare(pr.GetValue(index), pr.GetValue(count));
+            if (share.Count < 1 || share.Index < 0 || share.Index >= share.Count)
+            {
+                throw new PerfLabException("--index must lie in 0 .. --of - 1.", ExitCode.Usage);
+            }
+            var line = await Console.In.ReadLineAsync(ct);
+            if (line is null)
+            {
+                return (int)ExitCode.Interrupted;
+            }
+            var args = JsonSerializer.Deserialize<string[]>(line) ?? throw new PerfLabException("expected the load arguments as a JSON array.", ExitCode.Usage);
+            var plan = share.Apply(LoadCommand.PlanFromArguments(args));
+            return await GeneratorRole.RunAsync(plan, share, Console.In, Console.Out, ct);
+        });
+        return command;
+    }
+}

@@ -1,0 +1,42 @@
+using System.CommandLine;
+using System.CommandLine.Parsing;
+using System.Globalization;
+
+namespace PerfLab.Cli;
+
+/// <summary>`--precision` and `--budget`, the same on `perflab run` and `perflab compare`.</summary>
+internal static class RunTuningOptions
+{
+    public static Option<double?> Precision() => new("--precision")
+    {
+        Description = "Add interleaved blocks until every primary comparison's 95 % interval half-width is at most this (e.g. 5%); overrides the profile's.",
+        HelpName = "percent",
+        CustomParser = ParsePrecision,
+    };
+
+    public static Option<TimeSpan?> Budget() => new("--budget")
+    {
+        Description = "Time the whole run may take, counted from its start: after every experiment's minimum blocks, the time left goes block by block to the experiment furthest from its precision target, while a block of it still fits (default 20m; the minimum blocks always run).",
+        HelpName = "duration",
+        CustomParser = r => OptionChecks.Duration(r, "--budget", TimeSpan.FromSeconds(1), TimeSpan.FromDays(7), unitRequired: true),
+    };
+
+    /// <summary>
+    /// The budget asked, or 20 minutes. Applied here rather than as the option's default value, which help would show
+    /// as "00:20:00" instead of the "20m" a user types.
+    /// </summary>
+    public static TimeSpan BudgetOf(ParseResult parse, Option<TimeSpan?> budget) => parse.GetValue(budget) ?? TimeSpan.FromMinutes(20);
+
+    /// <summary>A percentage such as 5% or 5, above 0 and below 100.</summary>
+    private static double? ParsePrecision(ArgumentResult result)
+    {
+        var text = result.Tokens.Count > 0 ? result.Tokens[0].Value.Trim() : "";
+        if (!double.TryParse(text.TrimEnd('%'), NumberStyles.Float, CultureInfo.InvariantCulture, out var percent)
+            || !double.IsFinite(percent) || percent <= 0 || percent >= 100)
+        {
+            result.AddError($"--precision: '{text}' is not a percentage above 0 and below 100 (e.g. 5%).");
+            return null;
+        }
+        return percent;
+    }
+}

@@ -1,0 +1,90 @@
+using System.Diagnostics;
+using System.Security.Cryptography;
+using System.Text;
+using PerfLab.Common;
+
+namespace PerfLab.Hosts;
+
+/// <summary>
+/// Puts this perflab build on a host, once: the folder perflab.dll runs from (a framework-dependent build: the host
+/// needs the .NET runtime, which <c>hosts check</c> verifies) is copied as a tar stream over ssh into a folder named by
+/// the hash of its content, ~/.cache/perflab/builds/HASH ($PERFLAB_HOST_CACHE/builds/HASH where the host sets it). A host that already holds that hash gets nothing; a copy cut
+/// short never counts (it lands under .tmp and is renamed when whole). Nothing is installed and nothing listens.
+/// </summary>
+internal static class Deployment
+{
+    private static readonly Lazy<string> Hash = new(() => ContentHash(AppContext.BaseDirectory));
+
+    // PERFLAB_HOST_CACHE (set by the host, e.g. sshd's SetEnv) moves the builds elsewhere than the user's cache.
+    private static string Folder => $"\"${{PERFLAB_HOST_CACHE:-$HOME/.cache/perflab}}/builds/{Hash.Value}\"";
+
+    // The runtime from PATH, else the per-user install dotnet-install.sh makes.
+    private const string Dotnet = "\"$(command -v dotnet || echo \"$HOME/.dotnet/dotnet\")\"";
+
+    /// <summary>The shell command that starts perflab on <paramref name="host"/>, copying the build there first if it lacks it; true when it copied.</summary>
+    public static async Task<(string Command, bool Copied)> EnsureAsync(SshClient ssh, HostRef host, CancellationToken ct)
+    {
+        if (host.IsLocal)
+        {
+            return ($"exec {Quote(ProcessRunner.DotnetHost)} {Quote(Path.Combine(AppContext.BaseDirectory, "perflab.dll"))}", false);
+        }
+        var command = $"exec {Dotnet} {Folder}/perflab.dll";
+        var probe = await ssh.RunAsync(host, $"test -f {Folder}/.complete && echo present || echo missing", TimeSpan.FromSeconds(30), ct).ConfigureAwait(false);
+        if (probe.ExitCode != 0)
+        {
+            throw SshClient.Failure(host, probe);
+        }
+        if (probe.Stdout.Trim() == "present")
+        {
+            return (command, false);
+        }
+        await CopyAsync(ssh, host, ct).ConfigureAwait(false);
+        return (command, true);
+    }
+
+    private static async Task CopyAsync(SshClient ssh, HostRef host, CancellationToken ct)
+    {
+        var unpack = $"set -e; d={Folder}; rm -rf \"$d.tmp\"; mkdir -p \"$d.tmp\"; tar -xzf - -C \"$d.tmp\"; touch \"$d.tmp/.complete\"; rm -rf \"$d\"; mv \"$d.tmp\" \"$d\"";
+        var tarInfo = new ProcessStartInfo("tar") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (var arg in new[] { "-czf", "-", "-C", AppContext.BaseDirectory, "." })
+        {
+            tarInfo.ArgumentList.Add(arg);
+        }
+        using var tar = Process.Start(tarInfo) ?? throw new PerfLabException("cannot start tar to pack perflab for the hosts.", ExitCode.Environment);
+        using var remote = Process.Start(ssh.StartInfo(host, unpack)) ?? throw new PerfLabException("cannot start ssh.", ExitCode.Environment);
+        var stderr = remote.StandardError.ReadToEndAsync(ct);
+        var stdout = remote.StandardOutput.ReadToEndAsync(ct);
+        try
+        {
+            await tar.StandardOutput.BaseStream.CopyToAsync(remote.StandardInput.BaseStream, ct).ConfigureAwait(false);
+        }
+        catch (IOException)
+        {
+            // ssh went away mid-copy: its exit code and message below say why.
+        }
+        remote.StandardInput.Close();
+        await Task.WhenAll(tar.WaitForExitAsync(ct), remote.WaitForExitAsync(ct)).ConfigureAwait(false);
+        await stdout.ConfigureAwait(false);
+        if (remote.ExitCode != 0)
+        {
+            var output = new HostOutput(remote.ExitCode, "", await stderr.ConfigureAwait(false));
+            throw remote.ExitCode == SshClient.ConnectionFailed
+                ? SshClient.Failure(host, output)
+                : new PerfLabException($"{host}: copying perflab there failed: {output.Stderr}", ExitCode.Environment);
+        }
+    }
+
+    /// <summary>SHA-256 of every file's relative path and bytes, in path order: the same build gives the same name on every host.</summary>
+    internal static string ContentHash(string folder)
+    {
+        using var sha = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+        foreach (var file in Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal))
+        {
+            sha.AppendData(Encoding.UTF8.GetBytes(Path.GetRelativePath(folder, file) + "\0"));
+            sha.AppendData(File.ReadAllBytes(file));
+        }
+        return Convert.ToHexStringLower(sha.GetHashAndReset())[..16];
+    }
+
+    private static string Quote(string s) => "'" + s.Replace("'", "'\\''", StringComparison.Ordinal) + "'";
+}

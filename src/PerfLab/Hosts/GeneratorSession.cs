@@ -1,0 +1,144 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text.Json;
+using PerfLab.Common;
+using PerfLab.Load;
+
+namespace PerfLab.Hosts;
+
+/// <summary>
+/// The controller's end of one generator: the ssh session running <c>perflab host load</c> there, its output read line by
+/// line into interval logs and a result. Closing it closes the session's input, which ends the role on the host.
+/// </summary>
+internal sealed class GeneratorSession : IDisposable
+{
+    private readonly Process _process;
+    private readonly List<string> _log = [];
+    private readonly List<string> _windows = [];
+    private readonly Task<string> _stderr;
+    private readonly TaskCompletionSource _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly Task _reading;
+    private string? _result;
+
+    private GeneratorSession(HostRef host, Process process)
+    {
+        Host = host;
+        _process = process;
+        _stderr = process.StandardError.ReadToEndAsync();
+        _reading = Task.Run(ReadAsync);
+    }
+
+    public HostRef Host { get; }
+
+    public Task Exited => _reading;
+
+    public static GeneratorSession Start(SshClient ssh, HostRef host, string perflab, LoadShare share, IReadOnlyList<string> loadArguments)
+    {
+        var command = string.Create(CultureInfo.InvariantCulture, $"{perflab} host load --index {share.Index} --of {share.Count}");
+        var process = Process.Start(ssh.StartInfo(host, command))
+            ?? throw new PerfLabException($"{host}: cannot start ssh.", ExitCode.Environment);
+        var session = new GeneratorSession(host, process);
+        process.StandardInput.WriteLine(JsonSerializer.Serialize(loadArguments));
+        process.StandardInput.Flush();
+        return session;
+    }
+
+    /// <summary>Waits for the role's "ready" (its plan read and checked); a role that ended instead fails naming the host.</summary>
+    public async Task WaitReadyAsync(TimeSpan timeout, CancellationToken ct)
+    {
+        if (await Task.WhenAny(_ready.Task, _reading, Task.Delay(timeout, ct)).ConfigureAwait(false) != _ready.Task)
+        {
+            ct.ThrowIfCancellationRequested();
+            throw await FailureAsync("did not get ready").ConfigureAwait(false);
+        }
+    }
+
+    public void Go(DateTimeOffset localStart, double clockOffsetMs)
+    {
+        var remoteMs = localStart.ToUnixTimeMilliseconds() + (long)Math.Round(clockOffsetMs);
+        _process.StandardInput.WriteLine(string.Create(CultureInfo.InvariantCulture, $"go {remoteMs}"));
+        _process.StandardInput.Flush();
+    }
+
+    /// <summary>Ends the role on its host: its input closes, it stops its load and reports what it measured.</summary>
+    public void Stop()
+    {
+        try
+        {
+            _process.StandardInput.Close();
+        }
+        catch (IOException)
+        {
+        }
+    }
+
+    /// <summary>What the generator measured, once its session has ended; a session that ended without a result fails naming the host.</summary>
+    public async Task<GeneratorRun> ResultAsync()
+    {
+        await _reading.ConfigureAwait(false);
+        await _process.WaitForExitAsync().ConfigureAwait(false);
+        if (_result is null)
+        {
+            throw await FailureAsync("ended mid-run").ConfigureAwait(false);
+        }
+        var result = JsonSerializer.Deserialize<LoadResult>(_result, LoadSummary.JsonOptions)
+            ?? throw new PerfLabException($"{Host}: sent an empty result.", ExitCode.Failed);
+        return new GeneratorRun(Host, result, Tagged(IntervalLog.Read(string.Join('\n', _log))), Tagged(IntervalLog.Read(WindowLog())));
+    }
+
+    private string WindowLog() => string.Join('\n', _log.TakeWhile(l => l.StartsWith('#') || l.StartsWith('"')).Concat(_windows));
+
+    private static List<LogInterval> Tagged(IReadOnlyList<LogInterval> intervals) => [.. intervals];
+
+    private async Task<PerfLabException> FailureAsync(string what)
+    {
+        Stop();
+        if (!_process.WaitForExit(5000))
+        {
+            _process.Kill(entireProcessTree: true);
+        }
+        var stderr = (await _stderr.ConfigureAwait(false)).Trim();
+        if (_process.ExitCode == SshClient.ConnectionFailed)
+        {
+            return SshClient.Failure(Host, new HostOutput(_process.ExitCode, "", stderr));
+        }
+        var message = stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries).LastOrDefault()?.Trim();
+        var exit = _process.ExitCode;
+        return new PerfLabException(
+            $"{Host}: the load generator {what} (exit {exit}{(exit > 128 ? string.Create(CultureInfo.InvariantCulture, $", killed by signal {exit - 128}") : "")}){(message is { Length: > 0 } ? ": " + message : "")}; the run is void.",
+            ExitCode.Failed);
+    }
+
+    private async Task ReadAsync()
+    {
+        while (await _process.StandardOutput.ReadLineAsync().ConfigureAwait(false) is { } line)
+        {
+            if (line == "ready")
+            {
+                _ready.TrySetResult();
+            }
+            else if (line.StartsWith("hdr ", StringComparison.Ordinal))
+            {
+                _log.Add(line[4..]);
+            }
+            else if (line.StartsWith("window ", StringComparison.Ordinal))
+            {
+                _windows.Add(line[7..]);
+            }
+            else if (line.StartsWith("result ", StringComparison.Ordinal))
+            {
+                _result = line[7..];
+            }
+        }
+    }
+
+    public void Dispose()
+    {
+        Stop();
+        if (!_process.HasExited && !_process.WaitForExit(10_000))
+        {
+            _process.Kill(entireProcessTree: true);
+        }
+        _process.Dispose();
+    }
+}

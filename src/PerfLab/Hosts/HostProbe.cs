@@ -1,0 +1,123 @@
+using System.Diagnostics;
+using System.Globalization;
+using PerfLab.Common;
+
+namespace PerfLab.Hosts;
+
+/// <summary>What a host is: read over ssh before anything is started there.</summary>
+/// <param name="Address">The address ssh connects to (after the ssh config's HostName).</param>
+/// <param name="Runtime">The newest Microsoft.NETCore.App version installed there; null when none was found.</param>
+public sealed record HostFacts(string Role, string Destination, string Address, int Cores, long MemoryMb, string Os, string Kernel, string? Runtime);
+
+/// <summary>
+/// The host's clock minus this machine's, from the exchange with the shortest round trip: the remote time read at the
+/// midpoint of the exchange is off by at most half its round trip, which is the uncertainty.
+/// </summary>
+public sealed record ClockOffset(double OffsetMs, double UncertaintyMs, double RoundTripMs);
+
+/// <summary>Reads a host's facts and its clock offset, each with one ssh session.</summary>
+internal static class HostProbe
+{
+    /// <summary>The runtime perflab's framework-dependent build needs on a host.</summary>
+    public const int RuntimeMajor = 10;
+
+    private const int ClockExchanges = 24;
+
+    // POSIX sh: the remote login shell runs it. One key=value per line; dotnet from PATH or the per-user install.
+    private const string FactsScript =
+        "printf 'cores=%s\\n' \"$(nproc)\"; awk '/^MemTotal:/{print \"mem_kb=\" $2}' /proc/meminfo; " +
+        "(. /etc/os-release 2>/dev/null; printf 'os=%s\\n' \"${PRETTY_NAME:-unknown}\"); printf 'kernel=%s\\n' \"$(uname -sr)\"; " +
+        "d=$(command -v dotnet || ls \"$HOME/.dotnet/dotnet\" 2>/dev/null); " +
+        "[ -n \"$d\" ] && \"$d\" --list-runtimes 2>/dev/null | awk '$1==\"Microsoft.NETCore.App\"{print \"runtime=\" $2}'; true";
+
+    // bash's EPOCHREALTIME is read without a fork, so each answer costs the round trip and nothing else.
+    private const string ClockScript = "LC_ALL=C exec bash -c 'while read -r _; do echo $EPOCHREALTIME; done'";
+
+    public static async Task<HostFacts> FactsAsync(SshClient ssh, HostRef host, CancellationToken ct)
+    {
+        var output = await ssh.RunAsync(host, FactsScript, TimeSpan.FromSeconds(20), ct).ConfigureAwait(false);
+        if (output.ExitCode == SshClient.ConnectionFailed || (output.ExitCode != 0 && output.Stdout.Length == 0))
+        {
+            throw SshClient.Failure(host, output);
+        }
+        var values = output.Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+            .Select(l => l.Split('=', 2))
+            .Where(p => p.Length == 2)
+            .GroupBy(p => p[0], StringComparer.Ordinal)
+            .ToDictionary(g => g.Key, g => g.Select(p => p[1].Trim()).ToList(), StringComparer.Ordinal);
+        string One(string key) => values.TryGetValue(key, out var v) ? v[^1] : "";
+        var runtime = values.TryGetValue("runtime", out var runtimes)
+            ? runtimes.OrderBy(r => Version.TryParse(r.Split('-')[0], out var v) ? v : new Version()).Last()
+            : null;
+        var (address, _) = await ssh.ResolveAsync(host, ct).ConfigureAwait(false);
+        return new HostFacts(
+            host.Role,
+            host.Destination,
+            address,
+            int.TryParse(One("cores"), CultureInfo.InvariantCulture, out var cores) ? cores : 0,
+            long.TryParse(One("mem_kb"), CultureInfo.InvariantCulture, out var kb) ? kb / 1024 : 0,
+            One("os"),
+            One("kernel"),
+            runtime);
+    }
+
+    /// <summary>Whether a runtime version can run perflab's build: the same major version or newer.</summary>
+    public static bool RuntimeFits(string? runtime) =>
+        runtime is not null && int.TryParse(runtime.Split('.')[0], CultureInfo.InvariantCulture, out var major) && major >= RuntimeMajor;
+
+    public static async Task<ClockOffset> ClockAsync(SshClient ssh, HostRef host, CancellationToken ct)
+    {
+        using var process = Process.Start(ssh.StartInfo(host, ClockScript))
+            ?? throw new PerfLabException($"{host}: cannot start ssh.", ExitCode.Environment);
+        var stderr = process.StandardError.ReadToEndAsync(ct);
+        try
+        {
+            var best = (Rtt: double.MaxValue, Offset: 0.0);
+            // One base for the local clock, then a monotonic stopwatch: no wall-clock step mid-probe.
+            var baseUtc = DateTimeOffset.UtcNow;
+            var clock = Stopwatch.StartNew();
+            for (var i = 0; i < ClockExchanges; i++)
+            {
+                var sent = clock.Elapsed.TotalMilliseconds;
+                await process.StandardInput.WriteLineAsync("t".AsMemory(), ct).ConfigureAwait(false);
+                await process.StandardInput.FlushAsync(ct).ConfigureAwait(false);
+                var line = await ReadLineAsync(process, ct).ConfigureAwait(false);
+                var received = clock.Elapsed.TotalMilliseconds;
+                if (line is null || !double.TryParse(line, NumberStyles.Float, CultureInfo.InvariantCulture, out var remoteSeconds))
+                {
+                    process.StandardInput.Close();
+                    throw SshClient.Failure(host, new HostOutput(SshClient.ConnectionFailed, "", await stderr.ConfigureAwait(false)));
+                }
+                var localMidMs = (baseUtc - DateTimeOffset.UnixEpoch).TotalMilliseconds + ((sent + received) / 2);
+                // The first exchanges pay for connection set-up and a cold shell; the minimum discards them.
+                if (received - sent < best.Rtt)
+                {
+                    best = (received - sent, (remoteSeconds * 1000) - localMidMs);
+                }
+            }
+            return new ClockOffset(best.Offset, best.Rtt / 2, best.Rtt);
+        }
+        finally
+        {
+            process.StandardInput.Close();
+            if (!process.WaitForExit(5000))
+            {
+                process.Kill(entireProcessTree: true);
+            }
+        }
+    }
+
+    private static async Task<string?> ReadLineAsync(Process process, CancellationToken ct)
+    {
+        using var cts = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        cts.CancelAfter(TimeSpan.FromSeconds(15));
+        try
+        {
+            return await process.StandardOutput.ReadLineAsync(cts.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            return null;
+        }
+    }
+}

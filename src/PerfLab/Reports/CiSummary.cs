@@ -1,0 +1,124 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using PerfLab.Results;
+
+namespace PerfLab.Reports;
+
+/// <summary>
+/// What CI reads of a run or a comparison of two result folders, compact: every verdict with its change and 95 %
+/// interval, every claim against its seed, every gate, and what failed or could not run by design. `--json` prints it,
+/// the JUnit and step-summary writers render it; results.json keeps everything else.
+/// </summary>
+public sealed record CiSummary(
+    string Verb,
+    string Outcome,
+    int ExitCode,
+    IReadOnlyList<CiChange> Changes,
+    IReadOnlyList<CiClaim> Claims,
+    IReadOnlyList<ThresholdCheck> Gates,
+    IReadOnlyList<CiProblem> Problems)
+{
+    /// <summary>Where the full reports were written (a result folder, or the comparison's files); empty when none.</summary>
+    public IReadOnlyList<string> Reports { get; init; } = [];
+
+    public static JsonSerializerOptions JsonOptions { get; } = CreateOptions();
+
+    /// <summary>One line of JSON: what a CI step pipes into jq.</summary>
+    public string ToJson() => JsonSerializer.Serialize(this, JsonOptions);
+
+    /// <summary>The primary comparisons of a run (all scenarios' RPS, or the batch time), its claims, gates and failed runs.</summary>
+    public static CiSummary Of(RunResults results, string verb, int exitCode)
+    {
+        var changes = results.Experiments.SelectMany(e => e.Comparisons
+            .Where(c => c.Scenario == Metric.AllScenarios && Metrics.IsPrimary(c.Metric))
+            .Select(c => new CiChange(e.Name, c.Variant, e.Baseline, c.Scenario, c.Metric, c.ChangePercent, c.LowPercent, c.HighPercent, Fmt.Verdict(c.Verdict))));
+        var claims = results.Experiments.SelectMany(e => e.Claims.Select(c => new CiClaim(e.Name, c.Claim, c.SeedFigure, c.OurFigure,
+            Fmt.Holds(c), c.Note)));
+        return new CiSummary(verb, OutcomeOf(exitCode), exitCode, [.. changes], [.. claims], results.Thresholds, ProblemsOf(results));
+    }
+
+    /// <summary>Every figure of `compare-results` (B against A) and its gates.</summary>
+    public static CiSummary Of(ResultsComparison comparison, int exitCode)
+    {
+        var changes = comparison.Figures.Select(f => new CiChange(f.Experiment, f.Variant, comparison.LabelA, f.Scenario, f.Metric,
+            f.ChangePercent, f.LowPercent, f.HighPercent, Fmt.Verdict(f.Verdict)));
+        var problems = comparison.WithoutData.Select(w => new CiProblem("", "", "no data", w, 0));
+        return new CiSummary("compare-results", OutcomeOf(exitCode), exitCode, [.. changes], [], comparison.Thresholds, [.. problems]);
+    }
+
+    /// <summary>"passed", "gates failed", "failed", "interrupted", "usage error" ...: the exit code in words.</summary>
+    public static string OutcomeOf(int exitCode) => exitCode switch
+    {
+        0 => "passed",
+        1 => "failed",
+        2 => "usage error",
+        3 => "environment error",
+        4 => "unreachable",
+        5 => "gates failed",
+        130 => "interrupted",
+        _ => "failed",
+    };
+
+    /// <summary>Per experiment and variant: runs that failed, and runs that could not run by design (not applicable).</summary>
+    private static List<CiProblem> ProblemsOf(RunResults results)
+    {
+        var problems = new List<CiProblem>();
+        foreach (var e in results.Experiments)
+        {
+            foreach (var group in e.Runs.Where(r => r.Status != RunStatus.Ok).GroupBy(r => (r.Variant, NotApplicable.Reason(e, r))))
+            {
+                var first = group.First();
+                var (kind, reason) = group.Key.Item2 is { } why ? ("not applicable", why) : ("failed", first.FailureReason ?? "failed");
+                problems.Add(new CiProblem(e.Name, group.Key.Variant, kind, reason, group.Count()));
+            }
+        }
+        if (results.Incomplete)
+        {
+            problems.Add(new CiProblem("", "", "incomplete", results.IncompleteReason ?? "the run stopped early", 0));
+        }
+        return problems;
+    }
+
+    private static JsonSerializerOptions CreateOptions()
+    {
+        var options = new JsonSerializerOptions(JsonSerializerDefaults.Web)
+        {
+            // NaN (no interval) is written as null: CI tools' JSON readers reject NaN.
+            NumberHandling = JsonNumberHandling.Strict,
+            Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+        };
+        options.Converters.Add(new FiniteOrNull());
+        options.MakeReadOnly(populateMissingResolver: true);
+        return options;
+    }
+
+    private sealed class FiniteOrNull : JsonConverter<double>
+    {
+        public override bool HandleNull => true;
+
+        public override double Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
+            reader.TokenType == JsonTokenType.Null ? double.NaN : reader.GetDouble();
+
+        public override void Write(Utf8JsonWriter writer, double value, JsonSerializerOptions options)
+        {
+            if (double.IsFinite(value))
+            {
+                writer.WriteNumberValue(Math.Round(value, 2));
+            }
+            else
+            {
+                writer.WriteNullValue();
+            }
+        }
+    }
+}
+
+/// <summary>A variant against the baseline (or B against A) on one metric: the change, its 95 % interval and the verdict.</summary>
+public sealed record CiChange(string Experiment, string Variant, string Against, string Scenario, string Metric,
+    double ChangePercent, double LowPercent, double HighPercent, string Verdict);
+
+/// <summary>A seed's claim beside our figure: holds, contrary, equivalent or inconclusive.</summary>
+public sealed record CiClaim(string Experiment, string Claim, string SeedFigure, string OurFigure, string Result, string Note);
+
+/// <summary>Runs of a variant that failed ("failed"), could not run by design ("not applicable"), or a run cut short ("incomplete").</summary>
+public sealed record CiProblem(string Experiment, string Variant, string Kind, string Reason, int Runs);

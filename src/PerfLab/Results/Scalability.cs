@@ -1,0 +1,35 @@
+namespace PerfLab.Results;
+
+/// <summary>
+/// The Universal Scalability Law fitted to one variant's throughput along a sweep of users (closed model):
+/// X(N) = λN / (1 + σ(N−1) + κN(N−1)). σ is contention (the share of work that queues for one shared resource), κ
+/// coherency (the cost of keeping shared state consistent, which grows with every pair of users and makes throughput
+/// fall past a peak). Intervals are 95 %, from the fit's covariance and Student's t with n − 3 degrees of freedom.
+/// </summary>
+public sealed record ScalabilityFit
+{
+    public required string Variant { get; init; }
+    /// <summary>Throughput of one user (RPS): the slope at the origin.</summary>
+    public required FitParameter Lambda { get; init; }
+    /// <summary>Contention, dimensionless (0: none; 1: fully serialised).</summary>
+    public required FitParameter Sigma { get; init; }
+    /// <summary>Coherency, dimensionless (0: none, throughput only levels off at λ/σ).</summary>
+    public required FitParameter Kappa { get; init; }
+    /// <summary>The users where the fitted throughput peaks, √((1−σ)/κ); null when κ ≤ 0 (no peak: it levels off).</summary>
+    public FitParameter? PeakUsers { get; init; }
+    /// <summary>The fitted throughput at <see cref="PeakUsers"/>, or the ceiling λ/σ when there is no peak; null when neither exists.</summary>
+    public double? PeakRps { get; init; }
+    /// <summary>R² of the fit on the measured throughput.</summary>
+    public required double RSquared { get; init; }
+    /// <summary>Each measured point with the fitted throughput and the residual.</summary>
+    public required IReadOnlyList<ScalabilityPoint> Points { get; init; }
+}
+
+/// <summary>An estimate with its 95 % interval.</summary>
+public sealed record FitParameter(double Value, double Low, double High);
+
+/// <param name="Users">N: the closed model's users at this point.</param>
+/// <param name="MeasuredRps">The variant's median throughput there.</param>
+/// <param name="FittedRps">X(N) of the fitted curve.</param>
+/// <param name="ResidualPercent">(measured − fitted) / fitted, in percent.</param>
+public sealed record ScalabilityPoint(double Users, double MeasuredRps, double FittedRps, double ResidualPercent);

@@ -1,0 +1,127 @@
+using System.Text.Json;
+using PerfLab.Common;
+using PerfLab.Experiments.Capacity;
+using PerfLab.Results;
+using PerfLab.Sut;
+
+namespace PerfLab.Tests.Experiments.Capacity;
+
+/// <summary>
+/// The capacity search against the SUT's endpoint of known capacity (K slots of S ms: K·1000/S RPS), real Kestrel on
+/// loopback in a process of its own. Steps are short (1.5 s after 0.5 s of warm-up) to keep the class quick; the
+/// ranges allow for timer overshoot of Task.Delay on a busy machine.
+/// </summary>
+public sealed class CapacitySearchTests
+{
+    private static readonly CapacityStepSettings ShortSteps = new(TimeSpan.FromSeconds(1.5), TimeSpan.FromSeconds(0.5));
+
+    private static async Task<SutProcess> StartSutAsync() =>
+        await SutProcess.StartAsync(SutLaunch.Default(connectionString: null) with
+        {
+            LogFile = Path.Combine(TestCaches.NewFolder(), "sut.log"),
+        });
+
+    [Fact]
+    public async Task Capacity_FourSlotsOf20ms_Finds180To210RpsWithinFivePercentAsJson()
+    {
+        await using var sut = await StartSutAsync();
+        var url = new Uri(sut.BaseAddress, "/diagnostics/capacity?slots=4&ms=20").ToString();
+
+        var chart = Path.Combine(TestCaches.NewFolder(), "capacity.html");
+        var cli = await PerfLabProcess.RunAsync("capacity", url, "--slo", "p99<100ms", "--from", "100", "-d", "1.5s", "-w", "0.5s", "--json", "--html", chart);
+
+        Assert.True(cli.ExitCode == 0, cli.ToString());
+        var json = JsonDocument.Parse(cli.Stdout).RootElement;
+        Assert.Equal("Found", json.GetProperty("outcome").GetString());
+        var capacity = json.GetProperty("capacityRps").GetDouble();
+        var breaks = json.GetProperty("breaksAtRps").GetDouble();
+        Assert.InRange((breaks - capacity) / capacity, 0, 0.05);
+        var steps = json.GetProperty("steps").EnumerateArray().ToList();
+        // Never more than the endpoint can serve; on a machine whose other work keeps every core busy, less, and said.
+        Assert.InRange(capacity, 0, 210);
+        if (steps.Any(s => s.TryGetProperty("machineLoad", out var load) && load.ValueKind == JsonValueKind.Number && MachineLoad.IsBusy(load.GetDouble())))
+        {
+            Assert.Contains("machine may have been the limit", json.GetProperty("summary").GetString());
+        }
+        else
+        {
+            Assert.InRange(capacity, 180, 210);
+        }
+        // Rising steps double from --from (100, 200 ...) before the bisection narrows the bracket.
+        Assert.Equal(100, steps[0].GetProperty("targetRps").GetDouble());
+        Assert.Contains(steps, s => s.GetProperty("phase").GetString() == "bisect");
+        // The answer is a rate that was sent: the step credited with it sent (and completed) at least that much.
+        Assert.Contains(steps, s => s.GetProperty("holds").GetBoolean() && s.GetProperty("sentRps").GetDouble() >= capacity - 1e-9);
+        Assert.Contains("holds at", cli.Stderr);
+        Assert.Contains("step    1", cli.Stderr);
+        // The hockey stick: one dot per step, the SLO bound as a dashed line.
+        var html = await File.ReadAllTextAsync(chart);
+        Assert.Equal(steps.Count, html.Split("<circle ").Length - 1);
+        Assert.Contains(">SLO 100 ms</text>", html);
+    }
+
+    [Fact]
+    public async Task Capacity_EightSlotsOf20ms_FindsAboutTwiceAsMuchOrNamesTheGenerator()
+    {
+        await using var sut = await StartSutAsync();
+        var url = new Uri(sut.BaseAddress, "/diagnostics/capacity?slots=8&ms=20").ToString();
+        var slo = CapacitySlo.Parse("p99<100ms", null);
+        var probe = new CapacityProbe(url, slo, ShortSteps);
+
+        var result = await CapacitySearch.RunAsync(url, slo, new CapacityRange(200, 2_000), ShortSteps,
+            async (i, phase, rate, ct) => (await probe.RunAsync(i, phase, rate, ct)).Step, null, CancellationToken.None);
+
+        // Never more than the endpoint can serve (400 RPS, 5 % of bracket above it at most).
+        Assert.InRange(result.CapacityRps ?? 0, 0, 420);
+        // On a machine whose other work keeps every core busy the search may not get there: it must then say so.
+        if (result.Outcome == CapacityOutcome.GeneratorLimit || result.Steps.Any(s => MachineLoad.IsBusy(s.MachineLoad)))
+        {
+            Assert.True(result.Summary.Contains("generator was the limit", StringComparison.Ordinal)
+                || result.Summary.Contains("machine may have been the limit", StringComparison.Ordinal), result.Summary);
+            if (result.Outcome != CapacityOutcome.Found)
+            {
+                return;
+            }
+        }
+        Assert.True(result.Outcome == CapacityOutcome.Found, result.Summary);
+        if (!result.Steps.Any(s => MachineLoad.IsBusy(s.MachineLoad)))
+        {
+            Assert.InRange(result.CapacityRps!.Value, 340, 420);
+        }
+    }
+
+    [Fact]
+    public async Task Capacity_TargetErrorsAtEveryRate_SaysSoAndExitsOne()
+    {
+        await using var sut = await StartSutAsync();
+        var url = new Uri(sut.BaseAddress, "/diagnostics/capacity?slots=0").ToString();   // 400 for every request
+
+        var cli = await PerfLabProcess.RunAsync("capacity", url, "--slo", "p99<100ms", "--from", "50", "-d", "1s", "-w", "0s");
+
+        Assert.True(cli.ExitCode == (int)ExitCode.Failed, cli.ToString());
+        Assert.Contains("breaks already at the lowest rate tried, 50 RPS", cli.Stdout);
+        Assert.Contains("errors 100 % break errors<1% (http-400", cli.Stdout);
+    }
+
+    [Fact]
+    public async Task Capacity_NothingListens_ExitsUnreachable()
+    {
+        var cli = await PerfLabProcess.RunAsync("capacity", $"http://127.0.0.1:{LoopbackPorts.PickFree()}/", "--slo", "p99<100ms", "-d", "1s");
+        Assert.True(cli.ExitCode == (int)ExitCode.Unreachable, cli.ToString());
+        Assert.Contains("connection refused", cli.Stderr);
+    }
+
+    [Theory]
+    [InlineData(new[] { "--slo", "p99 under 100ms" }, "--slo")]
+    [InlineData(new[] { "--slo", "p99<100" }, "a latency needs a unit")]
+    [InlineData(new[] { "--slo", "p99>100ms" }, "upper bound on a latency")]
+    [InlineData(new[] { "--slo", "p99<100ms", "--errors", "lots" }, "--errors")]
+    [InlineData(new[] { "--slo", "p99<100ms", "--from", "500", "--max", "100" }, "--max (100) is below --from (500)")]
+    [InlineData(new[] { "--slo", "p99<100ms", "-d", "soon" }, "is not a duration")]
+    public async Task Capacity_BadInput_ExitsTwoNamingWhatIsWrong(string[] options, string message)
+    {
+        var cli = await PerfLabProcess.RunAsync(["capacity", "http://127.0.0.1:9/", .. options]);
+        Assert.True(cli.ExitCode == (int)ExitCode.Usage, cli.ToString());
+        Assert.Contains(message, cli.Stderr);
+    }
+}
