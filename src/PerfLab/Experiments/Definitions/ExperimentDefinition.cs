@@ -29,6 +29,8 @@ public sealed record ExperimentDefinition
     public SweepPoint? Point { get; init; }
     /// <summary>The user's app this experiment measures; null for the built-in SUT.</summary>
     public AppDefinition? App { get; init; }
+    /// <summary>Which figure decides its verdicts (<c>decide:</c>): throughput, cost per request or latency.</summary>
+    public DecidingMetric Decide { get; init; } = DecidingMetric.Rps;
 
     /// <summary>The variants as they will run; in A/A mode the baseline against itself.</summary>
     public IReadOnlyList<VariantDefinition> VariantsToRun(bool aa)

@@ -49,7 +49,7 @@ public static class ExperimentLoader
         var root = Document(text, path);
         var reader = new NodeReader(path);
         var doc = reader.Mapping(root, "the experiment",
-            ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims", "thresholds", "app", .. ConditionsReader.ExperimentKeys]);
+            ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims", "thresholds", "app", "decide", .. ConditionsReader.ExperimentKeys]);
 
         var name = reader.RequiredString(doc, root, "name");
         var expectedName = Path.GetFileNameWithoutExtension(path);
@@ -97,6 +97,7 @@ public static class ExperimentLoader
             Conditions = conditions,
             Sweep = sweep,
             RunsByDefault = ConditionsReader.RunsByDefault(reader, doc),
+            Decide = DecidingMetrics.Read(reader, doc),
         };
     }
 
