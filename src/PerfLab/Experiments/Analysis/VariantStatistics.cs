@@ -2,7 +2,6 @@ using System.Globalization;
 using PerfLab.Common;
 using PerfLab.Counters;
 using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Analysis;
@@ -43,7 +42,7 @@ public static class VariantStatistics
         }).ToList();
     }
 
-    public static readonly IReadOnlyList<string> Metrics = ["rps", "mean-ms", "p99-ms", "batch-mean-ms"];
+    public static readonly IReadOnlyList<string> Metrics = ClaimDefinition.Metrics;
     public static readonly IReadOnlyList<string> EfficiencyNames = ["cpu-ms-per-request", "alloc-kb-per-request", "gc-pause-ms-per-request"];
 
     public static bool HigherIsBetter(string metric) => metric == "rps";

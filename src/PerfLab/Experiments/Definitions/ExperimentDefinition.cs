@@ -119,8 +119,11 @@ public sealed record ClaimDefinition
     public required string Variant { get; init; }
     /// <summary>The variant the change is measured against; the baseline unless the seed compared two others.</summary>
     public required string Against { get; init; }
-    /// <summary>rps, mean-ms, p99-ms or batch-mean-ms.</summary>
+    /// <summary>One of <see cref="Metrics"/>.</summary>
     public required string Metric { get; init; }
+
+    /// <summary>The metrics a claim may name: those the analysis compares variants on.</summary>
+    public static readonly IReadOnlyList<string> Metrics = ["rps", "mean-ms", "p99-ms", "batch-mean-ms"];
     /// <summary>"all" or a scenario name.</summary>
     public required string Scenario { get; init; }
     public required string SeedFigure { get; init; }

@@ -1,8 +1,5 @@
-using System.Globalization;
 using System.Security.Cryptography;
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Running;
 using YamlDotNet.Core;
 using YamlDotNet.RepresentationModel;
 
@@ -291,9 +288,9 @@ public static class ExperimentLoader
             }
         }
         var metric = reader.RequiredString(map, node, "metric");
-        if (!VariantStatistics.Metrics.Contains(metric))
+        if (!ClaimDefinition.Metrics.Contains(metric))
         {
-            throw Error(reader.Path, map["metric"].Start, $"metric '{metric}' is not one of {string.Join(", ", VariantStatistics.Metrics)}.");
+            throw Error(reader.Path, map["metric"].Start, $"metric '{metric}' is not one of {string.Join(", ", ClaimDefinition.Metrics)}.");
         }
         var scenario = reader.OptionalString(map, "scenario") ?? "all";
         if (scenario != "all" && scenarios.All(s => s.Name != scenario))
