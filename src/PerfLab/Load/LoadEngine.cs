@@ -9,7 +9,7 @@ namespace PerfLab.Load;
 /// Runs a <see cref="LoadPlan"/>: all scenarios at once, each on its own connection pool, and returns what was
 /// measured. Throws <see cref="PerfLabException"/> (Usage) for an invalid plan or a refused target, and
 /// (Unreachable) when a target does not accept a TCP connection within <see cref="LoadPlan.ConnectTimeout"/>.
-/// Cancelling <paramref name="ct"/> is not an error: the run stops within a second and the result is returned,
+/// Cancelling the run's token is not an error: the run stops within a second and the result is returned,
 /// marked incomplete. A target that stops answering mid-run (only connection errors for a whole second) also ends
 /// the run with an incomplete result.
 /// </summary>

@@ -1,9 +1,6 @@
-using PerfLab.Cli;
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
-using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Experiments;
 

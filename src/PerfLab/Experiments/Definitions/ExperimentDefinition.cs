@@ -121,7 +121,7 @@ public sealed record ClaimDefinition
     public required string Variant { get; init; }
     /// <summary>The variant the change is measured against; the baseline unless the seed compared two others.</summary>
     public required string Against { get; init; }
-    /// <summary>rps, mean-ms, p99-ms or batch-mean-ms.</summary>
+    /// <summary>A key of a comparable metric in the catalog (Results.Metrics.Comparable).</summary>
     public required string Metric { get; init; }
     /// <summary>"all" or a scenario name.</summary>
     public required string Scenario { get; init; }

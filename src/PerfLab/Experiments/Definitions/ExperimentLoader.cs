@@ -1,7 +1,5 @@
-using System.Globalization;
 using System.Security.Cryptography;
 using PerfLab.Common;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
 using YamlDotNet.Core;
 using YamlDotNet.RepresentationModel;

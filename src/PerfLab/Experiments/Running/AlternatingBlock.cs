@@ -1,9 +1,9 @@
+using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Counters;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
 using PerfLab.Results;
-using PerfLab.Apps;
 
 namespace PerfLab.Experiments.Running;
 

@@ -2,7 +2,6 @@ using System.Diagnostics;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
-using PerfLab.Apps;
 
 namespace PerfLab.Experiments.Running;
 

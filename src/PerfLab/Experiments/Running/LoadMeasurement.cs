@@ -2,6 +2,7 @@ using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Counters;
 using PerfLab.Database;
+using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
 using PerfLab.Results;
