@@ -25,11 +25,12 @@ public static class CapacityCommand
         var warmup = DurationOption("--warmup", "Load before each step's measured window, excluded from its figures.", DefaultWarmup, "-w");
         var connections = new Option<int?>("--connections", "-c") { Description = "The in-flight cap (connections) of every step (default: twice the SLO's latency times the rate, plus 16)." };
         connections.Check(v => v is null or (>= 1 and <= 10_000), "--connections must be from 1 to 10000.");
+        var html = new Option<FileInfo?>("--html") { Description = "Also write the latency-against-rate chart (with the SLO line) and every step to this HTML file." };
         var json = new Option<bool>("--json") { Description = "Print only the result as JSON on stdout (capacityRps, the bracket, every step); progress goes to stderr." };
 
         var command = new Command("capacity", "Find the highest request rate a URL sustains within an SLO (open-model steps, then bisection to within 5 %).");
         command.Arguments.Add(url);
-        foreach (var option in new Option[] { slo, errors, from, max, duration, warmup, connections, json })
+        foreach (var option in new Option[] { slo, errors, from, max, duration, warmup, connections, html, json })
         {
             command.Options.Add(option);
         }
@@ -43,12 +44,12 @@ public static class CapacityCommand
             }
             var objective = CapacitySlo.Parse(pr.GetValue(slo), pr.GetValue(errors));
             var settings = new CapacityStepSettings(pr.GetValue(duration) ?? DefaultDuration, pr.GetValue(warmup) ?? DefaultWarmup, pr.GetValue(connections));
-            return await RunAsync(pr.GetValue(url)!, objective, range, settings, pr.GetValue(json), ct);
+            return await RunAsync(pr.GetValue(url)!, objective, range, settings, pr.GetValue(json), pr.GetValue(html), ct);
         });
         return command;
     }
 
-    private static async Task<int> RunAsync(string url, CapacitySlo slo, CapacityRange range, CapacityStepSettings settings, bool asJson, CancellationToken ct)
+    private static async Task<int> RunAsync(string url, CapacitySlo slo, CapacityRange range, CapacityStepSettings settings, bool asJson, FileInfo? html, CancellationToken ct)
     {
         var log = asJson ? Console.Error : Console.Out;
         log.WriteLine(CapacityText.Header(url, slo.Describe(), settings.Duration.TotalSeconds, settings.Warmup.TotalSeconds));
@@ -57,6 +58,11 @@ public static class CapacityCommand
             async (index, phase, rate, token) => (await probe.RunAsync(index, phase, rate, token)).Step,
             step => log.WriteLine(CapacityText.Step(step, slo.Latency.Metric)), ct);
         log.WriteLine(CapacityText.Answer(result));
+        if (html is not null)
+        {
+            await File.WriteAllTextAsync(html.FullName, CapacityChart.Html(result), CancellationToken.None);
+            log.WriteLine($"chart: {html.FullName}");
+        }
         if (asJson)
         {
             Console.Out.WriteLine(CapacityText.ToJson(result));

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 using PerfLab.Results;
 
 namespace PerfLab.Reports;
@@ -41,35 +40,20 @@ internal static class ScalabilityContent
                select (IReadOnlyList<Cell>)[fit.Variant, Fmt.Num(p.Users, 0), Fmt.Num(p.MeasuredRps, 1), Fmt.Num(p.FittedRps, 1), Fmt.Signed(p.ResidualPercent) + " %"],
         ]);
 
-    private static readonly string[] Colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"];
-
     /// <summary>An inline SVG: each variant's measured points (dots) and its fitted curve (line), throughput against users.</summary>
     public static string Chart(IReadOnlyList<ScalabilityFit> fits)
     {
-        const double width = 560, height = 300, left = 60, bottom = 40, top = 15, right = 130;
         var maxN = fits.SelectMany(f => f.Points).Max(p => p.Users);
-        var maxX = fits.SelectMany(f => f.Points).Max(p => Math.Max(p.MeasuredRps, p.FittedRps)) * 1.1;
-        double Px(double n) => left + (n / maxN * (width - left - right));
-        double Py(double x) => height - bottom - (x / maxX * (height - top - bottom));
-        var svg = new StringBuilder();
-        svg.Append(Invariant($"<svg class=\"usl\" viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" role=\"img\" aria-label=\"throughput against users with the fitted USL curve\">\n"));
-        svg.Append(Invariant($"<line x1=\"{left}\" y1=\"{Py(0):0.#}\" x2=\"{width - right}\" y2=\"{Py(0):0.#}\" stroke=\"#888\"/><line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{Py(0):0.#}\" stroke=\"#888\"/>\n"));
-        svg.Append(Invariant($"<text x=\"{(left + width - right) / 2:0}\" y=\"{height - 8}\" text-anchor=\"middle\" font-size=\"12\">users (N), up to {maxN:0}</text>\n"));
-        svg.Append(Invariant($"<text x=\"12\" y=\"{top + 10}\" font-size=\"12\">RPS</text><text x=\"{left - 4}\" y=\"{Py(maxX / 1.1) + 4:0.#}\" text-anchor=\"end\" font-size=\"11\">{maxX / 1.1:N0}</text>\n"));
+        var series = new List<PlotSeries>();
         for (var v = 0; v < fits.Count; v++)
         {
             var fit = fits[v];
-            var colour = Colours[v % Colours.Length];
-            var curve = Enumerable.Range(0, 61).Select(i => 1 + ((maxN - 1) * i / 60.0))
-                .Select(n => Invariant($"{Px(n):0.#},{Py(Fitted(fit, n)):0.#}"));
-            svg.Append($"<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{string.Join(' ', curve)}\"/>\n");
-            foreach (var p in fit.Points)
-            {
-                svg.Append(Invariant($"<circle cx=\"{Px(p.Users):0.#}\" cy=\"{Py(p.MeasuredRps):0.#}\" r=\"4\" fill=\"{colour}\"><title>{p.Users:0} users: {p.MeasuredRps:0.#} RPS measured, {p.FittedRps:0.#} fitted</title></circle>\n"));
-            }
-            svg.Append(Invariant($"<text x=\"{width - right + 8}\" y=\"{top + 14 + (16 * v)}\" font-size=\"12\" fill=\"{colour}\">{HtmlParts.H(fit.Variant)}</text>\n"));
+            var curve = Enumerable.Range(0, 61).Select(i => 1 + ((maxN - 1) * i / 60.0)).Select(n => (n, Fitted(fit, n), "")).ToList();
+            series.Add(new PlotSeries(fit.Variant + " (USL)", curve, Line: true, Dots: false, Colour: v));
+            series.Add(new PlotSeries(fit.Variant, [.. fit.Points.Select(p => (p.Users, p.MeasuredRps,
+                Invariant($"{p.Users:0} users: {p.MeasuredRps:0.#} RPS measured, {p.FittedRps:0.#} fitted")))], Line: false, Dots: true, Colour: v));
         }
-        return svg.Append("</svg>\n").ToString();
+        return SvgPlot.Render("usl", "throughput against users with the fitted USL curve", "users (N)", "RPS", series);
     }
 
     private static double Fitted(ScalabilityFit fit, double n) =>

@@ -12,6 +12,9 @@ public sealed record CapacityResult
     public required string Url { get; init; }
     /// <summary>The SLO as given, normalised: "p99<100ms, errors<1%".</summary>
     public required string Slo { get; init; }
+    /// <summary>The SLO's latency figure ("p99") and its bound in ms.</summary>
+    public required string LatencyMetric { get; init; }
+    public required double LatencyLimitMs { get; init; }
     /// <summary>How the search ended (see <see cref="CapacityOutcome"/>).</summary>
     public required CapacityOutcome Outcome { get; init; }
     /// <summary>The highest rate that held (sent and completed per second); null when none did.</summary>
@@ -73,6 +76,9 @@ public sealed record CapacityStep(
     bool Holds,
     string Reason)
 {
+    /// <summary>The machine's one-minute load average at the end of the step (null where unknown).</summary>
+    public double? MachineLoad { get; init; }
+
     /// <summary>The rate this step may be credited with: what was both sent and completed.</summary>
     [JsonIgnore]
     public double AchievedRps => Math.Min(SentRps, CompletedRps);

@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfLab.Common;
 using PerfLab.Experiments.Running;
 using PerfLab.Load;
 using PerfLab.Results;
@@ -81,7 +82,10 @@ public sealed class CapacityProbe(string url, CapacitySlo slo, CapacityStepSetti
                 : Invariant($"generator sent only {sent:0.#} of {rate:0.#} RPS"));
         }
         return new CapacityStep(index, phase, rate, sent, s.RequestsPerSecond, s.Requests, latency, s.Latency.P50Ms, s.Latency.P99Ms,
-            errors, rise, trending, generator, load.Incomplete, reasons.Count == 0, reasons.Count == 0 ? "holds" : string.Join("; ", reasons));
+            errors, rise, trending, generator, load.Incomplete, reasons.Count == 0, reasons.Count == 0 ? "holds" : string.Join("; ", reasons))
+        {
+            MachineLoad = MachineLoad.OneMinute(),
+        };
     }
 
     private static string ErrorKinds(ErrorCounts errors) => errors.ByKind.Count == 0 ? ""

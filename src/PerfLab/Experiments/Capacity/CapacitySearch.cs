@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfLab.Common;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Capacity;
@@ -99,16 +100,25 @@ public static class CapacitySearch
         {
             Url = url,
             Slo = slo.Describe(),
+            LatencyMetric = slo.Latency.Metric,
+            LatencyLimitMs = slo.LimitMs,
             Outcome = outcome,
             CapacityRps = capacity,
             BreaksAtRps = broke?.TargetRps,
             BracketPercent = bracket,
-            Summary = Summary(slo, outcome, held, broke, steps),
+            Summary = Summary(slo, outcome, held, broke, steps) + BusyNote(steps),
             StepSeconds = settings.Duration.TotalSeconds,
             WarmupSeconds = settings.Warmup.TotalSeconds,
             Steps = steps,
         };
     }
+
+    /// <summary>A note when the machine was busy during the search: then its capacity, as much as the target's, was found.</summary>
+    private static string BusyNote(List<CapacityStep> steps) =>
+        steps.Select(s => s.MachineLoad).Where(MachineLoad.IsBusy).Max() is { } load
+            ? string.Create(CultureInfo.InvariantCulture,
+                $" The machine was busy (load average up to {load:0.#} on {Environment.ProcessorCount} cores): other work competed for its cores, so the machine may have been the limit.")
+            : "";
 
     private static string Summary(CapacitySlo slo, CapacityOutcome outcome, CapacityStep? held, CapacityStep? broke, List<CapacityStep> steps)
     {

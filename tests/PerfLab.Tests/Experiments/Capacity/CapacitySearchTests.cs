@@ -27,16 +27,26 @@ public sealed class CapacitySearchTests
         await using var sut = await StartSutAsync();
         var url = new Uri(sut.BaseAddress, "/diagnostics/capacity?slots=4&ms=20").ToString();
 
-        var cli = await PerfLabProcess.RunAsync("capacity", url, "--slo", "p99<100ms", "--from", "100", "-d", "1.5s", "-w", "0.5s", "--json");
+        var chart = Path.Combine(TestCaches.NewFolder(), "capacity.html");
+        var cli = await PerfLabProcess.RunAsync("capacity", url, "--slo", "p99<100ms", "--from", "100", "-d", "1.5s", "-w", "0.5s", "--json", "--html", chart);
 
         Assert.True(cli.ExitCode == 0, cli.ToString());
         var json = JsonDocument.Parse(cli.Stdout).RootElement;
         Assert.Equal("Found", json.GetProperty("outcome").GetString());
         var capacity = json.GetProperty("capacityRps").GetDouble();
-        Assert.InRange(capacity, 180, 210);
         var breaks = json.GetProperty("breaksAtRps").GetDouble();
         Assert.InRange((breaks - capacity) / capacity, 0, 0.05);
         var steps = json.GetProperty("steps").EnumerateArray().ToList();
+        // Never more than the endpoint can serve; on a machine whose other work keeps every core busy, less, and said.
+        Assert.InRange(capacity, 0, 210);
+        if (steps.Any(s => s.TryGetProperty("machineLoad", out var load) && load.ValueKind == JsonValueKind.Number && MachineLoad.IsBusy(load.GetDouble())))
+        {
+            Assert.Contains("machine may have been the limit", json.GetProperty("summary").GetString());
+        }
+        else
+        {
+            Assert.InRange(capacity, 180, 210);
+        }
         // Rising steps double from --from (100, 200 ...) before the bisection narrows the bracket.
         Assert.Equal(100, steps[0].GetProperty("targetRps").GetDouble());
         Assert.Contains(steps, s => s.GetProperty("phase").GetString() == "bisect");
@@ -44,6 +54,10 @@ public sealed class CapacitySearchTests
         Assert.Contains(steps, s => s.GetProperty("holds").GetBoolean() && s.GetProperty("sentRps").GetDouble() >= capacity - 1e-9);
         Assert.Contains("holds at", cli.Stderr);
         Assert.Contains("step    1", cli.Stderr);
+        // The hockey stick: one dot per step, the SLO bound as a dashed line.
+        var html = await File.ReadAllTextAsync(chart);
+        Assert.Equal(steps.Count, html.Split("<circle ").Length - 1);
+        Assert.Contains(">SLO 100 ms</text>", html);
     }
 
     [Fact]
@@ -57,13 +71,23 @@ public sealed class CapacitySearchTests
         var result = await CapacitySearch.RunAsync(url, slo, new CapacityRange(200, 2_000), ShortSteps,
             async (i, phase, rate, ct) => (await probe.RunAsync(i, phase, rate, ct)).Step, null, CancellationToken.None);
 
-        if (result.Outcome == CapacityOutcome.GeneratorLimit)
+        // Never more than the endpoint can serve (400 RPS, 5 % of bracket above it at most).
+        Assert.InRange(result.CapacityRps ?? 0, 0, 420);
+        // On a machine whose other work keeps every core busy the search may not get there: it must then say so.
+        if (result.Outcome == CapacityOutcome.GeneratorLimit || result.Steps.Any(s => MachineLoad.IsBusy(s.MachineLoad)))
         {
-            Assert.Contains("generator was the limit", result.Summary);
-            return;
+            Assert.True(result.Summary.Contains("generator was the limit", StringComparison.Ordinal)
+                || result.Summary.Contains("machine may have been the limit", StringComparison.Ordinal), result.Summary);
+            if (result.Outcome != CapacityOutcome.Found)
+            {
+                return;
+            }
         }
         Assert.True(result.Outcome == CapacityOutcome.Found, result.Summary);
-        Assert.InRange(result.CapacityRps!.Value, 340, 420);
+        if (!result.Steps.Any(s => MachineLoad.IsBusy(s.MachineLoad)))
+        {
+            Assert.InRange(result.CapacityRps!.Value, 340, 420);
+        }
     }
 
     [Fact]
