@@ -89,6 +89,9 @@ public sealed class DataLayerTests(PostgresFixture postgres) : IClassFixture<Pos
             var info = await sut.InfoJsonAsync();
             Assert.Equal("ef-core", info.GetProperty("dataLayer").GetString());
             Assert.Equal(["ef-core", "ado-net"], info.GetProperty("dataLayers").EnumerateArray().Select(e => e.GetString()!).ToArray());
+            var versions = info.GetProperty("dataLayerVersions");
+            Assert.Equal(PinnedVersions.Of("net10.0", "Microsoft.EntityFrameworkCore"), versions.GetProperty("efCore").GetString());
+            Assert.Equal(PinnedVersions.Of("net10.0", "Npgsql.EntityFrameworkCore.PostgreSQL"), versions.GetProperty("efCoreProvider").GetString());
         }
         var asked = new Dictionary<string, string> { ["DataLayer"] = "ado-net" };
         await using (var sut = await SutHost.StartAsync(null, asked))

@@ -1,4 +1,3 @@
-#if NET10_0_OR_GREATER
 using Microsoft.EntityFrameworkCore;
 
 namespace PerfLab.Sut.Data;
@@ -46,4 +45,3 @@ public sealed class AdventureWorks(DbContextOptions<AdventureWorks> options) : D
         });
     }
 }
-#endif

@@ -1,8 +1,6 @@
 using Npgsql;
-using PerfLab.Sut.Hosting;
-#if NET10_0_OR_GREATER
 using Microsoft.EntityFrameworkCore;
-#endif
+using PerfLab.Sut.Hosting;
 
 namespace PerfLab.Sut.Data;
 
@@ -67,11 +65,18 @@ public static class DataRegistration
             builder.Services.AddSingleton<IAdventureWorksQueries, AdoNetQueries>();
             return settings;
         }
-#if NET10_0_OR_GREATER
-        builder.Services.AddDbContext<AdventureWorks>(options =>
-            options.UseNpgsql(connectionString ?? "Host=unconfigured", npgsql => npgsql.CommandTimeout(variants.CommandTimeoutSeconds)));
-        builder.Services.AddScoped<IAdventureWorksQueries, EfCoreQueries>();
-#endif
+        AddEfCore(builder.Services, connectionString, variants.CommandTimeoutSeconds);
         return settings;
+    }
+
+    private static void AddEfCore(IServiceCollection services, string? connectionString, int commandTimeoutSeconds)
+    {
+        void Configure(DbContextOptionsBuilder options) =>
+            options.UseNpgsql(connectionString ?? "Host=unconfigured", npgsql => npgsql.CommandTimeout(commandTimeoutSeconds));
+        // Configured once now, not only at the first query: the provider's code runs (so its assembly is loaded) and
+        // /info names the provider from the start. (A bare typeof of a provider type did not load it on net9.0.)
+        Configure(new DbContextOptionsBuilder<AdventureWorks>());
+        services.AddDbContext<AdventureWorks>(Configure);
+        services.AddScoped<IAdventureWorksQueries, EfCoreQueries>();
     }
 }

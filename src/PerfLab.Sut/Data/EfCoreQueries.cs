@@ -1,4 +1,3 @@
-#if NET10_0_OR_GREATER
 using Microsoft.EntityFrameworkCore;
 
 namespace PerfLab.Sut.Data;
@@ -64,4 +63,3 @@ public sealed class EfCoreQueries(AdventureWorks db) : IAdventureWorksQueries
         }
     }
 }
-#endif

@@ -10,7 +10,7 @@ public sealed record SutOptions
     public string DataAccess { get; init; } = "async";
     public string Serializer { get; init; } = "system-text-json";
     public string Logging { get; init; } = "none";
-    /// <summary>ef-core or ado-net; unset: the build's own default (ef-core where the build has it, else ado-net).</summary>
+    /// <summary>ef-core or ado-net; unset: ef-core, as seed 000's app.</summary>
     public string? DataLayer { get; init; }
     /// <summary>What perflab made the standard output: terminal (a pseudo-terminal it reads) or redirected (a file).</summary>
     public string? Console { get; init; }
@@ -30,7 +30,7 @@ public sealed record ThreadPoolOptions
 
 public enum DataAccessMode { Async, Sync, SyncOverAsync }
 
-/// <summary>EF Core (seed 000's) or Npgsql's ADO.NET API (the one every framework build has).</summary>
+/// <summary>EF Core (seed 000's) or Npgsql's ADO.NET API: the same queries and the same JSON, by two data layers.</summary>
 public enum DataLayerKind { EfCore, AdoNet }
 
 /// <summary>Where the standard output goes: a file or pipe, or a terminal (seed 004's console).</summary>
@@ -107,21 +107,8 @@ public sealed record EffectiveVariants(DataAccessMode DataAccess, SerializerKind
             dataLayer);
     }
 
-    private static DataLayerKind ParseDataLayer(string? value, List<string> errors)
-    {
-        if (string.IsNullOrWhiteSpace(value))
-        {
-            return DataLayers.Default;
-        }
-        var before = errors.Count;
-        var kind = Parse(Variants.DataLayer, value, "DataLayer", errors);
-        if (errors.Count == before && !DataLayers.Available.Contains(kind))
-        {
-            errors.Add($"{SutOptions.Section}:DataLayer = '{value}' is not available in this {DataLayers.Build} build: " +
-                $"{DataLayers.WhyOnlyAdoNet} Allowed here: {string.Join(", ", DataLayers.Available.Select(k => Variants.NameOf(Variants.DataLayer, k)))}.");
-        }
-        return kind;
-    }
+    private static DataLayerKind ParseDataLayer(string? value, List<string> errors) =>
+        string.IsNullOrWhiteSpace(value) ? DataLayers.Default : Parse(Variants.DataLayer, value, "DataLayer", errors);
 
     // The SUT cannot choose its standard output; it checks that what perflab says it made is what the runtime sees.
     private static void CheckConsole(string? value, List<string> errors)

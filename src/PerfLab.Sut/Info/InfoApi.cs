@@ -21,6 +21,7 @@ public static class InfoApi
 /// <summary>The body of GET /info.</summary>
 /// <param name="DataLayer">ef-core or ado-net, the one serving the pages; <paramref name="DataLayers"/>: the ones this build offers.</param>
 /// <param name="Console">Where the standard output really goes: terminal (a pseudo-terminal perflab reads) or redirected.</param>
+/// <param name="DataLayerVersions">The EF Core, EF Core provider and Npgsql versions this process has loaded.</param>
 /// <param name="MethodsJitted">Methods the JIT compiled since the process started (the total behind the methods-jitted counters).</param>
 public sealed record SutInfo(
     int ProcessId,
@@ -39,6 +40,7 @@ public sealed record SutInfo(
     int ExtraWorkMicroseconds,
     string DataLayer,
     IReadOnlyList<string> DataLayers,
+    DataLayerVersions DataLayerVersions,
     string Console,
     long MethodsJitted)
 {
@@ -71,6 +73,7 @@ public sealed record SutInfo(
             variants.ExtraWorkMicroseconds,
             Variants.NameOf(Variants.DataLayer, variants.DataLayer),
             Data.DataLayers.Available.Select(kind => Variants.NameOf(Variants.DataLayer, kind)).ToList(),
+            Data.DataLayerVersions.Loaded(),
             Variants.NameOf(Variants.Console, ConsoleOutput.Current),
             System.Runtime.JitInfo.GetCompiledMethodCount(currentThread: false));
     }

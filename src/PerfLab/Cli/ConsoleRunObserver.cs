@@ -59,21 +59,7 @@ public sealed class ConsoleRunObserver : IRunObserver
     public static void PrintSummary(RunResults results, string outDir)
     {
         Console.WriteLine();
-        foreach (var experiment in results.Experiments)
-        {
-            foreach (var c in experiment.Comparisons.Where(c => c.Scenario == "all" && c.Metric is "rps" or "batch-mean-ms"))
-            {
-                var verdict = Fmt.Verdict(c.Verdict) + (c.Verdict == Verdict.NotEnoughData ? " (repeat 2+ times)" : "");
-                Console.WriteLine($"{experiment.Name}: {c.Variant} vs {experiment.Baseline}: {c.Metric} {Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)} -> {verdict}");
-            }
-        }
-        foreach (var sweep in results.Sweeps ?? [])
-        {
-            foreach (var crossover in SweepContent.Crossovers(sweep))
-            {
-                Console.WriteLine($"sweep {sweep.Experiment}: {crossover}");
-            }
-        }
+        SummaryContent.WriteText(Console.Out, results);
         if (results.Incomplete)
         {
             Console.WriteLine($"incomplete: {results.IncompleteReason}");

@@ -98,14 +98,15 @@ internal sealed class GeneratorSession : IDisposable
             _process.Kill(entireProcessTree: true);
         }
         var stderr = (await _stderr.ConfigureAwait(false)).Trim();
-        if (_process.ExitCode == SshClient.ConnectionFailed)
+        // 255 is also what ssh returns when the remote command was killed by a signal: only a connection message says which.
+        if (_process.ExitCode == SshClient.ConnectionFailed && stderr.Length > 0)
         {
             return SshClient.Failure(Host, new HostOutput(_process.ExitCode, "", stderr));
         }
         var message = stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries).LastOrDefault()?.Trim();
         var exit = _process.ExitCode;
         return new PerfLabException(
-            $"{Host}: the load generator {what} (exit {exit}{(exit > 128 ? string.Create(CultureInfo.InvariantCulture, $", killed by signal {exit - 128}") : "")}){(message is { Length: > 0 } ? ": " + message : "")}; the run is void.",
+            $"{Host}: the load generator {what} ({(exit == SshClient.ConnectionFailed ? "killed, or its session dropped" : string.Create(CultureInfo.InvariantCulture, $"exit {exit}"))}){(message is { Length: > 0 } ? ": " + message : "")}; the run is void.",
             ExitCode.Failed);
     }
 

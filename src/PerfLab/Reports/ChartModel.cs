@@ -60,14 +60,14 @@ internal static class ChartModel
         yield return new BarChart("Throughput", "RPS", groups, experiment.Variants.Select(v =>
         {
             var summary = ReportContent.Summary(experiment, v);
-            var estimates = experiment.Scenarios.Select(s => ReportContent.ScenarioEstimate(summary, s, "rps")).Append(summary?.AllRps).ToList();
+            var estimates = experiment.Scenarios.Select(s => ReportContent.ScenarioEstimate(summary, s, Metrics.Rps.Key)).Append(summary?.AllRps).ToList();
             return Series(v, estimates);
         }).ToList());
 
         yield return new BarChart("Mean latency", "ms", experiment.Scenarios.ToList(), experiment.Variants.Select(v =>
         {
             var summary = ReportContent.Summary(experiment, v);
-            return Series(v, experiment.Scenarios.Select(s => ReportContent.ScenarioEstimate(summary, s, "mean-ms")).ToList());
+            return Series(v, experiment.Scenarios.Select(s => ReportContent.ScenarioEstimate(summary, s, Metrics.MeanMs.Key)).ToList());
         }).ToList());
 
         if (experiment.Summaries.Any(s => s.BatchMeanMs is not null))
@@ -107,8 +107,8 @@ internal static class ChartModel
                 points.Select(p => p.Users).ToList(),
                 points.Select(p => Finite(p.Rps)).ToList(),
                 points.Select(p => Finite(p.P99Ms)).ToList(),
-                points.Select(p => Finite(p.Counters.TryGetValue("threadpool-thread-count", out var v) ? v : null)).ToList(),
-                points.Select(p => Finite(p.Counters.TryGetValue("threadpool-queue-length", out var v) ? v : null)).ToList()));
+                points.Select(p => Finite(p.Counters.TryGetValue(Metrics.ThreadCount.Key, out var v) ? v : null)).ToList(),
+                points.Select(p => Finite(p.Counters.TryGetValue(Metrics.QueueLength.Key, out var v) ? v : null)).ToList()));
         }
         if (series.Count == 0)
         {

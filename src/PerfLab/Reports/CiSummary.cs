@@ -30,10 +30,10 @@ public sealed record CiSummary(
     public static CiSummary Of(RunResults results, string verb, int exitCode)
     {
         var changes = results.Experiments.SelectMany(e => e.Comparisons
-            .Where(c => c.Scenario == "all" && c.Metric is "rps" or "batch-mean-ms")
+            .Where(c => c.Scenario == Metric.AllScenarios && Metrics.IsPrimary(c.Metric))
             .Select(c => new CiChange(e.Name, c.Variant, e.Baseline, c.Scenario, c.Metric, c.ChangePercent, c.LowPercent, c.HighPercent, Fmt.Verdict(c.Verdict))));
         var claims = results.Experiments.SelectMany(e => e.Claims.Select(c => new CiClaim(e.Name, c.Claim, c.SeedFigure, c.OurFigure,
-            c.DirectionHolds switch { true => "holds", false => "contrary", null => "not measured" }, c.Note)));
+            Fmt.Holds(c), c.Note)));
         return new CiSummary(verb, OutcomeOf(exitCode), exitCode, [.. changes], [.. claims], results.Thresholds, ProblemsOf(results));
     }
 
@@ -117,7 +117,7 @@ public sealed record CiSummary(
 public sealed record CiChange(string Experiment, string Variant, string Against, string Scenario, string Metric,
     double ChangePercent, double LowPercent, double HighPercent, string Verdict);
 
-/// <summary>A seed's claim beside our figure: holds, contrary or not measured.</summary>
+/// <summary>A seed's claim beside our figure: holds, contrary, equivalent or inconclusive.</summary>
 public sealed record CiClaim(string Experiment, string Claim, string SeedFigure, string OurFigure, string Result, string Note);
 
 /// <summary>Runs of a variant that failed ("failed"), could not run by design ("not applicable"), or a run cut short ("incomplete").</summary>

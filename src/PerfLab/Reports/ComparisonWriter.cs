@@ -138,7 +138,7 @@ public static class ComparisonWriter
     {
         var rows = c.Figures.Where(f => experiment is null || f.Experiment == experiment).Select(f =>
         {
-            var decimals = f.Metric == "rps" ? 1 : 2;
+            var decimals = Metrics.Find(f.Metric)?.Decimals ?? 2;
             return (IReadOnlyList<Cell>)
             [
                 .. experiment is null ? [new Cell(f.Experiment)] : Array.Empty<Cell>(),

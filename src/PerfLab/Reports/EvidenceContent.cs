@@ -65,6 +65,14 @@ internal static class EvidenceContent
             parts.Add($"warm-up {Fmt.Num(timed.Min(r => r.WarmupSeconds!.Value), 1)}-{Fmt.Num(timed.Max(r => r.WarmupSeconds!.Value), 1)} s, " +
                       $"{Fmt.Int(settled)} of {Fmt.Int(timed.Count)} runs steady before the cap");
         }
+        var tiered = ok.Where(r => r.Tiering is not null).ToList();
+        if (tiered.Count > 0)
+        {
+            var settledAfter = tiered.Where(r => r.Tiering!.SettledAfterSeconds is not null).Select(r => r.Tiering!.SettledAfterSeconds!.Value).ToList();
+            parts.Add($"tiering settled in {Fmt.Int(settledAfter.Count)} of {Fmt.Int(tiered.Count)} warm-ups" +
+                      (settledAfter.Count > 0 ? $" (after {Fmt.Num(settledAfter.Min(), 1)}-{Fmt.Num(settledAfter.Max(), 1)} s)" : "") +
+                      $", then {Fmt.Num(tiered.Min(r => r.Tiering!.WindowCompilesPerSecond), 1)}-{Fmt.Num(tiered.Max(r => r.Tiering!.WindowCompilesPerSecond), 1)} methods compiled a second in the windows");
+        }
         var inFlight = ok.Sum(r => r.Scenarios.Sum(s => s.InFlightAtEnd));
         if (inFlight > 0)
         {

@@ -53,31 +53,14 @@ internal static class Fmt
         return seconds == 0 ? text : $"{text} {Int(seconds)} s";
     }
 
-    public static string Verdict(Verdict verdict) => verdict switch
-    {
-        Results.Verdict.Better => "better",
-        Results.Verdict.Worse => "worse",
-        Results.Verdict.NoDifferenceDetected => "no difference detected",
-        _ => "not enough data",
-    };
+    /// <summary>The verdict's one word: better, worse, equivalent, inconclusive.</summary>
+    public static string Verdict(Verdict verdict) => verdict.ToString().ToLowerInvariant();
 
-    public static string Metric(string metric) => metric switch
-    {
-        "rps" => "RPS",
-        "mean-ms" => "mean (ms)",
-        "p99-ms" => "p99 (ms)",
-        "batch-mean-ms" => "batch mean (ms)",
-        _ => metric,
-    };
+    /// <summary>A metric's header from the catalog ("p99 (ms)"); the key itself when the catalog has no such entry.</summary>
+    public static string Metric(string metric) => Metrics.Find(metric)?.Header ?? metric;
 
-    /// <summary>yes / no; "undecided" when measured without enough repetitions for an interval.</summary>
-    public static string Holds(ClaimCheck claim) => claim.DirectionHolds switch
-    {
-        true => "yes",
-        false => "no",
-        null when claim.OurFigure == "not measured" => "not measured",
-        null => "undecided",
-    };
+    /// <summary>The claim's outcome in one word: holds, contrary, equivalent, inconclusive.</summary>
+    public static string Holds(ClaimCheck claim) => claim.Outcome.ToString().ToLowerInvariant();
 
     public static string FindingKind(FindingKind kind) => kind switch
     {

@@ -69,26 +69,34 @@ public sealed partial class HtmlReportWriter : IReportWriter
                 .Append(H(results.IncompleteReason ?? "stopped early"))
                 .Append(". The figures cover what was measured before it stopped.</p>\n");
         }
+        // The answer first: verdicts, the seed claims, the gates, then where to find the details.
+        HtmlSummarySection.Write(html, results);
+        SeedReproduction(html, results);
+        ThresholdSection.WriteHtml(html, results.Thresholds);
+        html.Append("<nav>Contents: <a href=\"#provenance\">provenance</a>")
+            .AppendJoin("", results.Experiments.Select(e => $", <a href=\"#{ReportContent.Anchor(e)}\">{H(e.Name)}</a>"))
+            .AppendJoin("", (results.Sweeps ?? []).Select(s => $", <a href=\"#{SweepContent.Anchor(s)}\">sweep {H(s.Experiment)}</a>"))
+            .Append("</nav>\n");
+
+        html.Append("<section id=\"provenance\">\n<h2>Provenance</h2>\n");
         Table(html, ReportContent.Provenance(results), "provenance", headerless: true);
         html.Append("<p class=\"note\">").Append(InlineCode(ReportContent.IntervalNote)).Append("</p>\n");
-        var notes = results.Notes;
-        foreach (var note in notes)
+        foreach (var note in results.Notes)
         {
             html.Append("<p class=\"note\">").Append(H(note)).Append("</p>\n");
         }
-        ThresholdSection.WriteHtml(html, results.Thresholds);
-        html.Append("<nav>Experiments: ")
-            .AppendJoin(", ", results.Experiments.Select(e => $"<a href=\"#{ReportContent.Anchor(e)}\">{H(e.Name)}</a>"))
-            .Append(results.Experiments.Count > 0 ? ", " : "")
-            .AppendJoin("", (results.Sweeps ?? []).Select(s => $"<a href=\"#{SweepContent.Anchor(s)}\">sweep {H(s.Experiment)}</a>, "))
-            .Append("<a href=\"#seed-reproduction\">seed reproduction</a></nav>\n");
+        html.Append("</section>\n");
 
         foreach (var experiment in results.Experiments)
         {
             Experiment(html, experiment);
         }
         HtmlSweepSection.Write(html, results);
+        return html.ToString();
+    }
 
+    private static void SeedReproduction(StringBuilder html, RunResults results)
+    {
         html.Append("<section id=\"seed-reproduction\">\n<h2>Seed reproduction</h2>\n");
         html.Append("<p class=\"note\">")
             .Append(ReportContent.HoldsLegend(s => $"<strong>{H(s)}</strong>", s => $"<em>{H(s)}</em>"))
@@ -103,7 +111,6 @@ public sealed partial class HtmlReportWriter : IReportWriter
             Table(html, claims, "claims");
         }
         html.Append("</section>\n");
-        return html.ToString();
     }
 
     private static void Experiment(StringBuilder html, ExperimentResult experiment)
@@ -184,8 +191,7 @@ public sealed partial class HtmlReportWriter : IReportWriter
         }
         else
         {
-            html.Append("<p class=\"note\">A difference is called only when the change's 95 % interval excludes zero and the change exceeds the noise floor. " +
-                        "Paired: within interleaved blocks, so drift that hits a whole block cancels.</p>\n");
+            html.Append($"<p class=\"note\">{H(ReportContent.VerdictLegend)}</p>\n");
             Table(html, ReportContent.Comparisons(experiment), "comparisons");
         }
         html.Append("<h3>Every run, in run order</h3>\n<p class=\"note\">All-scenario RPS (burst and upload experiments: mean batch time) of each run, with its place in the order (#).</p>\n");

@@ -6,7 +6,7 @@ namespace PerfLab.Reports;
 
 /// <summary>
 /// A JUnit XML file of a run or comparison, as CI servers read test results: one test case per gate (failed when the
-/// gate failed, with the observed figure), per seed claim (failed when contrary, skipped when not measured), per
+/// gate failed, with the observed figure), per seed claim (failed when contrary or equivalent, skipped when inconclusive), per
 /// verdict (always passing: a change is a finding, not a test; gates turn it into one) and per variant whose runs
 /// failed or could not run by design (skipped, as "not applicable").
 /// </summary>
@@ -41,8 +41,8 @@ public static class JunitWriter
         ("gates", [.. s.Gates.Select(g => new JunitCase($"{g.Threshold} on {g.Scope}", g.Passed ? null : $"observed {g.Observed}: {g.Threshold} does not hold", null,
             $"gate {g.Threshold} on {g.Scope}: observed {g.Observed}, {(g.Passed ? "pass" : "FAIL")}"))]),
         ("claims", [.. s.Claims.Select(c => new JunitCase($"{c.Experiment}: {c.Claim}",
-            c.Result == "contrary" ? $"contrary: ours {c.OurFigure}, seed {c.SeedFigure}" : null,
-            c.Result == "not measured" ? $"not measured: {c.Note}" : null,
+            c.Result is "contrary" or "equivalent" ? $"{c.Result}: ours {c.OurFigure}, seed {c.SeedFigure}" : null,
+            c.Result == "inconclusive" ? $"inconclusive: {c.Note}" : null,
             $"seed: {c.SeedFigure}\nours: {c.OurFigure}\n{c.Result}: {c.Note}"))]),
         ("verdicts", [.. s.Changes.Select(c => new JunitCase($"{c.Experiment}: {c.Variant} vs {c.Against} ({c.Scenario} {c.Metric})", null, null,
             $"{Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)}: {c.Verdict}"))]),

@@ -2,7 +2,7 @@ using PerfLab.Results;
 
 namespace PerfLab.Reports;
 
-/// <summary>report.md: provenance, one section per experiment with the seed articles' tables, then the seed reproduction table.</summary>
+/// <summary>report.md: the summary (verdicts, seed reproduction, gates, contents), then provenance and one section per experiment.</summary>
 public sealed class MarkdownReportWriter : IReportWriter
 {
     public string Format => "md";
@@ -19,28 +19,24 @@ public sealed class MarkdownReportWriter : IReportWriter
             md.Line($"> **Incomplete run:** {Md.Inline(results.IncompleteReason ?? "stopped early")}. The figures cover what was measured before it stopped.");
             md.Line();
         }
+        // The answer first: verdicts, the seed claims, the gates, then where to find the details.
+        MarkdownSummarySection.Write(md, results);
+        WriteSeedReproduction(md, results);
+        ThresholdSection.WriteMarkdown(md, results.Thresholds);
+        WriteContents(md, results);
+
+        md.Line("## Provenance");
+        md.Line();
         md.Table(ReportContent.Provenance(results), headerless: true);
         md.Line();
         md.Line(ReportContent.IntervalNote);
         md.Line();
-        var notes = results.Notes;
-        foreach (var note in notes)
+        foreach (var note in results.Notes)
         {
             md.Line($"- {Md.Inline(note)}");
         }
-        if (notes.Count > 0)
+        if (results.Notes.Count > 0)
         {
-            md.Line();
-        }
-
-        ThresholdSection.WriteMarkdown(md, results.Thresholds);
-
-        if (results.Experiments.Count > 0)
-        {
-            md.Line("Experiments: " + string.Join(", ",
-                results.Experiments.Select(e => $"[{Md.Inline(e.Name)}](#{ReportContent.Anchor(e)})"))
-                + string.Concat((results.Sweeps ?? []).Select(s => $", [sweep {Md.Inline(s.Experiment)}](#{SweepContent.Anchor(s)})"))
-                + ", [seed reproduction](#seed-reproduction).");
             md.Line();
         }
 
@@ -49,7 +45,10 @@ public sealed class MarkdownReportWriter : IReportWriter
             WriteExperiment(md, experiment);
         }
         MarkdownSweepSection.Write(md, results);
+    }
 
+    private static void WriteSeedReproduction(MarkdownBuilder md, RunResults results)
+    {
         md.Line("## Seed reproduction");
         md.Line();
         md.Line(ReportContent.HoldsLegend(s => $"**{s}**", s => $"*{s}*"));
@@ -63,6 +62,18 @@ public sealed class MarkdownReportWriter : IReportWriter
         {
             md.Table(claims);
         }
+        md.Line();
+    }
+
+    private static void WriteContents(MarkdownBuilder md, RunResults results)
+    {
+        md.Line("## Contents");
+        md.Line();
+        md.Line(string.Join(", ",
+            results.Experiments.Select(e => $"[{Md.Inline(e.Name)}](#{ReportContent.Anchor(e)})")
+                .Concat((results.Sweeps ?? []).Select(s => $"[sweep {Md.Inline(s.Experiment)}](#{SweepContent.Anchor(s)})"))
+                .Prepend("[provenance](#provenance)")) + ".");
+        md.Line();
     }
 
     private static void WriteExperiment(MarkdownBuilder md, ExperimentResult experiment)
@@ -158,8 +169,7 @@ public sealed class MarkdownReportWriter : IReportWriter
         }
         else
         {
-            md.Line("A difference is called only when the change's 95 % interval excludes zero and the change exceeds the noise floor. " +
-                    "Paired: within interleaved blocks, so drift that hits a whole block cancels.");
+            md.Line(ReportContent.VerdictLegend);
             md.Line();
             md.Table(ReportContent.Comparisons(experiment));
         }

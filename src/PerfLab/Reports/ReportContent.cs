@@ -11,22 +11,8 @@ internal static class ReportContent
         "Figures are medians over the repetitions with their 95 % interval in brackets, e.g. `408.4 [395.1–420.0]`; " +
         "(n=1) marks a figure from a single successful run.";
 
-    // Counter columns: dotnet-counters name, header, decimals, scale (alloc-rate is bytes per second).
-    private static readonly (string Key, string Header, int Decimals, double Scale)[] _counterColumns =
-    [
-        ("threadpool-thread-count", "thread-pool threads", 1, 1),
-        ("threadpool-queue-length", "queue length", 1, 1),
-        ("time-in-gc", "time in GC %", 1, 1),
-        ("alloc-rate", "alloc rate MB/s", 2, 1e-6),
-        ("working-set", "working set MB", 1, 1),
-    ];
-
-    private static readonly (string Key, string Header, int Decimals)[] _efficiencyColumns =
-    [
-        ("cpu-ms-per-request", "CPU ms/req", 3),
-        ("alloc-kb-per-request", "alloc KB/req", 1),
-        ("gc-pause-ms-per-request", "GC pause ms/req", 3),
-    ];
+    /// <summary>The tail-latency columns: every compared latency but the mean (which the throughput table shows).</summary>
+    private static IReadOnlyList<Metric> TailMetrics => [.. Metrics.Compared.Where(m => m.Unit == "ms" && m != Metrics.MeanMs)];
 
     public static ReportTable Provenance(RunResults results)
     {
@@ -84,8 +70,8 @@ internal static class ReportContent
             var row = new List<Cell> { VariantCell(experiment, variant, summary) };
             foreach (var scenario in experiment.Scenarios)
             {
-                row.Add(Fmt.Est(ScenarioEstimate(summary, scenario, "rps"), 1));
-                row.Add(Fmt.Est(ScenarioEstimate(summary, scenario, "mean-ms"), 2));
+                row.Add(Fmt.Est(ScenarioEstimate(summary, scenario, Metrics.Rps.Key), Metrics.Rps.Decimals));
+                row.Add(Fmt.Est(ScenarioEstimate(summary, scenario, Metrics.MeanMs.Key), Metrics.MeanMs.Decimals));
             }
             row.Add(Fmt.Est(summary?.AllRps, 1));
             if (hasBatches)
@@ -97,7 +83,7 @@ internal static class ReportContent
         return new ReportTable(columns, rows);
     }
 
-    /// <summary>p99 per scenario; in the open model also the p99 from the actual send time (not corrected).</summary>
+    /// <summary>p90 and p99 per scenario; in the open model also the p99 from the actual send time (not corrected).</summary>
     public static ReportTable TailLatency(ExperimentResult experiment)
     {
         var uncorrected = experiment.Scenarios
@@ -106,7 +92,7 @@ internal static class ReportContent
         var columns = new List<Column> { new("variant", Align.Left) };
         foreach (var scenario in experiment.Scenarios)
         {
-            columns.Add(new($"{scenario} p99 (ms)"));
+            columns.AddRange(TailMetrics.Select(m => new Column($"{scenario} {m.Header}")));
             if (uncorrected.Contains(scenario))
             {
                 columns.Add(new($"{scenario} p99 uncorrected (ms)"));
@@ -120,7 +106,7 @@ internal static class ReportContent
             var row = new List<Cell> { VariantCell(experiment, variant, summary) };
             foreach (var scenario in experiment.Scenarios)
             {
-                row.Add(Fmt.Est(ScenarioEstimate(summary, scenario, "p99-ms"), 2));
+                row.AddRange(TailMetrics.Select(m => new Cell(Fmt.Est(ScenarioEstimate(summary, scenario, m.Key), m.Decimals))));
                 if (uncorrected.Contains(scenario))
                 {
                     var values = OkRuns(experiment).Where(r => r.Variant == variant)
@@ -139,7 +125,7 @@ internal static class ReportContent
     public static ReportTable Counters(ExperimentResult experiment)
     {
         var columns = new List<Column> { new("variant", Align.Left) };
-        columns.AddRange(_counterColumns.Select(c => new Column(c.Header)));
+        columns.AddRange(Metrics.CounterColumns.Select(c => new Column(c.Header)));
         columns.Add(new("starvation injections"));
 
         var rows = new List<IReadOnlyList<Cell>>();
@@ -147,9 +133,9 @@ internal static class ReportContent
         {
             var summary = Summary(experiment, variant);
             var row = new List<Cell> { VariantCell(experiment, variant, summary) };
-            foreach (var (key, _, decimals, scale) in _counterColumns)
+            foreach (var counter in Metrics.CounterColumns)
             {
-                row.Add(Fmt.Est(summary?.Counters.GetValueOrDefault(key), decimals, scale));
+                row.Add(Fmt.Est(summary?.Counters.GetValueOrDefault(counter.Key), counter.Decimals, counter.Scale));
             }
             row.Add(StarvationInjections(experiment, variant));
             rows.Add(row);
@@ -160,20 +146,26 @@ internal static class ReportContent
     public static ReportTable Efficiency(ExperimentResult experiment)
     {
         var columns = new List<Column> { new("variant", Align.Left) };
-        columns.AddRange(_efficiencyColumns.Select(c => new Column(c.Header)));
+        columns.AddRange(Metrics.Efficiency.Select(c => new Column(c.Header)));
         var rows = new List<IReadOnlyList<Cell>>();
         foreach (var variant in experiment.Variants)
         {
             var summary = Summary(experiment, variant);
             var row = new List<Cell> { VariantCell(experiment, variant, summary) };
-            foreach (var (key, _, decimals) in _efficiencyColumns)
+            foreach (var efficiency in Metrics.Efficiency)
             {
-                row.Add(Fmt.Est(summary?.Efficiency.GetValueOrDefault(key), decimals));
+                row.Add(Fmt.Est(summary?.Efficiency.GetValueOrDefault(efficiency.Key), efficiency.Decimals));
             }
             rows.Add(row);
         }
         return new ReportTable(columns, rows);
     }
+
+    public const string VerdictLegend =
+        "Better or worse: the change's 95 % interval excludes zero and the change exceeds the noise floor. Equivalent: the " +
+        "whole interval lies within ± the noise floor (an equivalence test, as TOST). Inconclusive: the interval is wider " +
+        "than that; the verdict says what would decide it. Paired: within interleaved blocks, so drift that hits a whole " +
+        "block cancels.";
 
     public static ReportTable Comparisons(ExperimentResult experiment)
     {
@@ -186,7 +178,7 @@ internal static class ReportContent
             new Cell($"±{Fmt.Num(c.NoiseFloorPercent, 1)} % ({c.NoiseFloorSource})"),
             new Cell(c.MinimumDetectableEffectPercent is { } mde ? $"±{Fmt.Num(mde, 1)} %" : Fmt.Missing),
             new Cell(c.Method == "paired" ? $"paired, {Fmt.Int(c.Pairs)} blocks" : "Welch"),
-            VerdictCell(c.Verdict),
+            c.ToDecide is { } toDecide ? new Cell($"{Fmt.Verdict(c.Verdict)}: to decide, {toDecide}") : VerdictCell(c.Verdict),
         ]).ToList();
         return new ReportTable(
             [new("variant", Align.Left), new("scenario", Align.Left), new("metric", Align.Left), new("change vs baseline"),
@@ -217,11 +209,12 @@ internal static class ReportContent
             rows);
     }
 
-    /// <summary>What the seed-reproduction table's "holds?" column means, in each writer's own emphasis.</summary>
+    /// <summary>What the seed-reproduction table's "outcome" column means, in each writer's own emphasis.</summary>
     public static string HoldsLegend(Func<string, string> strong, Func<string, string> em) =>
-        $"Each claim of a seed article beside our figure. {em("holds?")} is {strong("yes")} when our change goes the article's way and " +
-        $"clears the noise, {strong("no")} when it does not, {em("undecided")} when one repetition gives a direction but no interval, " +
-        $"{em("not measured")} when this run has no figure for it.";
+        $"Each claim of a seed article beside our figure. {em("outcome")} is {strong("holds")} when our change goes the article's way " +
+        $"and clears the noise floor, {strong("contrary")} when it clears it the other way, {strong("equivalent")} when the whole 95 % " +
+        $"interval lies within ± the noise floor (no change worth the claim), {em("inconclusive")} when the interval is too wide to " +
+        "tell (the note says what would decide it) or there is no figure.";
 
     public static ReportTable SeedReproduction(RunResults results)
     {
@@ -233,13 +226,13 @@ internal static class ReportContent
                 new Cell(c.Claim),
                 new Cell(c.SeedFigure),
                 new Cell(c.OurFigure),
-                new Cell(Fmt.Holds(c), Strong: c.DirectionHolds is not null),
+                new Cell(Fmt.Holds(c), Strong: c.Outcome != ClaimOutcome.Inconclusive),
                 new Cell(c.Note),
             ]))
             .ToList();
         return new ReportTable(
             [new("seed", Align.Left), new("experiment", Align.Left), new("claim", Align.Left), new("seed figure"),
-             new("our figure"), new("holds?", Align.Left), new("note", Align.Left)],
+             new("our figure"), new("outcome", Align.Left), new("note", Align.Left)],
             rows);
     }
 

@@ -44,9 +44,10 @@ public sealed record ResultsComparison(
     public const string Method =
         "Change = B median / A median - 1. Its 95 % interval is approximated from the two medians' intervals by the " +
         "MOVER method (Zou & Donner, 2008) on the log scale: each side of the interval of ln(B/A) combines the matching " +
-        "half-widths of ln B and ln A in quadrature, which treats the two runs as independent. A difference is called only " +
-        "when that interval excludes zero and the change exceeds the larger noise floor either run measured for the figure; " +
-        "a figure from fewer than two successful runs has no interval and gets no verdict.";
+        "half-widths of ln B and ln A in quadrature, which treats the two runs as independent. The margin is the larger " +
+        "noise floor either run measured for the figure (none: zero). Better or worse: the interval excludes zero and the " +
+        "change exceeds the margin; equivalent: the whole interval lies within ± the margin (an equivalence test, as TOST); " +
+        "inconclusive: the interval is wider than that, or a figure from fewer than two successful runs has none.";
 
     public static ResultsComparison Compare(RunResults a, RunResults b, string labelA = "A", string labelB = "B")
     {
@@ -81,25 +82,23 @@ public sealed record ResultsComparison(
                 {
                     withoutData.Add($"{ea.Name} / {variant}: no successful run in {labelB}");
                 }
-                figures.AddRange(scenarios.SelectMany(scenario => s_scenarioMetrics.Select(m => Figure(ea, eb, variant, scenario, m.Metric, m.HigherIsBetter,
-                    ReportContent.ScenarioEstimate(sa, scenario, m.Metric), ReportContent.ScenarioEstimate(sb, scenario, m.Metric)))));
+                figures.AddRange(scenarios.SelectMany(scenario => Metrics.Compared.Select(m => Figure(ea, eb, variant, scenario, m.Key,
+                    ReportContent.ScenarioEstimate(sa, scenario, m.Key), ReportContent.ScenarioEstimate(sb, scenario, m.Key)))));
                 // With a single scenario its RPS is the experiment's: an "all" row would only repeat it.
                 var single = ea.Scenarios.Count == 1 && eb.Scenarios.Count == 1 && scenarios.Count == 1;
                 if (!single && (sa?.AllRps is not null || sb?.AllRps is not null))
                 {
-                    figures.Add(Figure(ea, eb, variant, "all", "rps", true, sa?.AllRps, sb?.AllRps));
+                    figures.Add(Figure(ea, eb, variant, Metric.AllScenarios, Metrics.Rps.Key, sa?.AllRps, sb?.AllRps));
                 }
                 if (sa?.BatchMeanMs is not null || sb?.BatchMeanMs is not null)
                 {
-                    figures.Add(Figure(ea, eb, variant, "all", "batch-mean-ms", false, sa?.BatchMeanMs, sb?.BatchMeanMs));
+                    figures.Add(Figure(ea, eb, variant, Metric.AllScenarios, Metrics.BatchMeanMs.Key, sa?.BatchMeanMs, sb?.BatchMeanMs));
                 }
             }
         }
         onlyB.AddRange(b.Experiments.Where(e => a.Experiments.All(x => x.Name != e.Name)).Select(e => $"experiment {e.Name}"));
         return new ResultsComparison(labelA, labelB, a, b, figures, onlyA, onlyB, withoutData) { Errors = ErrorsOf(a, b) };
     }
-
-    private static readonly (string Metric, bool HigherIsBetter)[] s_scenarioMetrics = [("rps", true), ("mean-ms", false), ("p99-ms", false)];
 
     /// <summary>Errors of every experiment, variant and scenario both folders have.</summary>
     private static List<ComparedErrors> ErrorsOf(RunResults a, RunResults b) =>
@@ -131,7 +130,7 @@ public sealed record ResultsComparison(
                         Figures.Where(f => t.Covers(f.Scenario)).Select(f => (f.Verdict, $"{f.Experiment} / {f.Variant} {f.Scenario} {f.Metric} {Fmt.Signed(f.ChangePercent)} %"))));
                     break;
                 case Threshold.Change:
-                    checks.AddRange(Figures.Where(f => f.Metric == "rps" && t.Covers(f.Scenario)).Select(f => new ThresholdCheck(t.Text,
+                    checks.AddRange(Figures.Where(f => f.Metric == Metrics.Rps.Key && t.Covers(f.Scenario)).Select(f => new ThresholdCheck(t.Text,
                         $"{f.Experiment} / {f.Variant} / {f.Scenario}: {LabelB} vs {LabelA}", t.Format(f.ChangePercent), t.Holds(f.ChangePercent))));
                     break;
                 default:
@@ -155,25 +154,8 @@ public sealed record ResultsComparison(
         return new ComparedErrors(ea.Name, variant, scenario, errorsA, requestsA, errorsB, requestsB);
     }
 
-    /// <summary>The change B vs A in percent with its approximate 95 % interval (see <see cref="Method"/>).</summary>
-    public static (double Change, double Low, double High) RatioInterval(Estimate a, Estimate b)
-    {
-        var lnA = Math.Log(a.Median);
-        var lnB = Math.Log(b.Median);
-        var aDown = lnA - Math.Log(a.Low);
-        var aUp = Math.Log(a.High) - lnA;
-        var bDown = lnB - Math.Log(b.Low);
-        var bUp = Math.Log(b.High) - lnB;
-        var ln = lnB - lnA;
-        var low = ln - Math.Sqrt((bDown * bDown) + (aUp * aUp));
-        var high = ln + Math.Sqrt((bUp * bUp) + (aDown * aDown));
-        return (Percent(ln), Percent(low), Percent(high));
-
-        static double Percent(double logRatio) => (Math.Exp(logRatio) - 1) * 100;
-    }
-
     private static ComparedFigure Figure(
-        ExperimentResult ea, ExperimentResult eb, string variant, string scenario, string metric, bool higherIsBetter, Estimate? a, Estimate? b)
+        ExperimentResult ea, ExperimentResult eb, string variant, string scenario, string metric, Estimate? a, Estimate? b)
     {
         var floors = ea.Comparisons.Concat(eb.Comparisons)
             .Where(c => c.Scenario == scenario && c.Metric == metric && double.IsFinite(c.NoiseFloorPercent))
@@ -181,23 +163,7 @@ public sealed record ResultsComparison(
             .ToList();
         double? floor = floors.Count > 0 ? floors.Max() : null;
 
-        if (a is null || b is null || !Usable(a) || !Usable(b))
-        {
-            var change = a is { Median: > 0 } && b is not null && double.IsFinite(b.Median) ? (b.Median / a.Median - 1) * 100 : double.NaN;
-            return new(ea.Name, variant, scenario, metric, a, b, change, double.NaN, double.NaN, floor, Verdict.NotEnoughData);
-        }
-
-        var (changePct, low, high) = RatioInterval(a, b);
-        var verdict = Verdict.NoDifferenceDetected;
-        if ((low > 0 || high < 0) && Math.Abs(changePct) > (floor ?? 0))
-        {
-            verdict = changePct > 0 == higherIsBetter ? Verdict.Better : Verdict.Worse;
-        }
-        return new(ea.Name, variant, scenario, metric, a, b, changePct, low, high, floor, verdict);
+        var (change, low, high, verdict) = Statistics.CompareEstimates(a, b, Metrics.Get(metric).HigherIsBetter, floor ?? 0);
+        return new(ea.Name, variant, scenario, metric, a, b, change, low, high, floor, verdict);
     }
-
-    // Logs need positive figures, and an interval needs at least two runs behind it.
-    private static bool Usable(Estimate e) =>
-        e.Samples >= 2 && e.Low > 0 && e.Median > 0 && e.High > 0
-        && double.IsFinite(e.Low) && double.IsFinite(e.High) && e.Low <= e.Median && e.Median <= e.High;
 }

@@ -93,6 +93,9 @@ public static class ResultsJson
             NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
             UnmappedMemberHandling = JsonUnmappedMemberHandling.Skip,
         };
+        // The verdict words are written in lower case; these come first, as an options converter outranks a type's attribute.
+        options.Converters.Add(new LowerCaseEnumConverter<Verdict>());
+        options.Converters.Add(new LowerCaseEnumConverter<ClaimOutcome>());
         options.Converters.Add(new JsonStringEnumConverter());
         options.MakeReadOnly(populateMissingResolver: true);
         return options;

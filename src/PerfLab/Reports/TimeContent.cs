@@ -52,6 +52,10 @@ internal static class TimeContent
         rows.Add(Row("database ms/req (client)", evidence, e => Ms(e.DatabaseMsPerRequest)));
         rows.Add(Row("lock-blocked ms/req", evidence, e => Ms(e.LockBlockedMsPerRequest)));
         rows.Add(Row("blocking-wait ms/req", evidence, e => Ms(e.BlockingWaitMsPerRequest)));
+        if (evidence.Any(e => e.BlockedThreadsAtOnce is not null))
+        {
+            rows.Add(Row("pool threads blocked at once", evidence, e => e.BlockedThreadsAtOnce is { } n ? Fmt.Num(n, 1) : Fmt.Missing));
+        }
         rows.Add(Row("GC pause share", evidence, e => Percent(e.GcPauseShare)));
         rows.Add(Row("GC CPU share", evidence, e => Percent(e.GcCpuShare)));
         return new ReportTable(
@@ -96,7 +100,7 @@ internal static class TimeContent
     public static IReadOnlyList<BlockingSite> CallSites(ExperimentResult experiment) =>
         Evidence(experiment)
             .SelectMany(e => e.Contention.Select(c => new BlockingSite(e.Variant, "lock contention", c))
-                .Concat(e.BlockingWaits.Select(c => new BlockingSite(e.Variant, "blocking wait", c)))
+                .Concat(e.BlockingWaits.Select(c => new BlockingSite(e.Variant, c.Call ?? "blocking wait", c)))
                 .OrderByDescending(s => s.Site.TotalMs))
             .ToList();
 

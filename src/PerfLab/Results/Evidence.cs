@@ -22,8 +22,10 @@ public sealed record VariantEvidence
     public double? DatabaseMsPerRequest { get; init; }
     /// <summary>Time per request threads spent blocked on contended locks (contention events).</summary>
     public double? LockBlockedMsPerRequest { get; init; }
-    /// <summary>Time per request threads spent blocked in synchronous waits on tasks (.Wait(), .Result).</summary>
+    /// <summary>Time per request pool threads spent blocked in blocking calls (Thread.Sleep, .Wait(), .Result, sync I/O, ...).</summary>
     public double? BlockingWaitMsPerRequest { get; init; }
+    /// <summary>Pool threads blocked in a blocking call at once, on average over the trace (the sampler's ticks).</summary>
+    public double? BlockedThreadsAtOnce { get; init; }
     /// <summary>Share of the traced wall time the runtime was paused for GC (0..1).</summary>
     public double? GcPauseShare { get; init; }
     /// <summary>Share of the CPU samples inside the GC (0..1).</summary>
@@ -39,7 +41,11 @@ public sealed record VariantEvidence
 }
 
 /// <summary>One place in the code, with how often and how long it blocked, and a stack that shows it (root first).</summary>
-public sealed record CallSite(string Method, long Count, double TotalMs, IReadOnlyList<string> Stack);
+public sealed record CallSite(string Method, long Count, double TotalMs, IReadOnlyList<string> Stack)
+{
+    /// <summary>The blocking call made there ("Thread.Sleep()"), for blocking waits; null for locks.</summary>
+    public string? Call { get; init; }
+}
 
 /// <summary>One distinct stack (root first) and its CPU samples.</summary>
 public sealed record StackSample(IReadOnlyList<string> Frames, long Samples);

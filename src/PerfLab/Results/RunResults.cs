@@ -168,6 +168,9 @@ public sealed record RunRecord
     /// <summary>The latency proxy between the SUT and PostgreSQL, configured and measured; null when the SUT connected directly.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public DatabasePathStats? DatabasePath { get; init; }
+    /// <summary>What the SUT's runtime compiled, by tier, during the warm-up and the window; null where its JIT events were not read.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public TieringRecord? Tiering { get; init; }
 }
 
 /// <summary>Load figures of one scenario in one run (warm-up excluded).</summary>
@@ -232,9 +235,6 @@ public sealed record VariantSummary
     public required IReadOnlyDictionary<string, Estimate> Efficiency { get; init; }
 }
 
-[JsonConverter(typeof(JsonStringEnumConverter<Verdict>))]
-public enum Verdict { Better, Worse, NoDifferenceDetected, NotEnoughData }
-
 /// <summary>A variant against the baseline on one metric.</summary>
 public sealed record Comparison
 {
@@ -257,7 +257,11 @@ public sealed record Comparison
     public int Pairs { get; init; }
     /// <summary>The smallest change, in percent, this comparison could have called (its interval half-width or the floor, whichever is larger).</summary>
     public double? MinimumDetectableEffectPercent { get; init; }
+    /// <summary>better, worse, equivalent (the interval within ± the noise floor) or inconclusive.</summary>
     public required Verdict Verdict { get; init; }
+    /// <summary>An inconclusive verdict: what would decide it ("about 9 blocks in all (--precision 2.1)"); otherwise null.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? ToDecide { get; init; }
 }
 
 [JsonConverter(typeof(JsonStringEnumConverter<FindingKind>))]
@@ -281,7 +285,9 @@ public sealed record ClaimCheck
     public required string Claim { get; init; }
     public required string SeedFigure { get; init; }
     public required string OurFigure { get; init; }
-    /// <summary>True when our change goes the seed's way and clears the noise; false when it does not; null when not measured.</summary>
+    /// <summary>True when our change goes the seed's way and clears the noise; false when it does not; null when undecided.</summary>
     public required bool? DirectionHolds { get; init; }
+    /// <summary>holds, contrary, equivalent (no change beyond the noise floor) or inconclusive.</summary>
+    public ClaimOutcome Outcome { get; init; } = ClaimOutcome.Inconclusive;
     public required string Note { get; init; }
 }

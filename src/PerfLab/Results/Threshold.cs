@@ -23,18 +23,13 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
     public const string NoWorse = "no-worse";
     public const string Change = "change";
     public const string Errors = "errors";
-    public const string Rps = "rps";
 
-    /// <summary>Latency metrics and the field of a run's scenario figures each reads.</summary>
-    public static readonly IReadOnlyDictionary<string, Func<ScenarioStats, double>> Latencies = new Dictionary<string, Func<ScenarioStats, double>>
-    {
-        ["mean"] = s => s.MeanMs, ["p50"] = s => s.P50Ms, ["p75"] = s => s.P75Ms, ["p90"] = s => s.P90Ms,
-        ["p95"] = s => s.P95Ms, ["p99"] = s => s.P99Ms, ["p99.9"] = s => s.P999Ms, ["p999"] = s => s.P999Ms, ["max"] = s => s.MaxMs,
-    };
+    /// <summary>The catalog entry this threshold reads from each run's scenario figures; null for errors, change and no-worse.</summary>
+    public Metric? Measured => Metrics.ForThreshold(Metric);
 
-    public const string Syntax =
-        "a threshold is METRIC<VALUE or METRIC>VALUE (also <=, >=): p50|p90|p95|p99|p99.9|mean|max with ms or s (e.g. p99<250ms), " +
-        "rps>1000, errors<1% or errors<=0, change>-5% (RPS change against the baseline), or no-worse";
+    public static readonly string Syntax =
+        $"a threshold is METRIC<VALUE or METRIC>VALUE (also <=, >=): {Metrics.ThresholdSpellings(m => m.Unit == "ms")} with ms or s " +
+        "(e.g. p99<250ms), rps>1000, errors<1% or errors<=0, change>-5% (RPS change against the baseline), or no-worse";
 
     [GeneratedRegex(@"^\s*(?<metric>[a-z][a-z0-9.]*)\s*(?<op><=|>=|<|>)\s*(?<value>[-+]?[0-9]+(\.[0-9]+)?)\s*(?<unit>ms|s|%)?\s*$", RegexOptions.IgnoreCase)]
     private static partial Regex Pattern();
@@ -72,16 +67,20 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
         var value = double.Parse(m.Groups["value"].Value, NumberStyles.Float, CultureInfo.InvariantCulture);
         var unit = m.Groups["unit"].Value.ToLowerInvariant();
         var clean = $"{metric}{op}{m.Groups["value"].Value}{unit}";
-        if (Latencies.ContainsKey(metric))
+        if (Metrics.ForThreshold(metric) is { Unit: "ms" })
         {
             return unit is "ms" or "s"
                 ? new Threshold(clean, metric, op, unit == "s" ? value * 1000 : value, false)
                 : throw Invalid(text, $"a latency needs a unit: ms or s (e.g. {metric}{op}250ms)");
         }
+        if (Metrics.ForThreshold(metric) is { } plain)
+        {
+            return unit.Length == 0
+                ? new Threshold(clean, metric, op, value, false)
+                : throw Invalid(text, $"{metric} is a plain number of {plain.Unit} (e.g. {metric}>1000)");
+        }
         return metric switch
         {
-            Rps when unit.Length == 0 => new Threshold(clean, metric, op, value, false),
-            Rps => throw Invalid(text, "rps is a plain number of requests per second (e.g. rps>1000)"),
             Errors when unit is "%" or "" => new Threshold(clean, metric, op, value, unit == "%"),
             Errors => throw Invalid(text, "errors is a rate in percent (errors<1%) or a count (errors<=0)"),
             Change when unit == "%" => new Threshold(clean, metric, op, value, true),
@@ -103,8 +102,8 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
 
     /// <summary>A figure in the threshold's own unit: "231.4 ms", "0.52 %", "1204.3 RPS".</summary>
     public string Format(double observed) => !double.IsFinite(observed) ? "no figure"
-        : Latencies.ContainsKey(Metric) ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.##} ms")
-        : Metric == Rps ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.#} RPS")
+        : Measured is { Unit: "ms" } ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.##} ms")
+        : Measured is { } measured ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.#} ") + measured.Unit
         : Metric == Change ? string.Create(CultureInfo.InvariantCulture, $"{observed:+0.##;-0.##;0} %")
         : Percent ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.###} %")
         : string.Create(CultureInfo.InvariantCulture, $"{observed:0} errors");

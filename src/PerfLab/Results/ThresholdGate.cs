@@ -63,13 +63,13 @@ public static class ThresholdGate
         scope = threshold.Scenario is { } scenario ? $"{scope} / {scenario}" : scope;
         var all = verdicts.ToList();
         var worse = all.Where(v => v.Verdict == Verdict.Worse).Select(v => v.What).ToList();
-        var undecided = all.Count(v => v.Verdict == Verdict.NotEnoughData);
+        var undecided = all.Count(v => v.Verdict == Verdict.Inconclusive);
         var observed = worse.Count > 0
             ? $"{worse.Count} worse: {string.Join("; ", worse)}"
             : all.Count == 0 ? "no comparison" : "none worse";
         if (undecided > 0)
         {
-            observed += string.Create(CultureInfo.InvariantCulture, $" ({undecided} of {all.Count} without enough data for a verdict)");
+            observed += string.Create(CultureInfo.InvariantCulture, $" ({undecided} of {all.Count} inconclusive)");
         }
         return new ThresholdCheck(threshold.Text, $"{scope}: every comparison", observed, worse.Count == 0);
     }
@@ -79,7 +79,7 @@ public static class ThresholdGate
     {
         // Scoped: the scenario's own RPS change; an experiment of one scenario compares it under "all" only.
         var scenario = threshold.Scenario is { } s && experiment.Scenarios.Count > 1 ? s : "all";
-        var primary = experiment.Comparisons.Where(c => c.Scenario == scenario && c.Metric is "rps" or "batch-mean-ms").ToList();
+        var primary = experiment.Comparisons.Where(c => c.Scenario == scenario && Metrics.IsPrimary(c.Metric)).ToList();
         if (primary.Count == 0)
         {
             yield return new ThresholdCheck(threshold.Text, experiment.Name, "no comparison against the baseline", Passed: false);
@@ -99,7 +99,7 @@ public static class ThresholdGate
             var requests = runs.Sum(r => r.Requests);
             return !threshold.Percent ? errors : requests > 0 ? 100.0 * errors / requests : double.NaN;
         }
-        Func<ScenarioStats, double> pick = threshold.Metric == Threshold.Rps ? s => s.Rps : Threshold.Latencies[threshold.Metric];
+        var pick = threshold.Measured?.OfScenario ?? throw new InvalidOperationException($"'{threshold.Metric}' reads no scenario figure");
         return Median(runs.Select(pick).Where(double.IsFinite).ToList());
     }
 

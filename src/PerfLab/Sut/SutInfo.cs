@@ -26,6 +26,9 @@ public sealed record SutInfo(
     /// <summary>Sut:DataLayer in effect (ef-core or ado-net); null from a build that predates the switch.</summary>
     public string? DataLayer { get; init; }
 
+    /// <summary>The EF Core, EF Core provider and Npgsql versions the SUT has loaded; null from a build that predates it.</summary>
+    public SutDataLayerVersions? DataLayerVersions { get; init; }
+
     /// <summary>Where the SUT's standard output goes (terminal or redirected); null from a build that predates the switch.</summary>
     public string? Console { get; init; }
 
@@ -51,10 +54,16 @@ public sealed record SutInfo(
             ["dataAccess"] = DataAccess,
             ["logging"] = Logging,
             ["dataLayer"] = DataLayer ?? "",
+            ["efCore"] = DataLayerVersions?.EfCore ?? "",
+            ["efCoreProvider"] = DataLayerVersions?.EfCoreProvider ?? "",
+            ["npgsql"] = DataLayerVersions?.Npgsql ?? "",
             ["console"] = Console ?? "",
         };
     }
 }
+
+/// <summary>Versions of the data-access assemblies loaded in the SUT; null where one is not loaded (EF Core under ADO.NET).</summary>
+public sealed record SutDataLayerVersions(string? EfCore, string? EfCoreProvider, string? Npgsql);
 
 public sealed record SutHttpInfo(string Protocols, int Http2InitialConnectionWindowSize, int Http2InitialStreamWindowSize);
 

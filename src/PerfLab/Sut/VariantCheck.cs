@@ -31,6 +31,10 @@ public static class VariantCheck
         }
 
         CheckSettings(launch.Settings, info, Expect);
+        if (launch.Settings.Keys.Any(k => k.EndsWith("DataLayer", StringComparison.OrdinalIgnoreCase)) && info.DataLayerVersions is { } versions)
+        {
+            confirmed.Add(DescribeDataLayer(info.DataLayer, versions));
+        }
         if (launch.Environment.TryGetValue("DOTNET_gcServer", out var gcServer))
         {
             covered.Add("DOTNET_gcServer");
@@ -53,6 +57,14 @@ public static class VariantCheck
             confirmed.Add($"framework {launch.Framework} (/info)");
         }
         return new SutInfoCheck(confirmed, problems, covered);
+    }
+
+    /// <summary>The data layer with the versions the SUT has loaded, e.g. "ef-core: EF Core 8.0.34, provider 8.0.11, Npgsql 8.0.9 (/info)".</summary>
+    public static string DescribeDataLayer(string? layer, SutDataLayerVersions versions)
+    {
+        var parts = new[] { ("EF Core", versions.EfCore), ("provider", versions.EfCoreProvider), ("Npgsql", versions.Npgsql) }
+            .Where(p => p.Item2 is not null).Select(p => $"{p.Item1} {p.Item2}");
+        return $"{layer ?? "data layer"}: {string.Join(", ", parts)} (/info)";
     }
 
     private static void CheckSettings(IReadOnlyDictionary<string, string> settings, SutInfo info, Action<string, string, string> expect)

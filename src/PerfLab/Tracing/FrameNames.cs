@@ -16,17 +16,6 @@ public static partial class FrameNames
         "Interop+",
     ];
 
-    // Frames that block the calling thread until a task or an event completes (sync over async). Matched on the name
-    // with generic arguments removed, so Task`1[System.__Canon].get_Result counts as Task`1.get_Result.
-    private static readonly string[] s_blockingWaits =
-    [
-        "System.Threading.Tasks.Task.Wait", "System.Threading.Tasks.Task.InternalWait", "System.Threading.Tasks.Task`1.get_Result",
-        "System.Threading.Tasks.Task`1.GetResultCore", "System.Runtime.CompilerServices.TaskAwaiter.GetResult",
-        "System.Runtime.CompilerServices.TaskAwaiter`1.GetResult", "System.Runtime.CompilerServices.ConfiguredTaskAwaitable",
-        "System.Threading.ManualResetEventSlim.Wait", "System.Threading.Tasks.Task.SpinThenBlockingWait",
-        "System.Threading.Tasks.Task.WaitAll", "System.Threading.Tasks.Task.WaitAny",
-    ];
-
     // A lock's slow path: a thread here did not get the lock at once and spins (on-CPU) or blocks.
     private static readonly string[] s_lockSlowPaths =
     [
@@ -82,12 +71,9 @@ public static partial class FrameNames
             || s_plumbingPrefixes.Any(p => name.StartsWith(p, StringComparison.Ordinal));
     }
 
-    /// <summary>The blocking wait this frame is (its name without generic arguments), or null.</summary>
-    public static string? BlockingWait(string frame)
-    {
-        var name = WithoutGenericArguments(MethodPart(frame));
-        return s_blockingWaits.Any(w => name.StartsWith(w, StringComparison.Ordinal)) ? name : null;
-    }
+    /// <summary>The blocking call this frame is (its name without generic arguments), or null; see <see cref="BlockingCalls"/>.</summary>
+    public static string? BlockingWait(string frame) =>
+        BlockingCalls.Of(frame) is null ? null : WithoutGenericArguments(MethodPart(frame));
 
     public static bool IsDeepWait(string frame)
     {
@@ -139,18 +125,8 @@ public static partial class FrameNames
         return -1;
     }
 
-    /// <summary>Index (root first) of the outermost blocking-wait frame, so its caller is the code that blocks; -1 if none.</summary>
-    public static int OutermostBlockingWait(IReadOnlyList<string> rootToLeaf)
-    {
-        for (var i = 0; i < rootToLeaf.Count; i++)
-        {
-            if (BlockingWait(rootToLeaf[i]) is not null)
-            {
-                return i;
-            }
-        }
-        return -1;
-    }
+    /// <summary>Index (root first) of the outermost blocking-call frame, so its caller is the code that blocks; -1 if none.</summary>
+    public static int OutermostBlockingWait(IReadOnlyList<string> rootToLeaf) => BlockingCalls.Outermost(rootToLeaf);
 
     public static string WithoutGenericArguments(string name)
     {

@@ -97,7 +97,7 @@ public static class TraceAnalysis
             var stacks = _samples.Stacks();
             return new TraceProfile(traced / 1000, interval, tick, _samples.Cpu, _samples.Waiting, components, gc,
                 _contention.Sites(stacks, interval), _waits.Sites(tick), _threadPool.Summary(),
-                stacks.Take(options.TopStacks).ToList(), stacks, Warnings());
+                stacks.Take(options.TopStacks).ToList(), stacks, Warnings(), _waits.ThreadTime(tick));
         }
 
         private List<string> Warnings()

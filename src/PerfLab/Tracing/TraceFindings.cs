@@ -29,6 +29,10 @@ public static class TraceFindings
     // A blocking-wait site needs 50 samples (50 ms of thread time at the default 1 ms interval) to be strong.
     private const long StrongWaitSamples = 50;
     private const long MinWaitSamples = 2;
+    // A blocking site explains the latency when half the mean latency or more is spent blocked there.
+    private const double ExplainsLatency = 0.5;
+    /// <summary>Fewer completed requests than this while tracing give no per-request figure: too few to divide by.</summary>
+    public const long MinRequests = 10;
     // CPU shares rest on samples: 500 on-CPU samples (0.5 s of CPU) make a share steady to a few percent.
     public const long StrongCpuSamples = 500;
     // GC headroom is strong from 10 GCs seen with the CPU samples above.
@@ -38,12 +42,14 @@ public static class TraceFindings
     private const string Unnamed = "?";
     private const int EvidenceFrames = 12;
 
-    /// <param name="requests">Requests completed while the trace ran; 0 or less gives per-second figures instead.</param>
-    public static IReadOnlyList<TraceFinding> From(TraceProfile profile, long requests)
+    /// <param name="requests">Requests completed while the trace ran; fewer than <see cref="MinRequests"/> gives per-second figures instead.</param>
+    /// <param name="meanLatencyMs">The requests' mean latency, when known: a blocking site that explains most of it is strong.</param>
+    public static IReadOnlyList<TraceFinding> From(TraceProfile profile, long requests, double meanLatencyMs = double.NaN)
     {
+        requests = requests >= MinRequests ? requests : 0;
         var findings = new List<TraceFinding>();
         findings.AddRange(Contention(profile, requests));
-        findings.AddRange(SyncOverAsync(profile, requests));
+        findings.AddRange(SyncOverAsync(profile, requests, meanLatencyMs));
         findings.AddRange(Gc(profile));
         findings.AddRange(LargestComponent(profile, requests));
         return findings;
@@ -63,14 +69,42 @@ public static class TraceFindings
                     .. Leafmost(c.ExampleStack)],
                 c.Count >= StrongContentions && c.BlockedMs >= StrongBlockedMs));
 
-    private static IEnumerable<TraceFinding> SyncOverAsync(TraceProfile profile, long requests) =>
+    private static IEnumerable<TraceFinding> SyncOverAsync(TraceProfile profile, long requests, double meanLatencyMs) =>
         profile.BlockingWaits.Where(w => w.Samples >= MinWaitSamples && w.Place != Unnamed).Take(MaxSites)
-            .Select(w => new TraceFinding(TraceFindingKind.SyncOverAsync, w.Place,
-                F($"{FrameNames.Place(w.WaitFrame)}() in {w.Place}{From(w.Place, w.AppPlace)} blocks pool threads, {Per(w.Ms, profile, requests)}"),
-                [F($"{w.Samples} samples of pool threads waiting there ({w.Ms:F0} ms of thread time), at least {w.Waits} waits"),
-                    F($"thread pool: {profile.ThreadPool.BlockingAdjustments} threads added for blocked threads, {profile.ThreadPool.StarvationAdjustments} for starvation, up to {profile.ThreadPool.MaxWorkerThreads} workers"),
-                    .. Leafmost(w.ExampleStack)],
-                w.Samples >= StrongWaitSamples));
+            .Select(w => BlockingFinding(profile, w, requests, meanLatencyMs));
+
+    // Strong with enough samples, and, when the latency is known, when the blocked time explains most of it.
+    private static TraceFinding BlockingFinding(TraceProfile profile, BlockingWaitSite w, long requests, double meanLatencyMs)
+    {
+        var perRequest = requests > 0 ? w.Ms / requests : double.NaN;
+        var explains = double.IsFinite(meanLatencyMs) && meanLatencyMs > 0 && double.IsFinite(perRequest)
+            ? perRequest / meanLatencyMs : double.NaN;
+        var evidence = new List<string>
+        {
+            F($"{w.Samples} samples of pool threads blocked there ({w.Ms:F0} ms of thread time, from the sampler's stacks), at least {w.Waits} waits"),
+        };
+        if (double.IsFinite(explains))
+        {
+            evidence.Add(F($"{perRequest:F1} ms blocked per request against a mean latency of {meanLatencyMs:F1} ms ({explains * 100:F0} %)"));
+        }
+        if (profile.PoolThreads is { } pool)
+        {
+            evidence.Add(F($"pool threads blocked at once: {pool.BlockedAtOnceMean:F1} on average, up to {pool.BlockedAtOnceMax}"));
+        }
+        evidence.Add(F($"thread pool: {profile.ThreadPool.BlockingAdjustments} threads added for blocked threads, {profile.ThreadPool.StarvationAdjustments} for starvation, up to {profile.ThreadPool.MaxWorkerThreads} workers"));
+        evidence.AddRange(Leafmost(w.ExampleStack));
+        var strong = w.Samples >= StrongWaitSamples && (!double.IsFinite(explains) || explains >= ExplainsLatency);
+        return new TraceFinding(TraceFindingKind.SyncOverAsync, w.Place,
+            F($"{CallName(w)} in {w.Place}{From(w.Place, w.AppPlace)} blocks pool threads {Per(w.Ms, profile, requests)}; {w.Advice}"),
+            evidence, strong);
+    }
+
+    /// <summary>"Thread.Sleep()", "Task.Wait()", "File.ReadAllBytes() (synchronous file I/O)": the call as the stack names it.</summary>
+    public static string CallName(BlockingWaitSite w)
+    {
+        var frame = BlockingCalls.Display(w.WaitFrame) + "()";
+        return w.Call.StartsWith("synchronous", StringComparison.Ordinal) ? F($"{frame} ({w.Call})") : frame;
+    }
 
     private static IEnumerable<TraceFinding> Gc(TraceProfile profile)
     {

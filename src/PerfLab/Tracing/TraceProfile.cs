@@ -19,6 +19,7 @@ public sealed record TraceAnalysisOptions(string AppNamespace = "PerfLab.Sut", i
 /// <param name="Components">CPU milliseconds by component, largest first; Gc from pause time (see TraceAnalysis).</param>
 /// <param name="Stacks">All distinct on-CPU stacks (root first) with their sample counts, for the flame-graph exports.</param>
 /// <param name="Warnings">What makes this trace less telling: no samples, methods left unnamed (no rundown), ...</param>
+/// <param name="PoolThreads">Where the pool threads' time went (running, blocked, idle), from the sampler's stacks.</param>
 public sealed record TraceProfile(
     double TracedSeconds,
     double SampleIntervalMs,
@@ -32,7 +33,8 @@ public sealed record TraceProfile(
     ThreadPoolSummary ThreadPool,
     IReadOnlyList<SampledStack> TopStacks,
     IReadOnlyList<SampledStack> Stacks,
-    IReadOnlyList<string> Warnings)
+    IReadOnlyList<string> Warnings,
+    PoolThreadTime? PoolThreads = null)
 {
     /// <summary>CPU milliseconds of every component together.</summary>
     public double CpuMs => Components.Sum(c => c.Ms);
@@ -82,14 +84,26 @@ public sealed record GcSummary(
 public sealed record ContentionSite(string Place, string Frame, long Count, double BlockedMs, IReadOnlyList<string> ExampleStack,
     string? AppPlace = null, double AcquireCpuMs = 0);
 
-/// <summary>Threads blocked synchronously on a task or event (sync over async), grouped by the caller that blocks.</summary>
+/// <summary>Pool threads held in a blocking call (<see cref="BlockingCalls"/>), grouped by the call and the caller that made it.</summary>
 /// <param name="Waits">Waits seen: runs of one thread's consecutive samples at this site (a lower bound, back-to-back waits merge).</param>
 /// <param name="Samples">Waiting samples whose stack holds a blocking wait at this call site.</param>
 /// <param name="Ms">Samples times the tick interval: thread time spent blocked there.</param>
 /// <param name="WaitFrame">The blocking frame seen, e.g. "System.Threading.Tasks.Task.Wait".</param>
 /// <param name="AppPlace">The innermost frame of the app's own code above the wait; null if none.</param>
+/// <param name="Call">The kind of blocking call (<see cref="BlockingCall.Name"/>): "Thread.Sleep", "Task wait", ...</param>
+/// <param name="Advice">What to do instead, from <see cref="BlockingCalls"/>.</param>
 public sealed record BlockingWaitSite(string Place, string Frame, string WaitFrame, long Waits, long Samples, double Ms,
-    IReadOnlyList<string> ExampleStack, string? AppPlace = null);
+    IReadOnlyList<string> ExampleStack, string? AppPlace = null, string Call = "Task wait", string Advice = "await it instead");
+
+/// <summary>
+/// Thread time of the pool's worker threads over the trace, from the sampler's stacks (every managed thread is sampled
+/// every tick, so samples times the tick are thread milliseconds): running managed code, blocked in a blocking call,
+/// idle (waiting for work), or outside managed code otherwise (a syscall, native code).
+/// </summary>
+/// <param name="BlockedAtOnceMean">Pool threads blocked at the same tick, on average over the trace's ticks.</param>
+/// <param name="BlockedAtOnceMax">The most pool threads blocked at one tick.</param>
+public sealed record PoolThreadTime(double RunningMs, double BlockedMs, double IdleMs, double OutsideManagedMs,
+    double BlockedAtOnceMean, int BlockedAtOnceMax);
 
 /// <summary>The thread pool's own reports: why it added threads and how many workers it ran.</summary>
 /// <param name="StarvationAdjustments">Adjustments with reason Starvation: nothing was dequeued for a while, a thread was injected.</param>

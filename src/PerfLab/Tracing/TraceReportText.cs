@@ -50,10 +50,15 @@ public static class TraceReportText
             Line(text, F($"  {c.Place,-50} {c.Count,8} x {c.BlockedMs,10:F1} ms blocked") + PerRequest(c.BlockedMs, requests) +
                 F($", {c.AcquireCpuMs:F1} ms on CPU acquiring"));
         }
-        Line(text, F($"Blocking waits on pool threads (sync over async): {profile.BlockingWaits.Count} site(s)"));
+        if (profile.PoolThreads is { } pool)
+        {
+            Line(text, F($"Pool threads' time (sampler stacks): running {pool.RunningMs:F0} ms, blocked {pool.BlockedMs:F0} ms, idle {pool.IdleMs:F0} ms, ") +
+                F($"outside managed code {pool.OutsideManagedMs:F0} ms; blocked at once {pool.BlockedAtOnceMean:F1} on average, up to {pool.BlockedAtOnceMax}"));
+        }
+        Line(text, F($"Blocking calls on pool threads: {profile.BlockingWaits.Count} site(s)"));
         foreach (var w in profile.BlockingWaits.Take(10))
         {
-            Line(text, F($"  {w.Place,-50} {FrameNames.Place(w.WaitFrame),-20} {w.Waits,8} x {w.Ms,10:F1} ms blocked") + PerRequest(w.Ms, requests));
+            Line(text, F($"  {w.Place,-50} {TraceFindings.CallName(w),-24} {w.Waits,8} x {w.Ms,10:F1} ms blocked") + PerRequest(w.Ms, requests));
         }
     }
 

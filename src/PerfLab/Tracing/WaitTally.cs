@@ -1,31 +1,47 @@
 namespace PerfLab.Tracing;
 
 /// <summary>
-/// Pool threads held in a synchronous wait on a task or event (sync over async), from the CPU sampler's events.
-/// A sample counts when its stack has a blocking-wait frame and the thread was waiting (External), or was spinning
-/// inside the wait (a Managed sample with a frame only a real wait reaches), so GetResult on a finished task never
-/// counts. Threads that are not pool threads (Main blocking in host.Run()) are left out: they hold no thread the
-/// server needs. The call site is the first frame outside the threading plumbing, walking from the outermost
-/// blocking frame towards the root.
+/// Thread time of the pool's threads, from the CPU sampler's events: the sampler writes one event per managed thread
+/// every tick whatever the thread does, so a blocked thread's samples times the tick are the time it was blocked.
+/// A sample is blocked when its stack holds a <see cref="BlockingCalls"/> frame; for a task wait it must also be
+/// waiting (External) or inside the wait's own machinery, so GetResult on a finished task never counts. A pool thread's
+/// other samples are running (Managed), idle (waiting for work in the pool's own semaphore) or elsewhere outside managed
+/// code (a syscall). Threads that are not pool threads (Main blocking in host.Run()) are left out: they hold no thread
+/// the server needs. The call site is the first frame outside the threading plumbing under the outermost blocking frame.
 /// </summary>
 internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
 {
-    private readonly Dictionary<string[], WaitStack?> _stacks = new(ReferenceEqualityComparer.Instance);
+    private readonly Dictionary<string[], Sample> _stacks = new(ReferenceEqualityComparer.Instance);
     private readonly Dictionary<int, string?> _threadAt = [];
     private readonly Dictionary<string, Site> _sites = [];
+    private readonly HashSet<int> _inTick = [];
+    private readonly long[] _states = new long[4];
+    private int _blockedThisTick;
+    private long _ticks;
+    private long _blockedInTicks;
+    private int _maxBlocked;
 
-    /// <summary>Samples must come in time order per thread, as a trace source delivers them.</summary>
+    /// <summary>Samples must come in time order, as a trace source delivers them.</summary>
     public void Add(int thread, bool managed, string[] frames)
     {
-        if (!_stacks.TryGetValue(frames, out var stack))
+        if (!_stacks.TryGetValue(frames, out var sample))
         {
-            stack = Describe(frames);
-            _stacks.Add(frames, stack);
+            sample = Describe(frames);
+            _stacks.Add(frames, sample);
         }
-        var key = stack is not null && (!managed || stack.Deep) ? stack.CallSite : null;
-        if (key is not null)
+        NextTickIfSeen(thread);
+        if (!sample.Pool)
         {
-            var site = _sites.GetValueOrDefault(key) ?? new Site(stack!.WaitFrame, frames);
+            return;
+        }
+        var blocking = sample.Wait is { } w && (!managed || w.Deep || w.Call != BlockingCalls.TaskWait) ? w : null;
+        _states[(int)(blocking is not null ? PoolThreadState.Blocked : managed ? PoolThreadState.Running
+            : sample.Idle ? PoolThreadState.Idle : PoolThreadState.OutsideManaged)]++;
+        var key = blocking?.Key;
+        if (blocking is not null)
+        {
+            _blockedThisTick++;
+            var site = _sites.GetValueOrDefault(key!) ?? new Site(blocking, frames);
             site.Samples++;
             // A thread's consecutive samples at one site are one wait; a new wait starts when it arrives from elsewhere.
             // Back-to-back waits with no sample in between merge, so the count is a lower bound.
@@ -33,39 +49,81 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
             {
                 site.Waits++;
             }
-            _sites[key] = site;
+            _sites[key!] = site;
         }
         _threadAt[thread] = key;
     }
 
     public List<BlockingWaitSite> Sites(double intervalMs) =>
         _sites.OrderByDescending(s => s.Value.Samples)
-            .Select(s => new BlockingWaitSite(FrameNames.Place(s.Key), FrameNames.MethodPart(s.Key), s.Value.WaitFrame, s.Value.Waits,
-                s.Value.Samples, s.Value.Samples * intervalMs, s.Value.Example.TakeLast(exampleFrames).ToList(),
-                FrameNames.InnermostApp(s.Value.Example, s.Value.Example.Length - 1, app)))
+            .Select(s => new BlockingWaitSite(FrameNames.Place(s.Value.Wait.CallSite), FrameNames.MethodPart(s.Value.Wait.CallSite),
+                s.Value.Wait.WaitFrame, s.Value.Waits, s.Value.Samples, s.Value.Samples * intervalMs,
+                s.Value.Example.TakeLast(exampleFrames).ToList(),
+                FrameNames.InnermostApp(s.Value.Example, s.Value.Example.Length - 1, app), s.Value.Wait.Call.Name, s.Value.Wait.Call.Advice))
             .ToList();
 
-    private static WaitStack? Describe(string[] frames)
+    /// <summary>The pool threads' time by state, and how many were blocked at once (per tick: mean and most).</summary>
+    public PoolThreadTime ThreadTime(double intervalMs)
     {
-        var wait = FrameNames.OutermostBlockingWait(frames);
-        if (wait < 0 || !IsPoolThread(frames))
+        var ticks = _ticks + (_inTick.Count > 0 ? 1 : 0);
+        var blocked = _blockedInTicks + _blockedThisTick;
+        return new PoolThreadTime(_states[(int)PoolThreadState.Running] * intervalMs, _states[(int)PoolThreadState.Blocked] * intervalMs,
+            _states[(int)PoolThreadState.Idle] * intervalMs, _states[(int)PoolThreadState.OutsideManaged] * intervalMs,
+            ticks > 0 ? (double)blocked / ticks : 0, Math.Max(_maxBlocked, _blockedThisTick));
+    }
+
+    // Every thread is sampled once per tick: a thread seen again opens the next tick.
+    private void NextTickIfSeen(int thread)
+    {
+        if (_inTick.Add(thread))
         {
-            return null;
+            return;
+        }
+        _ticks++;
+        _blockedInTicks += _blockedThisTick;
+        _maxBlocked = Math.Max(_maxBlocked, _blockedThisTick);
+        _blockedThisTick = 0;
+        _inTick.Clear();
+        _inTick.Add(thread);
+    }
+
+    private static Sample Describe(string[] frames)
+    {
+        if (!IsPoolThread(frames))
+        {
+            return new Sample(false, false, null);
+        }
+        var wait = BlockingCalls.Outermost(frames);
+        if (wait < 0)
+        {
+            return new Sample(true, IsIdle(frames), null);
         }
         var site = FrameNames.CallSite(frames, wait - 1);
-        return new WaitStack(site >= 0 ? frames[site] : "?",
-            FrameNames.WithoutGenericArguments(FrameNames.MethodPart(frames[wait])), frames.Skip(wait).Any(FrameNames.IsDeepWait));
+        var call = BlockingCalls.Of(frames[wait])!;
+        var callSite = site >= 0 ? frames[site] : "?";
+        var waitFrame = FrameNames.WithoutGenericArguments(FrameNames.MethodPart(frames[wait]));
+        return new Sample(true, false, new WaitStack(callSite + "\n" + call.Name, callSite, waitFrame, call,
+            frames.Skip(wait).Any(FrameNames.IsDeepWait)));
     }
 
     private static bool IsPoolThread(string[] frames) =>
         frames.Any(f => f.Contains("System.Threading.ThreadPoolWorkQueue.Dispatch", StringComparison.Ordinal)
             || f.Contains("PortableThreadPool+WorkerThread", StringComparison.Ordinal));
 
-    private sealed record WaitStack(string CallSite, string WaitFrame, bool Deep);
+    // A worker waiting for work: in the pool's own semaphore, with no work item on its stack.
+    private static bool IsIdle(string[] frames) =>
+        frames.Any(f => f.Contains("System.Threading.LowLevelLifoSemaphore", StringComparison.Ordinal))
+        && !frames.Any(f => f.Contains("System.Threading.ThreadPoolWorkQueue.Dispatch", StringComparison.Ordinal));
 
-    private sealed class Site(string waitFrame, string[] example)
+    private enum PoolThreadState { Running, Blocked, Idle, OutsideManaged }
+
+    private sealed record Sample(bool Pool, bool Idle, WaitStack? Wait);
+
+    private sealed record WaitStack(string Key, string CallSite, string WaitFrame, BlockingCall Call, bool Deep);
+
+    private sealed class Site(WaitStack wait, string[] example)
     {
-        public string WaitFrame { get; } = waitFrame;
+        public WaitStack Wait { get; } = wait;
         public string[] Example { get; } = example;
         public long Samples { get; set; }
         public long Waits { get; set; }

@@ -52,7 +52,7 @@ public sealed class CompareCommandTests(TinyShopBuild tinyShop)
 
             Assert.True(result.ExitCode == 0, result.ToString());
             var cached = Comparison(output, "cached");
-            Assert.Equal("Better", cached.GetProperty("verdict").GetString());
+            Assert.Equal("better", cached.GetProperty("verdict").GetString());
             Assert.True(cached.GetProperty("changePercent").GetDouble() > 100, cached.ToString());
             Assert.Contains("compare: cached vs computed: rps", result.Stdout, StringComparison.Ordinal);
         }
@@ -86,7 +86,7 @@ public sealed class CompareCommandTests(TinyShopBuild tinyShop)
             Assert.Contains("using the cached build of Versioned at HEAD~1", result.Stdout, StringComparison.Ordinal);
             Assert.DoesNotContain("publishing", result.Stdout, StringComparison.Ordinal);
             var after = Comparison(output, "after");
-            Assert.Equal("Worse", after.GetProperty("verdict").GetString());
+            Assert.Equal("worse", after.GetProperty("verdict").GetString());
             Assert.True(after.GetProperty("changePercent").GetDouble() < -50, after.ToString());
         }
         finally

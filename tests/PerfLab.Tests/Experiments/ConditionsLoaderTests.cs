@@ -174,7 +174,7 @@ public sealed class ConditionsLoaderTests
         Assert.False(cores.RunsByDefault);
         Assert.Equal([1.0, 2.0], cores.Sweep!.Values);
         // Besides the sweeps, the db-wait check of SetMinThreads (three more minutes of blocking) and framework (tiered
-        // compilation: four minutes that the default run's budget cannot make decisive) wait to be named.
-        Assert.Equal(["db-wait-min-threads", "framework", "gc-cores", "sync-async-rtt"], all.Where(e => !e.RunsByDefault).Select(e => e.Name));
+        // compilation) and its ADO.NET twin wait to be named.
+        Assert.Equal(["db-wait-min-threads", "framework-adonet", "framework", "gc-cores", "sync-async-rtt"], all.Where(e => !e.RunsByDefault).Select(e => e.Name));
     }
 }

@@ -41,25 +41,25 @@ public sealed class StatisticsTests
     }
 
     [Fact]
-    public void Compare_ChangeInsideTheNoiseFloor_IsNoDifference()
+    public void Compare_TightIntervalInsideTheNoiseFloor_IsEquivalent()
     {
         var (change, low, _, verdict) = Statistics.Compare([100, 100.1, 99.9], [103, 103.1, 102.9], higherIsBetter: true, noiseFloorPercent: 5);
         Assert.True(low > 0, "the interval excludes zero");
         Assert.InRange(change, 2.9, 3.1);
-        Assert.Equal(Verdict.NoDifferenceDetected, verdict);
+        Assert.Equal(Verdict.Equivalent, verdict);
     }
 
     [Fact]
-    public void Compare_OneRepetition_IsNotEnoughData()
+    public void Compare_OneRepetition_IsInconclusive()
     {
-        Assert.Equal(Verdict.NotEnoughData, Statistics.Compare([100], [150], true, 0).Verdict);
+        Assert.Equal(Verdict.Inconclusive, Statistics.Compare([100], [150], true, 0).Verdict);
     }
 
     [Fact]
     public void Compare_AaPairsFromOneDistribution_CallADifferenceAtMostFivePercentOfTheTime()
     {
         // 2,000 synthetic A/A experiments of 3 repetitions each, RPS ~ N(1000, 50): the verdict must say
-        // "no difference detected" at least 95 % of the time even with no noise floor at all.
+        // neither better nor worse at least 95 % of the time even with no noise floor at all.
         var random = new Random(20261121);
         double Draw() => 1000 + 50 * Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble());
         var falsePositives = 0;
@@ -68,7 +68,7 @@ public sealed class StatisticsTests
         {
             var a = new[] { Draw(), Draw(), Draw() };
             var b = new[] { Draw(), Draw(), Draw() };
-            if (Statistics.Compare(a, b, true, noiseFloorPercent: 0).Verdict != Verdict.NoDifferenceDetected)
+            if (Statistics.Compare(a, b, true, noiseFloorPercent: 0).Verdict is Verdict.Better or Verdict.Worse)
             {
                 falsePositives++;
             }

@@ -148,14 +148,27 @@ internal sealed class NetnsLab : IDisposable
         throw new TimeoutException($"sshd in {ns} did not listen on {address}:22 within 10 s");
     }
 
-    /// <summary>The pids of every process in a host's namespace besides its sshd listener.</summary>
+    /// <summary>Every process in a host's namespace besides sshd (its listener and sessions), as "pid command line".</summary>
     public IReadOnlyList<string> ProcessesBesidesSshd(string host)
     {
         var ns = _hosts[host].Namespace;
-        var pids = Run("ip", "netns", "pids", ns).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-        return [.. pids.Where(pid => !File.ReadAllText($"/proc/{pid}/comm").Trim().Equals("sshd", StringComparison.Ordinal)
-            && !File.ReadAllText($"/proc/{pid}/comm").Trim().Equals("sh", StringComparison.Ordinal))
-            .Select(pid => $"{pid} {File.ReadAllText($"/proc/{pid}/cmdline").Replace('\0', ' ').Trim()}")];
+        var found = new List<string>();
+        foreach (var pid in Run("ip", "netns", "pids", ns).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            try
+            {
+                var comm = File.ReadAllText($"/proc/{pid}/comm").Trim();
+                if (comm is not ("sshd" or "sh"))
+                {
+                    found.Add($"{pid} {File.ReadAllText($"/proc/{pid}/cmdline").Replace('\0', ' ').Trim()}");
+                }
+            }
+            catch (IOException)
+            {
+                // It ended between the listing and the read: not left over.
+            }
+        }
+        return found;
     }
 
     private static string ResolveDotnet()

@@ -15,12 +15,12 @@ public sealed class CompareResultsTests : IDisposable
     public void Dispose() => _dir.Delete(recursive: true);
 
     [Fact]
-    public void RatioInterval_KnownMedians_CombinesLogHalfWidthsInQuadrature()
+    public void CompareEstimates_KnownMedians_CombinesLogHalfWidthsInQuadrature()
     {
         var a = new Estimate(100, 95, 105, 5);
         var b = new Estimate(110, 104.5, 115.5, 5);
 
-        var (change, low, high) = ResultsComparison.RatioInterval(a, b);
+        var (change, low, high, verdict) = Statistics.CompareEstimates(a, b, higherIsBetter: true, noiseFloorPercent: 0);
 
         // ln(1.1) ± sqrt(ln(110/104.5)² + ln(105/100)²) on the low side, sqrt(ln(115.5/110)² + ln(100/95)²) on the high.
         Assert.Equal(10.0, change, 6);
@@ -28,6 +28,7 @@ public sealed class CompareResultsTests : IDisposable
         Assert.Equal((Math.Exp(Math.Log(1.1) + Math.Sqrt(Math.Pow(Math.Log(1.05), 2) + Math.Pow(Math.Log(100 / 95.0), 2))) - 1) * 100, high, 6);
         Assert.InRange(low, 2.4, 2.6);
         Assert.InRange(high, 17.9, 18.2);
+        Assert.Equal(Verdict.Better, verdict);
     }
 
     [Fact]
@@ -56,34 +57,34 @@ public sealed class CompareResultsTests : IDisposable
     }
 
     [Fact]
-    public void Compare_ShiftWithinWideIntervals_DetectsNoDifference()
+    public void Compare_ShiftWithinWideIntervals_IsInconclusive()
     {
         var comparison = ResultsComparison.Compare(ReportFixtures.Scaled(1.0, 0.10, "a"), ReportFixtures.Scaled(1.1, 0.10, "b"));
 
         var all = Figure(comparison, "system-text-json", "all", "rps");
         Assert.Equal(10.0, all.ChangePercent, 6);
         Assert.True(all.LowPercent < 0);
-        Assert.Equal(Verdict.NoDifferenceDetected, all.Verdict);
+        Assert.Equal(Verdict.Inconclusive, all.Verdict);
     }
 
     [Fact]
-    public void Compare_ChangeInsideTheNoiseFloor_DetectsNoDifference()
+    public void Compare_ChangeInsideTheNoiseFloor_IsEquivalent()
     {
-        // +2.5 % with 0.1 % intervals: the interval excludes zero, but the measured noise floor of "all" is 3 %.
+        // +2.5 % with 0.1 % intervals: the interval excludes zero, but lies within the 3 % noise floor measured for "all".
         var comparison = ResultsComparison.Compare(ReportFixtures.Scaled(1.0, 0.001, "a"), ReportFixtures.Scaled(1.025, 0.001, "b"));
 
         Assert.True(Figure(comparison, "system-text-json", "all", "rps").LowPercent > 0);
-        Assert.Equal(Verdict.NoDifferenceDetected, Figure(comparison, "system-text-json", "all", "rps").Verdict);
+        Assert.Equal(Verdict.Equivalent, Figure(comparison, "system-text-json", "all", "rps").Verdict);
         // "order" has no noise floor recorded, so the interval alone decides.
         Assert.Equal(Verdict.Better, Figure(comparison, "system-text-json", "order", "rps").Verdict);
     }
 
     [Fact]
-    public void Compare_SingleRunFigure_GivesNoVerdict()
+    public void Compare_SingleRunFigure_IsInconclusive()
     {
         var comparison = ResultsComparison.Compare(ReportFixtures.Scaled(1.0, 0.04, "a"), ReportFixtures.Scaled(1.5, 0.04, "b"));
 
-        Assert.Equal(Verdict.NotEnoughData, Figure(comparison, "system-text-json-sourcegen", "all", "rps").Verdict);
+        Assert.Equal(Verdict.Inconclusive, Figure(comparison, "system-text-json-sourcegen", "all", "rps").Verdict);
     }
 
     [Fact]
@@ -132,7 +133,7 @@ public sealed class CompareResultsTests : IDisposable
         var result = await PerfLabProcess.RunAsync("compare-results", a, b);
 
         Assert.Equal((int)ExitCode.Success, result.ExitCode);
-        Assert.Contains("| sync-over-async | sync-over-async | products | RPS | 61.5 [59.0–64.0] | 61.5 [59.0–64.0] | 0.0 % [-5.5, +5.8] | — | no difference detected |", result.Stdout);
+        Assert.Contains("| sync-over-async | sync-over-async | products | RPS | 61.5 [59.0–64.0] | 61.5 [59.0–64.0] | 0.0 % [-5.5, +5.8] | — | inconclusive |", result.Stdout);
         Assert.DoesNotContain("Only in", result.Stdout);
         // One scenario: its RPS is the experiment's, so no separate "all" row.
         Assert.DoesNotContain("| sync-over-async | sync-over-async | all |", result.Stdout);

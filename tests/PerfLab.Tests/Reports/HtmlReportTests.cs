@@ -117,9 +117,9 @@ public sealed partial class HtmlReportTests(ITestOutputHelper output)
         Assert.Contains("408.4 [392.1–424.7]", html);
         Assert.Contains("our &lt;b&gt;difference&lt;/b&gt;", html);
         Assert.DoesNotContain("our <b>difference", html);
-        // The claims' legend explains every value the holds? column can show, as the Markdown's does.
-        Assert.Contains("<em>undecided</em> when one repetition gives a direction but no interval", html);
-        Assert.Contains("<td>undecided</td>", html);
+        // The claims' legend explains every value the outcome column can show, as the Markdown's does.
+        Assert.Contains("<em>inconclusive</em> when the interval is too wide to tell", html);
+        Assert.Contains("<td>inconclusive</td>", html);
     }
 
     private async Task<string> RunChromiumAsync(params string[] args)
@@ -141,8 +141,8 @@ public sealed partial class HtmlReportTests(ITestOutputHelper output)
                      {
                          "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                          "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
-                         "--force-device-scale-factor=1", $"--user-data-dir={profile.FullName}", "--window-size=1280,2000",
-                     }.Concat(args))
+                         "--force-device-scale-factor=1", $"--user-data-dir={profile.FullName}",
+                     }.Concat(args.Any(a => a.StartsWith("--window-size=", StringComparison.Ordinal)) ? [] : ["--window-size=1280,2000"]).Concat(args))
             {
                 start.ArgumentList.Add(arg);
             }

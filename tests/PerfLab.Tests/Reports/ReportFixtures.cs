@@ -135,8 +135,8 @@ internal static class ReportFixtures
             [
                 Compare("system-text-json", "all", "rps", true, 22.1, 15.3, 29.4, Verdict.Better),
                 Compare("system-text-json", "order", "mean-ms", false, -18.3, -24.0, -11.9, Verdict.Better),
-                Compare("system-text-json", "orders", "mean-ms", false, -17.0, -25.1, 2.2, Verdict.NoDifferenceDetected),
-                Compare("system-text-json-sourcegen", "all", "rps", true, 29.7, double.NaN, double.NaN, Verdict.NotEnoughData),
+                Compare("system-text-json", "orders", "mean-ms", false, -17.0, -25.1, 2.2, Verdict.Inconclusive),
+                Compare("system-text-json-sourcegen", "all", "rps", true, 29.7, double.NaN, double.NaN, Verdict.Inconclusive),
             ],
             Findings = [],
             Claims =
@@ -144,7 +144,7 @@ internal static class ReportFixtures
                 new ClaimCheck
                 {
                     Seed = "000", Claim = "System.Text.Json instead of Newtonsoft.Json: more RPS", SeedFigure = "+22 % RPS",
-                    OurFigure = "+22.1 % [+15.3, +29.4]", DirectionHolds = true, Note = "clears the ±3.0 % noise floor",
+                    OurFigure = "+22.1 % [+15.3, +29.4]", DirectionHolds = true, Outcome = ClaimOutcome.Holds, Note = "clears the ±3.0 % noise floor",
                 },
                 new ClaimCheck
                 {
@@ -201,7 +201,7 @@ internal static class ReportFixtures
             [
                 Compare("sync-over-async", "all", "rps", true, -70.7, -74.2, -66.8, Verdict.Worse),
                 Compare("sync-over-async", "products", "mean-ms", false, 218.4, 190.0, 247.9, Verdict.Worse),
-                Compare("sync-over-async-min-threads", "all", "rps", true, -2.2, -6.1, 1.9, Verdict.NoDifferenceDetected),
+                Compare("sync-over-async-min-threads", "all", "rps", true, -2.2, -2.8, 1.9, Verdict.Equivalent),
             ],
             Findings =
             [
@@ -215,12 +215,12 @@ internal static class ReportFixtures
                 new ClaimCheck
                 {
                     Seed = "004", Claim = "Task.Wait() instead of await: mean latency 0.46 s → 1.47 s", SeedFigure = "1.47 s vs 0.46 s",
-                    OurFigure = "1471.0 ms vs 462.0 ms", DirectionHolds = true, Note = "",
+                    OurFigure = "1471.0 ms vs 462.0 ms", DirectionHolds = true, Outcome = ClaimOutcome.Holds, Note = "",
                 },
                 new ClaimCheck
                 {
                     Seed = "004", Claim = "min threads make sync-over-async level with async", SeedFigure = "\"level\"",
-                    OurFigure = "-2.2 % [-6.1, +1.9]", DirectionHolds = false,
+                    OurFigure = "-2.2 % [-2.8, +1.9]", DirectionHolds = false, Outcome = ClaimOutcome.Equivalent,
                     Note = "our <b>difference</b> is within the noise, which is what \"level\" means; counted as not holding because the claim names no figure",
                 },
             ],
@@ -322,7 +322,7 @@ internal static class ReportFixtures
                 s => s.Scenario,
                 s => (IReadOnlyDictionary<string, Estimate>)new Dictionary<string, Estimate>
                 {
-                    ["rps"] = E(s.Rps), ["mean-ms"] = E(s.Mean), ["p99-ms"] = E(s.P99),
+                    ["rps"] = E(s.Rps), ["mean-ms"] = E(s.Mean), ["p90-ms"] = E(Math.Round(Math.Min(s.Mean * 1.4, s.P99 * 0.9), 2)), ["p99-ms"] = E(s.P99),
                 }),
             AllRps = E(allRps),
             Counters = new Dictionary<string, Estimate>
@@ -349,5 +349,6 @@ internal static class ReportFixtures
         HighPercent = high,
         NoiseFloorPercent = 3.0,
         Verdict = verdict,
+        ToDecide = verdict == Verdict.Inconclusive ? VariantStatistics.ToDecide(change, low, high, 2, 3.0, paired: false) : null,
     };
 }

@@ -56,12 +56,11 @@ public sealed class ReportWriterTests
         Assert.Contains("| variant | thread-pool threads | queue length | time in GC % | alloc rate MB/s | working set MB | starvation injections |", markdown);
         Assert.Contains("**better**", markdown);
         Assert.Contains("**worse**", markdown);
-        Assert.Contains("no difference detected", markdown);
+        Assert.Contains("inconclusive", markdown);
         Assert.Contains("Thread-pool starvation", markdown);
         Assert.Contains("the SUT exited with code 134 during warm-up", markdown);
-        Assert.Contains("| 000 | `serializer` | System.Text.Json instead of Newtonsoft.Json: more RPS | +22 % RPS | +22.1 % [+15.3, +29.4] | **yes** |", markdown);
-        Assert.Contains("**no**", markdown);
-        Assert.Contains("| undecided |", markdown); // a claim measured once: a direction, no interval
+        Assert.Contains("| 000 | `serializer` | System.Text.Json instead of Newtonsoft.Json: more RPS | +22 % RPS | +22.1 % [+15.3, +29.4] | **holds** |", markdown);
+        Assert.Contains("| inconclusive |", markdown); // a claim measured once: a direction, no interval
         // A pipe inside a cell must not split it.
         Assert.Contains("no interval \\| no verdict", markdown);
     }
@@ -106,7 +105,9 @@ public sealed class ReportWriterTests
 
         Assert.Contains("\"schemaVersion\": 1", json);
         Assert.Contains("\"status\": \"Failed\"", json);
-        Assert.Contains("\"verdict\": \"NoDifferenceDetected\"", json);
+        Assert.Contains("\"verdict\": \"inconclusive\"", json);
+        Assert.Contains("\"verdict\": \"better\"", json);
+        Assert.Contains("\"outcome\": \"holds\"", json);
         Assert.Contains("\"threadpool-thread-count\":", json);
     }
 

@@ -27,10 +27,10 @@ internal static class SweepFixtures
                     Points =
                     [
                         new(0, -10, -14, -6, Verdict.Worse),
-                        new(0.5, -2, -6, 2, Verdict.NoDifferenceDetected),
-                        new(1, 3, -1, 7, Verdict.NoDifferenceDetected),
+                        new(0.5, -2, -6, 2, Verdict.Inconclusive),
+                        new(1, 3, -1, 7, Verdict.Inconclusive),
                         new(2, 12, 8, 16, Verdict.Better),
-                        new(5, null, null, null, Verdict.NotEnoughData),
+                        new(5, null, null, null, Verdict.Inconclusive),
                     ],
                     Crossover = 2,
                 },
@@ -38,8 +38,8 @@ internal static class SweepFixtures
                 {
                     Variant = "sync-min-threads",
                     Points = values.Select(v => v == 5
-                        ? new SweepPointChange(v, null, null, null, Verdict.NotEnoughData)
-                        : new SweepPointChange(v, 1, -3, 5, Verdict.NoDifferenceDetected)).ToList(),
+                        ? new SweepPointChange(v, null, null, null, Verdict.Inconclusive)
+                        : new SweepPointChange(v, 1, -3, 5, Verdict.Equivalent)).ToList(),
                     Crossover = null,
                 },
             ],

@@ -18,18 +18,19 @@ public sealed class SweepReportTests
     {
         var md = Markdown(SweepFixtures.Sample());
 
-        Assert.Contains("[sweep sync-async-rtt](#sweep-sync-async-rtt), [seed reproduction](#seed-reproduction).", md);
+        Assert.Contains("[sweep sync-async-rtt](#sweep-sync-async-rtt).", md);
         Assert.Contains("## Sweeps", md);
         Assert.Contains("### Sweep sync-async-rtt: async/await against blocking data access, by database round-trip time", md);
         Assert.Contains("Each value of database-rtt (0 ms, 0.5 ms, 1 ms, 2 ms, 5 ms) ran as an experiment of its own", md);
         Assert.Contains("- **Crossover:** async: crossover at 2 ms, the first value where its change is decided better; not decided better at 5 ms.", md);
         Assert.Contains("- **Crossover:** sync-min-threads: no crossover within the values measured (0 ms to 5 ms).", md);
         Assert.Contains("| database-rtt | point | async vs sync | sync-min-threads vs sync |", md);
-        Assert.Contains("| 0 ms | `sync-async-rtt@0-ms` | -10.0 % [-14.0, -6.0] worse | +1.0 % [-3.0, +5.0] no difference detected |", md);
-        Assert.Contains("| 2 ms | `sync-async-rtt@2-ms` | **+12.0 % [+8.0, +16.0] better** | +1.0 % [-3.0, +5.0] no difference detected |", md);
+        Assert.Contains("| 0 ms | `sync-async-rtt@0-ms` | -10.0 % [-14.0, -6.0] worse | +1.0 % [-3.0, +5.0] equivalent |", md);
+        Assert.Contains("| 2 ms | `sync-async-rtt@2-ms` | **+12.0 % [+8.0, +16.0] better** | +1.0 % [-3.0, +5.0] equivalent |", md);
         Assert.Contains("| 5 ms | not run | no comparison | no comparison |", md);
-        // The sweeps come after the experiments and before the seed reproduction.
-        Assert.True(md.IndexOf("## Sweeps", StringComparison.Ordinal) < md.IndexOf("## Seed reproduction", StringComparison.Ordinal));
+        // The summary states each crossover first; the seed reproduction follows it, the sweeps' details come last.
+        Assert.Contains("- `sweep sync-async-rtt` async: crossover at 2 ms", md);
+        Assert.True(md.IndexOf("## Seed reproduction", StringComparison.Ordinal) < md.IndexOf("## Sweeps", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -52,7 +53,7 @@ public sealed class SweepReportTests
         var sweep = SweepFixtures.Sweep();
         var undecided = sweep.Variants[0] with
         {
-            Points = sweep.Variants[0].Points.Select(p => p.Verdict == Verdict.Better ? p with { Verdict = Verdict.NoDifferenceDetected } : p).ToList(),
+            Points = sweep.Variants[0].Points.Select(p => p.Verdict == Verdict.Better ? p with { Verdict = Verdict.Inconclusive } : p).ToList(),
             Crossover = null,
         };
         var md = Markdown(ReportFixtures.Sample() with { Sweeps = [sweep with { Variants = [undecided] }] });

@@ -71,7 +71,7 @@ public sealed class ThresholdTests : IDisposable
             {
                 ("change>-5%", "api / b vs a (rps)", "-8 %", false),
                 ("change>-10%", "api / b vs a (rps)", "-8 %", true),
-                ("no-worse", "api: every comparison", "1 worse: b all rps -8.0 %", false),
+                ("no-worse", "api: every comparison", "1 worse: b all rps -8.0 % (1 of 2 inconclusive)", false),
             },
             checks.Select(c => (c.Threshold, c.Scope, c.Observed, c.Passed)).ToArray());
     }
@@ -262,7 +262,7 @@ public sealed class ThresholdTests : IDisposable
                 new Comparison
                 {
                     Variant = "b", Scenario = "all", Metric = "p99-ms", HigherIsBetter = false, ChangePercent = 10, LowPercent = -20, HighPercent = 40,
-                    NoiseFloorPercent = 5, Verdict = Verdict.NoDifferenceDetected,
+                    NoiseFloorPercent = 5, Verdict = Verdict.Inconclusive,
                 },
             ],
         };

@@ -4,7 +4,7 @@ namespace PerfLab.Tests.Tracing;
 
 public sealed class TraceFindingsTests
 {
-    private static readonly string[] s_stack = ["Kestrel!Run", "App!App.Cache.Get", "System.Private.CoreLib!System.Threading.Monitor.Enter"];
+    internal static readonly string[] s_stack = ["Kestrel!Run", "App!App.Cache.Get", "System.Private.CoreLib!System.Threading.Monitor.Enter"];
 
     [Fact]
     public void From_KnownProfile_EachFindingSaysPlaceAndFigures()
@@ -23,8 +23,8 @@ public sealed class TraceFindingsTests
         Assert.Equal("lock taken in Cache.Get(): 120 contentions, 3.00 ms blocked per request", findings[0].Message);
         Assert.Equal("Cache.Get", findings[0].Place);
         Assert.Contains("  App.Cache.Get", findings[0].Evidence);
-        Assert.Equal("Task.Wait() in Orders.Count blocks pool threads, 2.00 ms per request", findings[1].Message);
-        Assert.Equal("400 samples of pool threads waiting there (400 ms of thread time), at least 180 waits", findings[1].Evidence[0]);
+        Assert.Equal("Task.Wait() in Orders.Count blocks pool threads 2.00 ms per request; await it instead", findings[1].Message);
+        Assert.Equal("400 samples of pool threads blocked there (400 ms of thread time, from the sampler's stacks), at least 180 waits", findings[1].Evidence[0]);
         Assert.Equal("GC is 25.0 % of CPU here (pause 5.0 % of wall time): no GC mode can move RPS by more than about 25 %", findings[2].Message);
         Assert.Equal("App is the largest CPU component: 75 % of CPU, 15.00 ms per request", findings[3].Message);
         Assert.Equal(["App 3000 ms (75 %), Gc 1000 ms (25 %)", "its heaviest stack, 10 samples:", "  Run", "  App.Cache.Get",
@@ -65,7 +65,7 @@ public sealed class TraceFindingsTests
     }
 
     // 4 s traced; CPU 4000 ms: App 3000, Gc 1000.
-    private static TraceProfile Profile(long cpuSamples, int gcCount) => new(
+    internal static TraceProfile Profile(long cpuSamples, int gcCount) => new(
         TracedSeconds: 4, SampleIntervalMs: 1, TickIntervalMs: 1, CpuSamples: cpuSamples, WaitingSamples: 0,
         Components: [new ComponentTime(Component.App, 3000, 3000, 0.75, new SampledStack(s_stack, 10)), new ComponentTime(Component.Gc, 1000, 0, 0.25)],
         Gc: new GcSummary([gcCount, 0, 0], PauseMs: 200, PauseShareOfWall: 0.05, CpuMs: 1000, CpuUpperMs: 1000, ShareOfCpu: 0.25, ShareOfCpuUpper: 0.25, SampleShare: 0,

@@ -95,7 +95,7 @@ public static class Diagnosis
         var cpu = Counter(run, CounterNames.CpuUsage);
         var queue = Counter(run, CounterNames.QueueLength);
         var threads = Counter(run, CounterNames.ThreadCount);
-        var cores = VariantStatistics.SutCores(run);
+        var cores = Metrics.SutCores(run);
         if (cpu < 50 && (queue > 1 || threads > 4 * cores) && run.Scenarios.Sum(s => s.Rps) > 0)
         {
             yield return (FindingKind.BlockedThreadsLowCpu,

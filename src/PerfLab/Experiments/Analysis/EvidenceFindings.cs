@@ -20,7 +20,8 @@ public static class EvidenceFindings
             return result;
         }
         var byVariant = traced.GroupBy(t => t.Evidence.Variant).ToDictionary(g => g.Key, g => g.First());
-        var kept = result.Findings.Where(f => !(f.Kind == FindingKind.LockContention && byVariant.ContainsKey(f.Variant)));
+        var kept = result.Findings.Where(f => !(f.Kind == FindingKind.LockContention && byVariant.ContainsKey(f.Variant))
+                                              && !WithdrawnByBlockingSite(f, byVariant));
         var fromTraces = result.Variants.Where(byVariant.ContainsKey)
             .SelectMany(v => byVariant[v].Findings.Select(f => ToFinding(v, f)));
         var changes = Changes(result.Baseline, result.Variants, byVariant);
@@ -31,6 +32,14 @@ public static class EvidenceFindings
         };
     }
 
+    /// <summary>
+    /// The counters' guesses at blocked threads (starvation, blocked threads at low CPU) give way where the variant's trace
+    /// names the blocking call and its place: the trace's finding says the same with the evidence.
+    /// </summary>
+    private static bool WithdrawnByBlockingSite(Finding finding, IReadOnlyDictionary<string, TracedRun> traced) =>
+        finding.Kind is FindingKind.BlockedThreadsLowCpu or FindingKind.ThreadPoolStarvation
+        && traced.TryGetValue(finding.Variant, out var run) && run.Findings.Any(f => f.Kind == TraceFindingKind.SyncOverAsync);
+
     public static Finding ToFinding(string variant, TraceFinding finding)
     {
         // The stack frames are shown with the call sites; the finding's evidence keeps the figures.
@@ -40,7 +49,7 @@ public static class EvidenceFindings
             TraceFindingKind.Contention => (FindingKind.LockContention,
                 $"Take the lock in {finding.Place} off the hot path or hold it shorter (seed 004: no locks in hot paths)."),
             TraceFindingKind.SyncOverAsync => (FindingKind.SyncOverAsync,
-                $"Await instead of blocking in {finding.Place} (seeds 000 and 004: async all the way, no .Wait()/.Result)."),
+                $"Do not block a pool thread in {finding.Place}: {Advice(finding.Message)} (seeds 000, 001, 003 and 004: async all the way)."),
             TraceFindingKind.GcHeadroom => (FindingKind.GcHeadroom,
                 "A GC setting (Server GC, DATAS, concurrent) can win at most this share; below a few percent, look elsewhere (seed 000, recommendation 3)."),
             _ => (FindingKind.CpuBreakdown, "Start with the largest component's heaviest stack (the flame graph in report.html)."),
@@ -63,7 +72,9 @@ public static class EvidenceFindings
                 .Select(c => (Component: c, Delta: Ms(e.CpuMsPerRequest, c) - Ms(b.Evidence.CpuMsPerRequest, c)))
                 .OrderByDescending(m => Math.Abs(m.Delta)).Take(3)
                 .Select(m => F($"{m.Component} {m.Delta:+0.000;-0.000} ms"));
-            var cpu = e.CpuMsPerRequest.Count > 0 && b.Evidence.CpuMsPerRequest.Count > 0
+            var cpu = TooFewRequests(e) || TooFewRequests(b.Evidence)
+                ? F($"CPU not compared (too few requests completed while tracing: {b.Evidence.Requests} and {e.Requests})")
+                : e.CpuMsPerRequest.Count > 0 && b.Evidence.CpuMsPerRequest.Count > 0
                 ? F($"CPU {Total(b.Evidence):F3} -> {Total(e):F3} ms per request ({string.Join(", ", moves)})")
                 : "CPU not compared (a trace without enough CPU samples)";
             var message = F($"against {baseline}: {cpu}; ")
@@ -77,6 +88,11 @@ public static class EvidenceFindings
                 "per request", strong ? EvidenceStrength.Strong : EvidenceStrength.Weak);
         }
     }
+
+    private static bool TooFewRequests(VariantEvidence e) => e.Requests < TraceFindings.MinRequests;
+
+    // The trace finding's message ends with its advice, after the last "; ".
+    private static string Advice(string message) => message[(message.LastIndexOf("; ", StringComparison.Ordinal) + 2)..];
 
     private static double Ms(IReadOnlyDictionary<string, double> byComponent, string component) =>
         byComponent.TryGetValue(component, out var ms) && double.IsFinite(ms) ? ms : 0;

@@ -19,7 +19,7 @@ public static class SweepAnalysis
         var points = sweep.Values
             .Select(v => results.FirstOrDefault(r => r.SweepPoint is { } p && p.Sweep == experiment.Name && p.Value == v))
             .ToList();
-        var metric = experiment.Scenarios.Any(s => s.Model.CountsBatches) ? "batch-mean-ms" : "rps";
+        var metric = Metrics.Primary(experiment.Scenarios.Any(s => s.Model.CountsBatches)).Key;
         // The variants as they ran (an A/A run has the baseline against itself), else as defined.
         var variants = points.FirstOrDefault(p => p is not null)?.Variants ?? experiment.Variants.Select(v => v.Name).ToList();
         return new SweepResult
@@ -32,7 +32,7 @@ public static class SweepAnalysis
             Metric = metric,
             Points = points.Select(p => p?.Name).ToList(),
             Variants = variants.Where(v => v != experiment.Baseline).Select(v => Series(v, sweep.Values, points, metric)).ToList(),
-            Scalability = sweep.Condition == ConditionKind.Users && metric == "rps" ? UslFit.ForSweep(variants, sweep.Values, points) : null,
+            Scalability = sweep.Condition == ConditionKind.Users && metric == Metrics.Rps.Key ? UslFit.ForSweep(variants, sweep.Values, points) : null,
         };
     }
 
@@ -43,7 +43,7 @@ public static class SweepAnalysis
         {
             var c = points[i]?.Comparisons.FirstOrDefault(x => x.Variant == variant && x.Scenario == "all" && x.Metric == metric);
             return c is null
-                ? new SweepPointChange(value, null, null, null, Verdict.NotEnoughData)
+                ? new SweepPointChange(value, null, null, null, Verdict.Inconclusive)
                 : new SweepPointChange(value, Finite(c.ChangePercent), Finite(c.LowPercent), Finite(c.HighPercent), c.Verdict);
         }).ToList();
         return new SweepSeries { Variant = variant, Points = changes, Crossover = Crossover(changes) };

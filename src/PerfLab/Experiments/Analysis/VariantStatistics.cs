@@ -1,6 +1,5 @@
 using System.Globalization;
 using PerfLab.Common;
-using PerfLab.Counters;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
 using PerfLab.Results;
@@ -18,84 +17,29 @@ public static class VariantStatistics
         return experiment.Variants.Select(variant =>
         {
             var ok = runs.Where(r => r.Variant == variant.Name && r.Status == RunStatus.Ok).ToList();
-            var scenarios = experiment.Scenarios.ToDictionary(
-                s => s.Name,
-                s => (IReadOnlyDictionary<string, Estimate>)Metrics.Where(m => m != "batch-mean-ms").ToDictionary(
-                    m => m, m => Statistics.Estimate(ok.Select(r => MetricOf(r, s.Name, m)).Where(double.IsFinite).ToList())));
+            Estimate Over(Metric metric, string scenario) =>
+                Statistics.Estimate(ok.Select(r => metric.Read(r, scenario)).Where(double.IsFinite).ToList());
             var counterNames = ok.SelectMany(r => r.Counters.Keys).Distinct().Order(StringComparer.Ordinal);
             return new VariantSummary
             {
                 Variant = variant.Name,
                 SuccessfulRuns = ok.Count,
                 FailedRuns = runs.Count(r => r.Variant == variant.Name && r.Status == RunStatus.Failed),
-                Scenarios = scenarios,
-                AllRps = ok.Count == 0 ? null : Statistics.Estimate(ok.Select(r => r.Scenarios.Sum(s => s.Rps)).ToList()),
-                BatchMeanMs = ok.Any(r => r.BatchTimesMs.Count > 0)
-                    ? Statistics.Estimate(ok.Where(r => r.BatchTimesMs.Count > 0).Select(r => r.BatchTimesMs.Average()).ToList())
-                    : null,
+                Scenarios = experiment.Scenarios.ToDictionary(
+                    s => s.Name,
+                    s => (IReadOnlyDictionary<string, Estimate>)Metrics.Compared.ToDictionary(m => m.Key, m => Over(m, s.Name))),
+                AllRps = ok.Count == 0 ? null : Over(Metrics.Rps, Metric.AllScenarios),
+                BatchMeanMs = ok.Any(r => r.BatchTimesMs.Count > 0) ? Over(Metrics.BatchMeanMs, Metric.AllScenarios) : null,
                 Counters = counterNames.ToDictionary(
                     name => name,
                     name => Statistics.Estimate(ok.Where(r => r.Counters.ContainsKey(name)).Select(r => r.Counters[name]).ToList())),
-                Efficiency = EfficiencyNames.ToDictionary(
-                    name => name,
-                    name => Statistics.Estimate(ok.Select(r => Efficiency(r, name)).Where(double.IsFinite).ToList())),
+                Efficiency = Metrics.Efficiency.ToDictionary(m => m.Key, m => Over(m, Metric.AllScenarios)),
             };
         }).ToList();
     }
 
-    public static readonly IReadOnlyList<string> Metrics = ["rps", "mean-ms", "p99-ms", "batch-mean-ms"];
-    public static readonly IReadOnlyList<string> EfficiencyNames = ["cpu-ms-per-request", "alloc-kb-per-request", "gc-pause-ms-per-request"];
-
-    public static bool HigherIsBetter(string metric) => metric == "rps";
-
-    /// <summary>One run's figure for a metric: a scenario's, or all scenarios together ("all").</summary>
-    public static double MetricOf(RunRecord run, string scenario, string metric)
-    {
-        if (metric == "batch-mean-ms")
-        {
-            return run.BatchTimesMs.Count > 0 ? run.BatchTimesMs.Average() : double.NaN;
-        }
-        var stats = scenario == "all" ? run.Scenarios : run.Scenarios.Where(s => s.Scenario == scenario).ToList();
-        if (stats.Count == 0)
-        {
-            return double.NaN;
-        }
-        var requests = stats.Sum(s => s.Requests);
-        return metric switch
-        {
-            "rps" => stats.Sum(s => s.Rps),
-            // All scenarios together: the request-weighted mean, and the worst p99.
-            "mean-ms" => requests == 0 ? double.NaN : stats.Sum(s => s.MeanMs * s.Requests) / requests,
-            "p99-ms" => stats.Max(s => s.P99Ms),
-            _ => double.NaN,
-        };
-    }
-
-    /// <summary>
-    /// Per-request cost, so that variants compare fairly at different RPS. CPU from cpu-usage (percent of all
-    /// cores), allocation from alloc-rate (bytes per second), GC pause from time-in-gc (percent of wall time).
-    /// </summary>
-    public static double Efficiency(RunRecord run, string name)
-    {
-        var rps = run.Scenarios.Sum(s => s.Rps);
-        if (rps <= 0)
-        {
-            return double.NaN;
-        }
-        double Counter(string counter) => run.Counters.TryGetValue(counter, out var v) ? v : double.NaN;
-        return name switch
-        {
-            "cpu-ms-per-request" => Counter(CounterNames.CpuUsage) / 100 * SutCores(run) * 1000 / rps,
-            // KB = 1,000 bytes, as the counters' MB are 1,000,000 bytes.
-            "alloc-kb-per-request" => Counter(CounterNames.AllocRate) / 1000 / rps,
-            "gc-pause-ms-per-request" => Counter(CounterNames.TimeInGc) / 100 * 1000 / rps,
-            _ => double.NaN,
-        };
-    }
-
-    /// <summary>The cores the SUT process saw (its /info), which cpu-usage is a share of.</summary>
-    public static int SutCores(RunRecord run) =>
-        run.SutInfo.TryGetValue("processorCount", out var c) && int.TryParse(c, CultureInfo.InvariantCulture, out var n) ? n : Environment.ProcessorCount;
+    /// <summary>One run's figure for a metric (a catalog key): a scenario's, or all scenarios together ("all").</summary>
+    public static double MetricOf(RunRecord run, string scenario, string metric) => Metrics.Get(metric).Read(run, scenario);
 
     /// <param name="noiseFloor">The floor measured by an A/A run for a scenario and metric, or null for the default.</param>
     /// <param name="measuredFloorSource">How a floor the function gives is described ("measured", or for an A/A run none at all).</param>
@@ -105,10 +49,10 @@ public static class VariantStatistics
         var results = new List<Comparison>();
         var burst = experiment.Scenarios.Any(s => s.Model.CountsBatches);
         var targets = burst
-            ? [("all", "batch-mean-ms")]
-            : experiment.Scenarios.Select(s => s.Name).Prepend("all").Distinct()
-                .SelectMany(s => new[] { (s, "rps"), (s, "mean-ms"), (s, "p99-ms") })
-                .Where(t => experiment.Scenarios.Count > 1 || t.Item1 == "all")
+            ? [(Metric.AllScenarios, Metrics.BatchMeanMs.Key)]
+            : experiment.Scenarios.Select(s => s.Name).Prepend(Metric.AllScenarios).Distinct()
+                .SelectMany(s => Metrics.Compared.Select(m => (s, m.Key)))
+                .Where(t => experiment.Scenarios.Count > 1 || t.Item1 == Metric.AllScenarios)
                 .ToArray();
         foreach (var variant in experiment.Variants.Where(v => v.Name != experiment.Baseline))
         {
@@ -129,7 +73,7 @@ public static class VariantStatistics
     public static Comparison CompareOne(IReadOnlyList<RunRecord> runs, string against, string variant, string scenario,
         string metric, double noiseFloorPercent, string floorSource = "default")
     {
-        var higher = HigherIsBetter(metric);
+        var higher = Metrics.Get(metric).HigherIsBetter;
         var pairs = Pairs(runs, against, variant, scenario, metric);
         var paired = pairs.Count >= 2;
         var (change, low, high, verdict) = paired
@@ -151,8 +95,29 @@ public static class VariantStatistics
             Pairs = paired ? pairs.Count : 0,
             MinimumDetectableEffectPercent = double.IsFinite(halfWidth) ? Math.Max(halfWidth, noiseFloorPercent) : null,
             Verdict = verdict,
+            ToDecide = verdict == Verdict.Inconclusive
+                ? ToDecide(change, low, high, paired ? pairs.Count : GroupSize(runs, against, variant, scenario, metric), noiseFloorPercent, paired)
+                : null,
         };
     }
+
+    /// <summary>What would decide an inconclusive comparison: more blocks (or runs), and the --precision that asks for them.</summary>
+    public static string ToDecide(double change, double low, double high, int samples, double marginPercent, bool paired)
+    {
+        var what = paired ? "blocks" : "runs per variant";
+        if (samples < 2 || !double.IsFinite(low))
+        {
+            return "at least 2 successful runs of each variant, for an interval (--repeat 3 or more)";
+        }
+        return Statistics.ToDecide(change, low, high, samples, marginPercent) is { } need
+            ? string.Create(CultureInfo.InvariantCulture,
+                $"about {need.Samples} {what} in all ({need.Samples - samples} more), i.e. --precision {Math.Floor(need.HalfWidthPercent * 10) / 10:0.0}")
+            : string.Create(CultureInfo.InvariantCulture,
+                $"the change sits on the margin (±{marginPercent:0.#} %): more {what} narrow the interval but may not decide; state a margin (noise floor) of its own");
+    }
+
+    private static int GroupSize(IReadOnlyList<RunRecord> runs, string against, string variant, string scenario, string metric) =>
+        Math.Min(Values(runs, against, scenario, metric).Count, Values(runs, variant, scenario, metric).Count);
 
     private static List<double> Values(IReadOnlyList<RunRecord> runs, string variant, string scenario, string metric) =>
         runs.Where(r => r.Variant == variant && r.Status == RunStatus.Ok)
@@ -188,7 +153,7 @@ public static class VariantStatistics
         for (var trial = 0; trial < trials; trial++)
         {
             random.Shuffle(values);
-            var verdict = Statistics.Compare(values[..groupSize], values[groupSize..(2 * groupSize)], HigherIsBetter(metric), noiseFloorPercent).Verdict;
+            var verdict = Statistics.Compare(values[..groupSize], values[groupSize..(2 * groupSize)], Metrics.Get(metric).HigherIsBetter, noiseFloorPercent).Verdict;
             if (verdict is Verdict.Better or Verdict.Worse)
             {
                 calls++;
@@ -218,7 +183,7 @@ public static class VariantStatistics
             {
                 flipped[i] = random.Next(2) == 0 ? pairs[i] : (pairs[i].Candidate, pairs[i].Baseline);
             }
-            if (Statistics.ComparePaired(flipped, HigherIsBetter(metric), noiseFloorPercent).Verdict is Verdict.Better or Verdict.Worse)
+            if (Statistics.ComparePaired(flipped, Metrics.Get(metric).HigherIsBetter, noiseFloorPercent).Verdict is Verdict.Better or Verdict.Worse)
             {
                 calls++;
             }
@@ -249,41 +214,56 @@ public static class VariantStatistics
                 noiseFloor(claim.Scenario, claim.Metric) ?? DefaultNoiseFloorPercent);
             double Median(string v) => Descriptive.Median(runs.Where(r => r.Variant == v && r.Status == RunStatus.Ok)
                 .Select(r => MetricOf(r, claim.Scenario, claim.Metric)).Where(double.IsFinite).ToList());
-            var unit = claim.Metric == "rps" ? "RPS" : "ms";
+            var unit = Metrics.Get(claim.Metric).Unit;
             static string Figure(double v) => double.IsFinite(v) ? v.ToString("0.#", CultureInfo.InvariantCulture) : "none";
             var change = double.IsFinite(comparison.ChangePercent)
                 ? comparison.ChangePercent.ToString("+0;-0", CultureInfo.InvariantCulture) + " %"
                 : "n/a";
             var ours = $"{Figure(Median(claim.Against))} -> {Figure(Median(claim.Variant))} {unit} ({change})";
-            var fewRuns = Math.Min(runs.Count(r => r.Variant == claim.Variant && r.Status == RunStatus.Ok),
-                runs.Count(r => r.Variant == claim.Against && r.Status == RunStatus.Ok)) < 2;
             var sameWay = double.IsFinite(comparison.ChangePercent) && comparison.ChangePercent > 0 == claim.SeedChangePercent > 0;
-            bool? holds = comparison.Verdict switch
-            {
-                Verdict.NotEnoughData => null,
-                Verdict.NoDifferenceDetected => false,
-                _ => sameWay,
-            };
-            var note = comparison.Verdict switch
-            {
-                Verdict.NotEnoughData when fewRuns => "one repetition: no interval, direction only (run with --repeat 3 or more)",
-                Verdict.NotEnoughData => "a variant completed no requests in the measured window (a figure of 0 has no ratio): lengthen the profile's warm-up or duration",
-                Verdict.NoDifferenceDetected => string.Create(CultureInfo.InvariantCulture,
-                    $"no difference detected: 95 % interval [{comparison.LowPercent:+0.0;-0.0}, {comparison.HighPercent:+0.0;-0.0}] %, noise floor {comparison.NoiseFloorPercent:0.#} %"),
-                _ when sameWay => string.Create(CultureInfo.InvariantCulture,
-                    $"same direction; 95 % interval [{comparison.LowPercent:+0.0;-0.0}, {comparison.HighPercent:+0.0;-0.0}] %"),
-                _ => string.Create(CultureInfo.InvariantCulture,
-                    $"opposite direction; 95 % interval [{comparison.LowPercent:+0.0;-0.0}, {comparison.HighPercent:+0.0;-0.0}] %"),
-            };
+            var outcome = Outcome(comparison.Verdict, sameWay);
+            var note = ClaimNote(comparison, outcome, runs, claim);
             return new ClaimCheck
             {
                 Seed = experiment.Seed,
                 Claim = claim.Text,
                 SeedFigure = claim.SeedFigure,
                 OurFigure = ours,
-                DirectionHolds = holds,
+                DirectionHolds = outcome switch
+                {
+                    ClaimOutcome.Holds => true,
+                    ClaimOutcome.Inconclusive => null,
+                    _ => false,
+                },
+                Outcome = outcome,
                 Note = note,
             };
         }).ToList();
+    }
+
+    private static ClaimOutcome Outcome(Verdict verdict, bool sameWay) => verdict switch
+    {
+        Verdict.Better or Verdict.Worse => sameWay ? ClaimOutcome.Holds : ClaimOutcome.Contrary,
+        Verdict.Equivalent => ClaimOutcome.Equivalent,
+        _ => ClaimOutcome.Inconclusive,
+    };
+
+    private static string ClaimNote(Comparison comparison, ClaimOutcome outcome, IReadOnlyList<RunRecord> runs, ClaimDefinition claim)
+    {
+        var fewRuns = Math.Min(runs.Count(r => r.Variant == claim.Variant && r.Status == RunStatus.Ok),
+            runs.Count(r => r.Variant == claim.Against && r.Status == RunStatus.Ok)) < 2;
+        var interval = string.Create(CultureInfo.InvariantCulture,
+            $"95 % interval [{comparison.LowPercent:+0.0;-0.0}, {comparison.HighPercent:+0.0;-0.0}] %");
+        var floor = string.Create(CultureInfo.InvariantCulture, $"noise floor {comparison.NoiseFloorPercent:0.#} %");
+        return outcome switch
+        {
+            ClaimOutcome.Inconclusive when fewRuns => "one repetition: no interval, direction only (run with --repeat 3 or more)",
+            ClaimOutcome.Inconclusive when !double.IsFinite(comparison.LowPercent) =>
+                "a variant completed no requests in the measured window (a figure of 0 has no ratio): lengthen the profile's warm-up or duration",
+            ClaimOutcome.Inconclusive => $"{interval} is wider than ± the {floor}; to decide: {comparison.ToDecide}",
+            ClaimOutcome.Equivalent => $"{interval} lies within ± the {floor}: no change beyond the noise",
+            ClaimOutcome.Holds => $"same direction; {interval}",
+            _ => $"opposite direction; {interval}",
+        };
     }
 }

@@ -19,7 +19,7 @@ public sealed record CapacitySlo(Threshold Latency, Threshold Errors)
             throw new PerfLabException("--slo is required: a latency bound such as \"p99<100ms\".", ExitCode.Usage);
         }
         var slo = ParseAs("--slo", latency);
-        if (!Threshold.Latencies.ContainsKey(slo.Metric) || slo.Operator is not ("<" or "<="))
+        if (slo.Measured is not { Unit: "ms" } || slo.Operator is not ("<" or "<="))
         {
             throw new PerfLabException($"--slo '{latency}': the SLO is an upper bound on a latency, e.g. p99<100ms, p95<=250ms or mean<20ms.", ExitCode.Usage);
         }
@@ -54,5 +54,5 @@ public sealed record CapacitySlo(Threshold Latency, Threshold Errors)
     public string Describe() => $"{Latency.Text}, {Errors.Text}";
 
     /// <summary>The SLO's latency figure in a step's latency statistics.</summary>
-    public double LatencyOf(ScenarioStats stats) => Threshold.Latencies[Latency.Metric](stats);
+    public double LatencyOf(ScenarioStats stats) => Latency.Measured!.Combine([stats]);
 }

@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Security.Cryptography;
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Running;
+using PerfLab.Results;
 using YamlDotNet.Core;
 using YamlDotNet.RepresentationModel;
 
@@ -298,9 +298,9 @@ public static class ExperimentLoader
             }
         }
         var metric = reader.RequiredString(map, node, "metric");
-        if (!VariantStatistics.Metrics.Contains(metric))
+        if (Metrics.Comparable.All(m => m.Key != metric))
         {
-            throw Error(reader.Path, map["metric"].Start, $"metric '{metric}' is not one of {string.Join(", ", VariantStatistics.Metrics)}.");
+            throw Error(reader.Path, map["metric"].Start, $"metric '{metric}' is not one of {string.Join(", ", Metrics.Comparable.Select(m => m.Key))}.");
         }
         var scenario = reader.OptionalString(map, "scenario") ?? "all";
         if (scenario != "all" && scenarios.All(s => s.Name != scenario))

@@ -44,16 +44,36 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
     /// <summary>Warms up and measures the participants; one record per participant, in their order.</summary>
     public async Task<IReadOnlyList<RunRecord>> RunAsync(IReadOnlyList<BlockParticipant> participants, CancellationToken ct)
     {
-        var jits = participants.Select(_ => new JitActivity()).ToList();
+        var watches = new List<TieringWatch>();
+        foreach (var p in participants)
+        {
+            watches.Add(await TieringWatch.StartAsync(p.Sut.Pid, ct));
+        }
+        try
+        {
+            return await RunWatchedAsync(participants, watches, ct);
+        }
+        finally
+        {
+            foreach (var watch in watches)
+            {
+                await watch.DisposeAsync();
+            }
+        }
+    }
+
+    private async Task<IReadOnlyList<RunRecord>> RunWatchedAsync(IReadOnlyList<BlockParticipant> participants, List<TieringWatch> watches,
+        CancellationToken ct)
+    {
         var slots = participants.Select(_ => new List<LoadResult>()).ToList();
         var warmups = new LoadResult?[participants.Count];
         string? failure = null;
-        var (_, recordings) = await WithCountersAsync(participants, jits, async () =>
+        var (_, recordings) = await WithCountersAsync(participants, async () =>
         {
             try
             {
                 var plans = await PlansAsync(participants, ct);
-                await WarmUpAsync(participants, plans, jits, warmups, ct);
+                await WarmUpAsync(participants, plans, watches, warmups, ct);
                 await MeasureSlotsAsync(participants, plans, slots, ct);
             }
             catch (PerfLabException ex)
@@ -80,6 +100,8 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             {
                 Database = DatabaseOfSlots(recordings[i], slots[i]),
                 DatabasePath = p.DatabasePath,
+                Tiering = watches[i].Summarize(warmups[i]?.MeasuredFromUtc ?? merged.MeasuredFromUtc,
+                    slots[i].Select(s => (s.MeasuredFromUtc, s.EndedUtc)).ToList()),
             });
         }
         return records;
@@ -93,13 +115,14 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         await Task.WhenAll(participants.Select(p =>
             FeedLoader.WithValuesFetchedAsync(ScenarioPlans.BuildPlan(experiment, p.Variant, profile, p.Sut.BaseAddress), ct)));
 
-    private async Task WarmUpAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<LoadPlan> plans, List<JitActivity> jits,
+    private async Task WarmUpAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<LoadPlan> plans, List<TieringWatch> watches,
         LoadResult?[] warmups, CancellationToken ct)
     {
         for (var i = 0; i < participants.Count && !ct.IsCancellationRequested; i++)
         {
-            var jit = jits[i];
-            var plan = plans[i] with { Duration = WarmupTail, TargetSettled = () => jit.Settled };
+            var watch = watches[i];
+            watch.WarmingUp();
+            var plan = plans[i] with { Duration = WarmupTail, TargetSettled = () => watch.Settled };
             warmups[i] = await LoadEngine.RunAsync(plan, progress: null, ct);
         }
         message(string.Create(System.Globalization.CultureInfo.InvariantCulture,
@@ -186,7 +209,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
 
     /// <summary>Runs <paramref name="body"/> with a counter session on every participant's SUT, all of them kept.</summary>
     private static async Task<(T Result, CounterRecording?[] Recordings)> WithCountersAsync<T>(IReadOnlyList<BlockParticipant> participants,
-        List<JitActivity> jits, Func<Task<T>> body, CancellationToken ct)
+        Func<Task<T>> body, CancellationToken ct)
     {
         var recordings = new CounterRecording?[participants.Count];
         async Task<T> Nest(int i)
@@ -195,7 +218,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             {
                 return await body();
             }
-            var (result, recording) = await CounterSession.WithCountersAsync(participants[i].Sut.Pid, () => Nest(i + 1), ct, live: jits[i]);
+            var (result, recording) = await CounterSession.WithCountersAsync(participants[i].Sut.Pid, () => Nest(i + 1), ct);
             recordings[i] = recording;
             return result;
         }

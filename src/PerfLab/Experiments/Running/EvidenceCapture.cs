@@ -9,7 +9,9 @@ using PerfLab.Tracing;
 namespace PerfLab.Experiments.Running;
 
 /// <summary>A traced stretch of one run: the variant's evidence and what the trace itself concludes.</summary>
-public sealed record TracedRun(VariantEvidence Evidence, IReadOnlyList<TraceFinding> Findings, IReadOnlyList<string> Warnings);
+/// <param name="ThreadCpu">The CPU the kernel charged the app's threads while the trace ran, by thread name.</param>
+public sealed record TracedRun(VariantEvidence Evidence, IReadOnlyList<TraceFinding> Findings, IReadOnlyList<string> Warnings,
+    IReadOnlyList<ThreadGroupCpu>? ThreadCpu = null);
 
 /// <summary>
 /// Where a variant's request time goes: after a run's measured window, the same load goes on for a few
@@ -20,6 +22,7 @@ public sealed record TracedRun(VariantEvidence Evidence, IReadOnlyList<TraceFind
 public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bool keepTrace = false)
 {
     public static readonly TimeSpan Length = TimeSpan.FromSeconds(5);
+    private const int MaxBatches = 10_000;
     // The load starts first and runs past both ends of the trace, so every traced second is a loaded one.
     private static readonly TimeSpan Lead = TimeSpan.FromMilliseconds(700);
     private static readonly TimeSpan Tail = TimeSpan.FromSeconds(1);
@@ -31,32 +34,42 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
         Directory.CreateDirectory(traceFolder);
         var name = $"{experiment.Name}-{variant.Name}-{measured.Repetition}";
         var path = Path.Combine(traceFolder, name + ".nettrace");
-        var profile = new ProfileDefinition(TimeSpan.Zero, Lead + Length + Tail, 1, 1);
+        // A burst plan sends batches until the duration ends, so every traced second has requests in flight (one
+        // batch, as the measured window's profile would give, finished before the trace began).
+        var profile = new ProfileDefinition(TimeSpan.Zero, Lead + Length + Tail, 1, MaxBatches);
         var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress);
         var load = LoadEngine.RunAsync(plan, progress: null, ct);
         await Task.Delay(Lead, ct);
         var cpuBefore = CpuMs(sut.Pid);
+        var threadsBefore = Tracing.ThreadCpu.Read(sut.Pid);
         var clock = System.Diagnostics.Stopwatch.StartNew();
+        var tracedFrom = DateTimeOffset.UtcNow;
         await TraceSession.CollectAsync(new TraceOptions(sut.Pid, Length, path), ct);
-        var cpuMsPerSecond = (CpuMs(sut.Pid) - cpuBefore) / clock.Elapsed.TotalSeconds;
+        var seconds = clock.Elapsed.TotalSeconds;
+        var threads = Tracing.ThreadCpu.Read(sut.Pid).Since(threadsBefore);
+        var charged = SamplerCharge.Of(CpuMs(sut.Pid) - cpuBefore, threads);
         var result = await load;
 
         var analyzed = TraceAnalysis.Analyze(path, new TraceAnalysisOptions(AppModule: Apps.MainModule.Of(sut.Pid)));
-        var trace = ToMeasuredCpu(WithSamplerCoverage(analyzed, cpuMsPerSecond * analyzed.TracedSeconds), cpuMsPerSecond);
+        var covered = WithSamplerCoverage(analyzed, charged.SampledMs / seconds * analyzed.TracedSeconds);
+        var trace = ToMeasuredCpu(covered, charged.AppMs / seconds);
         if (!keepTrace)
         {
             File.Delete(path);
         }
-        // Requests completed while the trace ran: the load's steady rate over the traced seconds.
-        var rps = result.Scenarios.Sum(s => s.RequestsPerSecond);
-        var requests = (long)Math.Round(rps * trace.TracedSeconds);
+        var requests = TracedRequests.Between(result, tracedFrom, tracedFrom + Length);
+        if (requests < TraceFindings.MinRequests)
+        {
+            trace = trace with { Warnings = [.. trace.Warnings, TracedRequests.TooFew(requests)] };
+        }
+        var meanMs = TracedRequests.MeanLatencyMs(result);
         var speedscope = Path.Combine(traceFolder, name + ".speedscope.json");
         await File.WriteAllTextAsync(speedscope, StackExports.Speedscope(trace.Stacks, name), CancellationToken.None);
         var evidence = ToEvidence(trace, variant.Name, measured.Repetition, requests, measured.Database) with
         {
             SpeedscopeFile = Path.GetRelativePath(resultsFolder, speedscope),
         };
-        return new TracedRun(evidence, TraceFindings.From(trace, requests), trace.Warnings);
+        return new TracedRun(evidence, TraceFindings.From(trace, requests, meanMs), trace.Warnings, threads);
     }
 
     /// <summary>
@@ -118,7 +131,8 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
 
     public static VariantEvidence ToEvidence(TraceProfile trace, string variant, int repetition, long requests, DatabaseClientStats? database)
     {
-        double PerRequest(double ms) => requests > 0 ? ms / requests : double.NaN;
+        // Too few requests completed while tracing give no per-request figure: dividing would invent one.
+        double PerRequest(double ms) => requests >= TraceFindings.MinRequests ? ms / requests : double.NaN;
         return new VariantEvidence
         {
             Variant = variant,
@@ -133,7 +147,8 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
             GcPauseShare = trace.Gc.PauseShareOfWall,
             GcCpuShare = double.IsFinite(trace.Gc.ShareOfCpu) ? trace.Gc.ShareOfCpu : null,
             Contention = trace.Contention.Where(c => c.Count > 0 && c.BlockedMs >= TraceFindings.MinBlockedMs).Take(5).Select(c => new CallSite(Named(c.Place, c.AppPlace), c.Count, c.BlockedMs, c.ExampleStack)).ToList(),
-            BlockingWaits = trace.BlockingWaits.Where(w => w.Ms >= TraceFindings.MinBlockedMs).Take(5).Select(w => new CallSite(Named(w.Place, w.AppPlace), w.Waits, w.Ms, w.ExampleStack)).ToList(),
+            BlockingWaits = trace.BlockingWaits.Where(w => w.Ms >= TraceFindings.MinBlockedMs).Take(5).Select(w => new CallSite(Named(w.Place, w.AppPlace), w.Waits, w.Ms, w.ExampleStack) { Call = TraceFindings.CallName(w) }).ToList(),
+            BlockedThreadsAtOnce = trace.PoolThreads?.BlockedAtOnceMean,
             TopStacks = trace.TopStacks.Select(s => new StackSample(s.Frames, s.Samples)).ToList(),
         };
     }
@@ -144,5 +159,6 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
 
     public static string Describe(TracedRun run) => string.Create(CultureInfo.InvariantCulture,
         $"traced {run.Evidence.TracedSeconds:F1} s, {run.Evidence.Requests} requests, {run.Evidence.CpuSamples} CPU samples, {run.Findings.Count} findings") +
+        SamplerCharge.Describe(run.ThreadCpu) +
         string.Concat(run.Warnings.Select(w => "\n    trace warning: " + w));
 }

@@ -1,51 +1,119 @@
-using PerfLab.Counters;
+using Microsoft.Diagnostics.Tracing.Parsers.Clr;
+using PerfLab.Results;
 
 namespace PerfLab.Experiments.Running;
 
 /// <summary>
-/// Watches the SUT's methods-jitted-count while it warms up. Tiered compilation keeps recompiling hot methods for many
-/// seconds under load (measured here: about 18 s at tier 0 speed before the jump, see docs/benchmarks.md "Noise"), and
-/// throughput can look flat meanwhile, so a steady throughput alone does not mean the code being measured is final.
-/// The runtime is settled when the last <see cref="QuietSeconds"/> samples each compiled at most
-/// <see cref="QuietMethodsPerSecond"/> methods.
+/// The SUT runtime's compilations second by second, by tier (fed from its JIT events by <see cref="TieringWatch"/>),
+/// and whether its tiering has settled (<see cref="TieringRule"/>). Written by the event reader's thread, read by the
+/// warm-up's: every member takes the lock.
 /// </summary>
-public sealed class JitActivity : IProgress<CounterSample>
+public sealed class JitActivity(long watchedFromUnixMs)
 {
-    public const int QuietSeconds = 2;
-    public const double QuietMethodsPerSecond = 5;
+    // EventPipe flushes about every 100 ms; a second is complete well after that.
+    private const long GraceMs = 500;
 
     private readonly Lock _lock = new();
-    private readonly Queue<double> _recent = new();
+    private readonly SortedDictionary<long, (int First, int Promoted, int Osr)> _bySecond = [];
+    private int _queued;
+    private readonly long _watchedFromUnixMs = watchedFromUnixMs;
+    private long _warmupFromUnixMs = watchedFromUnixMs;
+    private long? _settledAtUnixMs;
 
-    /// <summary>
-    /// True once the collector delivered the last <see cref="QuietSeconds"/> jit figures and they were quiet. Without
-    /// figures (the collector not attached yet, or an older runtime) it stays false, so such a warm-up runs to its cap
-    /// and the run says it never settled, rather than measuring code that may still be tiering.
-    /// </summary>
-    public bool Settled
+    /// <summary>The warm-up starts now: the rule reads the seconds from here on (those before count only as compiled before).</summary>
+    public void WarmingUp(long nowUnixMs)
     {
-        get
+        lock (_lock)
         {
-            lock (_lock)
-            {
-                return _recent.Count == QuietSeconds && _recent.All(m => m <= QuietMethodsPerSecond);
-            }
+            _warmupFromUnixMs = nowUnixMs;
+            _settledAtUnixMs = null;
         }
     }
 
-    public void Report(CounterSample value)
+    /// <summary>A method's code was published (MethodLoad), at the given tier.</summary>
+    public void OnCompiled(long unixMs, OptimizationTier tier)
     {
-        if (value.Get(CounterNames.MethodsJitted) is not { } methods)
-        {
-            return;
-        }
         lock (_lock)
         {
-            _recent.Enqueue(methods);
-            while (_recent.Count > QuietSeconds)
+            var second = unixMs / 1000;
+            var (first, promoted, osr) = _bySecond.GetValueOrDefault(second);
+            _bySecond[second] = tier switch
             {
-                _recent.Dequeue();
-            }
+                OptimizationTier.OptimizedTier1OSR => (first, promoted, osr + 1),
+                OptimizationTier.OptimizedTier1 or OptimizationTier.OptimizedTier1Instrumented or OptimizationTier.QuickJittedInstrumented
+                    => (first, promoted + 1, osr),
+                // Ready-to-run code is precompiled: using it compiles nothing.
+                OptimizationTier.ReadyToRun or OptimizationTier.PreJIT => (first, promoted, osr),
+                _ => (first + 1, promoted, osr),
+            };
         }
+    }
+
+    /// <summary>The background tier-1 worker started a batch (-1: running) or stopped with methods still queued.</summary>
+    public void OnBackground(int queued)
+    {
+        lock (_lock)
+        {
+            _queued = queued;
+        }
+    }
+
+    /// <summary>Whether the tiering rule holds over the seconds complete at <paramref name="nowUnixMs"/>; the first time it does is kept.</summary>
+    public bool Settled(long nowUnixMs)
+    {
+        lock (_lock)
+        {
+            var from = _warmupFromUnixMs / 1000 + 1;
+            var before = _bySecond.Where(pair => pair.Key < from).Sum(pair => (long)pair.Value.First + pair.Value.Promoted + pair.Value.Osr);
+            // A second is complete once its end lies a grace before now.
+            var settled = TieringRule.IsSettled(Seconds(from, (nowUnixMs - GraceMs) / 1000 - 1), before, _queued);
+            if (settled)
+            {
+                _settledAtUnixMs ??= nowUnixMs;
+            }
+            return settled;
+        }
+    }
+
+    public bool Settled() => Settled(DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
+
+    /// <summary>
+    /// What the runtime compiled during the warm-up (from the watch's start to <paramref name="measuredFrom"/>) and per
+    /// second inside the measured windows, with the whole series, for the run's record.
+    /// </summary>
+    public TieringRecord Summarize(DateTimeOffset measuredFrom, IReadOnlyList<(DateTimeOffset From, DateTimeOffset To)> windows)
+    {
+        lock (_lock)
+        {
+            var measuredSecond = measuredFrom.ToUnixTimeSeconds();
+            var all = Seconds(_watchedFromUnixMs / 1000, windows.Count == 0 ? measuredSecond : windows.Max(w => w.To).ToUnixTimeSeconds());
+            var warmup = all.Where(s => s.UnixSecond >= _warmupFromUnixMs / 1000 && s.UnixSecond < measuredSecond).ToList();
+            var inWindows = all.Where(s => windows.Any(w => s.UnixSecond > w.From.ToUnixTimeSeconds() && s.UnixSecond <= w.To.ToUnixTimeSeconds())).ToList();
+            var windowSeconds = windows.Sum(w => (w.To - w.From).TotalSeconds);
+            double PerSecond(Func<JitSecond, int> f) => windowSeconds > 0 ? Math.Round(inWindows.Sum(f) / windowSeconds, 2) : 0;
+            return new TieringRecord
+            {
+                Rule = $"compiles/s <= max({TieringRule.FloorPerSecond}, {TieringRule.MaxSharePerSecond:P0} of compiled so far) for {TieringRule.QuietSeconds} s, tier-1 queue empty",
+                SettledAfterSeconds = _settledAtUnixMs is { } at ? Math.Round((at - _warmupFromUnixMs) / 1000.0, 1) : null,
+                WarmupFirstCompiles = warmup.Sum(s => s.FirstCompiles),
+                WarmupPromotions = warmup.Sum(s => s.Promotions),
+                WarmupOsr = warmup.Sum(s => s.Osr),
+                WindowCompilesPerSecond = PerSecond(s => s.Total),
+                WindowPromotionsPerSecond = PerSecond(s => s.Promotions + s.Osr),
+                Seconds = all.Select(s => new[] { s.FirstCompiles, s.Promotions, s.Osr }).ToList(),
+            };
+        }
+    }
+
+    // Every second in [from, to], a second without a compile as zeros.
+    private List<JitSecond> Seconds(long from, long to)
+    {
+        var list = new List<JitSecond>();
+        for (var s = from; s <= to; s++)
+        {
+            var (first, promoted, osr) = _bySecond.GetValueOrDefault(s);
+            list.Add(new JitSecond(s, first, promoted, osr));
+        }
+        return list;
     }
 }

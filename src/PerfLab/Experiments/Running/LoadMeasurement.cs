@@ -24,14 +24,14 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     {
         RunRecord Failed(FailureKind kind, string reason) => RunRecordBuilder.Failed(id, new RunFailure(kind, reason, sut.TailOfLog(), info));
 
-        // A steady warm-up also waits for the SUT's JIT to go quiet: throughput can plateau while tiering goes on.
-        var jit = new JitActivity();
-        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress) with { TargetSettled = () => jit.Settled };
+        // A steady warm-up also waits for the SUT's tiering to settle: throughput can plateau while tiering goes on.
+        await using var tiering = await TieringWatch.StartAsync(sut.Pid, ct);
+        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress) with { TargetSettled = () => tiering.Settled };
         LoadResult load;
         CounterRecording? recording;
         try
         {
-            (load, recording) = await CounterSession.WithCountersAsync(sut.Pid, () => LoadEngine.RunAsync(plan, progress: null, ct), ct, live: jit);
+            (load, recording) = await CounterSession.WithCountersAsync(sut.Pid, () => LoadEngine.RunAsync(plan, progress: null, ct), ct);
         }
         catch (PerfLabException ex)
         {
@@ -39,6 +39,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         }
 
         var record = await RecordAsync(sut, id, info, (load, recording), ct);
+        record = record with { Tiering = tiering.Summarize(load.MeasuredFromUtc, [(load.MeasuredFromUtc, load.EndedUtc)]) };
         await TraceAsync(sut, id, record, ct);
         return record;
     }

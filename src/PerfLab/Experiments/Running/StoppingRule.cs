@@ -98,7 +98,7 @@ public sealed record StoppingRule(int MinBlocks, int MaxBlocks, double? Precisio
     /// </summary>
     public static double WidestHalfWidth(IEnumerable<Comparison> comparisons)
     {
-        var widths = comparisons.Where(c => c.Scenario == "all" && c.Metric is "rps" or "batch-mean-ms")
+        var widths = comparisons.Where(c => c.Scenario == Metric.AllScenarios && Metrics.IsPrimary(c.Metric))
             .Select(c => HalfWidth(c.LowPercent, c.HighPercent))
             .ToList();
         return widths.Count > 0 ? widths.Max() : 0;

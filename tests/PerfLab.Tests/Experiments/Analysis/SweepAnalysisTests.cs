@@ -59,7 +59,7 @@ public sealed class SweepAnalysisTests
         Assert.Equal(["swept@0-ms", "swept@1-ms", "swept@2-ms", "swept@5-ms"], sweep.Points);
         var async = Assert.Single(sweep.Variants);
         Assert.Equal("async", async.Variant);
-        Assert.Equal([Verdict.Worse, Verdict.NoDifferenceDetected, Verdict.Better, Verdict.Better], async.Points.Select(p => p.Verdict));
+        Assert.Equal([Verdict.Worse, Verdict.Equivalent, Verdict.Better, Verdict.Better], async.Points.Select(p => p.Verdict));
         Assert.Equal(2, async.Crossover);
         // The paired change is the mean log-ratio: ln(1.15) plus the runs' own noise, within a few tenths of a percent.
         Assert.InRange(async.Points[2].ChangePercent!.Value, 14, 16);
@@ -91,7 +91,7 @@ public sealed class SweepAnalysisTests
         var async = Assert.Single(sweep.Variants);
         Assert.Equal(0, async.Crossover);
         Assert.All(async.Points.Skip(1), p => Assert.Null(p.ChangePercent));
-        Assert.All(async.Points.Skip(1), p => Assert.Equal(Verdict.NotEnoughData, p.Verdict));
+        Assert.All(async.Points.Skip(1), p => Assert.Equal(Verdict.Inconclusive, p.Verdict));
     }
 
     [Fact]
@@ -101,7 +101,7 @@ public sealed class SweepAnalysisTests
         {
             new SweepPointChange(5, 30, 20, 40, Verdict.Better),
             new SweepPointChange(2, 12, 8, 16, Verdict.Better),
-            new SweepPointChange(1, 1, -3, 5, Verdict.NoDifferenceDetected),
+            new SweepPointChange(1, 1, -3, 5, Verdict.Equivalent),
         };
 
         Assert.Equal(2, SweepAnalysis.Crossover(points));

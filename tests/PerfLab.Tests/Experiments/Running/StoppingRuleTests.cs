@@ -77,7 +77,7 @@ public sealed class StoppingRuleTests
         LowPercent = low,
         HighPercent = high,
         NoiseFloorPercent = 5,
-        Verdict = Verdict.NoDifferenceDetected,
+        Verdict = Verdict.Inconclusive,
     };
 
     [Fact]

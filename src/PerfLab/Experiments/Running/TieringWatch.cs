@@ -1,0 +1,48 @@
+using PerfLab.Counters;
+using PerfLab.Results;
+
+namespace PerfLab.Experiments.Running;
+
+/// <summary>
+/// A run's watch on its SUT's JIT: attached before the load starts, asked once a second during a steady warm-up
+/// whether tiering has settled (<see cref="TieringRule"/>), and summarized into the run's record at the end.
+/// </summary>
+public sealed class TieringWatch : IAsyncDisposable
+{
+    private readonly JitActivity _activity;
+    private readonly JitEventSession? _session;
+
+    private TieringWatch(JitActivity activity, JitEventSession? session)
+    {
+        _activity = activity;
+        _session = session;
+    }
+
+    public static async Task<TieringWatch> StartAsync(int pid, CancellationToken ct)
+    {
+        var activity = new JitActivity(DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
+        var session = await JitEventSession.StartAsync(pid, activity.OnCompiled, activity.OnBackground, ct);
+        return new TieringWatch(activity, session);
+    }
+
+    /// <summary>This SUT's warm-up starts now (in a block, the SUTs warm up in turn while the watches run throughout).</summary>
+    public void WarmingUp() => _activity.WarmingUp(DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
+
+    /// <summary>
+    /// Whether tiering has settled. Without JIT events (the process refused the session) it stays false, so such a
+    /// warm-up runs to its cap and the run says it never settled, rather than measuring code that may still be tiering.
+    /// </summary>
+    public bool Settled => _session is not null && _activity.Settled();
+
+    /// <summary>The run's tiering record; null when no JIT events were read.</summary>
+    public TieringRecord? Summarize(DateTimeOffset measuredFrom, IReadOnlyList<(DateTimeOffset From, DateTimeOffset To)> windows) =>
+        _session is null ? null : _activity.Summarize(measuredFrom, windows);
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_session is not null)
+        {
+            await _session.DisposeAsync();
+        }
+    }
+}

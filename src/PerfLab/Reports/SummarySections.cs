@@ -1,0 +1,69 @@
+using System.Text;
+using PerfLab.Results;
+
+namespace PerfLab.Reports;
+
+/// <summary>The summary in report.md: one list item per variant, the verdict in bold when decided.</summary>
+internal static class MarkdownSummarySection
+{
+    public static void Write(MarkdownBuilder md, RunResults results)
+    {
+        md.Line($"## {SummaryContent.Title}");
+        md.Line();
+        md.Line(SummaryContent.Legend);
+        md.Line();
+        var lines = SummaryContent.Lines(results);
+        if (lines.Count == 0)
+        {
+            md.Line("Nothing to compare: no experiment has a variant besides its baseline.");
+        }
+        foreach (var line in lines)
+        {
+            var verdict = line.Verdict switch
+            {
+                null => "",
+                Verdict.Inconclusive => $": *{Fmt.Verdict(Verdict.Inconclusive)}*",
+                { } v => $": **{Fmt.Verdict(v)}**",
+            };
+            var decide = line.ToDecide is { } d ? $"; to decide: {Md.Inline(d)}" : "";
+            md.Line($"- `{line.Experiment}` {Md.Inline(line.Text)}{verdict}{decide}");
+        }
+        md.Line();
+    }
+}
+
+/// <summary>
+/// The summary in report.html, the first thing on the page: each verdict a coloured badge (one colour per verdict, so
+/// the first screen shows the answer at a glance, and a screenshot test can find it).
+/// </summary>
+internal static class HtmlSummarySection
+{
+    public static void Write(StringBuilder html, RunResults results)
+    {
+        html.Append($"<section id=\"{SummaryContent.Anchor}\">\n<h2>{SummaryContent.Title}</h2>\n");
+        var lines = SummaryContent.Lines(results);
+        if (lines.Count == 0)
+        {
+            html.Append("<p>Nothing to compare: no experiment has a variant besides its baseline.</p>\n");
+        }
+        else
+        {
+            html.Append("<ul class=\"summary\">\n");
+            foreach (var line in lines)
+            {
+                html.Append("<li><code>").Append(HtmlParts.H(line.Experiment)).Append("</code> ").Append(HtmlParts.H(line.Text));
+                if (line.Verdict is { } v)
+                {
+                    html.Append(": <span class=\"verdict ").Append(Fmt.Verdict(v)).Append("\">").Append(Fmt.Verdict(v)).Append("</span>");
+                }
+                if (line.ToDecide is { } decide)
+                {
+                    html.Append(" <span class=\"note\">to decide: ").Append(HtmlParts.H(decide)).Append("</span>");
+                }
+                html.Append("</li>\n");
+            }
+            html.Append("</ul>\n");
+        }
+        html.Append("<p class=\"note\">").Append(HtmlParts.H(SummaryContent.Legend)).Append("</p>\n</section>\n");
+    }
+}

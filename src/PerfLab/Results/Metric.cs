@@ -1,0 +1,88 @@
+using System.Globalization;
+
+namespace PerfLab.Results;
+
+/// <summary>What perflab does with a metric besides reading it (one role each).</summary>
+public enum MetricRole
+{
+    /// <summary>Per scenario: summarized, compared against the baseline and shown in the report's tables.</summary>
+    Compared,
+    /// <summary>Per scenario: a threshold can gate it, but it is neither summarized nor compared.</summary>
+    GateOnly,
+    /// <summary>A burst or upload experiment's one figure (all scenarios together): summarized and compared.</summary>
+    Batch,
+    /// <summary>A counter's average over the measured window (the dotnet-counters name is the key).</summary>
+    Counter,
+    /// <summary>A per-request cost computed from counters and throughput.</summary>
+    Efficiency,
+}
+
+/// <summary>
+/// One figure perflab reads from a run, with everything every part needs to treat it alike: the key results.json and
+/// the comparisons use, the header and unit the reports show, which way is better, the decimals, the spellings a
+/// threshold may use, and how to read it from one run. The catalog (<see cref="Metrics"/>) holds every entry; a new
+/// metric is a new entry there plus its reader.
+/// </summary>
+public sealed record Metric
+{
+    /// <summary>The key in results.json, comparisons and claims: "rps", "p99-ms", "cpu-ms-per-request".</summary>
+    public required string Key { get; init; }
+    /// <summary>The short name shown in tables and sentences: "RPS", "p99 (ms)".</summary>
+    public required string Header { get; init; }
+    /// <summary>The unit a figure is shown in: "RPS", "ms", "MB/s".</summary>
+    public required string Unit { get; init; }
+    public required MetricRole Role { get; init; }
+    public bool HigherIsBetter { get; init; }
+    public int Decimals { get; init; } = 2;
+    /// <summary>Multiplies a stored figure for display (alloc-rate is stored in bytes per second, shown in MB/s).</summary>
+    public double Scale { get; init; } = 1;
+    /// <summary>The names a threshold may use for it, k6's first ("p99", "mean").</summary>
+    public IReadOnlyList<string> ThresholdNames { get; init; } = [];
+    /// <summary>A change in words, {0} the amount: "serves {0} more requests than"; by default "has a {0} higher HEADER than".</summary>
+    public string? MoreWords { get; init; }
+    /// <summary>A change down in words: "serves {0} fewer requests than".</summary>
+    public string? LessWords { get; init; }
+
+    /// <summary>A change against <paramref name="baseline"/> in words: "serves 6.6 % more requests than sync".</summary>
+    public string Describe(double changePercent, string baseline)
+    {
+        var amount = Math.Abs(changePercent).ToString("0.0", CultureInfo.InvariantCulture) + " %";
+        var words = changePercent >= 0 ? MoreWords ?? $"has a {{0}} higher {Header} than" : LessWords ?? $"has a {{0}} lower {Header} than";
+        return string.Format(CultureInfo.InvariantCulture, words, amount) + " " + baseline;
+    }
+
+    /// <summary>A scenario's figure in one run; null for a metric of the whole run.</summary>
+    public Func<ScenarioStats, double>? OfScenario { get; init; }
+    /// <summary>All scenarios of a run together (the "all" row); by default the worst scenario's figure.</summary>
+    public Func<IReadOnlyList<ScenarioStats>, double>? OfScenarios { get; init; }
+    /// <summary>A figure of the whole run (batches, counters, efficiency); null for a scenario metric.</summary>
+    public Func<RunRecord, double>? OfRun { get; init; }
+
+    /// <summary>The scenario name that stands for all scenarios of a run together.</summary>
+    public const string AllScenarios = "all";
+
+    /// <summary>One run's figure for a scenario, or for all scenarios together ("all"); NaN when the run has none.</summary>
+    public double Read(RunRecord run, string scenario)
+    {
+        if (OfRun is { } ofRun)
+        {
+            return ofRun(run);
+        }
+        var stats = scenario == AllScenarios ? run.Scenarios : run.Scenarios.Where(s => s.Scenario == scenario).ToList();
+        return stats.Count == 0 ? double.NaN : Combine(stats);
+    }
+
+    /// <summary>Several scenarios' figures as one (one scenario's own figure when given one).</summary>
+    public double Combine(IReadOnlyList<ScenarioStats> stats) =>
+        OfScenarios is { } combine ? combine(stats)
+        : OfScenario is { } one ? stats.Max(one)
+        : double.NaN;
+
+    /// <summary>A figure in this metric's unit, invariant culture: "231.42 ms", "1204.3 RPS".</summary>
+    public string Format(double value) => !double.IsFinite(value)
+        ? "no figure"
+        : (value * Scale).ToString("F" + Decimals.ToString(CultureInfo.InvariantCulture), CultureInfo.InvariantCulture) + " " + Unit;
+
+    /// <summary>Whether <paramref name="scenario"/> can be asked of this metric: every scenario metric, or "all" for a run metric.</summary>
+    public bool PerScenario => OfRun is null;
+}

@@ -1,0 +1,127 @@
+using System.Globalization;
+
+namespace PerfLab.Results;
+
+/// <summary>
+/// The metric catalog: the one vocabulary of analysis, thresholds, experiment files, reports and charts. Each entry
+/// says how to read its figure from a run; everything else (summaries, comparisons, gates, table columns) is driven
+/// by the entries, so adding a metric is adding an entry here.
+/// </summary>
+public static class Metrics
+{
+    public static readonly Metric Rps = new()
+    {
+        Key = "rps", Header = "RPS", Unit = "RPS", Role = MetricRole.Compared, HigherIsBetter = true, Decimals = 1,
+        ThresholdNames = ["rps"], OfScenario = s => s.Rps, OfScenarios = stats => stats.Sum(s => s.Rps),
+        MoreWords = "serves {0} more requests than", LessWords = "serves {0} fewer requests than",
+    };
+
+    public static readonly Metric MeanMs = new()
+    {
+        Key = "mean-ms", Header = "mean (ms)", Unit = "ms", Role = MetricRole.Compared,
+        ThresholdNames = ["mean"], OfScenario = s => s.MeanMs,
+        // All scenarios together: the request-weighted mean.
+        OfScenarios = stats => stats.Sum(s => s.Requests) is > 0 and var n ? stats.Sum(s => s.MeanMs * s.Requests) / n : double.NaN,
+    };
+
+    public static readonly Metric P90Ms = Latency("p90", s => s.P90Ms, MetricRole.Compared);
+    public static readonly Metric P99Ms = Latency("p99", s => s.P99Ms, MetricRole.Compared);
+
+    public static readonly Metric BatchMeanMs = new()
+    {
+        Key = "batch-mean-ms", Header = "batch mean (ms)", Unit = "ms", Role = MetricRole.Batch,
+        MoreWords = "takes {0} longer per batch than", LessWords = "takes {0} less time per batch than",
+        OfRun = run => run.BatchTimesMs.Count > 0 ? run.BatchTimesMs.Average() : double.NaN,
+    };
+
+    // Counters keep their dotnet-counters names as keys: those are the keys of every run's counter averages.
+    public static readonly Metric ThreadCount = Counter("threadpool-thread-count", "thread-pool threads", "threads", 1);
+    public static readonly Metric QueueLength = Counter("threadpool-queue-length", "queue length", "work items", 1);
+    public static readonly Metric TimeInGc = Counter("time-in-gc", "time in GC %", "%", 1);
+    public static readonly Metric AllocRate = Counter("alloc-rate", "alloc rate MB/s", "MB/s", 2) with { Scale = 1e-6 };
+    public static readonly Metric WorkingSet = Counter("working-set", "working set MB", "MB", 1);
+    /// <summary>Read for the efficiency figures; not a report column of its own.</summary>
+    public static readonly Metric CpuUsage = Counter("cpu-usage", "CPU %", "%", 1);
+
+    /// <summary>cpu-usage is a percent of all the cores the SUT saw: the CPU time per request in ms.</summary>
+    public static readonly Metric CpuMsPerRequest = PerRequest("cpu-ms-per-request", "CPU ms/req", "ms/req", 3,
+        run => CpuUsage.Read(run, Metric.AllScenarios) / 100 * SutCores(run) * 1000);
+
+    /// <summary>KB = 1,000 bytes, as the counters' MB are 1,000,000 bytes.</summary>
+    public static readonly Metric AllocKbPerRequest = PerRequest("alloc-kb-per-request", "alloc KB/req", "KB/req", 1,
+        run => AllocRate.Read(run, Metric.AllScenarios) / 1000);
+
+    /// <summary>time-in-gc is a percent of wall time.</summary>
+    public static readonly Metric GcPauseMsPerRequest = PerRequest("gc-pause-ms-per-request", "GC pause ms/req", "ms/req", 3,
+        run => TimeInGc.Read(run, Metric.AllScenarios) / 100 * 1000);
+
+    /// <summary>Every entry, in the order reports show them.</summary>
+    public static readonly IReadOnlyList<Metric> All =
+    [
+        Rps, MeanMs, Latency("p50", s => s.P50Ms), Latency("p75", s => s.P75Ms), P90Ms, Latency("p95", s => s.P95Ms), P99Ms,
+        Latency("p99.9", s => s.P999Ms) with { ThresholdNames = ["p99.9", "p999"] }, Latency("max", s => s.MaxMs),
+        BatchMeanMs, ThreadCount, QueueLength, TimeInGc, AllocRate, WorkingSet, CpuUsage,
+        CpuMsPerRequest, AllocKbPerRequest, GcPauseMsPerRequest,
+    ];
+
+    /// <summary>The entries of one role, in catalog order.</summary>
+    public static IReadOnlyList<Metric> Of(MetricRole role) => [.. All.Where(m => m.Role == role)];
+
+    /// <summary>The metrics compared against the baseline per scenario: throughput first, then latency.</summary>
+    public static IReadOnlyList<Metric> Compared => Of(MetricRole.Compared);
+
+    /// <summary>The counter columns of the reports (cpu-usage is read for efficiency, not shown on its own).</summary>
+    public static IReadOnlyList<Metric> CounterColumns => [.. Of(MetricRole.Counter).Where(m => m != CpuUsage)];
+
+    public static IReadOnlyList<Metric> Efficiency => Of(MetricRole.Efficiency);
+
+    /// <summary>The metrics a claim or a comparison may name: compared and batch metrics.</summary>
+    public static IReadOnlyList<Metric> Comparable => [.. All.Where(m => m.Role is MetricRole.Compared or MetricRole.Batch)];
+
+    /// <summary>
+    /// The figure an experiment is decided on (its stopping rule, sweep and "change" gate): the batch time of a burst or
+    /// upload experiment, else the throughput.
+    /// </summary>
+    public static Metric Primary(bool batches) => batches ? BatchMeanMs : Rps;
+
+    public static bool IsPrimary(string key) => key == Rps.Key || key == BatchMeanMs.Key;
+
+    /// <summary>An entry by its key; null when there is none.</summary>
+    public static Metric? Find(string key) => All.FirstOrDefault(m => m.Key == key);
+
+    /// <summary>An entry by its key, for keys the code itself wrote (results.json, comparisons).</summary>
+    public static Metric Get(string key) => Find(key) ?? throw new KeyNotFoundException($"no metric '{key}' in the catalog");
+
+    /// <summary>The scenario metric a threshold names ("p99", "mean", "rps", or a key such as "p90-ms"); null when none.</summary>
+    public static Metric? ForThreshold(string name) =>
+        All.FirstOrDefault(m => m.OfScenario is not null && (m.ThresholdNames.Contains(name) || m.Key == name));
+
+    /// <summary>The threshold spellings of every scenario metric, for messages: "rps|mean|p50|...".</summary>
+    public static string ThresholdSpellings(Func<Metric, bool> which) =>
+        string.Join("|", All.Where(m => m.OfScenario is not null && which(m)).Select(m => m.ThresholdNames[0]));
+
+    /// <summary>The cores the SUT process saw (its /info), which cpu-usage is a share of.</summary>
+    public static int SutCores(RunRecord run) =>
+        run.SutInfo.TryGetValue("processorCount", out var c) && int.TryParse(c, CultureInfo.InvariantCulture, out var n)
+            ? n
+            : Environment.ProcessorCount;
+
+    /// <summary>A latency percentile (or mean, max) of a scenario; all scenarios together take the worst.</summary>
+    private static Metric Latency(string name, Func<ScenarioStats, double> read, MetricRole role = MetricRole.GateOnly) => new()
+    {
+        Key = name + "-ms", Header = name + " (ms)", Unit = "ms", Role = role, ThresholdNames = [name], OfScenario = read,
+    };
+
+    private static Metric Counter(string key, string header, string unit, int decimals) => new()
+    {
+        Key = key, Header = header, Unit = unit, Role = MetricRole.Counter, Decimals = decimals,
+        OfRun = run => run.Counters.TryGetValue(key, out var v) ? v : double.NaN,
+    };
+
+    /// <summary>A per-request cost: a per-second figure of the run over its completed requests per second.</summary>
+    private static Metric PerRequest(string key, string header, string unit, int decimals, Func<RunRecord, double> perSecond) => new()
+    {
+        Key = key, Header = header, Unit = unit, Role = MetricRole.Efficiency, Decimals = decimals,
+        OfRun = run => run.Scenarios.Sum(s => s.Rps) is > 0 and var rps ? perSecond(run) / rps : double.NaN,
+    };
+}

@@ -1,0 +1,173 @@
+using PerfLab.Common;
+
+namespace PerfLab.Results;
+
+/// <summary>
+/// The statistics behind every verdict. Repetitions are few (3 to 20), so intervals come from Student's t
+/// distribution rather than a bootstrap, whose percentile intervals are too narrow at such sizes. Throughput and
+/// latency are compared as ratios, on log values, turned back into percent: within interleaved blocks as pairs
+/// (<see cref="ComparePaired"/>, so drift that hits a whole block cancels), else as independent groups (Welch), or,
+/// when only two summaries are left (<c>compare-results</c> of two result folders), from their two intervals
+/// (<see cref="CompareEstimates"/>). Every one of them ends in the same verdict rule (<see cref="Decide"/>).
+/// </summary>
+public static class Statistics
+{
+    public const double Confidence = 0.95;
+
+    /// <summary>
+    /// The median, with the 95 % t interval of the mean; a single sample has no interval. Every estimated quantity
+    /// (throughput, latency, counters) cannot be negative, so neither can its interval.
+    /// </summary>
+    public static Estimate Estimate(IReadOnlyList<double> samples)
+    {
+        if (samples.Count == 0)
+        {
+            return new Estimate(double.NaN, double.NaN, double.NaN, 0);
+        }
+        var median = Descriptive.Median(samples);
+        if (samples.Count == 1)
+        {
+            return new Estimate(median, median, median, 1);
+        }
+        var mean = samples.Average();
+        var halfWidth = StudentT.MarginOfError(samples, Confidence)!.Value;
+        // The median and the mean's interval can disagree for skewed samples: widen so the interval holds the median.
+        return new Estimate(median, Math.Max(0, Math.Min(mean - halfWidth, median)), Math.Max(mean + halfWidth, median), samples.Count);
+    }
+
+    /// <summary>
+    /// The change of <paramref name="candidate"/> against <paramref name="baseline"/> in percent, with its 95 %
+    /// interval (Welch on log values), and the verdict of <see cref="Decide"/>.
+    /// </summary>
+    public static (double Change, double Low, double High, Verdict Verdict) Compare(
+        IReadOnlyList<double> baseline, IReadOnlyList<double> candidate, bool higherIsBetter, double noiseFloorPercent)
+    {
+        if (baseline.Count < 2 || candidate.Count < 2 || baseline.Concat(candidate).Any(v => v <= 0 || !double.IsFinite(v)))
+        {
+            var rough = baseline.Count > 0 && candidate.Count > 0 && Descriptive.Median(baseline) > 0
+                ? (Descriptive.Median(candidate) / Descriptive.Median(baseline) - 1) * 100
+                : double.NaN;
+            return (rough, double.NaN, double.NaN, Verdict.Inconclusive);
+        }
+        var logA = baseline.Select(v => Math.Log(v)).ToList();
+        var logB = candidate.Select(v => Math.Log(v)).ToList();
+        var varA = Descriptive.Variance(logA) / logA.Count;
+        var varB = Descriptive.Variance(logB) / logB.Count;
+        var diff = logB.Average() - logA.Average();
+        var se = Math.Sqrt(varA + varB);
+        double low, high;
+        if (se == 0)
+        {
+            low = high = diff;
+        }
+        else
+        {
+            // Welch–Satterthwaite degrees of freedom.
+            var df = Math.Pow(varA + varB, 2) / (varA * varA / (logA.Count - 1) + varB * varB / (logB.Count - 1));
+            var t = StudentT.InverseCdf(1 - (1 - Confidence) / 2, df);
+            low = diff - t * se;
+            high = diff + t * se;
+        }
+        return Verdicted(diff, low, high, higherIsBetter, noiseFloorPercent);
+    }
+
+    /// <summary>
+    /// The change within pairs (baseline, candidate) measured in the same block: the mean of the log-ratios with its
+    /// 95 % t interval (n - 1 degrees of freedom), turned back into percent. A drift that moves both runs of a block
+    /// cancels in its ratio, which independent groups cannot do.
+    /// </summary>
+    public static (double Change, double Low, double High, Verdict Verdict) ComparePaired(
+        IReadOnlyList<(double Baseline, double Candidate)> pairs, bool higherIsBetter, double noiseFloorPercent)
+    {
+        if (pairs.Count < 2 || pairs.Any(p => p.Baseline <= 0 || p.Candidate <= 0 || !double.IsFinite(p.Baseline) || !double.IsFinite(p.Candidate)))
+        {
+            return (double.NaN, double.NaN, double.NaN, Verdict.Inconclusive);
+        }
+        var ratios = pairs.Select(p => Math.Log(p.Candidate / p.Baseline)).ToList();
+        var mean = ratios.Average();
+        var se = Math.Sqrt(Descriptive.Variance(ratios) / ratios.Count);
+        var t = StudentT.InverseCdf(1 - (1 - Confidence) / 2, ratios.Count - 1);
+        return Verdicted(mean, mean - t * se, mean + t * se, higherIsBetter, noiseFloorPercent);
+    }
+
+    /// <summary>
+    /// The change of one summary against another in percent, with its 95 % interval approximated from the two
+    /// medians' intervals by the MOVER method (Zou &amp; Donner, 2008) on the log scale: each side of the interval of
+    /// ln(b/a) combines the matching half-widths of ln b and ln a in quadrature, which treats the two as independent.
+    /// A summary of fewer than two runs has no interval, and so no decided verdict.
+    /// </summary>
+    public static (double Change, double Low, double High, Verdict Verdict) CompareEstimates(Estimate? a, Estimate? b,
+        bool higherIsBetter, double noiseFloorPercent)
+    {
+        if (a is null || b is null || !Usable(a) || !Usable(b))
+        {
+            var change = a is { Median: > 0 } && b is not null && double.IsFinite(b.Median) ? (b.Median / a.Median - 1) * 100 : double.NaN;
+            return (change, double.NaN, double.NaN, Verdict.Inconclusive);
+        }
+        var ln = Math.Log(b.Median) - Math.Log(a.Median);
+        var aDown = Math.Log(a.Median) - Math.Log(a.Low);
+        var aUp = Math.Log(a.High) - Math.Log(a.Median);
+        var bDown = Math.Log(b.Median) - Math.Log(b.Low);
+        var bUp = Math.Log(b.High) - Math.Log(b.Median);
+        var low = ln - Math.Sqrt((bDown * bDown) + (aUp * aUp));
+        var high = ln + Math.Sqrt((bUp * bUp) + (aDown * aDown));
+        return Verdicted(ln, low, high, higherIsBetter, noiseFloorPercent);
+    }
+
+    // Logs need positive figures, and an interval needs at least two runs behind it.
+    private static bool Usable(Estimate e) =>
+        e.Samples >= 2 && e.Low > 0 && e.Median > 0 && e.High > 0
+        && double.IsFinite(e.Low) && double.IsFinite(e.High) && e.Low <= e.Median && e.Median <= e.High;
+
+    /// <summary>A log-scale change and its interval turned into percent, with the verdict of <see cref="Decide"/>.</summary>
+    private static (double Change, double Low, double High, Verdict Verdict) Verdicted(double diff, double low, double high,
+        bool higherIsBetter, double noiseFloorPercent)
+    {
+        var change = (Math.Exp(diff) - 1) * 100;
+        var lowPercent = (Math.Exp(low) - 1) * 100;
+        var highPercent = (Math.Exp(high) - 1) * 100;
+        return (change, lowPercent, highPercent, Decide(change, lowPercent, highPercent, higherIsBetter, noiseFloorPercent));
+    }
+
+    /// <summary>
+    /// The one verdict rule. <b>Better</b> or <b>worse</b>: the interval excludes zero and the change exceeds the margin
+    /// (the noise floor). <b>Equivalent</b>: the whole interval lies within ± the margin, which is the two one-sided
+    /// tests (TOST) of equivalence, here at the 95 % interval, so each side at 2.5 %. <b>Inconclusive</b>: anything
+    /// else, i.e. an interval wider than the margin allows, or none at all.
+    /// </summary>
+    public static Verdict Decide(double change, double low, double high, bool higherIsBetter, double marginPercent)
+    {
+        if (!double.IsFinite(low) || !double.IsFinite(high))
+        {
+            return Verdict.Inconclusive;
+        }
+        if ((low > 0 || high < 0) && Math.Abs(change) > marginPercent)
+        {
+            return (change > 0) == higherIsBetter ? Verdict.Better : Verdict.Worse;
+        }
+        return low >= -marginPercent && high <= marginPercent ? Verdict.Equivalent : Verdict.Inconclusive;
+    }
+
+    /// <summary>
+    /// For an inconclusive verdict from <paramref name="samples"/> blocks (or runs per group): the interval half-width
+    /// that would decide it, and about how many samples in all would give it (a half-width shrinks with the square
+    /// root of the samples). A change beyond the margin is decided once the interval excludes zero; one inside it once
+    /// the interval fits inside ± the margin. Null when there is no interval, or when the change sits on the margin.
+    /// </summary>
+    public static (double HalfWidthPercent, int Samples)? ToDecide(double change, double low, double high, int samples,
+        double marginPercent)
+    {
+        var halfWidth = (high - low) / 2;
+        if (!double.IsFinite(halfWidth) || halfWidth <= 0 || samples < 2)
+        {
+            return null;
+        }
+        var needed = Math.Abs(change) > marginPercent ? Math.Abs(change) : marginPercent - Math.Abs(change);
+        if (needed < halfWidth / 10)
+        {
+            return null;
+        }
+        var total = (int)Math.Ceiling(samples * Math.Pow(halfWidth / needed, 2));
+        return (needed, Math.Max(total, samples + 1));
+    }
+}

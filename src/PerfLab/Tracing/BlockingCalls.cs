@@ -1,0 +1,78 @@
+namespace PerfLab.Tracing;
+
+/// <summary>
+/// One kind of call that holds its thread until something else happens, as a stack shows it, with what to do instead.
+/// </summary>
+/// <param name="Prefixes">Frame names (module dropped, generic arguments removed) that are this call.</param>
+/// <param name="Advice">What the finding recommends, after a semicolon: "await Task.Delay instead".</param>
+public sealed record BlockingCall(string Name, string[] Prefixes, string Advice)
+{
+    // The awaiting twins (WaitAsync, ReceiveAsync, ReadAllBytesAsync) share the prefixes and hold no thread.
+    public bool Matches(string methodWithoutGenerics) =>
+        Prefixes.Any(p => methodWithoutGenerics.StartsWith(p, StringComparison.Ordinal)
+                          && !methodWithoutGenerics.AsSpan(p.Length).Contains("Async", StringComparison.Ordinal));
+}
+
+/// <summary>
+/// The blocking calls a pool thread's stack is recognised by. The outermost frame of any of them names the call (a
+/// SemaphoreSlim.Wait that ends in Monitor.Wait is a SemaphoreSlim.Wait; a Task.Wait that ends in
+/// ManualResetEventSlim.Wait is a Task.Wait), and the code under it is the place that blocked.
+/// </summary>
+public static class BlockingCalls
+{
+    public static readonly BlockingCall TaskWait = new("Task wait",
+    [
+        "System.Threading.Tasks.Task.Wait", "System.Threading.Tasks.Task.InternalWait", "System.Threading.Tasks.Task`1.get_Result",
+        "System.Threading.Tasks.Task`1.GetResultCore", "System.Runtime.CompilerServices.TaskAwaiter.GetResult",
+        "System.Runtime.CompilerServices.TaskAwaiter`1.GetResult", "System.Runtime.CompilerServices.ConfiguredTaskAwaitable",
+        "System.Threading.Tasks.Task.SpinThenBlockingWait", "System.Threading.Tasks.Task.WaitAll", "System.Threading.Tasks.Task.WaitAny",
+    ], "await the task instead (async all the way: no .Wait(), .Result or GetResult())");
+
+    public static readonly IReadOnlyList<BlockingCall> All =
+    [
+        TaskWait,
+        new("Thread.Sleep", ["System.Threading.Thread.Sleep"], "await Task.Delay instead"),
+        new("SemaphoreSlim.Wait", ["System.Threading.SemaphoreSlim.Wait"], "await SemaphoreSlim.WaitAsync instead"),
+        new("ManualResetEventSlim.Wait", ["System.Threading.ManualResetEventSlim.Wait"],
+            "signal a TaskCompletionSource and await its Task instead"),
+        new("Monitor.Wait", ["System.Threading.Monitor.Wait"],
+            "await a TaskCompletionSource or SemaphoreSlim.WaitAsync instead of waiting on a monitor"),
+        new("WaitHandle.WaitOne", ["System.Threading.WaitHandle.Wait"],
+            "await a TaskCompletionSource (or WaitHandle.WaitOneAsync-style registration) instead of blocking on a handle"),
+        new("Process.WaitForExit", ["System.Diagnostics.Process.WaitForExit"], "await Process.WaitForExitAsync instead"),
+        new("synchronous file I/O",
+        [
+            "System.IO.File.", "System.IO.FileStream.Read", "System.IO.FileStream.Write", "System.IO.FileStream..ctor",
+            "System.IO.RandomAccess.Read", "System.IO.RandomAccess.Write", "System.IO.StreamReader.ReadToEnd",
+        ], "use the async file API (File.ReadAllBytesAsync, FileStream with useAsync: true) and await it"),
+        new("synchronous socket I/O",
+        [
+            "System.Net.Sockets.Socket.Receive", "System.Net.Sockets.Socket.Send", "System.Net.Sockets.Socket.Connect",
+            "System.Net.Sockets.Socket.Accept", "System.Net.Sockets.Socket.Poll", "System.Net.Sockets.NetworkStream.Read",
+            "System.Net.Sockets.NetworkStream.Write", "System.Net.Security.SslStream.Read",
+        ], "call the async API (ReadAsync, ExecuteReaderAsync, SaveChangesAsync) and await it"),
+    ];
+
+    /// <summary>The blocking call this frame is, or null.</summary>
+    public static BlockingCall? Of(string frame)
+    {
+        var name = FrameNames.WithoutGenericArguments(FrameNames.MethodPart(frame));
+        return All.FirstOrDefault(c => c.Matches(name));
+    }
+
+    /// <summary>Index (root first) of the outermost blocking-call frame, or -1.</summary>
+    public static int Outermost(IReadOnlyList<string> rootToLeaf)
+    {
+        for (var i = 0; i < rootToLeaf.Count; i++)
+        {
+            if (Of(rootToLeaf[i]) is not null)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /// <summary>"Thread.Sleep", "SemaphoreSlim.Wait", "Task.Wait", "File.ReadAllBytes": the call as its frame names it.</summary>
+    public static string Display(string frame) => FrameNames.Place(FrameNames.WithoutGenericArguments(FrameNames.MethodPart(frame)));
+}

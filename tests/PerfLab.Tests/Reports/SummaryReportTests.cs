@@ -1,0 +1,99 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Reports;
+using PerfLab.Results;
+using PerfLab.Tests.Experiments.Analysis;
+
+namespace PerfLab.Tests.Reports;
+
+/// <summary>The answer first: every report opens with one line per variant, then the seed table, gates and contents.</summary>
+public sealed partial class SummaryReportTests
+{
+    [Fact]
+    public void Sentence_SixPointSixPercentMoreRps_ReadsInWordsAndNumbers()
+    {
+        var c = new Comparison
+        {
+            Variant = "async", Scenario = "all", Metric = "rps", HigherIsBetter = true, ChangePercent = 6.6, LowPercent = 3.5,
+            HighPercent = 9.9, NoiseFloorPercent = 2, Verdict = Verdict.Better,
+        };
+
+        var line = new SummaryLine("sync-async", SummaryContent.Sentence(c, "sync"), c.Verdict, null);
+
+        Assert.Equal("sync-async: async serves 6.6 % more requests than sync (95 % CI +3.5 to +9.9 %): better", SummaryContent.Plain(line));
+        Assert.Equal("a serves 4.0 % fewer requests than b (95 % CI -4.5 to -3.5 %, within ±5 %)",
+            SummaryContent.Sentence(c with { Variant = "a", ChangePercent = -4, LowPercent = -4.5, HighPercent = -3.5, NoiseFloorPercent = 5, Verdict = Verdict.Equivalent }, "b"));
+    }
+
+    [Fact]
+    public void MarkdownReport_DefaultSuite_ShowsEveryVerdictWithinTheFirst40Lines()
+    {
+        var results = DefaultSuite();
+        var variants = results.Experiments.Sum(e => e.Variants.Count - 1);
+
+        var markdown = Render(new MarkdownReportWriter(), results);
+
+        var lines = markdown.Split('\n');
+        var verdictLines = lines.Take(40).Where(l => VerdictLine().IsMatch(l)).ToList();
+        Assert.Equal(variants, verdictLines.Count);
+        Assert.True(variants >= 15, $"the default suite compares {variants} variants");
+        // The seed table comes right after the verdicts, and the details (provenance, experiments) after both.
+        var seed = Array.IndexOf(lines, "## Seed reproduction");
+        Assert.True(seed > Array.IndexOf(lines, verdictLines[^1]));
+        Assert.True(Array.IndexOf(lines, "## Provenance") > seed);
+        // The old label that meant two opposite things (spelled apart, so that a grep of the repository finds it nowhere).
+        Assert.DoesNotContain(string.Join(' ', "no", "difference", "detected"), markdown, StringComparison.OrdinalIgnoreCase);
+        // The runs below differ by +4 %, +30 % and -20 %: equivalent within the 5 % floor, better and worse.
+        Assert.True(verdictLines.Select(l => VerdictLine().Match(l).Groups[1].Value).Distinct().Count() >= 3, string.Join("\n", verdictLines));
+    }
+
+    [Fact]
+    public void WriteText_DefaultSuite_PrintsOneLinePerVariant()
+    {
+        var results = DefaultSuite();
+        using var output = new StringWriter(CultureInfo.InvariantCulture) { NewLine = "\n" };
+
+        SummaryContent.WriteText(output, results);
+
+        var lines = output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(results.Experiments.Sum(e => e.Variants.Count - 1), lines.Length);
+        Assert.Contains(lines, l => l.StartsWith("serializer: system-text-json serves ", StringComparison.Ordinal));
+        Assert.All(lines, l => Assert.Matches(": (better|worse|equivalent|inconclusive)(; to decide: .+)?$", l));
+    }
+
+    [GeneratedRegex(@"^- `[^`]+` .*: \*{1,2}(better|worse|equivalent|inconclusive)\*{1,2}")]
+    private static partial Regex VerdictLine();
+
+    /// <summary>
+    /// The default suite's experiment files, analyzed from synthetic runs: four blocks, the n-th variant besides the
+    /// baseline at 1.04, 1.30 or 0.80 times the baseline's throughput, with ±0.5 % noise per run.
+    /// </summary>
+    private static RunResults DefaultSuite()
+    {
+        double[] factors = [1.04, 1.3, 0.8];
+        double[] noise = [0.005, -0.004, 0.003, -0.002];
+        var settings = new AnalysisSettings(ProfileName.Quick, null, false,
+            NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
+        var experiments = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder).Where(e => e.RunsByDefault && e.Sweep is null).ToList();
+        var results = experiments.Select(e =>
+        {
+            var others = e.Variants.Where(v => v.Name != e.Baseline).Select(v => v.Name).ToList();
+            var runs = Enumerable.Range(0, 4).SelectMany(b => e.Variants.Select((v, i) =>
+            {
+                var rps = 1000 * (v.Name == e.Baseline ? 1 : factors[others.IndexOf(v.Name) % 3]) * (1 + noise[(b + i) % 4]);
+                return TestRuns.Ok(v.Name, b + 1, (b * e.Variants.Count) + i + 1, rps) with { BatchTimesMs = [1e5 / rps] };
+            })).ToList();
+            return ExperimentAnalyzer.Analyze(e, runs, settings);
+        }).ToList();
+        return ReportFixtures.Sample() with { Experiments = results, Thresholds = [] };
+    }
+
+    private static string Render(IReportWriter writer, RunResults results)
+    {
+        using var output = new StringWriter(CultureInfo.InvariantCulture) { NewLine = "\n" };
+        writer.Write(results, output);
+        return output.ToString();
+    }
+}

@@ -1,0 +1,65 @@
+using PerfLab.Experiments.Running;
+using PerfLab.Load;
+using PerfLab.Tracing;
+
+namespace PerfLab.Tests.Tracing;
+
+public sealed class BlockingFindingsTests
+{
+    private static readonly BlockingWaitSite s_sleep = new("Program.Get", "App.Program.Get", "System.Threading.Thread.Sleep", 60, 3_000, 3_000,
+        TraceFindingsTests.s_stack, "Program.Get", "Thread.Sleep", "await Task.Delay instead");
+
+    [Fact]
+    public void From_BlockedTimeExplainsTheLatency_StrongFindingNamesCallPlaceAndAdvice()
+    {
+        var profile = TraceFindingsTests.Profile(cpuSamples: 2_000, gcCount: 0) with { BlockingWaits = [s_sleep] };
+
+        // 3000 ms blocked over 20 requests is 150 ms each, of a 160 ms mean latency.
+        var finding = TraceFindings.From(profile, requests: 20, meanLatencyMs: 160).Single(f => f.Kind == TraceFindingKind.SyncOverAsync);
+
+        Assert.Equal("Thread.Sleep() in Program.Get blocks pool threads 150.00 ms per request; await Task.Delay instead", finding.Message);
+        Assert.True(finding.Strong);
+        Assert.Contains("150.0 ms blocked per request against a mean latency of 160.0 ms (94 %)", finding.Evidence);
+    }
+
+    [Fact]
+    public void From_BlockedTimeASmallPartOfTheLatency_Weak()
+    {
+        var profile = TraceFindingsTests.Profile(cpuSamples: 2_000, gcCount: 0) with { BlockingWaits = [s_sleep] };
+
+        var finding = TraceFindings.From(profile, requests: 20, meanLatencyMs: 1_500).Single(f => f.Kind == TraceFindingKind.SyncOverAsync);
+
+        Assert.False(finding.Strong);
+    }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(3)]
+    public void From_TooFewRequests_PerSecondNeverPerRequest(long requests)
+    {
+        var profile = TraceFindingsTests.Profile(cpuSamples: 2_000, gcCount: 0) with { BlockingWaits = [s_sleep] };
+
+        var findings = TraceFindings.From(profile, requests, meanLatencyMs: 160);
+
+        Assert.DoesNotContain(findings, f => f.Message.Contains("per request", StringComparison.Ordinal));
+        Assert.Contains("blocks pool threads 750.0 ms per second traced", findings.Single(f => f.Kind == TraceFindingKind.SyncOverAsync).Message);
+    }
+
+    [Fact]
+    public void Between_TraceInsideTheLoad_CountsTheOverlappingSecondsOnly()
+    {
+        // 100 requests in each of seconds 1000..1009 but none in 1003-1004; a trace from 1001.5 to 1005.5.
+        var seconds = Enumerable.Range(1000, 10).Select(s => new LoadSecond(s, false, s is 1003 or 1004 ? 0 : 100, 100, 1, 2, 0, 4)).ToList();
+        var latency = new LatencyStats(800, 2, 0.5, 1, 2, 2.5, 3, 3.5, 4, 4.5, 5);
+        var scenario = new ScenarioResult("s", "closed", "/x", 4, 800, 80, latency, null, 0, new ErrorCounts(0, new Dictionary<string, long>()),
+            null, null, null, seconds);
+        var load = new LoadResult(DateTimeOffset.FromUnixTimeSeconds(1000), DateTimeOffset.FromUnixTimeSeconds(1000),
+            DateTimeOffset.FromUnixTimeSeconds(1010), false, null, new GeneratorUsage(1, 2, 0.5, 2, false, 10, 100, 0.1, "HTTP/1.1"), [scenario]);
+
+        var requests = TracedRequests.Between(load, DateTimeOffset.FromUnixTimeMilliseconds(1_001_500), DateTimeOffset.FromUnixTimeMilliseconds(1_005_500));
+
+        // Half of 1001, all of 1002, none in 1003 and 1004, half of 1005.
+        Assert.Equal(200, requests);
+        Assert.Equal(2, TracedRequests.MeanLatencyMs(load));
+    }
+}
