@@ -1,4 +1,3 @@
-using PerfLab.Cli;
 using PerfLab.Common;
 using PerfLab.Testing;
 

@@ -1,6 +1,5 @@
 using System.Net.Http.Json;
 using System.Text.Json;
-using PerfLab.Sut;
 
 namespace PerfLab.Sut.Tests;
 

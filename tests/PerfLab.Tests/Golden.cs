@@ -1,7 +1,4 @@
 using System.Runtime.CompilerServices;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests;
 

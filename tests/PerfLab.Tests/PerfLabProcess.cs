@@ -1,6 +1,4 @@
 using System.Diagnostics;
-using System.Reflection;
-using PerfLab.Cli;
 using PerfLab.Common;
 
 namespace PerfLab.Tests;

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using PerfLab.Common;
 
 namespace PerfLab.Apps;

@@ -21,8 +21,8 @@ public static class CapacityCommand
         from.Check(v => v > 0 && double.IsFinite(v), "--from must be a positive number of requests per second.");
         var max = new Option<double>("--max") { Description = "The highest rate tried, in requests/s.", DefaultValueFactory = _ => 100_000 };
         max.Check(v => v > 0 && double.IsFinite(v), "--max must be a positive number of requests per second.");
-        var duration = DurationOption("--duration", "Measured time of each step (long enough to see a queue grow).", TimeSpan.FromSeconds(10), "-d");
-        var warmup = DurationOption("--warmup", "Load before each step's measured window, excluded from its figures.", TimeSpan.FromSeconds(2), "-w");
+        var duration = DurationOption("--duration", "Measured time of each step (long enough to see a queue grow).", DefaultDuration, "-d");
+        var warmup = DurationOption("--warmup", "Load before each step's measured window, excluded from its figures.", DefaultWarmup, "-w");
         var connections = new Option<int?>("--connections", "-c") { Description = "The in-flight cap (connections) of every step (default: twice the SLO's latency times the rate, plus 16)." };
         connections.Check(v => v is null or (>= 1 and <= 10_000), "--connections must be from 1 to 10000.");
         var html = new Option<FileInfo?>("--html") { Description = "Also write the latency-against-rate chart (with the SLO line) and every step to this HTML file." };
@@ -43,7 +43,7 @@ public static class CapacityCommand
                     $"--max ({range.Max:0.##}) is below --from ({range.From:0.##}): give a range that rises."), ExitCode.Usage);
             }
             var objective = CapacitySlo.Parse(pr.GetValue(slo), pr.GetValue(errors));
-            var settings = new CapacityStepSettings(pr.GetValue(duration), pr.GetValue(warmup), pr.GetValue(connections));
+            var settings = new CapacityStepSettings(pr.GetValue(duration) ?? DefaultDuration, pr.GetValue(warmup) ?? DefaultWarmup, pr.GetValue(connections));
             return await RunAsync(pr.GetValue(url)!, objective, range, settings, pr.GetValue(json), pr.GetValue(html), ct);
         });
         return command;
@@ -72,11 +72,14 @@ public static class CapacityCommand
             : ExitCode.Success);
     }
 
-    private static Option<TimeSpan> DurationOption(string name, string description, TimeSpan fallback, string alias) => new(name, alias)
+    private static readonly TimeSpan DefaultDuration = TimeSpan.FromSeconds(10);
+    private static readonly TimeSpan DefaultWarmup = TimeSpan.FromSeconds(2);
+
+    // No DefaultValueFactory: help would show the default as 00:00:10 instead of the 10s a user types; the verb applies it.
+    private static Option<TimeSpan?> DurationOption(string name, string description, TimeSpan fallback, string alias) => new(name, alias)
     {
         Description = description + $" (default {fallback.TotalSeconds:0}s)",
         HelpName = "duration",
-        DefaultValueFactory = _ => fallback,
         CustomParser = r => OptionChecks.Duration(r, name, name == "--warmup" ? TimeSpan.Zero : TimeSpan.FromMilliseconds(500), TimeSpan.FromHours(1)) ?? fallback,
     };
 }

@@ -1,7 +1,7 @@
 using System.Text.Json;
+using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
-using PerfLab.Common;
 
 namespace PerfLab.Cli;
 

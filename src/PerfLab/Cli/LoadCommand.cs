@@ -1,5 +1,4 @@
 using System.CommandLine;
-using System.CommandLine.Parsing;
 using PerfLab.Common;
 using PerfLab.Experiments.Running;
 using PerfLab.Load;

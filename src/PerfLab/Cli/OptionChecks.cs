@@ -2,7 +2,6 @@ using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Globalization;
 using PerfLab.Common;
-using PerfLab.Load;
 
 namespace PerfLab.Cli;
 

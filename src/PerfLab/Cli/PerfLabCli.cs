@@ -64,7 +64,13 @@ public static class PerfLabCli
 
         try
         {
-            return await parseResult.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false });
+            // Ctrl+C cancels the verb's token; System.CommandLine then waits only 2 s by default before it returns 130
+            // on its own, and a run stopping its SUTs on a busy machine needs longer to write what it measured.
+            return await parseResult.InvokeAsync(new InvocationConfiguration
+            {
+                EnableDefaultExceptionHandler = false,
+                ProcessTerminationTimeout = TimeSpan.FromSeconds(30),
+            });
         }
         catch (PerfLabException ex)
         {

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using System.Globalization;
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;

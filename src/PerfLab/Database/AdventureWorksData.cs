@@ -1,4 +1,3 @@
-using PerfLab.Common;
 
 namespace PerfLab.Database;
 

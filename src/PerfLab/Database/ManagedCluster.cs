@@ -177,7 +177,7 @@ public sealed class ManagedCluster
     }
 
     // A postmaster.pid left by a crash may name a pid that another program has since been given.
-    private static bool IsPostgresProcess(int pid)
+    internal static bool IsPostgresProcess(int pid)
     {
         try
         {

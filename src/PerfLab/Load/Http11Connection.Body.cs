@@ -7,6 +7,7 @@ namespace PerfLab.Load;
 // Reading a response's body: counted, or kept for a check; Content-Length, chunked, or until the server closes.
 internal sealed partial class Http11Connection
 {
+    /// <summary>Makes room after <c>_end</c>: compacts the buffer, or grows it up to <see cref="MaxHeadBytes"/>.</summary>
     private void MakeRoom()
     {
         if (_end < _buffer.Length)
@@ -55,25 +56,13 @@ internal sealed partial class Http11Connection
         }
     }
 
-    /// <summary>With <see cref="KeepBody"/>, appends body bytes to <see cref="Body"/>, in a buffer that grows and is reused.</summary>
+    /// <summary>With <see cref="KeepBody"/>, appends body bytes to <see cref="Body"/>.</summary>
     private void Keep(ReadOnlySpan<byte> bytes)
     {
-        if (!KeepBody || bytes.IsEmpty)
+        if (KeepBody)
         {
-            return;
+            _kept.Append(bytes);
         }
-        var room = MaxKeptBody - _bodyLength;
-        if (bytes.Length > room)
-        {
-            _bodyTruncated = true;
-            bytes = bytes[..room];
-        }
-        if (_bodyLength + bytes.Length > _body.Length)
-        {
-            Array.Resize(ref _body, Math.Min(MaxKeptBody, Math.Max(_bodyLength + bytes.Length, Math.Max(4096, _body.Length * 2))));
-        }
-        bytes.CopyTo(_body.AsSpan(_bodyLength));
-        _bodyLength += bytes.Length;
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]

@@ -32,7 +32,6 @@ internal sealed partial class Http11Connection(EndPoint endPoint, CancellationTo
     private const int MaxHeadBytes = 64 * 1024;
     private const long Idle = 0;
     private const long Aborted = -1;
-    private const int MaxKeptBody = 16 * 1024 * 1024;
 
     // The setter itself: a runtime whose property had no setter would make PropertyInfo.SetValue throw.
     private static readonly MethodInfo? s_setPreferInline = OperatingSystem.IsWindows() ? null
@@ -45,18 +44,16 @@ internal sealed partial class Http11Connection(EndPoint endPoint, CancellationTo
     private long _busySince;
     private bool _timedOut;
     private bool _gotBytes; // any byte of the current response received
-    private byte[] _body = [];
-    private int _bodyLength;
-    private bool _bodyTruncated;
+    private readonly KeptBody _kept = new();
 
     /// <summary>Keep each response's body (up to 16 MiB) for <see cref="Body"/>; off, bodies are counted and dropped.</summary>
     public bool KeepBody { get; init; }
 
     /// <summary>With <see cref="KeepBody"/>: the last response's body (chunked bodies de-chunked); valid until the next send.</summary>
-    public ReadOnlySpan<byte> Body => _body.AsSpan(0, _bodyLength);
+    public ReadOnlySpan<byte> Body => _kept.Span;
 
     /// <summary>True when the last body was longer than the 16 MiB kept of it.</summary>
-    public bool BodyTruncated => _bodyTruncated;
+    public bool BodyTruncated => _kept.Truncated;
 
     /// <summary>Whether this runtime lets the generator's sockets complete inline (see the class remarks).</summary>
     public static bool InlineCompletions => s_setPreferInline is not null;
@@ -188,8 +185,7 @@ internal sealed partial class Http11Connection(EndPoint endPoint, CancellationTo
     private async ValueTask<Http11Response> ExchangeAsync(Socket socket, ReadOnlyMemory<byte> request)
     {
         _gotBytes = false;
-        _bodyLength = 0;
-        _bodyTruncated = false;
+        _kept.Clear();
         for (var sent = 0; sent < request.Length;)
         {
             sent += await socket.SendAsync(request[sent..], SocketFlags.None).ConfigureAwait(false);

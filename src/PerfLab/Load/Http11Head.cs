@@ -70,6 +70,4 @@ internal static class Http11Head
         var text = Encoding.ASCII.GetString(bytes[..Math.Min(bytes.Length, 80)]);
         return new string([.. text.Select(c => c is >= ' ' and < (char)127 ? c : '?')]);
     }
-
-    /// <summary>Makes room after <c>_end</c>: compacts the buffer, or grows it up to <see cref="MaxHeadBytes"/>.</summary>
 }

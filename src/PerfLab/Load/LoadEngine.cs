@@ -9,7 +9,7 @@ namespace PerfLab.Load;
 /// Runs a <see cref="LoadPlan"/>: all scenarios at once, each on its own connection pool, and returns what was
 /// measured. Throws <see cref="PerfLabException"/> (Usage) for an invalid plan or a refused target, and
 /// (Unreachable) when a target does not accept a TCP connection within <see cref="LoadPlan.ConnectTimeout"/>.
-/// Cancelling <paramref name="ct"/> is not an error: the run stops within a second and the result is returned,
+/// Cancelling the run's token is not an error: the run stops within a second and the result is returned,
 /// marked incomplete. A target that stops answering mid-run (only connection errors for a whole second) also ends
 /// the run with an incomplete result.
 /// </summary>
@@ -72,6 +72,7 @@ public static class LoadEngine
         var window = new Window(DateTimeOffset.UtcNow, started, plan.Warmup > TimeSpan.Zero && runners.Any(r => r.UsesTimedWarmup));
         var total = ScheduleStops(plan, runs, runners, window.TimedWarmup);
         var meter = GeneratorMeter.Start();
+        plan.Probe?.WindowStarted();
         var sampler = new Sampler(runs, started, total, progress);
         var allDone = Task.WhenAll(runs.Select((run, i) => RunScenarioAsync(run, runners[i], plan)));
         var sampling = sampler.RunAsync(allDone, runStop);
@@ -91,11 +92,13 @@ public static class LoadEngine
                 }
                 window = window.Measuring(DateTimeOffset.UtcNow, Stopwatch.GetTimestamp(), plan.WarmupUntilSteady ? settled : null);
                 meter = GeneratorMeter.Start();
+                plan.Probe?.WindowStarted();
             }
         }
 
         var diedReason = await sampling.ConfigureAwait(false);
         await allDone.ConfigureAwait(false);
+        plan.Probe?.WindowEnded();
         sampler.Sample();
         return Finish(plan, runs, runners, sampler, window, meter, diedReason, ct);
     }

@@ -30,6 +30,10 @@ public sealed record LoadPlan(IReadOnlyList<ScenarioPlan> Scenarios, TimeSpan Du
     /// </summary>
     [JsonIgnore]
     public Func<bool>? TargetSettled { get; init; }
+
+    /// <summary>Read at the measured window's start and end (the app's CPU, for its cost per request); null: nothing.</summary>
+    [JsonIgnore]
+    public IWindowProbe? Probe { get; init; }
 }
 
 /// <param name="Name">Shown in the display and the results ("orders", "products").</param>

@@ -166,4 +166,28 @@ internal sealed class RequestTemplate
         parts.Add(rest.ToArray());
         return [.. parts];
     }
+
+    /// <summary>Request <paramref name="index"/> for HttpClient: method, headers (content headers on the content), body.</summary>
+    public HttpRequestMessage Message(int index, Version version, HttpVersionPolicy versionPolicy)
+    {
+        var spec = Spec;
+        var request = new HttpRequestMessage(new HttpMethod(spec.Method), UriAt(index)) { Version = version, VersionPolicy = versionPolicy };
+        if (BodyFor(index) is { } body)
+        {
+            request.Content = new ByteArrayContent(body);
+            if (!spec.HasHeader("Content-Type"))
+            {
+                request.Content.Headers.TryAddWithoutValidation("Content-Type", RequestSpec.DefaultContentType);
+            }
+        }
+        foreach (var (name, value) in spec.Headers)
+        {
+            if (!request.Headers.TryAddWithoutValidation(name, value))
+            {
+                request.Content ??= new ByteArrayContent([]);
+                request.Content.Headers.TryAddWithoutValidation(name, value);
+            }
+        }
+        return request;
+    }
 }

@@ -14,7 +14,7 @@ internal sealed partial class ScenarioRun
         long bytes = 0;
         try
         {
-            using var request = ClientRequest(index);
+            using var request = _template.Message(index, _version, _versionPolicy);
             using var response = await _client!.SendAsync(request, cts.Token).ConfigureAwait(false);
             status = (int)response.StatusCode;
             using var body = await response.Content.ReadAsStreamAsync(cts.Token).ConfigureAwait(false);
@@ -46,29 +46,5 @@ internal sealed partial class ScenarioRun
             worker.Timeout = CancellationTokenSource.CreateLinkedTokenSource(Stop);
         }
         return (failure, status, bytes);
-    }
-
-    /// <summary>Request <paramref name="index"/> for HttpClient: method, headers (content headers on the content), body.</summary>
-    private HttpRequestMessage ClientRequest(int index)
-    {
-        var spec = _template.Spec;
-        var request = new HttpRequestMessage(new HttpMethod(spec.Method), _template.UriAt(index)) { Version = _version, VersionPolicy = _versionPolicy };
-        if (_template.BodyFor(index) is { } body)
-        {
-            request.Content = new ByteArrayContent(body);
-            if (!spec.HasHeader("Content-Type"))
-            {
-                request.Content.Headers.TryAddWithoutValidation("Content-Type", RequestSpec.DefaultContentType);
-            }
-        }
-        foreach (var (name, value) in spec.Headers)
-        {
-            if (!request.Headers.TryAddWithoutValidation(name, value))
-            {
-                request.Content ??= new ByteArrayContent([]);
-                request.Content.Headers.TryAddWithoutValidation(name, value);
-            }
-        }
-        return request;
     }
 }

@@ -1,6 +1,5 @@
 using System.Globalization;
 using PerfLab.Common;
-using PerfLab.Counters;
 
 namespace PerfLab.Load;
 

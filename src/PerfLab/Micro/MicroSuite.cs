@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Reflection;
 using PerfLab.Common;
 
 namespace PerfLab.Micro;

@@ -6,7 +6,7 @@ namespace PerfLab.Network;
 /// The accept loop of the echo server and the latency proxy: synchronous Accept on a dedicated thread, so that the
 /// accepted sockets never see an async call and stay blocking (their reads then wake straight from the kernel,
 /// not through the socket engine). A client that reset before it was accepted is skipped; disposing the listener
-/// after cancelling <paramref name="stop"/> ends the loop.
+/// after cancelling its stop token ends the loop.
 /// </summary>
 internal static class BlockingAccept
 {

@@ -19,6 +19,11 @@ public sealed class MarkdownReportWriter : IReportWriter
             md.Line($"> **Incomplete run:** {Md.Inline(results.IncompleteReason ?? "stopped early")}. The figures cover what was measured before it stopped.");
             md.Line();
         }
+        if (results.MachineNoise is { } noise)
+        {
+            md.Line($"> **{Md.Inline(noise.Describe())}.**");
+            md.Line();
+        }
         // The answer first: verdicts, the seed claims, the gates, then where to find the details.
         MarkdownSummarySection.Write(md, results);
         WriteSeedReproduction(md, results);
@@ -104,7 +109,8 @@ public sealed class MarkdownReportWriter : IReportWriter
         md.Line($"- **Load:** {Md.Inline(experiment.LoadDescription)}; warm-up {Fmt.Duration(experiment.Warmup)}, " +
                 $"measured {Fmt.Duration(experiment.Duration)} per run.");
         md.Line($"- **Baseline:** `{experiment.Baseline}`. {ReportContent.RunsLine(experiment)}");
-        foreach (var (label, text) in new[] { ("Blocks", EvidenceContent.Blocks(experiment)), ("Noise", EvidenceContent.Noise(experiment)), ("Windows", EvidenceContent.Windows(experiment)) })
+        foreach (var (label, text) in new[] { ("Decided by", Fmt.Metric(experiment.DecidedBy)), ("Machine noise", experiment.MachineNoise?.Describe()),
+            ("Blocks", EvidenceContent.Blocks(experiment)), ("Noise", EvidenceContent.Noise(experiment)), ("Windows", EvidenceContent.Windows(experiment)) })
         {
             if (text is not null)
             {

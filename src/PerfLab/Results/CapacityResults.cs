@@ -10,7 +10,7 @@ namespace PerfLab.Results;
 public sealed record CapacityResult
 {
     public required string Url { get; init; }
-    /// <summary>The SLO as given, normalised: "p99<100ms, errors<1%".</summary>
+    /// <summary>The SLO as given, normalised: "p99&lt;100ms, errors&lt;1%".</summary>
     public required string Slo { get; init; }
     /// <summary>The SLO's latency figure ("p99") and its bound in ms.</summary>
     public required string LatencyMetric { get; init; }

@@ -15,6 +15,8 @@ public enum MetricRole
     Counter,
     /// <summary>A per-request cost computed from counters and throughput.</summary>
     Efficiency,
+    /// <summary>A whole run's figure compared against the baseline beside the scenarios' (CPU per request from the kernel).</summary>
+    RunCompared,
 }
 
 /// <summary>

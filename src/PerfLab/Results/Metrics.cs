@@ -56,12 +56,24 @@ public static class Metrics
         run => TimeInGc.Read(run, Metric.AllScenarios) / 100 * 1000);
 
     /// <summary>Every entry, in the order reports show them.</summary>
+    /// <summary>
+    /// The CPU the kernel charged the app and the PostgreSQL backends serving it, per request completed, over exactly
+    /// the measured windows (<see cref="CpuCost"/>): all scenarios together, CPU not being told apart by scenario.
+    /// </summary>
+    public static readonly Metric CpuPerRequest = new()
+    {
+        Key = "cpu-per-request", Header = "CPU per request (ms)", Unit = "ms", Role = MetricRole.RunCompared, Decimals = 3,
+        ThresholdNames = ["cpu-per-request"],
+        MoreWords = "costs {0} more CPU per request than", LessWords = "costs {0} less CPU per request than",
+        OfRun = run => run.Cost?.MsPerRequest ?? double.NaN,
+    };
+
     public static readonly IReadOnlyList<Metric> All =
     [
         Rps, MeanMs, Latency("p50", s => s.P50Ms), Latency("p75", s => s.P75Ms), P90Ms, Latency("p95", s => s.P95Ms), P99Ms,
         Latency("p99.9", s => s.P999Ms) with { ThresholdNames = ["p99.9", "p999"] }, Latency("max", s => s.MaxMs),
         BatchMeanMs, ThreadCount, QueueLength, TimeInGc, AllocRate, WorkingSet, CpuUsage,
-        CpuMsPerRequest, AllocKbPerRequest, GcPauseMsPerRequest,
+        CpuMsPerRequest, AllocKbPerRequest, GcPauseMsPerRequest, CpuPerRequest,
     ];
 
     /// <summary>The entries of one role, in catalog order.</summary>
@@ -76,7 +88,7 @@ public static class Metrics
     public static IReadOnlyList<Metric> Efficiency => Of(MetricRole.Efficiency);
 
     /// <summary>The metrics a claim or a comparison may name: compared and batch metrics.</summary>
-    public static IReadOnlyList<Metric> Comparable => [.. All.Where(m => m.Role is MetricRole.Compared or MetricRole.Batch)];
+    public static IReadOnlyList<Metric> Comparable => [.. All.Where(m => m.Role is MetricRole.Compared or MetricRole.Batch or MetricRole.RunCompared)];
 
     /// <summary>
     /// The figure an experiment is decided on (its stopping rule, sweep and "change" gate): the batch time of a burst or

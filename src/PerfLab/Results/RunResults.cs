@@ -26,6 +26,9 @@ public sealed record RunResults
     /// <summary>Experiments that varied one condition: each variant's change along the values (the points are in <see cref="Experiments"/>).</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public IReadOnlyList<SweepResult>? Sweeps { get; init; }
+    /// <summary>The machine's noise as the run's start found it (a fixed CPU task, the first runs' seconds): the report's first line.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public MachineNoise? MachineNoise { get; init; }
 }
 
 /// <summary>Where and how the figures were measured.</summary>
@@ -77,6 +80,11 @@ public sealed record ExperimentResult
     public string? StopReason { get; init; }
     /// <summary>The noise of this experiment's runs taken apart: within a run, run to run, and drift along the invocation.</summary>
     public NoiseBreakdown? Noise { get; init; }
+    /// <summary>The noise of its own slot pairs, throughput and cost, and the smallest change each can decide; null without measured cost.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public MachineNoise? MachineNoise { get; init; }
+    /// <summary>The metric whose comparisons decide the verdicts (the experiment file's <c>decide:</c>): rps, cpu-per-request or p99-ms.</summary>
+    public string DecidedBy { get; init; } = "rps";
     /// <summary>Per variant, where its request time goes (from a trace of one of its runs); empty when not traced.</summary>
     public IReadOnlyList<VariantEvidence> Evidence { get; init; } = [];
     /// <summary>The conditions every variant ran under (a variant may set its own on top; see each run's database path and /info).</summary>
@@ -171,6 +179,9 @@ public sealed record RunRecord
     /// <summary>What the SUT's runtime compiled, by tier, during the warm-up and the window; null where its JIT events were not read.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public TieringRecord? Tiering { get; init; }
+    /// <summary>The CPU the kernel charged the app (and the PostgreSQL backends serving it) over exactly the measured window or slots, against the requests completed in them; null when not measured.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public CpuCost? Cost { get; init; }
 }
 
 /// <summary>Load figures of one scenario in one run (warm-up excluded).</summary>

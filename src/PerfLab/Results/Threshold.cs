@@ -23,15 +23,17 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
     public const string NoWorse = "no-worse";
     public const string Change = "change";
     public const string Errors = "errors";
+    /// <summary>CPU per request (the app's and its database backends'), in ms: the median over a variant's runs.</summary>
+    public const string CpuPerRequest = "cpu-per-request";
 
     /// <summary>The catalog entry this threshold reads from each run's scenario figures; null for errors, change and no-worse.</summary>
     public Metric? Measured => Metrics.ForThreshold(Metric);
 
     public static readonly string Syntax =
         $"a threshold is METRIC<VALUE or METRIC>VALUE (also <=, >=): {Metrics.ThresholdSpellings(m => m.Unit == "ms")} with ms or s " +
-        "(e.g. p99<250ms), rps>1000, errors<1% or errors<=0, change>-5% (RPS change against the baseline), or no-worse";
+        "(e.g. p99<250ms), rps>1000, cpu-per-request<1.5ms, errors<1% or errors<=0, change>-5% (RPS change against the baseline), or no-worse";
 
-    [GeneratedRegex(@"^\s*(?<metric>[a-z][a-z0-9.]*)\s*(?<op><=|>=|<|>)\s*(?<value>[-+]?[0-9]+(\.[0-9]+)?)\s*(?<unit>ms|s|%)?\s*$", RegexOptions.IgnoreCase)]
+    [GeneratedRegex(@"^\s*(?<metric>[a-z][a-z0-9.-]*)\s*(?<op><=|>=|<|>)\s*(?<value>[-+]?[0-9]+(\.[0-9]+)?)\s*(?<unit>ms|s|%)?\s*$", RegexOptions.IgnoreCase)]
     private static partial Regex Pattern();
 
     /// <summary>Throws a usage error that names the threshold and says how to write one.</summary>
@@ -73,6 +75,12 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
                 ? new Threshold(clean, metric, op, unit == "s" ? value * 1000 : value, false)
                 : throw Invalid(text, $"a latency needs a unit: ms or s (e.g. {metric}{op}250ms)");
         }
+        if (metric == CpuPerRequest)
+        {
+            return unit is "ms" or "s"
+                ? new Threshold(clean, metric, op, unit == "s" ? value * 1000 : value, false)
+                : throw Invalid(text, "cpu-per-request needs a unit: ms or s (e.g. cpu-per-request<1.5ms)");
+        }
         if (Metrics.ForThreshold(metric) is { } plain)
         {
             return unit.Length == 0
@@ -102,7 +110,7 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
 
     /// <summary>A figure in the threshold's own unit: "231.4 ms", "0.52 %", "1204.3 RPS".</summary>
     public string Format(double observed) => !double.IsFinite(observed) ? "no figure"
-        : Measured is { Unit: "ms" } ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.##} ms")
+        : Measured is { Unit: "ms" } || Metric == CpuPerRequest ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.##} ms")
         : Measured is { } measured ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.#} ") + measured.Unit
         : Metric == Change ? string.Create(CultureInfo.InvariantCulture, $"{observed:+0.##;-0.##;0} %")
         : Percent ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.###} %")

@@ -21,6 +21,7 @@ public static class ThresholdGate
                     Threshold.NoWorse => [NoWorse(threshold, experiment.Name, experiment.Comparisons.Where(c => threshold.Covers(c.Scenario) || (experiment.Scenarios.Count == 1 && c.Scenario == "all"))
                         .Select(c => (c.Verdict, $"{c.Variant} {c.Scenario} {c.Metric} {Signed(c.ChangePercent)} %")))],
                     Threshold.Change => Changes(threshold, experiment),
+                    Threshold.CpuPerRequest => CpuCosts(threshold, experiment),
                     _ => Absolute(threshold, experiment),
                 });
             }
@@ -43,6 +44,20 @@ public static class ThresholdGate
                     .ToList();
                 yield return Check(threshold, scope, runs);
             }
+        }
+    }
+
+    /// <summary>CPU per request on every variant (all scenarios together: CPU is not told apart by scenario): the median over its runs.</summary>
+    public static IEnumerable<ThresholdCheck> CpuCosts(Threshold threshold, ExperimentResult experiment)
+    {
+        foreach (var variant in experiment.Variants)
+        {
+            var costs = experiment.Runs.Where(r => r.Variant == variant && r.Status == RunStatus.Ok)
+                .Select(r => r.Cost?.MsPerRequest).OfType<double>().ToList();
+            var scope = $"{experiment.Name} / {variant}";
+            yield return costs.Count == 0
+                ? new ThresholdCheck(threshold.Text, scope, "no CPU per request measured", Passed: false)
+                : new ThresholdCheck(threshold.Text, scope, threshold.Format(Common.Descriptive.Median(costs)), threshold.Holds(Common.Descriptive.Median(costs)));
         }
     }
 

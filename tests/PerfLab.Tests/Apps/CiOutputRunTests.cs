@@ -18,7 +18,7 @@ public sealed class CiOutputRunTests(TinyShopBuild tinyShop)
         try
         {
             var result = await PerfLabProcess.RunAsync(tinyShop.Environment, "run", "--experiments", TinyShopBuild.Experiments, "caching",
-                "--profile", "smoke", "--repeat", "2", "--out", output, "--json", "--junit", Path.Combine(Path.GetTempPath(), Path.GetFileName(output) + ".xml"));
+                "--profile", "smoke", "--repeat", "3", "--out", output, "--json", "--junit", Path.Combine(Path.GetTempPath(), Path.GetFileName(output) + ".xml"));
 
             Assert.True(result.ExitCode == 0, result.ToString());
             using var json = JsonDocument.Parse(result.Stdout);

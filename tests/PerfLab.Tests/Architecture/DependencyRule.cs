@@ -10,6 +10,8 @@ internal sealed record TypeDependency(string FromType, string FromNamespace, str
 /// process through Counters' helpers, and knows nothing of experiments.
 /// Hosts (roles placed on other machines over ssh) sits beside Apps: it drives Load and the app on a host, merges what
 /// generators send, and knows nothing of experiments; experiments and commands use it.
+/// Experiments is layers of its own, each a folder: Capacity (the capacity search) -> Running (the run pipeline) ->
+/// Analysis -> Definitions; nothing below looks up (docs/architecture.md draws it).
 /// </summary>
 internal static class DependencyRule
 {
@@ -24,18 +26,31 @@ internal static class DependencyRule
 
     private static readonly HashSet<string> Peers = ["Load", "Counters", "Sut", "Database", "Network", "Micro", "Tracing"];
 
-    /// <summary>The folder a namespace lives in: PerfLab.X for PerfLab.X.*, "PerfLab" for the root namespace.</summary>
+    /// <summary>Experiments' own layers, top first: each may use those after it (the capacity search runs through Running).</summary>
+    private static readonly string[] ExperimentLayers =
+        [Experiments + ".Capacity", Experiments + ".Running", Experiments + ".Analysis", Experiments + ".Definitions"];
+
+    /// <summary>
+    /// The folder a namespace lives in: PerfLab.X for PerfLab.X.*, "PerfLab" for the root namespace; within
+    /// Experiments, its sub-folder (Experiments.Running), since those are layers of their own.
+    /// </summary>
     public static string Folder(string ns)
     {
         var parts = ns.Split('.');
-        return parts.Length > 1 ? parts[1] : Root;
+        return parts.Length switch
+        {
+            > 2 when parts[1] == Experiments => $"{Experiments}.{parts[2]}",
+            > 1 => parts[1],
+            _ => Root,
+        };
     }
 
     /// <summary>The layer a folder belongs to; null for a folder the rule does not place yet.</summary>
     public static string? Group(string folder) => folder switch
     {
         Root or "Cli" => Commands,
-        Experiments or Common or Results or Reports or Apps or Hosts => folder,
+        Common or Results or Reports or Apps or Hosts => folder,
+        _ when ExperimentLayers.Contains(folder) => folder,
         _ when Peers.Contains(folder) => folder,
         _ => null,
     };
@@ -46,9 +61,13 @@ internal static class DependencyRule
         {
             return true;
         }
+        if (Array.IndexOf(ExperimentLayers, fromGroup) is var from and >= 0)
+        {
+            var to = Array.IndexOf(ExperimentLayers, toGroup);
+            return to > from || (to < 0 && (Peers.Contains(toGroup) || toGroup is Results or Common or Apps or Hosts));
+        }
         return fromGroup switch
         {
-            Experiments => Peers.Contains(toGroup) || toGroup is Results or Common or Apps or Hosts,
             Apps => Peers.Contains(toGroup) || toGroup is Common,
             Hosts => Peers.Contains(toGroup) || toGroup is Common or Apps,
             Reports => toGroup is Results or Common,

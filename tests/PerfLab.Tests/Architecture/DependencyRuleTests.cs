@@ -36,7 +36,9 @@ public sealed class DependencyRuleTests
             Use("PerfLab.Experiments.Running.Runner", "PerfLab.Load.LoadEngine"),
             Use("PerfLab.Experiments.Running.Runner", "PerfLab.Results.RunResults"),
             Use("PerfLab.Experiments.Running.Runner", "PerfLab.Experiments.Analysis.Analyzer"),
-            Use("PerfLab.Experiments.Analysis.Analyzer", "PerfLab.Experiments.Running.Runner"),
+            Use("PerfLab.Experiments.Running.Runner", "PerfLab.Experiments.Definitions.ExperimentDefinition"),
+            Use("PerfLab.Experiments.Analysis.Analyzer", "PerfLab.Experiments.Definitions.ExperimentDefinition"),
+            Use("PerfLab.Experiments.Capacity.CapacityProbe", "PerfLab.Experiments.Running.RunRecordBuilder"),
             Use("PerfLab.Load.LoadEngine", "PerfLab.Common.ExitCode"),
             Use("PerfLab.Reports.Writer", "PerfLab.Results.RunResults"),
             Use("PerfLab.Results.RunResults", "PerfLab.Common.Descriptive"),
@@ -75,13 +77,16 @@ public sealed class DependencyRuleTests
 
     [Theory]
     [InlineData("PerfLab.Load.LoadEngine", "PerfLab.Counters.CounterCollector", "Load -> Counters")]
-    [InlineData("PerfLab.Experiments.Running.Runner", "PerfLab.Reports.Fmt", "Experiments -> Reports")]
+    [InlineData("PerfLab.Experiments.Running.Runner", "PerfLab.Reports.Fmt", "Experiments.Running -> Reports")]
+    [InlineData("PerfLab.Experiments.Analysis.Analyzer", "PerfLab.Experiments.Running.Runner", "Experiments.Analysis -> Experiments.Running")]
+    [InlineData("PerfLab.Experiments.Definitions.ExperimentLoader", "PerfLab.Experiments.Analysis.VariantStatistics", "Experiments.Definitions -> Experiments.Analysis")]
+    [InlineData("PerfLab.Experiments.Running.Runner", "PerfLab.Experiments.Capacity.CapacitySearch", "Experiments.Running -> Experiments.Capacity")]
     [InlineData("PerfLab.Reports.Fmt", "PerfLab.Load.LoadSummary", "Reports -> Load")]
-    [InlineData("PerfLab.Results.RunResults", "PerfLab.Experiments.Analysis.Statistics", "Results -> Experiments")]
+    [InlineData("PerfLab.Results.RunResults", "PerfLab.Experiments.Analysis.Statistics", "Results -> Experiments.Analysis")]
     [InlineData("PerfLab.Sut.SutProcess", "PerfLab.Cli.ExitCode", "Sut -> Cli")]
     [InlineData("PerfLab.Sut.SutProcess", "PerfLab.Apps.BuiltInSut", "Sut -> Apps")]
-    [InlineData("PerfLab.Apps.ExternalApp", "PerfLab.Experiments.Definitions.AppDefinition", "Apps -> Experiments")]
-    [InlineData("PerfLab.Hosts.IntervalLog", "PerfLab.Experiments.Definitions.AppDefinition", "Hosts -> Experiments")]
+    [InlineData("PerfLab.Apps.ExternalApp", "PerfLab.Experiments.Definitions.AppDefinition", "Apps -> Experiments.Definitions")]
+    [InlineData("PerfLab.Hosts.IntervalLog", "PerfLab.Experiments.Definitions.AppDefinition", "Hosts -> Experiments.Definitions")]
     [InlineData("PerfLab.Load.LoadEngine", "PerfLab.Hosts.IntervalLog", "Load -> Hosts")]
     public void Violations_EdgeAgainstTheLayers_Reported(string from, string to, string edge)
     {

@@ -17,8 +17,15 @@ public sealed class SizeRuleTests
     public void Sources_InSrc_WithinFileAndMethodLimits()
     {
         var oversized = new List<string>();
+        var partials = new Dictionary<string, (int Lines, List<string> Files)>();
         foreach (var (relative, text) in Sources())
         {
+            foreach (var (type, typeLines) in SourceSizes.PartialTypes(text))
+            {
+                var sum = partials.GetValueOrDefault(type, (0, []));
+                sum.Files.Add(relative);
+                partials[type] = (sum.Lines + typeLines, sum.Files);
+            }
             if (Allowed.ContainsKey(relative))
             {
                 continue;
@@ -32,7 +39,22 @@ public sealed class SizeRuleTests
                 .Select(m => $"{relative}: {m.Member} has {m.Lines} lines (at most {MaxMethodLines})"));
         }
 
+        // A type split over partial files is as long as its parts together: the file limit holds for it too.
+        oversized.AddRange(partials.Where(p => p.Value.Lines > MaxFileLines && !Allowed.ContainsKey(p.Key))
+            .Select(p => $"{p.Key}: {p.Value.Lines} lines over {string.Join(", ", p.Value.Files)} (at most {MaxFileLines} per type)"));
+
         Assert.True(oversized.Count == 0, $"{oversized.Count} over the size limits:\n{string.Join('\n', oversized)}");
+    }
+
+    [Fact]
+    public void PartialTypes_SplitOverFiles_EachPartMeasuredUnderItsFullName()
+    {
+        const string first = "namespace N;\n\ninternal sealed partial class C\n{\n    void A() { }\n}\n";
+        const string second = "namespace N\n{\n    partial class C\n    {\n        partial class Inner\n        {\n        }\n    }\n}\n";
+
+        var parts = SourceSizes.PartialTypes(first).Concat(SourceSizes.PartialTypes(second)).ToList();
+
+        Assert.Equal([("N.C", 4), ("N.C", 6), ("N.C.Inner", 3)], parts);
     }
 
     [Fact]

@@ -63,6 +63,29 @@ internal static class SourceSizes
     private static string Enclosing(LocalFunctionStatementSyntax local) =>
         local.Ancestors().Select(Name).FirstOrDefault(n => n is not null) ?? TopLevel;
 
+    /// <summary>
+    /// Every partial type's declaration in the file, by its full name (namespace and enclosing types), with its lines:
+    /// summed over the files a type is split across, they are the type's size, which splitting cannot hide.
+    /// </summary>
+    public static IEnumerable<(string Type, int Lines)> PartialTypes(string text)
+    {
+        var root = CSharpSyntaxTree.ParseText(text).GetRoot();
+        return root.DescendantNodes().OfType<TypeDeclarationSyntax>()
+            .Where(t => t.Modifiers.Any(m => m.IsKind(SyntaxKind.PartialKeyword)))
+            .Select(t => (FullName(t), Lines(t)));
+    }
+
+    private static string FullName(TypeDeclarationSyntax type)
+    {
+        var names = type.AncestorsAndSelf().Select(n => n switch
+        {
+            TypeDeclarationSyntax t => t.Identifier.Text,
+            BaseNamespaceDeclarationSyntax ns => ns.Name.ToString(),
+            _ => null,
+        }).OfType<string>().Reverse();
+        return string.Join('.', names);
+    }
+
     private static int Lines(SyntaxNode node) => Lines(node, node);
 
     private static int Lines(SyntaxNode first, SyntaxNode last)

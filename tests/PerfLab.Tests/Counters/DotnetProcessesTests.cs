@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using PerfLab.Cli;
 using PerfLab.Common;
 using PerfLab.Counters;
 

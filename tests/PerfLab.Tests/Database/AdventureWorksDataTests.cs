@@ -1,8 +1,5 @@
 using System.Text.RegularExpressions;
 using PerfLab.Database;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Database;
 

@@ -1,10 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
-using PerfLab.Cli;
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Database;
 

@@ -1,9 +1,5 @@
 using System.Text.Json;
-using PerfLab.Common;
 using PerfLab.Database;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Database;
 

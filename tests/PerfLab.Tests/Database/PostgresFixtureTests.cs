@@ -1,9 +1,6 @@
 using Npgsql;
 using PerfLab.Common;
 using PerfLab.Database;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Testing;
 
 namespace PerfLab.Tests.Database;

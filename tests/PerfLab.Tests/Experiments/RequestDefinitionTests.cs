@@ -2,7 +2,6 @@ using System.Text;
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
-using PerfLab.Load;
 
 namespace PerfLab.Tests.Experiments;
 

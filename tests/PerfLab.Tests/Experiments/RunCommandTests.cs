@@ -1,12 +1,8 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 using System.Text.Json;
-using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
 using PerfLab.Testing;
-using PerfLab.Tests.Database;
 
 namespace PerfLab.Tests.Experiments;
 

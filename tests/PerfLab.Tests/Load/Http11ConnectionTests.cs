@@ -1,9 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Load;
 
 namespace PerfLab.Tests.Load;

@@ -1,6 +1,3 @@
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Load;
 
 namespace PerfLab.Tests.Load;

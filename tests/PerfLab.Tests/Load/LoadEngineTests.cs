@@ -1,10 +1,5 @@
 using System.Diagnostics;
-using System.Net;
-using PerfLab.Cli;
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Load;
 
 namespace PerfLab.Tests.Load;

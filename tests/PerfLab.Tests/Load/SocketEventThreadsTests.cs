@@ -1,8 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Load;
 
 namespace PerfLab.Tests.Load;

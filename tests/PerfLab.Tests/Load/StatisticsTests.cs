@@ -1,8 +1,4 @@
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
-using PerfLab.Load;
 
 namespace PerfLab.Tests.Load;
 

@@ -1,8 +1,4 @@
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Micro;
-using PerfLab.Results;
 
 namespace PerfLab.Tests.Micro;
 

@@ -1,7 +1,4 @@
 using System.Text.RegularExpressions;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Micro;
 
 namespace PerfLab.Tests.Micro;

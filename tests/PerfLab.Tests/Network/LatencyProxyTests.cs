@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Net.Sockets;
 using System.Security.Cryptography;
-using PerfLab.Cli;
 using PerfLab.Common;
 using PerfLab.Network;
 

@@ -28,8 +28,12 @@ public sealed class ToolPackageTests(PostgresFixture postgres) : IClassFixture<P
             // The smoke run started the SUT from the package and measured both variants.
             Assert.Contains("[2/2] sleep-vs-delay", stdout);
             Assert.DoesNotContain("FAILED", stdout);
-            // Its provenance names the package, not a clone's commit.
-            Assert.Contains("(perflab 0.1.0 package)", stdout);
+            // Its provenance names the package, not a clone's commit; the package's version is 0.1 and the commit count,
+            // so a pack of newer code installs over an older one (`dotnet tool update`).
+            var commits = (await ProcessRunner.RunAsync("git", ["-C", PerfLabPaths.RepoRoot, "rev-list", "--count", "HEAD"], null,
+                TimeSpan.FromSeconds(30), CancellationToken.None)).Output;
+            Assert.Contains($"(perflab 0.1.{commits} package)", stdout);
+            Assert.Contains($"installing perflab 0.1.{commits} into", stdout);
         }
         finally
         {

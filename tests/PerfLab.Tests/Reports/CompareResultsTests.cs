@@ -1,8 +1,5 @@
 using PerfLab.Cli;
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Reports;
 using PerfLab.Results;
 

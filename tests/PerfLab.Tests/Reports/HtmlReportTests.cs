@@ -1,9 +1,6 @@
 using System.Diagnostics;
 using System.IO.Compression;
 using System.Text.RegularExpressions;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Reports;
 using Xunit.Abstractions;
 

@@ -1,9 +1,5 @@
 using System.Globalization;
-using PerfLab.Cli;
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Reports;
 using PerfLab.Results;
 

@@ -51,7 +51,7 @@ public sealed class BlockingFindingsTests
         // 100 requests in each of seconds 1000..1009 but none in 1003-1004; a trace from 1001.5 to 1005.5.
         var seconds = Enumerable.Range(1000, 10).Select(s => new LoadSecond(s, false, s is 1003 or 1004 ? 0 : 100, 100, 1, 2, 0, 4)).ToList();
         var latency = new LatencyStats(800, 2, 0.5, 1, 2, 2.5, 3, 3.5, 4, 4.5, 5);
-        var scenario = new ScenarioResult("s", "closed", "/x", 4, 800, 80, latency, null, 0, new ErrorCounts(0, new Dictionary<string, long>()),
+        var scenario = new ScenarioResult("s", new ClosedModel(4), "/x", 4, 800, 80, latency, null, 0, new ErrorCounts(0, new Dictionary<string, long>()),
             null, null, null, seconds);
         var load = new LoadResult(DateTimeOffset.FromUnixTimeSeconds(1000), DateTimeOffset.FromUnixTimeSeconds(1000),
             DateTimeOffset.FromUnixTimeSeconds(1010), false, null, new GeneratorUsage(1, 2, 0.5, 2, false, 10, 100, 0.1, "HTTP/1.1"), [scenario]);

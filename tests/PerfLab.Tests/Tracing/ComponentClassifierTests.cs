@@ -1,5 +1,4 @@
 using PerfLab.Tracing;
-using Xunit;
 
 namespace PerfLab.Tests.Tracing;
 

@@ -1,6 +1,5 @@
 using System.Text.Json;
 using PerfLab.Tracing;
-using Xunit;
 
 namespace PerfLab.Tests.Tracing;
 

@@ -1,7 +1,6 @@
 using System.Globalization;
 using PerfLab.Counters;
 using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Analysis;

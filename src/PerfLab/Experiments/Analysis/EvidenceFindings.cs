@@ -1,5 +1,4 @@
 using System.Globalization;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
 using PerfLab.Tracing;
 

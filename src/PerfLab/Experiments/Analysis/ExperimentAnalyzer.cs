@@ -38,6 +38,8 @@ public static class ExperimentAnalyzer
             Claims = VariantStatistics.CheckClaims(analyzed, runs, Floor),
             Notes = settings.Aa ? AaNotes(analyzed, runs, comparisons, settings.Repeat ?? profile.Repeat) : NotesOf(experiment, runs),
             Noise = NoiseAnalysis.Of(runs),
+            MachineNoise = NoiseEstimate.OfRuns(experiment.Baseline, runs),
+            DecidedBy = experiment.Decide.MetricKey(),
             Conditions = experiment.Conditions.IsEmpty ? null : experiment.Conditions,
             SweepPoint = experiment.Point,
             App = experiment.App is { } app ? $"{app.Kind.ToString().ToLowerInvariant()} {app.Path}" : "the built-in SUT",

@@ -1,7 +1,5 @@
 using System.Text.Json;
 using PerfLab.Common;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Analysis;

@@ -1,7 +1,6 @@
 using System.Globalization;
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Analysis;
@@ -53,6 +52,7 @@ public static class VariantStatistics
             : experiment.Scenarios.Select(s => s.Name).Prepend(Metric.AllScenarios).Distinct()
                 .SelectMany(s => Metrics.Compared.Select(m => (s, m.Key)))
                 .Where(t => experiment.Scenarios.Count > 1 || t.Item1 == Metric.AllScenarios)
+                .Concat(runs.Any(r => r.Cost is not null) ? [(Metric.AllScenarios, Metrics.CpuPerRequest.Key)] : [])
                 .ToArray();
         foreach (var variant in experiment.Variants.Where(v => v.Name != experiment.Baseline))
         {

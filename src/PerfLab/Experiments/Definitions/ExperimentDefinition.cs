@@ -29,6 +29,8 @@ public sealed record ExperimentDefinition
     public SweepPoint? Point { get; init; }
     /// <summary>The user's app this experiment measures; null for the built-in SUT.</summary>
     public AppDefinition? App { get; init; }
+    /// <summary>Which figure decides its verdicts (<c>decide:</c>): throughput, cost per request or latency.</summary>
+    public DecidingMetric Decide { get; init; } = DecidingMetric.Rps;
 
     /// <summary>The variants as they will run; in A/A mode the baseline against itself.</summary>
     public IReadOnlyList<VariantDefinition> VariantsToRun(bool aa)
@@ -119,7 +121,7 @@ public sealed record ClaimDefinition
     public required string Variant { get; init; }
     /// <summary>The variant the change is measured against; the baseline unless the seed compared two others.</summary>
     public required string Against { get; init; }
-    /// <summary>rps, mean-ms, p99-ms or batch-mean-ms.</summary>
+    /// <summary>A key of a comparable metric in the catalog (Results.Metrics.Comparable).</summary>
     public required string Metric { get; init; }
     /// <summary>"all" or a scenario name.</summary>
     public required string Scenario { get; init; }

@@ -1,7 +1,5 @@
-using System.Globalization;
 using System.Security.Cryptography;
 using PerfLab.Common;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
 using YamlDotNet.Core;
 using YamlDotNet.RepresentationModel;
@@ -49,7 +47,7 @@ public static class ExperimentLoader
         var root = Document(text, path);
         var reader = new NodeReader(path);
         var doc = reader.Mapping(root, "the experiment",
-            ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims", "thresholds", "app", .. ConditionsReader.ExperimentKeys]);
+            ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims", "thresholds", "app", "decide", .. ConditionsReader.ExperimentKeys]);
 
         var name = reader.RequiredString(doc, root, "name");
         var expectedName = Path.GetFileNameWithoutExtension(path);
@@ -97,6 +95,7 @@ public static class ExperimentLoader
             Conditions = conditions,
             Sweep = sweep,
             RunsByDefault = ConditionsReader.RunsByDefault(reader, doc),
+            Decide = DecidingMetrics.Read(reader, doc),
         };
     }
 

@@ -1,9 +1,9 @@
+using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Counters;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
 using PerfLab.Results;
-using PerfLab.Apps;
 
 namespace PerfLab.Experiments.Running;
 
@@ -66,6 +66,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         CancellationToken ct)
     {
         var slots = participants.Select(_ => new List<LoadResult>()).ToList();
+        var costs = participants.Select(_ => new List<CpuWindow?>()).ToList();
         var warmups = new LoadResult?[participants.Count];
         string? failure = null;
         var (_, recordings) = await WithCountersAsync(participants, async () =>
@@ -74,7 +75,9 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             {
                 var plans = await PlansAsync(participants, ct);
                 await WarmUpAsync(participants, plans, watches, warmups, ct);
-                await MeasureSlotsAsync(participants, plans, slots, ct);
+                var meters = await Task.WhenAll(participants.Select(p => p.Measurement.CostMeterAsync(p.Sut, ct)));
+                await MeasureSlotsAsync(participants, plans.Select((plan, i) => plan with { Probe = meters[i] }).ToList(), slots,
+                    (i, slot) => costs[i].Add(meters[i].Take(slot.Scenarios.Sum(s => s.Requests))), ct);
             }
             catch (PerfLabException ex)
             {
@@ -96,7 +99,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             }
             var merged = SlotMerge.Merge(slots[i]) with { WarmupSeconds = warmups[i]?.WarmupSeconds ?? 0, Settled = warmups[i]?.Settled };
             var record = await p.Measurement.RecordAsync(p.Sut, p.Id, p.Info, (merged, OfSlots(recordings[i], slots[i])), ct);
-            records.Add(RunRecordBuilder.WithEffect(record, p.Effect) with
+            records.Add(RunRecordBuilder.WithEffect(LoadMeasurement.WithCost(record, costs[i]), p.Effect) with
             {
                 Database = DatabaseOfSlots(recordings[i], slots[i]),
                 DatabasePath = p.DatabasePath,
@@ -130,8 +133,9 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             $"measuring {Slots} slots of {SlotLength.TotalSeconds:0.#} s each, taking turns"));
     }
 
+    /// <summary>The slots, in turns; <paramref name="measured"/> hears of each slot as it ends (its participant, its result).</summary>
     private async Task MeasureSlotsAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<LoadPlan> plans, List<List<LoadResult>> slots,
-        CancellationToken ct)
+        Action<int, LoadResult> measured, CancellationToken ct)
     {
         for (var round = 0; round < Slots && !ct.IsCancellationRequested; round++)
         {
@@ -142,7 +146,9 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
                     continue;
                 }
                 var plan = plans[i] with { Warmup = SlotWarmup, Duration = SlotLength, WarmupUntilSteady = false };
-                slots[i].Add(await LoadEngine.RunAsync(plan, progress: null, ct));
+                var slot = await LoadEngine.RunAsync(plan, progress: null, ct);
+                slots[i].Add(slot);
+                measured(i, slot);
             }
         }
     }

@@ -1,17 +1,13 @@
 using System.Globalization;
 using PerfLab.Apps;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
 using PerfLab.Results;
 using PerfLab.Tracing;
 
 namespace PerfLab.Experiments.Running;
-
-/// <summary>A traced stretch of one run: the variant's evidence and what the trace itself concludes.</summary>
-/// <param name="ThreadCpu">The CPU the kernel charged the app's threads while the trace ran, by thread name.</param>
-public sealed record TracedRun(VariantEvidence Evidence, IReadOnlyList<TraceFinding> Findings, IReadOnlyList<string> Warnings,
-    IReadOnlyList<ThreadGroupCpu>? ThreadCpu = null);
 
 /// <summary>
 /// Where a variant's request time goes: after a run's measured window, the same load goes on for a few

@@ -2,7 +2,6 @@ using System.Diagnostics;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
-using PerfLab.Apps;
 
 namespace PerfLab.Experiments.Running;
 
@@ -22,12 +21,19 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     private int _runsStarted;
 
     // A sweep runs as its points, one after another, each an experiment of its own.
-    private readonly IReadOnlyList<ExperimentDefinition> _experiments = request.Experiments.SelectMany(SweepDefinition.Points).ToList();
+    private IReadOnlyList<ExperimentDefinition> _experiments = request.Experiments.SelectMany(SweepDefinition.Points).ToList();
 
     public async Task<RunResults> RunAsync(NoiseFloors noise, CancellationToken ct)
     {
         var settings = new AnalysisSettings(request.Profile, request.Repeat, request.Aa, noise);
         var started = DateTimeOffset.UtcNow;
+        var fitted = new List<string>();
+        _experiments = RunOpening.FitBudget(_experiments, request.Profile, request.Budget, e => (Rule(e).MinBlocks, e.VariantsToRun(request.Aa).Count), fitted);
+        foreach (var change in fitted)
+        {
+            observer.Message("to fit the budget: " + change);
+        }
+        var calibration = await RunOpening.CalibrateAsync(observer, ct);
         var repetitions = request.Repeat ?? _experiments.Select(e => ProfileOf(e).Repeat).DefaultIfEmpty(0).Max();
         // Started now and awaited at the end, so that an interrupted run does not wait for git and dotnet after Ctrl+C.
         var provenance = RunEnvironment.DescribeAsync(request, repetitions, ct);
@@ -49,6 +55,11 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var halt = await RunBlocksAsync(progress, state, ct);
 
         var results = progress.Where(p => p.Runs.Count > 0).Select(p => ResultOf(p, settings, halt)).ToList();
+        var machineNoise = RunOpening.AtStart(calibration, results);
+        if (machineNoise is not null)
+        {
+            observer.Message(machineNoise.Describe());
+        }
         return new RunResults
         {
             StartedAt = started,
@@ -58,7 +69,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             Experiments = results,
             Incomplete = halt is not null,
             IncompleteReason = halt?.Reason,
-            Notes = CeilingNotes.Of(results),
+            Notes = [.. fitted.Select(c => "to fit the budget: " + c), .. CeilingNotes.Of(results)],
+            MachineNoise = machineNoise,
             Sweeps = request.Experiments.Any(e => e.Sweep is not null) ? SweepAnalysis.Gather(request.Experiments, results) : null,
         };
     }
@@ -120,7 +132,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         {
             return halt;
         }
-        p.Widest = StoppingRule.WidestHalfWidth(ExperimentAnalyzer.Analyze(p.Experiment, p.Runs, state.Settings).Comparisons);
+        p.Widest = StoppingRule.WidestHalfWidth(ExperimentAnalyzer.Analyze(p.Experiment, p.Runs, state.Settings).Comparisons, p.Experiment.Decide);
         var decision = p.Rule.Decide(p.Blocks, p.Widest, state.Budget.HasRoomFor(p));
         if (!decision.Stop && p.Blocks >= p.Rule.MinBlocks && StoppingRule.NeverInEffect(p.Runs) is { Stop: true } never)
         {

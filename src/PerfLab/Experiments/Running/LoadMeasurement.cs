@@ -2,6 +2,7 @@ using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Counters;
 using PerfLab.Database;
+using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
 using PerfLab.Results;
@@ -26,7 +27,8 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
 
         // A steady warm-up also waits for the SUT's tiering to settle: throughput can plateau while tiering goes on.
         await using var tiering = await TieringWatch.StartAsync(sut.Pid, ct);
-        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress) with { TargetSettled = () => tiering.Settled };
+        var meter = await CostMeterAsync(sut, ct);
+        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress) with { TargetSettled = () => tiering.Settled, Probe = meter };
         LoadResult load;
         CounterRecording? recording;
         try
@@ -40,6 +42,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
 
         var record = await RecordAsync(sut, id, info, (load, recording), ct);
         record = record with { Tiering = tiering.Summarize(load.MeasuredFromUtc, [(load.MeasuredFromUtc, load.EndedUtc)]) };
+        record = WithCost(record, [meter.Take(load.Scenarios.Sum(s => s.Requests))]);
         await TraceAsync(sut, id, record, ct);
         return record;
     }
@@ -75,6 +78,31 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
                 $"the database stopped: {unavailable} of {requests} requests answered 503 and the database does not accept connections; the remaining runs were skipped");
         }
         return record;
+    }
+
+    /// <summary>
+    /// The meter of the app's CPU per request: its own process, and the PostgreSQL backends serving it when the
+    /// built-in SUT's database runs on this machine (looked up once; a user's app is metered alone, its database
+    /// being its own business).
+    /// </summary>
+    public async Task<CostMeter> CostMeterAsync(IRunningApp sut, CancellationToken ct)
+    {
+        if (connectionString is not null && !_databaseLooked)
+        {
+            _database = await PostgresBackends.FindAsync(connectionString, ct);
+            _databaseLooked = true;
+        }
+        return new CostMeter(sut.Pid, _database);
+    }
+
+    private LocalPostgres? _database;
+    private bool _databaseLooked;
+
+    /// <summary>The record with its cost over the given windows (null ones were not measured: the app was gone at an edge).</summary>
+    public static RunRecord WithCost(RunRecord record, IEnumerable<CpuWindow?> windows)
+    {
+        var measured = windows.OfType<CpuWindow>().ToList();
+        return measured.Count == 0 ? record : record with { Cost = new CpuCost(measured) };
     }
 
     /// <summary>The traced stretch after the window; a trace that fails is reported and costs the run nothing.</summary>

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
 

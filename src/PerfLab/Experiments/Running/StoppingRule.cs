@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Running;
@@ -90,15 +91,20 @@ public sealed record StoppingRule(int MinBlocks, int MaxBlocks, double? Precisio
 
     /// <summary>
     /// The widest 95 % half-width in percent of the primary comparisons: every variant against the baseline on all
-    /// scenarios' RPS (batch mean time for burst and upload experiments). A comparison's half-width is the narrower of
+    /// scenarios' deciding metric (<see cref="ExperimentDefinition.Decide"/>: RPS, CPU per request or p99; batch mean
+    /// time for burst and upload experiments). A comparison's half-width is the narrower of
     /// two readings of its interval: in points of the baseline, (High − Low) / 2, and relative to the change itself,
     /// the ratio's ×/÷ factor (√(hi/lo) − 1, hi and lo the interval's ends as ratios). They agree for small changes; for
     /// a nine-fold gain known to 7 % of itself, [+675, +860] %, the points read ±92 and no number of blocks would bring
     /// them under 10, while the ratio is 8.7 ×/÷ 1.11. +∞ when one has no interval yet.
     /// </summary>
-    public static double WidestHalfWidth(IEnumerable<Comparison> comparisons)
+    public static double WidestHalfWidth(IEnumerable<Comparison> comparisons, DecidingMetric decide = DecidingMetric.Rps)
     {
-        var widths = comparisons.Where(c => c.Scenario == Metric.AllScenarios && Metrics.IsPrimary(c.Metric))
+        // The deciding metric's comparisons when there are any (cost needs the app's CPU, read on this machine only).
+        var all = comparisons.Where(c => c.Scenario == Metric.AllScenarios).ToList();
+        var key = decide.MetricKey();
+        var metric = all.Any(c => c.Metric == key) ? key : Metrics.Rps.Key;
+        var widths = all.Where(c => c.Metric == metric || c.Metric == Metrics.BatchMeanMs.Key)
             .Select(c => HalfWidth(c.LowPercent, c.HighPercent))
             .ToList();
         return widths.Count > 0 ? widths.Max() : 0;

@@ -3,8 +3,6 @@ using System.Net;
 using System.Net.Http.Json;
 using PerfLab.Apps;
 using PerfLab.Common;
-using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
 using PerfLab.Network;
 

@@ -2,7 +2,6 @@ using PerfLab.Common;
 using PerfLab.Experiments.Running;
 using PerfLab.Results;
 using PerfLab.Sut;
-using PerfLab.Testing;
 
 namespace PerfLab.Tests.Experiments.Running;
 

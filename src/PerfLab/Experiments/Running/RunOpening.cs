@@ -1,0 +1,88 @@
+using System.Globalization;
+using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Results;
+
+namespace PerfLab.Experiments.Running;
+
+/// <summary>
+/// What a run settles before its first block: how noisy the machine is today (a few seconds of a fixed CPU task), and
+/// whether the minimum blocks fit the budget (shortened to fit, or refused before anything starts).
+/// </summary>
+public static class RunOpening
+{
+    /// <summary>Seconds outside any measurement per run (SUT start and stop, /info) and per experiment (traces analysed, the next planned).</summary>
+    private const double RunOverheadSeconds = 5;
+    private const double ExperimentOverheadSeconds = 45;
+
+    public static async Task<CpuCalibration> CalibrateAsync(IRunObserver observer, CancellationToken ct)
+    {
+        var calibration = await CpuCalibration.RunAsync(ct: ct);
+        observer.Message(string.Create(CultureInfo.InvariantCulture,
+            $"this machine today: a busy thread had a core {calibration.CoreSharePercent:0} % of the time; the core's speed varied {calibration.SpeedCvPercent:0.#} % (a fixed task, {calibration.CpuMs.Count} times)"));
+        return calibration;
+    }
+
+    /// <summary>
+    /// The report's first line: the calibration with the first measured run's per-second throughput, for the shape of
+    /// the first experiment's blocks; null before any run succeeded.
+    /// </summary>
+    public static MachineNoise? AtStart(CpuCalibration calibration, IReadOnlyList<ExperimentResult> results)
+    {
+        var first = results.FirstOrDefault(r => r.Runs.Any(x => x.Status == RunStatus.Ok));
+        var run = first?.Runs.First(x => x.Status == RunStatus.Ok);
+        if (first is null || run is null)
+        {
+            return null;
+        }
+        var windows = run.Cost?.Windows ?? [];
+        var shape = windows.Count > 0
+            ? new BlockShape(first.Blocks, windows.Count, windows.Average(w => w.Seconds))
+            : new BlockShape(first.Blocks, 1, first.Duration.TotalSeconds);
+        return NoiseEstimate.AtStart(run.Timeline.Select(p => p.Rps).Where(r => r > 0).ToList(), calibration, shape);
+    }
+
+    /// <summary>
+    /// The experiments with their profile fitted into <paramref name="budget"/> (unchanged without one, or when the
+    /// minimum fits); throws a usage error, before anything starts, when even the shortest minimum overruns it.
+    /// </summary>
+    public static IReadOnlyList<ExperimentDefinition> FitBudget(IReadOnlyList<ExperimentDefinition> experiments, ProfileName profileName, TimeSpan? budget,
+        Func<ExperimentDefinition, (int Blocks, int Variants)> minimum, List<string> changes)
+    {
+        if (budget is not { } total || experiments.Count == 0)
+        {
+            return experiments;
+        }
+        var planned = experiments.Select(e =>
+        {
+            var profile = e.Profiles[profileName];
+            var (blocks, variants) = minimum(e);
+            var slots = profile.Slots ?? 1;
+            return new MinimumBlocks(e.Name, blocks, variants, profile.Warmup.TotalSeconds, slots, profile.Duration.TotalSeconds / slots,
+                variants * RunOverheadSeconds + ExperimentOverheadSeconds / Math.Max(1, blocks));
+        }).ToList();
+        var fit = BudgetFit.Plan(planned, total);
+        if (!fit.Fits)
+        {
+            throw new PerfLabException(fit.Describe(total), ExitCode.Usage);
+        }
+        changes.AddRange(fit.Changes);
+        return experiments.Select((e, i) =>
+        {
+            var profile = e.Profiles[profileName];
+            var shaped = fit.Planned[i];
+            if (shaped.WarmupSeconds == planned[i].WarmupSeconds && shaped.Slots == planned[i].Slots)
+            {
+                return e;
+            }
+            var fitted = profile with
+            {
+                Warmup = TimeSpan.FromSeconds(shaped.WarmupSeconds),
+                Slots = profile.Slots is null ? null : shaped.Slots,
+                Duration = profile.Slots is null ? profile.Duration : TimeSpan.FromSeconds(shaped.SlotSeconds * shaped.Slots),
+            };
+            return e with { Profiles = e.Profiles.ToDictionary(p => p.Key, p => p.Key == profileName ? fitted : p.Value) };
+        }).ToList();
+    }
+}

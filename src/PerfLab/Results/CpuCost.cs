@@ -1,0 +1,48 @@
+using System.Text.Json.Serialization;
+
+namespace PerfLab.Results;
+
+/// <summary>
+/// What one measured window (a slot, or a whole run's window) cost in CPU: the time the kernel charged the app and the
+/// PostgreSQL backends serving it, against the requests completed in that window.
+/// </summary>
+/// <param name="Seconds">The window's length (wall clock).</param>
+/// <param name="Requests">Requests completed in the window.</param>
+/// <param name="AppCpuSeconds">CPU charged to the app's process, every thread, user + system.</param>
+/// <param name="DatabaseCpuSeconds">CPU charged to the backends serving the app; null when the server's processes are not visible from here.</param>
+/// <param name="BackendsEnded">Backends of the server that ended during the window: their last part is not counted (zero, normally).</param>
+public sealed record CpuWindow(double Seconds, long Requests, double AppCpuSeconds, double? DatabaseCpuSeconds, int BackendsEnded = 0)
+{
+    /// <summary>App plus database CPU.</summary>
+    [JsonIgnore]
+    public double CpuSeconds => AppCpuSeconds + (DatabaseCpuSeconds ?? 0);
+
+    /// <summary>Milliseconds of CPU per completed request; null without requests.</summary>
+    [JsonIgnore]
+    public double? MsPerRequest => Requests > 0 ? CpuSeconds * 1000 / Requests : null;
+}
+
+/// <summary>
+/// A run's cost per request over exactly its measured windows (one, or the variant's alternating slots): CPU added
+/// up, requests added up, so a slot counts by its requests. The figure behind the <c>cpu-per-request</c> metric.
+/// </summary>
+public sealed record CpuCost(IReadOnlyList<CpuWindow> Windows)
+{
+    public long Requests => Windows.Sum(w => w.Requests);
+
+    public double AppCpuSeconds => Windows.Sum(w => w.AppCpuSeconds);
+
+    /// <summary>Null when no window could see the database's processes.</summary>
+    public double? DatabaseCpuSeconds => Windows.Any(w => w.DatabaseCpuSeconds is not null) ? Windows.Sum(w => w.DatabaseCpuSeconds ?? 0) : null;
+
+    /// <summary>App plus database CPU per request, in milliseconds; null without requests.</summary>
+    public double? MsPerRequest => Requests > 0 ? (AppCpuSeconds + (DatabaseCpuSeconds ?? 0)) * 1000 / Requests : null;
+
+    /// <summary>The app's share alone, in milliseconds per request.</summary>
+    public double? AppMsPerRequest => Requests > 0 ? AppCpuSeconds * 1000 / Requests : null;
+
+    /// <summary>The database's share alone, in milliseconds per request; null when not measured.</summary>
+    public double? DatabaseMsPerRequest => Requests > 0 && DatabaseCpuSeconds is { } db ? db * 1000 / Requests : null;
+
+    public int BackendsEnded => Windows.Sum(w => w.BackendsEnded);
+}

@@ -1,0 +1,78 @@
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Running;
+using PerfLab.Results;
+
+namespace PerfLab.Tests.Experiments.Analysis;
+
+public sealed class NoiseEstimateTests
+{
+    [Fact]
+    public void SecondToSecondCvPercent_Alternating100And110_SuccessiveDifferencesOverTheMean()
+    {
+        var values = Enumerable.Range(0, 20).Select(i => i % 2 == 0 ? 100.0 : 110.0).ToList();
+
+        // Every difference is 10: √(100/2) = 7.07 over the mean 105.
+        Assert.Equal(7.07 / 105 * 100, NoiseEstimate.SecondToSecondCvPercent(values), 2);
+    }
+
+    [Fact]
+    public void SecondToSecondCvPercent_SteadyDrift_AlmostNothing()
+    {
+        // 100 to 200 in steps of 1: a plain CV would read 29 %; second to second it is 1/√2 over the mean 150.
+        var values = Enumerable.Range(0, 101).Select(i => 100.0 + i).ToList();
+
+        Assert.Equal(0.707 / 150 * 100, NoiseEstimate.SecondToSecondCvPercent(values), 2);
+        Assert.True(double.IsNaN(NoiseEstimate.SecondToSecondCvPercent([1, 2])));
+    }
+
+    [Fact]
+    public void HalfWidth_FourBlocksOfThreeSlotPairs_TOverRootOfTwelve()
+    {
+        // t(0.975, 3) = 3.182; twelve slot pairs of 10 % each.
+        Assert.Equal(3.182 * 10 / Math.Sqrt(12), NoiseEstimate.HalfWidth(10, new BlockShape(4, 3, 5)), 2);
+    }
+
+    [Fact]
+    public void AtStart_SteadyCoreNoisyThroughput_CostDecidesWhatThroughputCannot()
+    {
+        var warmup = Enumerable.Range(0, 10).Select(i => i % 2 == 0 ? 200.0 : 240.0).ToList();
+        var calibration = new CpuCalibration([100, 150, 100, 150], [100, 100, 101, 99]);
+        var shape = new BlockShape(4, 2, 4);
+
+        var noise = NoiseEstimate.AtStart(warmup, calibration, shape);
+
+        // RPS: 40 / √2 / 220 = 12.86 % per second; a slot pair of 4 s: √2 · 12.86 / 2 = 9.09 %; 8 pairs, t(3).
+        Assert.Equal(12.86, noise.RpsCvPercent, 1);
+        Assert.Equal(3.182 * 9.09 / Math.Sqrt(8), noise.RpsDecidablePercent, 1);
+        // Cost follows the core's speed alone: CV 0.816 %, √2 per pair.
+        Assert.Equal(0.816, noise.CostCvPercent!.Value, 2);
+        Assert.Equal(3.182 * Math.Sqrt(2) * 0.816 / Math.Sqrt(8), noise.CostDecidablePercent!.Value, 2);
+        Assert.Equal(80, noise.CoreSharePercent!.Value, 1);
+    }
+
+    [Fact]
+    public void Measured_SlotPairsWithKnownSpread_HalfWidthsFromTheirLogRatios()
+    {
+        // Throughput ratios of 1.1 and 1/1.1 by turns, cost ratios all equal: cost is exact, throughput is not.
+        var pairs = Enumerable.Range(0, 8).Select(i => new SlotPair(100, i % 2 == 0 ? 110 : 100 / 1.1, 2.0, 2.2)).ToList();
+
+        var noise = NoiseEstimate.Measured(pairs, new BlockShape(4, 2, 5))!;
+
+        var logSd = Math.Log(1.1) * Math.Sqrt(8.0 / 7);
+        Assert.Equal((Math.Exp(logSd) - 1) * 100, noise.RpsCvPercent, 3);
+        Assert.Equal(0, noise.CostCvPercent!.Value, 6);
+        Assert.Equal(0, noise.CostDecidablePercent!.Value, 6);
+        Assert.Null(NoiseEstimate.Measured(pairs.Take(2).ToList(), new BlockShape(4, 2, 5)));
+    }
+
+    [Fact]
+    public void Describe_CalibratedNoise_SaysWhatCannotAndWhatCanBeDecided()
+    {
+        var noise = new MachineNoise("calibration", 12.3, 1.2, 9.87, 2.04, 1.2, 81.4);
+
+        Assert.Equal("this machine today: RPS varies 12.3 % second to second; with this budget RPS changes under 9.9 % cannot be decided; " +
+            "cost changes of 2 % or more can (CPU per request varies 1.2 %). A busy thread had a core 81 % of the time; the core's speed varied 1.2 %",
+            noise.Describe());
+        Assert.EndsWith("; cost per request not measured", new MachineNoise("measured", 5, null, 3, null).Describe());
+    }
+}

@@ -1,0 +1,57 @@
+using PerfLab.Experiments.Running;
+
+namespace PerfLab.Tests.Experiments.Running;
+
+public sealed class BudgetFitTests
+{
+    // 3 blocks of 3 variants, 15 s warm-up, 3 slots of 2 s (+0.5 s re-warm each), 10 s outside measurement per block:
+    // 3 × (3 × (15 + 7.5) + 10) = 232.5 s.
+    private static MinimumBlocks Serializer => new("serializer", 3, 3, 15, 3, 2, 10);
+
+    [Fact]
+    public void Plan_MinimumWithinBudget_Unchanged()
+    {
+        var fit = BudgetFit.Plan([Serializer], TimeSpan.FromMinutes(4));
+
+        Assert.True(fit.Fits);
+        Assert.Equal(232.5, fit.NeededSeconds, 6);
+        Assert.Empty(fit.Changes);
+        Assert.Equal("the minimum blocks fit the budget as planned", fit.Describe(TimeSpan.FromMinutes(4)));
+    }
+
+    [Fact]
+    public void Plan_SomewhatOver_WarmupsShortenedJustEnough()
+    {
+        // 200 s: 32.5 s too many; warm-ups down to 5 s would save 90 s, so each cap drops by 36 % of its 10 s,
+        // rounded down: 11 s (196.5 s).
+        var fit = BudgetFit.Plan([Serializer], TimeSpan.FromSeconds(200));
+
+        Assert.True(fit.Fits);
+        Assert.Equal(11, fit.Planned[0].WarmupSeconds);
+        Assert.Equal(3, fit.Planned[0].Slots);
+        Assert.Equal(["serializer: warm-up cap 15 s -> 11 s"], fit.Changes);
+        Assert.InRange(fit.NeededSeconds, 0, 200);
+    }
+
+    [Fact]
+    public void Plan_FarOver_WarmupsAtTheirShortestThenFewerSlots()
+    {
+        // 5 s warm-ups: 3 × (3 × 12.5 + 10) = 142.5 s; 2 slots: 3 × (3 × 10 + 10) = 120 s.
+        var fit = BudgetFit.Plan([Serializer], TimeSpan.FromSeconds(125));
+
+        Assert.True(fit.Fits);
+        Assert.Equal((5.0, 2), (fit.Planned[0].WarmupSeconds, fit.Planned[0].Slots));
+        Assert.Equal(["serializer: warm-up cap 15 s -> 5 s", "serializer: 3 slots -> 2 per variant"], fit.Changes);
+    }
+
+    [Fact]
+    public void Plan_EvenTheShortestOver_RefusedWithWhatWouldFit()
+    {
+        var fit = BudgetFit.Plan([Serializer], TimeSpan.FromSeconds(60));
+
+        Assert.False(fit.Fits);
+        Assert.Equal(120, fit.NeededSeconds, 6);
+        Assert.Equal("the minimum blocks need 2 min even with 2 slots and 5 s warm-ups, more than the budget of 1 min: " +
+            "raise --budget to 2 min or run fewer experiments", fit.Describe(TimeSpan.FromSeconds(60)));
+    }
+}

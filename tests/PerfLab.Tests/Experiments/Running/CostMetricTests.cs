@@ -1,0 +1,77 @@
+using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+using PerfLab.Results;
+
+namespace PerfLab.Tests.Experiments.Running;
+
+/// <summary>cpu-per-request as a metric: read from a run's cost, compared, gated by a threshold, deciding the stopping rule.</summary>
+public sealed class CostMetricTests
+{
+    [Fact]
+    public void Parse_CpuPerRequestInMilliseconds_ThresholdOnTheMedianCost()
+    {
+        var threshold = Threshold.Parse("cpu-per-request<1.5ms");
+
+        Assert.Equal((Threshold.CpuPerRequest, "<", 1.5), (threshold.Metric, threshold.Operator, threshold.Value));
+        Assert.Equal("1.2 ms", threshold.Format(1.2));
+        Assert.Equal(2000, Threshold.Parse("cpu-per-request<=2s").Value);
+        var error = Assert.Throws<PerfLabException>(() => Threshold.Parse("cpu-per-request<2"));
+        Assert.Equal(ExitCode.Usage, error.ExitCode);
+        Assert.Contains("needs a unit: ms or s", error.Message);
+    }
+
+    [Fact]
+    public void MetricOf_RunWithCost_AppAndDatabaseCpuOverRequests()
+    {
+        // Two slots: 1.0 + 0.5 s of app CPU and 0.3 s of the database's over 1,000 requests: 1.8 ms each.
+        var run = Run("a", 1, new CpuWindow(5, 600, 0.6, 0.2), new CpuWindow(5, 400, 0.9, 0.1));
+
+        Assert.Equal(1.8, VariantStatistics.MetricOf(run, "all", Metrics.CpuPerRequest.Key), 9);
+        Assert.Equal(1.5, run.Cost!.AppMsPerRequest!.Value, 9);
+        Assert.True(double.IsNaN(VariantStatistics.MetricOf(Run("a", 1) with { Cost = null }, "all", Metrics.CpuPerRequest.Key)));
+    }
+
+    [Fact]
+    public void CompareOne_CostTenPercentLowerInEveryBlock_Better()
+    {
+        var runs = Enumerable.Range(1, 4).SelectMany(b => new[]
+        {
+            Run("a", b, new CpuWindow(5, 1000, 2.0 + b * 0.01, null)),
+            Run("b", b, new CpuWindow(5, 1000, (2.0 + b * 0.01) * 0.9, null)),
+        }).ToList();
+
+        var c = VariantStatistics.CompareOne(runs, "a", "b", "all", Metrics.CpuPerRequest.Key, 2);
+
+        Assert.Equal("paired", c.Method);
+        Assert.Equal(-10, c.ChangePercent, 1);
+        Assert.Equal(Verdict.Better, c.Verdict);
+    }
+
+    [Fact]
+    public void WidestHalfWidth_DecidedOnCost_ReadsTheCostComparisonsNotRps()
+    {
+        Comparison Change(string metric, double low, double high) => new()
+        {
+            Variant = "b", Scenario = "all", Metric = metric, HigherIsBetter = metric == "rps", ChangePercent = (low + high) / 2,
+            LowPercent = low, HighPercent = high, NoiseFloorPercent = 5, Verdict = Verdict.Inconclusive,
+        };
+        var comparisons = new[] { Change("rps", -20, 20), Change(Metrics.CpuPerRequest.Key, -12, -8) };
+
+        Assert.Equal(20, StoppingRule.WidestHalfWidth(comparisons, DecidingMetric.Rps), 6);
+        Assert.Equal(2, StoppingRule.WidestHalfWidth(comparisons, DecidingMetric.Cost), 1);
+        // Without a cost measured (a remote app), cost falls back to throughput.
+        Assert.Equal(20, StoppingRule.WidestHalfWidth(comparisons.Take(1), DecidingMetric.Cost), 6);
+    }
+
+    private static RunRecord Run(string variant, int block, params CpuWindow[] windows) => RunRecordBuilder.Failed(
+        new RunIdentity(variant, block, block, DateTimeOffset.UnixEpoch), new RunFailure(FailureKind.LoadFailed, "")) with
+    {
+        Status = RunStatus.Ok,
+        FailureKind = null,
+        FailureReason = null,
+        Scenarios = [RunRecordBuilder.Stats("s", windows.Sum(w => w.Requests), 100, PerfLab.Load.LatencyStats.From(new PerfLab.Load.LatencyHistogram()))],
+        Cost = new CpuCost(windows),
+    };
+}
