@@ -70,7 +70,9 @@ public static class CapacitySearch
 
         for (var i = 0; outcome == CapacityOutcome.Found && held is not null && broke is not null && i < CapacityRange.MaxBisections; i++)
         {
-            if (broke.TargetRps - held.AchievedRps <= range.Precision * held.AchievedRps)
+            // Narrow enough on the rates asked for: the bisection moves those. The bracket reported is from the rate
+            // achieved, which is lower when the target completed less than it was sent, so it may read wider.
+            if (broke.TargetRps - held.TargetRps <= range.Precision * held.TargetRps)
             {
                 break;
             }

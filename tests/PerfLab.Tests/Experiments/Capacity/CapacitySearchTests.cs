@@ -30,29 +30,33 @@ public sealed class CapacitySearchTests
         var chart = Path.Combine(TestCaches.NewFolder(), "capacity.html");
         var cli = await PerfLabProcess.RunAsync("capacity", url, "--slo", "p99<100ms", "--from", "100", "-d", "1.5s", "-w", "0.5s", "--json", "--html", chart);
 
-        Assert.True(cli.ExitCode == 0, cli.ToString());
         var json = JsonDocument.Parse(cli.Stdout).RootElement;
-        Assert.Equal("Found", json.GetProperty("outcome").GetString());
-        var capacity = json.GetProperty("capacityRps").GetDouble();
-        var breaks = json.GetProperty("breaksAtRps").GetDouble();
-        Assert.InRange((breaks - capacity) / capacity, 0, 0.05);
         var steps = json.GetProperty("steps").EnumerateArray().ToList();
-        // Never more than the endpoint can serve; on a machine whose other work keeps every core busy, less, and said.
-        Assert.InRange(capacity, 0, 210);
-        if (steps.Any(s => s.TryGetProperty("machineLoad", out var load) && load.ValueKind == JsonValueKind.Number && MachineLoad.IsBusy(load.GetDouble())))
-        {
-            Assert.Contains("machine may have been the limit", json.GetProperty("summary").GetString());
-        }
-        else
-        {
-            Assert.InRange(capacity, 180, 210);
-        }
         // Rising steps double from --from (100, 200 ...) before the bisection narrows the bracket.
         Assert.Equal(100, steps[0].GetProperty("targetRps").GetDouble());
-        Assert.Contains(steps, s => s.GetProperty("phase").GetString() == "bisect");
-        // The answer is a rate that was sent: the step credited with it sent (and completed) at least that much.
-        Assert.Contains(steps, s => s.GetProperty("holds").GetBoolean() && s.GetProperty("sentRps").GetDouble() >= capacity - 1e-9);
-        Assert.Contains("holds at", cli.Stderr);
+        var busy = steps.Any(s => s.TryGetProperty("machineLoad", out var load) && load.ValueKind == JsonValueKind.Number && MachineLoad.IsBusy(load.GetDouble()));
+        if (busy)
+        {
+            // A machine whose other work keeps every core busy may break even the lowest rate: the answer must say so.
+            Assert.Contains("machine may have been the limit", json.GetProperty("summary").GetString());
+        }
+        if (!busy || json.GetProperty("outcome").GetString() == "Found")
+        {
+            Assert.True(cli.ExitCode == 0, cli.ToString());
+            Assert.Equal("Found", json.GetProperty("outcome").GetString());
+            var capacity = json.GetProperty("capacityRps").GetDouble();
+            var breaks = json.GetProperty("breaksAtRps").GetDouble();
+            // Within 5 % on the rates asked for (the bisection moves those); the rate credited is what was sent and completed.
+            var heldTarget = steps.Where(s => s.GetProperty("holds").GetBoolean()).Max(s => s.GetProperty("targetRps").GetDouble());
+            Assert.InRange((breaks - heldTarget) / heldTarget, 0, 0.05);
+            Assert.InRange(capacity, 0.9 * heldTarget, heldTarget * 1.05);
+            // Never more than the endpoint can serve; less on a busy machine only.
+            Assert.InRange(capacity, busy ? 0 : 180, 210);
+            Assert.Contains(steps, s => s.GetProperty("phase").GetString() == "bisect");
+            // The answer is a rate that was sent: the step credited with it sent (and completed) at least that much.
+            Assert.Contains(steps, s => s.GetProperty("holds").GetBoolean() && s.GetProperty("sentRps").GetDouble() >= capacity - 1e-9);
+            Assert.Contains("holds at", cli.Stderr);
+        }
         Assert.Contains("step    1", cli.Stderr);
         // The hockey stick: one dot per step, the SLO bound as a dashed line.
         var html = await File.ReadAllTextAsync(chart);
