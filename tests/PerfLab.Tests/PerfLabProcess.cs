@@ -28,14 +28,14 @@ internal static class PerfLabProcess
         return File.Exists(path) ? path : throw new FileNotFoundException("perflab is not built", path);
     });
 
+    /// <summary>The built perflab.dll, for a test that starts it as the command another verb launches (`-- dotnet perflab.dll ...`).</summary>
+    public static string CliDll => CliPath.Value;
+
     /// <summary>
     /// How to start the CLI with <paramref name="args"/>: output redirected, every PERFLAB_* setting of the developer
     /// removed, and a cache folder of its own (see <see cref="TestCaches"/>) unless <paramref name="environment"/>
     /// names one, so no test reads the developer's noise floors, cluster or SUT registry, nor another test's.
     /// </summary>
-    /// <summary>The built perflab.dll, for a test that starts it as the command another verb launches (`-- dotnet perflab.dll ...`).</summary>
-    public static string CliDll => CliPath.Value;
-
     public static ProcessStartInfo StartInfo(IReadOnlyDictionary<string, string>? environment, params string[] args)
     {
         var info = new ProcessStartInfo("dotnet")

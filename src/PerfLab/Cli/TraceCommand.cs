@@ -1,7 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
 using PerfLab.Common;
-using PerfLab.Counters;
 using PerfLab.Tracing;
 
 namespace PerfLab.Cli;

@@ -1,5 +1,4 @@
 using PerfLab.Common;
-using PerfLab.Load;
 
 namespace PerfLab.Hosts;
 

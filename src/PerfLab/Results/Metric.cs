@@ -85,6 +85,6 @@ public sealed record Metric
         ? "no figure"
         : (value * Scale).ToString("F" + Decimals.ToString(CultureInfo.InvariantCulture), CultureInfo.InvariantCulture) + " " + Unit;
 
-    /// <summary>Whether <paramref name="scenario"/> can be asked of this metric: every scenario metric, or "all" for a run metric.</summary>
+    /// <summary>Whether a single scenario can be asked of this metric: every scenario metric, or only "all" for a run metric.</summary>
     public bool PerScenario => OfRun is null;
 }

@@ -1,4 +1,3 @@
-using PerfLab.Experiments.Analysis;
 using PerfLab.Results;
 
 namespace PerfLab.Tests.Experiments;

@@ -1,3 +1,4 @@
+using PerfLab.Experiments.Analysis;
 using PerfLab.Results;
 
 namespace PerfLab.Tests.Reports;

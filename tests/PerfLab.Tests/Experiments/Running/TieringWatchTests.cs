@@ -1,6 +1,5 @@
 using PerfLab.Experiments.Running;
 using PerfLab.Sut;
-using PerfLab.Tests.Counters;
 
 namespace PerfLab.Tests.Experiments.Running;
 
