@@ -54,8 +54,11 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
         _threadAt[thread] = key;
     }
 
+    // A site seen in fewer samples is a momentary wait (a lazy initialisation, a first call), not a blocked pool thread.
+    private const int MinSamples = 3;
+
     public List<BlockingWaitSite> Sites(double intervalMs) =>
-        _sites.OrderByDescending(s => s.Value.Samples)
+        _sites.Where(s => s.Value.Samples >= MinSamples).OrderByDescending(s => s.Value.Samples)
             .Select(s => new BlockingWaitSite(FrameNames.Place(s.Value.Wait.CallSite), FrameNames.MethodPart(s.Value.Wait.CallSite),
                 s.Value.Wait.WaitFrame, s.Value.Waits, s.Value.Samples, s.Value.Samples * intervalMs,
                 s.Value.Example.TakeLast(exampleFrames).ToList(),
@@ -98,6 +101,11 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
         {
             return new Sample(true, IsIdle(frames), null);
         }
+        // A wait with no work item on the stack is the pool's own (a worker or the gate waiting for work): idle time.
+        if (!RunsWorkItem(frames))
+        {
+            return new Sample(true, true, null);
+        }
         var site = FrameNames.CallSite(frames, wait - 1);
         var call = BlockingCalls.Of(frames[wait])!;
         var callSite = site >= 0 ? frames[site] : "?";
@@ -106,6 +114,9 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
             frames.Skip(wait).Any(FrameNames.IsDeepWait)));
     }
 
+    private static bool RunsWorkItem(string[] frames) =>
+        frames.Any(f => f.Contains("System.Threading.ThreadPoolWorkQueue.Dispatch", StringComparison.Ordinal));
+
     private static bool IsPoolThread(string[] frames) =>
         frames.Any(f => f.Contains("System.Threading.ThreadPoolWorkQueue.Dispatch", StringComparison.Ordinal)
             || f.Contains("PortableThreadPool+WorkerThread", StringComparison.Ordinal));
@@ -113,7 +124,7 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
     // A worker waiting for work: in the pool's own semaphore, with no work item on its stack.
     private static bool IsIdle(string[] frames) =>
         frames.Any(f => f.Contains("System.Threading.LowLevelLifoSemaphore", StringComparison.Ordinal))
-        && !frames.Any(f => f.Contains("System.Threading.ThreadPoolWorkQueue.Dispatch", StringComparison.Ordinal));
+        && !RunsWorkItem(frames);
 
     private enum PoolThreadState { Running, Blocked, Idle, OutsideManaged }
 

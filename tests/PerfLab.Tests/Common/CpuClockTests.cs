@@ -1,7 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
 using PerfLab.Common;
-using PerfLab.Experiments.Running;
 
 namespace PerfLab.Tests.Common;
 

@@ -156,7 +156,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         var output = NewFolder();
         var result = await PerfLabProcess.RunAsync("run", "serialiser", "--out", output);
         Assert.Equal(2, result.ExitCode);
-        Assert.Contains("unknown experiment 'serialiser'; known: db-wait-min-threads, db-wait, framework, gc", result.Stderr);
+        Assert.Contains("unknown experiment 'serialiser'; known: db-wait-min-threads, db-wait, framework-adonet, framework, gc", result.Stderr);
         Assert.False(Directory.Exists(output));
     }
 

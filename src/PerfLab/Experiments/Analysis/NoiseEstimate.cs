@@ -1,5 +1,4 @@
 using PerfLab.Common;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Analysis;

@@ -1,5 +1,5 @@
 using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Running;
+using PerfLab.Common;
 using PerfLab.Results;
 
 namespace PerfLab.Tests.Experiments.Analysis;

@@ -1,7 +1,6 @@
 using System.Diagnostics;
-using PerfLab.Common;
 
-namespace PerfLab.Experiments.Running;
+namespace PerfLab.Common;
 
 /// <summary>
 /// A fixed single-thread CPU task timed repeatedly, on the wall clock and on the thread's CPU clock: its CPU time
