@@ -74,13 +74,13 @@ public sealed class TraceCulpritTests
         Assert.True(run.Findings.Any(f => f.Kind == TraceFindingKind.Contention && f.Place == site.Place && f.Strong), why);
     }
 
-    [Fact(Skip = "Fails since the blocking-call and cost changes were merged: the breakdown names App, not GC, as the largest component of the gc-heavy endpoint; written down in docs/limits.md until the cause is found")]
+    [Fact(Skip = "Since the merges of this round the breakdown names App (54 %) before the GC (31 %) on the gc-heavy endpoint; written down in docs/limits.md until the cause is found")]
     public async Task Analyze_GcHeavyEndpoint_GcIsTheLargestComponent()
     {
         var run = await CulpritTrace.RunAsync("/diagnostics/gc-heavy?arrays=20000", users: 4, Traced);
         var why = CulpritTrace.Describe(run);
 
-        Assert.Equal(Component.Gc, run.Profile.Components[0].Component);
+        Assert.True(run.Profile.Components[0].Component == Component.Gc, why);
         Assert.True(run.Profile.Gc.CountByGeneration[0] >= 10, why);
         Assert.True(run.Profile.Gc.ShareOfCpu > 0.25 && run.Profile.Gc.PauseMs > 0, why);
         Assert.True(run.Profile.Gc.Heaps >= 1 && run.Profile.Gc.CpuUpperMs >= run.Profile.Gc.CpuMs, why);
