@@ -20,11 +20,16 @@ public sealed class CpuClockTests
         });
         thread.Start();
         thread.Join();
+        // Join returns when the managed thread is done; the kernel task can linger a moment longer in /proc.
+        for (var i = 0; i < 200 && Directory.Exists($"/proc/self/task/{tid}"); i++)
+        {
+            Thread.Sleep(10);
+        }
 
         // The thread is gone, so no /proc/self/task entry holds its time any more; the process clock still does (other
         // tests' threads run in this process too, so the total can only be larger).
         var spent = CpuClock.ProcessNanoseconds(Environment.ProcessId)!.Value - before;
-        Assert.False(Directory.Exists($"/proc/self/task/{tid}"), "the thread has exited");
+        Assert.False(Directory.Exists($"/proc/self/task/{tid}"), "the thread has not exited 2 s after Join");
         Assert.InRange(own / 1e6, 200, 1000);
         Assert.True(spent >= own, $"the process clock advanced {spent / 1e6:0.0} ms, less than the dead thread's {own / 1e6:0.0} ms");
         Assert.Null(CpuClock.ProcessNanoseconds(int.MaxValue - 1));
