@@ -6,9 +6,11 @@ namespace PerfLab.Experiments.Running;
 /// One experiment's minimum, as planned: its blocks, its variants, and what one variant costs in a block (a warm-up
 /// capped at <paramref name="WarmupSeconds"/>, then <paramref name="Slots"/> slots of <paramref name="SlotSeconds"/>
 /// each after a short re-warm), plus the time outside any measurement (SUT starts, traces analysed) per block.
+/// <paramref name="LengthKnown"/> is false when the runs end by a count (batches, uploads), so that their
+/// <paramref name="SlotSeconds"/> is an estimate.
 /// </summary>
 public sealed record MinimumBlocks(string Experiment, int Blocks, int Variants, double WarmupSeconds, int Slots, double SlotSeconds,
-    double OverheadSecondsPerBlock)
+    double OverheadSecondsPerBlock, bool LengthKnown = true)
 {
     /// <summary>The fewest slots a shortened block keeps: two turns still put every variant on both sides of the others.</summary>
     public const int FewestSlots = 2;
@@ -17,6 +19,9 @@ public sealed record MinimumBlocks(string Experiment, int Blocks, int Variants, 
     public const double ShortestWarmupSeconds = 5;
 
     public double Seconds => Blocks * (Variants * (WarmupSeconds + Slots * (SlotSeconds + 0.5)) + OverheadSecondsPerBlock);
+
+    /// <summary>The part of <see cref="Seconds"/> known before the run: the timed windows and warm-up caps, no estimate.</summary>
+    public double KnownSeconds => LengthKnown ? Seconds - Blocks * OverheadSecondsPerBlock : 0;
 }
 
 /// <summary>What the budget made of the minimum blocks: unchanged, shortened (and how), or impossible (and what would fit).</summary>

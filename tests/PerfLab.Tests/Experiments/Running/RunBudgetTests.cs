@@ -65,4 +65,32 @@ public sealed class RunBudgetTests
 
         Assert.Equal(54, plan.EstimateBlockSeconds("gc"), 9);
     }
+
+    [Fact]
+    public void FitBudget_TheDefaultSuiteOnTheQuickProfile_StartsWithinTwentyMinutes()
+    {
+        // The quick start's own run: every default experiment (sweeps run as their points) at its minimum blocks. The
+        // counted ones (sleep-vs-delay's batches, http2-window's uploads) have only a cap for a duration; taking the cap
+        // as their length refused this run outright.
+        var experiments = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder).Where(e => e.RunsByDefault)
+            .SelectMany(SweepDefinition.Points).ToList();
+        var changes = new List<string>();
+
+        var fitted = RunOpening.FitBudget(experiments, ProfileName.Quick, TimeSpan.FromMinutes(20),
+            e => (e.Profiles[ProfileName.Quick].Repeat, e.VariantsToRun(false).Count), changes);
+
+        Assert.Equal(experiments.Select(e => e.Name), fitted.Select(e => e.Name));
+        Assert.Contains(experiments, e => e.Scenarios.Any(s => s.Model.CountsBatches));
+    }
+
+    [Fact]
+    public void FitBudget_TimedMinimumOverTheBudget_RefusedWithWhatWouldFit()
+    {
+        var gc = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder).First(e => e.Name == "gc");
+
+        var ex = Assert.Throws<PerfLab.Common.PerfLabException>(() =>
+            RunOpening.FitBudget([gc], ProfileName.Quick, TimeSpan.FromMinutes(1), _ => (3, 3), []));
+
+        Assert.Contains("raise --budget to", ex.Message, StringComparison.Ordinal);
+    }
 }
