@@ -32,8 +32,9 @@ public static class RunOpening
 
     /// <summary>
     /// The report's first line: the calibration with the per-second throughput of the first measured run that has a
-    /// steady one (three seconds with completions at least: a run whose requests take longer than its seconds, such as
-    /// a starved blocking variant's, has none), for the shape of that experiment's blocks; null before any run succeeded.
+    /// steady one (timed, not counted in batches whose completions come in bursts, and three seconds with completions
+    /// at least: a run whose requests take longer than its seconds, such as a starved blocking variant's, has none),
+    /// for the shape of that experiment's blocks; null before any run succeeded.
     /// </summary>
     public static MachineNoise? AtStart(CpuCalibration calibration, IReadOnlyList<ExperimentResult> results)
     {
@@ -43,12 +44,14 @@ public static class RunOpening
             return null;
         }
         static List<double> PerSecond(RunRecord run) => run.Timeline.Select(p => p.Rps).Where(r => r > 0).ToList();
-        var (first, run) = measured.FirstOrDefault(m => double.IsFinite(NoiseEstimate.SecondToSecondCvPercent(PerSecond(m.Run))), measured[0]);
+        var (first, run) = measured.FirstOrDefault(m => m.Run.BatchTimesMs.Count == 0
+            && double.IsFinite(NoiseEstimate.SecondToSecondCvPercent(PerSecond(m.Run))), measured[0]);
+        var perSecond = run.BatchTimesMs.Count == 0 ? PerSecond(run) : [];
         var windows = run.Cost?.Windows ?? [];
         var shape = windows.Count > 0
             ? new BlockShape(first.Blocks, windows.Count, windows.Average(w => w.Seconds))
             : new BlockShape(first.Blocks, 1, first.Duration.TotalSeconds);
-        return NoiseEstimate.AtStart(PerSecond(run), calibration, shape);
+        return NoiseEstimate.AtStart(perSecond, calibration, shape);
     }
 
     /// <summary>

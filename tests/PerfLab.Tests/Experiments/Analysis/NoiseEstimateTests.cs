@@ -84,14 +84,17 @@ public sealed class NoiseEstimateTests
         var template = PerfLab.Tests.Reports.ReportFixtures.Sample().Experiments[0];
         var starved = template with { Name = "db-wait", Runs = [TestRuns.Ok("sync", 1, 0, 9.8, 0, 0, 50, 0, 48)] };
         var steady = template with { Runs = [TestRuns.Ok("newtonsoft", 1, 1, 220, 200, 240, 200, 240, 200, 240)] };
+        var bursts = template with { Name = "sleep-vs-delay", Runs = [TestRuns.Ok("sync", 1, 0, 26, 0, 200, 0, 10, 190) with { BatchTimesMs = [7227, 7826] }] };
         var calibration = new CpuCalibration([100, 100, 100], [100, 100, 100]);
 
-        var noise = RunOpening.AtStart(calibration, [starved, steady])!;
+        var noise = RunOpening.AtStart(calibration, [starved, bursts, steady])!;
         var alone = RunOpening.AtStart(calibration, [starved])!;
+        var batchesOnly = RunOpening.AtStart(calibration, [bursts])!;
 
         Assert.Equal(NoiseEstimate.SecondToSecondCvPercent([200, 240, 200, 240, 200, 240]), noise.RpsCvPercent, 6);
         Assert.True(double.IsNaN(alone.RpsCvPercent));
         Assert.StartsWith("this machine today: RPS noise not known (no run had three seconds of steady throughput)", alone.Describe());
         Assert.DoesNotContain("NaN", alone.Describe());
+        Assert.True(double.IsNaN(batchesOnly.RpsCvPercent), "a burst's per-second completions are not the machine's noise");
     }
 }
