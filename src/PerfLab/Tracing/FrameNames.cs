@@ -45,6 +45,9 @@ public static partial class FrameNames
         name = StateMachine().Replace(name, ".${m} (async)");
         name = Lambda().Replace(name, "${m} lambda b__${n}");
         name = LocalFunction().Replace(name, "${m} local ${f}");
+        // A compiled expression tree: for a minimal API, ASP.NET Core's generated request delegate, into which a small
+        // handler lambda is often inlined (then no frame of the app's own names it).
+        name = CompiledDelegate().Replace(name, "CompiledDelegate.lambda_method${n} (endpoint delegate, handler inlined)");
         return name;
     }
 
@@ -177,4 +180,7 @@ public static partial class FrameNames
 
     [GeneratedRegex(@"<(?<m>[^<>]+|<Main>\$)>g__(?<f>[^|]+)\|[0-9_]+")]
     private static partial Regex LocalFunction();
+
+    [GeneratedRegex(@"^dynamicClass\.lambda_method(?<n>[0-9]+)$")]
+    private static partial Regex CompiledDelegate();
 }
