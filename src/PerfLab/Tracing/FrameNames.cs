@@ -41,6 +41,7 @@ public static partial class FrameNames
         var paren = method.IndexOf('(', StringComparison.Ordinal);
         var name = paren > 0 ? method[..paren] : method;
         name = AsyncLambda().Replace(name, ".${m} lambda b__${n} (async)");
+        name = AsyncLocalFunction().Replace(name, ".${m} local ${f} (async)");
         name = ClosureClass().Replace(name, "");
         name = StateMachine().Replace(name, ".${m} (async)");
         name = Lambda().Replace(name, "${m} lambda b__${n}");
@@ -171,6 +172,9 @@ public static partial class FrameNames
 
     [GeneratedRegex(@"(\+<>c(__DisplayClass[0-9_]+)?)?\+<<(?<m>[^<>]+)>b__(?<n>[0-9_]+)>d(__[0-9]+)?\.MoveNext")]
     private static partial Regex AsyncLambda();
+
+    [GeneratedRegex(@"\+<<(?<m>[^<>]+)>g__(?<f>[^|]+)\|[0-9_]+>d(__[0-9]+)?\.MoveNext")]
+    private static partial Regex AsyncLocalFunction();
 
     [GeneratedRegex(@"\+<(?<m>[^<>]+)>d__[0-9]+\.MoveNext")]
     private static partial Regex StateMachine();

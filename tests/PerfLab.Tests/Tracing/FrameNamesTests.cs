@@ -16,6 +16,7 @@ public sealed class FrameNamesTests
     [InlineData("dynamicClass.lambda_method14(pMT: class System.Runtime.CompilerServices.Closure,class System.Object)",
         "CompiledDelegate.lambda_method14 (endpoint delegate, handler inlined)")]
     [InlineData("dynamicClass.ResolveService(pMT: class)", "dynamicClass.ResolveService")]
+    [InlineData("Npgsql.Internal.NpgsqlReadBuffer+<<Ensure>g__EnsureLong|42_0>d.MoveNext()", "Npgsql.Internal.NpgsqlReadBuffer.Ensure local EnsureLong (async)")]
     public void Readable_CompilerGeneratedNames_KeepTypeAndMethod(string method, string expected)
     {
         Assert.Equal(expected, FrameNames.Readable(method));
