@@ -53,17 +53,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         }
 
         var progress = new List<ExperimentProgress>();
-        RunHalt? halt;
-        try
-        {
-            halt = await RunBlocksAsync(progress, state, ct);
-        }
-        catch (Exception ex) when (ex is not OperationCanceledException and not PerfLabException && progress.Any(p => p.Runs.Count > 0))
-        {
-            // Nothing already measured is lost to a bug: the runs so far are analysed and written, the run marked incomplete.
-            halt = RunHalt.Fault(ex, request.LogFolder);
-            observer.Message("error: " + halt.Reason);
-        }
+        var halt = await RunBlocksKeepingWhatWasMeasuredAsync(progress, state, ct);
 
         var results = progress.Where(p => p.Runs.Count > 0).Select(p => ResultOf(p, settings, halt)).ToList();
         var machineNoise = RunOpening.AtStart(calibration, results);
@@ -90,6 +80,21 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     private sealed record RunState(RunPlan Plan, RunBudget Budget, AnalysisSettings Settings);
 
     private ProfileDefinition ProfileOf(ExperimentDefinition experiment) => experiment.Profiles[request.Profile];
+
+    /// <summary>Nothing already measured is lost to a bug: the runs so far are analysed and written, the run marked incomplete.</summary>
+    private async Task<RunHalt?> RunBlocksKeepingWhatWasMeasuredAsync(List<ExperimentProgress> progress, RunState state, CancellationToken ct)
+    {
+        try
+        {
+            return await RunBlocksAsync(progress, state, ct);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException and not PerfLabException && progress.Any(p => p.Runs.Count > 0))
+        {
+            var halt = RunHalt.Fault(ex, request.LogFolder);
+            observer.Message("error: " + halt.Reason);
+            return halt;
+        }
+    }
 
     /// <summary>
     /// Every experiment's minimum blocks in order, then the budget's time, block by block, where precision is missing;
