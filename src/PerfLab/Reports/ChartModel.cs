@@ -18,7 +18,16 @@ internal sealed record SweepChartSeries(string Variant, IReadOnlyList<double?> C
 
 internal sealed record ExperimentCharts(
     string Id, string Name, IReadOnlyList<BarChart> Bars, TimelineCharts? Timelines,
-    RunOrderChart? RunOrder, StackedBars? Breakdown, IReadOnlyList<FlameGraphs> Flames);
+    RunOrderChart? RunOrder, StackedBars? Breakdown, IReadOnlyList<FlameGraphs> Flames, ChangeChart? Change = null);
+
+/// <summary>
+/// A forest plot: each variant's change against the baseline with its 95 % interval, on the deciding figure and the
+/// headline figures beside it (the summary's lines drawn), one row each.
+/// </summary>
+internal sealed record ChangeChart(string Title, string Baseline, string DecidedBy, IReadOnlyList<ChangeRow> Rows);
+
+/// <param name="Decides">True for the row whose verdict is the variant's; a row beside it is drawn in grey.</param>
+internal sealed record ChangeRow(string Variant, string Metric, bool Decides, double Change, double? Low, double? High, string Verdict);
 
 /// <summary>Grouped bars with whiskers: one group per scenario (and "all"), one bar per variant.</summary>
 internal sealed record BarChart(string Title, string Unit, IReadOnlyList<string> Groups, IReadOnlyList<BarSeries> Series);
@@ -42,10 +51,10 @@ internal static class ChartModel
     public static ChartPage Build(RunResults results) =>
         new(results.Experiments.Select(e => new ExperimentCharts(
             ReportContent.Anchor(e), e.Name, Bars(e).ToList(), Timelines(e),
-            EvidenceCharts.RunOrder(e), EvidenceCharts.Breakdown(e), FlameGraphModel.Build(e))).ToList(),
+            EvidenceCharts.RunOrder(e), EvidenceCharts.Breakdown(e), FlameGraphModel.Build(e), Change(e))).ToList(),
             results.Sweeps is { Count: > 0 } sweeps ? sweeps.Select(Sweep).ToList() : null);
 
-    private static SweepChart Sweep(SweepResult sweep) => new(
+    public static SweepChart Sweep(SweepResult sweep) => new(
         SweepContent.Anchor(sweep), ConditionNames.Axis(sweep.Condition), Fmt.Metric(sweep.Metric), sweep.Values,
         sweep.Values.Select(v => ConditionNames.Value(sweep.Condition, v)).ToList(),
         sweep.Variants.Select(v => new SweepChartSeries(v.Variant,
@@ -53,6 +62,22 @@ internal static class ChartModel
             v.Points.Select(p => p.LowPercent).ToList(),
             v.Points.Select(p => p.HighPercent).ToList(),
             v.Points.Select(p => Fmt.Verdict(p.Verdict)).ToList())).ToList());
+
+    /// <summary>The summary's lines of an experiment as a forest plot; null when no variant has a change to draw.</summary>
+    public static ChangeChart? Change(ExperimentResult experiment)
+    {
+        var rows = SummaryContent.Lines(experiment).Where(l => l.Deciding is not null)
+            .SelectMany(l => l.Beside.Select(c => Row(c, false)).Prepend(Row(l.Deciding!, true)))
+            .Where(r => double.IsFinite(r.Change))
+            .ToList();
+        var decidedBy = Metrics.Get(Deciding.Key(experiment)).Name;
+        var title = $"{experiment.Name}: change against {experiment.Baseline}, decided by {decidedBy} (95 % intervals)";
+        return rows.Count == 0 ? null : new ChangeChart(title, experiment.Baseline, decidedBy, rows);
+    }
+
+    private static ChangeRow Row(Comparison c, bool decides) =>
+        new(c.Variant, Metrics.Get(c.Metric).Name, decides, c.ChangePercent, Finite(c.LowPercent), Finite(c.HighPercent),
+            Fmt.Verdict(c.Verdict));
 
     private static IEnumerable<BarChart> Bars(ExperimentResult experiment)
     {
@@ -84,7 +109,7 @@ internal static class ChartModel
         estimates.Select(e => Finite(e is { Samples: > 1 } ? e.High : null)).ToList());
 
     // One run per variant: the successful run with the median total RPS, so the line shows a typical run.
-    private static TimelineCharts? Timelines(ExperimentResult experiment)
+    public static TimelineCharts? Timelines(ExperimentResult experiment)
     {
         var series = new List<TimelineSeries>();
         foreach (var variant in experiment.Variants)

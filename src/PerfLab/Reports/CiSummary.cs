@@ -26,16 +26,25 @@ public sealed record CiSummary(
     /// <summary>One line of JSON: what a CI step pipes into jq.</summary>
     public string ToJson() => JsonSerializer.Serialize(this, JsonOptions);
 
-    /// <summary>The primary comparisons of a run (all scenarios' RPS, or the batch time), its claims, gates and failed runs.</summary>
+    /// <summary>
+    /// The summary's lines of a run (per variant the deciding comparison, then the headline figures beside it), its
+    /// claims, gates and failed runs.
+    /// </summary>
     public static CiSummary Of(RunResults results, string verb, int exitCode)
     {
-        var changes = results.Experiments.SelectMany(e => e.Comparisons
-            .Where(c => c.Scenario == Metric.AllScenarios && Metrics.IsPrimary(c.Metric))
-            .Select(c => new CiChange(e.Name, c.Variant, e.Baseline, c.Scenario, c.Metric, c.ChangePercent, c.LowPercent, c.HighPercent, Fmt.Verdict(c.Verdict))));
+        var changes = SummaryContent.Lines(results).Where(l => l.Deciding is not null).SelectMany(l =>
+            l.Beside.Select(c => Change(l, c, decides: false)).Prepend(Change(l, l.Deciding!, decides: true)));
         var claims = results.Experiments.SelectMany(e => e.Claims.Select(c => new CiClaim(e.Name, c.Claim, c.SeedFigure, c.OurFigure,
             Fmt.Holds(c), c.Note)));
         return new CiSummary(verb, OutcomeOf(exitCode), exitCode, [.. changes], [.. claims], results.Thresholds, ProblemsOf(results));
     }
+
+    private static CiChange Change(SummaryLine line, Comparison c, bool decides) =>
+        new(line.Experiment, c.Variant, line.Baseline, c.Scenario, c.Metric, c.ChangePercent, c.LowPercent, c.HighPercent,
+            Fmt.Verdict(c.Verdict))
+        {
+            Decides = decides,
+        };
 
     /// <summary>Every figure of `compare-results` (B against A) and its gates.</summary>
     public static CiSummary Of(ResultsComparison comparison, int exitCode)
@@ -115,7 +124,15 @@ public sealed record CiSummary(
 
 /// <summary>A variant against the baseline (or B against A) on one metric: the change, its 95 % interval and the verdict.</summary>
 public sealed record CiChange(string Experiment, string Variant, string Against, string Scenario, string Metric,
-    double ChangePercent, double LowPercent, double HighPercent, string Verdict);
+    double ChangePercent, double LowPercent, double HighPercent, string Verdict)
+{
+    /// <summary>
+    /// A run's change: true for the figure that decides the variant's verdict, false for one shown beside it; null for
+    /// compare-results.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public bool? Decides { get; init; }
+}
 
 /// <summary>A seed's claim beside our figure: holds, contrary, equivalent or inconclusive.</summary>
 public sealed record CiClaim(string Experiment, string Claim, string SeedFigure, string OurFigure, string Result, string Note);

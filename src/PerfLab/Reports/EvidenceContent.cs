@@ -37,6 +37,21 @@ internal static class EvidenceContent
         return $"{figure} #{Fmt.Int(run.Order)}{flags}";
     }
 
+    /// <summary>
+    /// The facts of an experiment both writers list under its heading after the load and the runs: the deciding figure,
+    /// the machine's noise in its own slots, the blocks, the noise taken apart and the windows; those with no text left out.
+    /// </summary>
+    public static IReadOnlyList<(string Label, string Text)> Facts(ExperimentResult experiment)
+    {
+        var key = Deciding.Key(experiment);
+        var decided = Metrics.Get(key).Name + (Deciding.Fallback(experiment, key) is { } why ? $" ({why})" : "");
+        return [.. new[]
+        {
+            ("Decided by", decided), ("Machine noise", experiment.MachineNoise?.Describe()), ("Blocks", Blocks(experiment)),
+            ("Noise", Noise(experiment)), ("Windows", Windows(experiment)),
+        }.Where(f => f.Item2 is not null).Select(f => (f.Item1, f.Item2!))];
+    }
+
     /// <summary>Blocks, precision target and stop reason; null for a result from before blocks were recorded.</summary>
     public static string? Blocks(ExperimentResult experiment)
     {

@@ -118,6 +118,11 @@ public sealed partial class HtmlReportWriter : IReportWriter
         var id = ReportContent.Anchor(experiment);
         html.Append($"<section class=\"experiment\" id=\"{id}\">\n");
         Facts(html, experiment);
+        if (ChartModel.Change(experiment) is { } change)
+        {
+            // The same forest plot report.md shows as charts/<experiment>-change.svg.
+            html.Append("<div class=\"forest\">\n").Append(SvgForest.Render(change)).Append("</div>\n");
+        }
         Effects(html, experiment);
 
         // The script fills these placeholders from the page's data, in the same order as ChartModel lists them.
@@ -167,12 +172,9 @@ public sealed partial class HtmlReportWriter : IReportWriter
         html.Append($"<li><strong>Load:</strong> {H(experiment.LoadDescription)}; warm-up {H(Fmt.Duration(experiment.Warmup))}, " +
                     $"measured {H(Fmt.Duration(experiment.Duration))} per run.</li>\n");
         html.Append($"<li><strong>Baseline:</strong> <code>{H(experiment.Baseline)}</code>. {H(ReportContent.RunsLine(experiment))}</li>\n");
-        foreach (var (label, text) in new[] { ("Blocks", EvidenceContent.Blocks(experiment)), ("Noise", EvidenceContent.Noise(experiment)), ("Windows", EvidenceContent.Windows(experiment)) })
+        foreach (var (label, text) in EvidenceContent.Facts(experiment))
         {
-            if (text is not null)
-            {
-                html.Append($"<li><strong>{label}:</strong> {H(text)}</li>\n");
-            }
+            html.Append($"<li><strong>{label}:</strong> {H(text)}</li>\n");
         }
         html.Append($"<li><strong>Experiment file hash:</strong> <code>{H(experiment.FileHash)}</code></li>\n");
         foreach (var note in experiment.Notes)

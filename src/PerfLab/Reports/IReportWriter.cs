@@ -15,4 +15,10 @@ public interface IReportWriter
     string FileName { get; }
 
     void Write(RunResults results, TextWriter output);
+
+    /// <summary>Files the report links to, written beside it (report.md's charts); none by default.</summary>
+    IReadOnlyList<ReportFile> Companions(RunResults results) => [];
 }
+
+/// <summary>A file a report links to, by its path relative to the result folder ("charts/serializer-change.svg").</summary>
+public sealed record ReportFile(string RelativePath, string Content);

@@ -44,7 +44,8 @@ public static class JunitWriter
             c.Result is "contrary" or "equivalent" ? $"{c.Result}: ours {c.OurFigure}, seed {c.SeedFigure}" : null,
             c.Result == "inconclusive" ? $"inconclusive: {c.Note}" : null,
             $"seed: {c.SeedFigure}\nours: {c.OurFigure}\n{c.Result}: {c.Note}"))]),
-        ("verdicts", [.. s.Changes.Select(c => new JunitCase($"{c.Experiment}: {c.Variant} vs {c.Against} ({c.Scenario} {c.Metric})", null, null,
+        ("verdicts", [.. s.Changes.Select(c => new JunitCase(
+            $"{c.Experiment}: {c.Variant} vs {c.Against} ({c.Scenario} {c.Metric}{(c.Decides == true ? ", decides" : "")})", null, null,
             $"{Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)}: {c.Verdict}"))]),
         ("runs", [.. s.Problems.Select(p => new JunitCase(p.Variant.Length > 0 ? $"{p.Experiment}: {p.Variant}" : p.Kind,
             p.Kind is "failed" or "incomplete" ? $"{p.Kind}: {p.Reason}" : null,

@@ -9,6 +9,10 @@ public sealed class MarkdownReportWriter : IReportWriter
 
     public string FileName => "report.md";
 
+    /// <summary>The charts report.md shows as images, SVG files in charts/ beside it.</summary>
+    public IReadOnlyList<ReportFile> Companions(RunResults results) =>
+        [.. ChartFiles.Of(results).Select(c => new ReportFile(c.RelativePath, c.Svg))];
+
     public void Write(RunResults results, TextWriter output)
     {
         var md = new MarkdownBuilder(output);
@@ -109,13 +113,9 @@ public sealed class MarkdownReportWriter : IReportWriter
         md.Line($"- **Load:** {Md.Inline(experiment.LoadDescription)}; warm-up {Fmt.Duration(experiment.Warmup)}, " +
                 $"measured {Fmt.Duration(experiment.Duration)} per run.");
         md.Line($"- **Baseline:** `{experiment.Baseline}`. {ReportContent.RunsLine(experiment)}");
-        foreach (var (label, text) in new[] { ("Decided by", Fmt.Metric(experiment.DecidedBy)), ("Machine noise", experiment.MachineNoise?.Describe()),
-            ("Blocks", EvidenceContent.Blocks(experiment)), ("Noise", EvidenceContent.Noise(experiment)), ("Windows", EvidenceContent.Windows(experiment)) })
+        foreach (var (label, text) in EvidenceContent.Facts(experiment))
         {
-            if (text is not null)
-            {
-                md.Line($"- **{label}:** {Md.Inline(text)}");
-            }
+            md.Line($"- **{label}:** {Md.Inline(text)}");
         }
         md.Line($"- **Experiment file hash:** `{experiment.FileHash}`");
         foreach (var note in experiment.Notes)
@@ -123,6 +123,16 @@ public sealed class MarkdownReportWriter : IReportWriter
             md.Line($"- **Note:** {Md.Inline(note)}");
         }
         md.Line();
+        Image(md, ChartFiles.Change(experiment));
+    }
+
+    private static void Image(MarkdownBuilder md, ChartFile? chart)
+    {
+        if (chart is not null)
+        {
+            md.Line(ChartFiles.Image(chart));
+            md.Line();
+        }
     }
 
     private static void WriteEffects(MarkdownBuilder md, ExperimentResult experiment)
@@ -149,6 +159,7 @@ public sealed class MarkdownReportWriter : IReportWriter
         md.Line();
         md.Table(ReportContent.Throughput(experiment));
         md.Line();
+        Image(md, ChartFiles.Timeline(experiment));
         md.Line("### Tail latency");
         md.Line();
         md.Table(ReportContent.TailLatency(experiment));

@@ -29,8 +29,9 @@ public static class ReportWriters
     }
 
     /// <summary>
-    /// Writes each writer's file into <paramref name="directory"/> (created if missing) and returns the paths written.
-    /// Each file is written beside its final name and then moved, so an interrupted write never leaves half a report.
+    /// Writes each writer's file into <paramref name="directory"/> (created if missing), then the files it links to
+    /// (report.md's charts, in their own folder), and returns the paths written. Each file is written beside its final
+    /// name and then moved, so an interrupted write never leaves half a report.
     /// </summary>
     public static IReadOnlyList<string> WriteAll(RunResults results, string directory, IEnumerable<IReportWriter>? writers = null)
     {
@@ -41,6 +42,13 @@ public static class ReportWriters
             var path = Path.Combine(directory, writer.FileName);
             WriteFile(path, output => writer.Write(results, output));
             written.Add(path);
+            foreach (var file in writer.Companions(results))
+            {
+                var companion = Path.Combine(directory, file.RelativePath);
+                Directory.CreateDirectory(Path.GetDirectoryName(companion)!);
+                WriteFile(companion, output => output.Write(file.Content));
+                written.Add(companion);
+            }
         }
         return written;
     }

@@ -34,8 +34,10 @@ public static class StepSummaryWriter
             md.Append("| experiment | variant | against | metric | change [95 % CI] | verdict |\n|---|---|---|---|---:|---|\n");
             foreach (var c in summary.Changes)
             {
+                var metric = $"{Cell(c.Scenario)} {Cell(c.Metric)}{(c.Decides == true ? " (decides)" : "")}";
                 md.Append(CultureInfo.InvariantCulture,
-                    $"| {Cell(c.Experiment)} | {Cell(c.Variant)} | {Cell(c.Against)} | {Cell(c.Scenario)} {Cell(c.Metric)} | {Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)} | {c.Verdict} |\n");
+                    $"| {Cell(c.Experiment)} | {Cell(c.Variant)} | {Cell(c.Against)} | {metric} | ")
+                    .Append(CultureInfo.InvariantCulture, $"{Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)} | {c.Verdict} |\n");
             }
             md.Append('\n');
         }

@@ -4,13 +4,26 @@ using PerfLab.Results;
 namespace PerfLab.Reports;
 
 /// <summary>One variant's answer in words and numbers, with its verdict (null: nothing to compare).</summary>
-/// <param name="Text">"async serves 6.6 % more requests than sync (95 % CI +3.5 to +9.9 %)".</param>
+/// <param name="Text">"async serves 6.6 % more requests than sync (95 % CI +3.5 to +9.9 %)", on the deciding figure.</param>
 /// <param name="ToDecide">For an inconclusive verdict, what would decide it.</param>
-internal sealed record SummaryLine(string Experiment, string Text, Verdict? Verdict, string? ToDecide);
+internal sealed record SummaryLine(string Experiment, string Text, Verdict? Verdict, string? ToDecide)
+{
+    /// <summary>The comparison that decides the verdict (the experiment file's <c>decide:</c>); null for a sweep's line.</summary>
+    public Comparison? Deciding { get; init; }
+
+    /// <summary>The other headline figures, shown beside the deciding one (RPS beside cost, cost beside RPS).</summary>
+    public IReadOnlyList<Comparison> Beside { get; init; } = [];
+
+    /// <summary>Why the deciding figure is not the one the experiment file asked for; null when it is.</summary>
+    public string? Fallback { get; init; }
+
+    public string Baseline { get; init; } = "";
+}
 
 /// <summary>
-/// The answer that opens every report (Markdown, HTML, the terminal at the end of a run): per experiment one line per
-/// variant against the baseline, on the figure the experiment is decided on, then the sweeps' crossovers.
+/// The answer that opens every report (Markdown, HTML, the terminal at the end of a run, CI's JSON and step summary):
+/// per experiment one line per variant against the baseline, led by the figure the experiment is decided on with the
+/// other headline figures beside it, then the sweeps' crossovers. Every writer renders these lines; none recomputes them.
 /// </summary>
 internal static class SummaryContent
 {
@@ -18,23 +31,35 @@ internal static class SummaryContent
     public const string Anchor = "summary";
 
     public const string Legend =
-        "Each variant against its experiment's baseline, on the requests served per second over all scenarios (burst and upload " +
-        "experiments: the time per batch): the change with its 95 % interval, then the verdict. Better or worse: the interval " +
+        "Each variant against its experiment's baseline, on the figure its experiment file decides on (decide: rps, cost, i.e. the CPU " +
+        "per request, or latency, i.e. the p99; burst and upload experiments: the time per batch), all scenarios together: the change " +
+        "with its 95 % interval, then the verdict, then the other headline figures beside it. Better or worse: the interval " +
         "excludes zero and the change exceeds the noise floor; equivalent: the whole interval lies within ± the noise floor; " +
         "inconclusive: the interval is wider than that, and the line says what would decide it.";
 
     public static IReadOnlyList<SummaryLine> Lines(RunResults results) =>
         [.. results.Experiments.SelectMany(Lines), .. (results.Sweeps ?? []).SelectMany(SweepLines)];
 
-    private static IEnumerable<SummaryLine> Lines(ExperimentResult experiment)
+    /// <summary>One line per variant besides the baseline, on the experiment's deciding figure.</summary>
+    public static IEnumerable<SummaryLine> Lines(ExperimentResult experiment)
     {
+        var key = Deciding.Key(experiment);
+        var fallback = Deciding.Fallback(experiment, key);
         foreach (var variant in experiment.Variants.Where(v => v != experiment.Baseline))
         {
-            var c = experiment.Comparisons.FirstOrDefault(c =>
-                c.Variant == variant && c.Scenario == Metric.AllScenarios && Metrics.IsPrimary(c.Metric));
-            yield return c is null
+            Comparison? Of(string metric) => experiment.Comparisons.FirstOrDefault(c =>
+                c.Variant == variant && c.Scenario == Metric.AllScenarios && c.Metric == metric);
+            var deciding = Of(key);
+            yield return deciding is null
                 ? new SummaryLine(experiment.Name, $"{variant}: no comparison with {experiment.Baseline} (a variant has no successful run)", null, null)
-                : new SummaryLine(experiment.Name, Sentence(c, experiment.Baseline), c.Verdict, c.ToDecide);
+                    { Baseline = experiment.Baseline }
+                : new SummaryLine(experiment.Name, Sentence(deciding, experiment.Baseline), deciding.Verdict, deciding.ToDecide)
+                {
+                    Deciding = deciding,
+                    Beside = [.. Deciding.Beside(key).Select(Of).OfType<Comparison>().Where(c => double.IsFinite(c.ChangePercent))],
+                    Fallback = fallback,
+                    Baseline = experiment.Baseline,
+                };
         }
     }
 
@@ -57,9 +82,20 @@ internal static class SummaryContent
         return $"{c.Variant} {Metrics.Get(c.Metric).Describe(c.ChangePercent, baseline)} ({interval}{margin})";
     }
 
-    /// <summary>The line as plain text: "serializer: system-text-json serves ... (95 % CI ...): better".</summary>
+    /// <summary>The figures beside the deciding one: "RPS +8.1 % [+2.0, +14.6]"; null when there are none.</summary>
+    public static string? BesideText(SummaryLine line) => line.Beside.Count == 0
+        ? null
+        : string.Join(", ", line.Beside.Select(c =>
+            $"{Metrics.Get(c.Metric).Name} {Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)}"));
+
+    /// <summary>
+    /// The line as plain text: "serializer: system-text-json costs ... (95 % CI ...): better; beside: RPS +8.1 % [...]",
+    /// with why the deciding figure is another than asked, when so, and what would decide an inconclusive verdict.
+    /// </summary>
     public static string Plain(SummaryLine line) =>
         $"{line.Experiment}: {line.Text}" + (line.Verdict is { } v ? $": {Fmt.Verdict(v)}" : "") +
+        (line.Fallback is { } fallback ? $" ({fallback})" : "") +
+        (BesideText(line) is { } beside ? $"; beside: {beside}" : "") +
         (line.ToDecide is { } decide ? $"; to decide: {decide}" : "");
 
     /// <summary>The summary for the terminal at the end of a run: one line per variant.</summary>

@@ -25,22 +25,28 @@ internal static class MarkdownSummarySection
                 Verdict.Inconclusive => $": *{Fmt.Verdict(Verdict.Inconclusive)}*",
                 { } v => $": **{Fmt.Verdict(v)}**",
             };
+            var fallback = line.Fallback is { } f ? $" ({Md.Inline(f)})" : "";
+            var beside = SummaryContent.BesideText(line) is { } b ? $"; beside: {Md.Inline(b)}" : "";
             var decide = line.ToDecide is { } d ? $"; to decide: {Md.Inline(d)}" : "";
-            md.Line($"- `{line.Experiment}` {Md.Inline(line.Text)}{verdict}{decide}");
+            md.Line($"- `{line.Experiment}` {Md.Inline(line.Text)}{verdict}{fallback}{beside}{decide}");
         }
         md.Line();
     }
 }
 
 /// <summary>
-/// The summary in report.html, the first thing on the page: each verdict a coloured badge (one colour per verdict, so
-/// the first screen shows the answer at a glance, and a screenshot test can find it).
+/// The summary in report.html, the first thing on the page: the machine's noise, then each verdict a coloured badge
+/// (one colour per verdict, so the first screen shows the answer at a glance, and a screenshot test can find it).
 /// </summary>
 internal static class HtmlSummarySection
 {
     public static void Write(StringBuilder html, RunResults results)
     {
         html.Append($"<section id=\"{SummaryContent.Anchor}\">\n<h2>{SummaryContent.Title}</h2>\n");
+        if (results.MachineNoise is { } noise)
+        {
+            html.Append("<p class=\"machine-noise\"><strong>").Append(HtmlParts.H(noise.Describe())).Append(".</strong></p>\n");
+        }
         var lines = SummaryContent.Lines(results);
         if (lines.Count == 0)
         {
@@ -51,19 +57,28 @@ internal static class HtmlSummarySection
             html.Append("<ul class=\"summary\">\n");
             foreach (var line in lines)
             {
-                html.Append("<li><code>").Append(HtmlParts.H(line.Experiment)).Append("</code> ").Append(HtmlParts.H(line.Text));
-                if (line.Verdict is { } v)
-                {
-                    html.Append(": <span class=\"verdict ").Append(Fmt.Verdict(v)).Append("\">").Append(Fmt.Verdict(v)).Append("</span>");
-                }
-                if (line.ToDecide is { } decide)
-                {
-                    html.Append(" <span class=\"note\">to decide: ").Append(HtmlParts.H(decide)).Append("</span>");
-                }
-                html.Append("</li>\n");
+                Line(html, line);
             }
             html.Append("</ul>\n");
         }
         html.Append("<p class=\"note\">").Append(HtmlParts.H(SummaryContent.Legend)).Append("</p>\n</section>\n");
+    }
+
+    private static void Line(StringBuilder html, SummaryLine line)
+    {
+        html.Append("<li><code>").Append(HtmlParts.H(line.Experiment)).Append("</code> ").Append(HtmlParts.H(line.Text));
+        if (line.Verdict is { } v)
+        {
+            html.Append(": <span class=\"verdict ").Append(Fmt.Verdict(v)).Append("\">").Append(Fmt.Verdict(v)).Append("</span>");
+        }
+        var notes = new[] { ("", line.Fallback), ("beside: ", SummaryContent.BesideText(line)), ("to decide: ", line.ToDecide) };
+        foreach (var (label, text) in notes)
+        {
+            if (text is not null)
+            {
+                html.Append(" <span class=\"note\">").Append(label).Append(HtmlParts.H(text)).Append("</span>");
+            }
+        }
+        html.Append("</li>\n");
     }
 }

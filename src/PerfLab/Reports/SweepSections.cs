@@ -28,6 +28,8 @@ internal static class MarkdownSweepSection
                 md.Line($"- **Crossover:** {Md.Inline(crossover)}");
             }
             md.Line();
+            md.Line(ChartFiles.Image(ChartFiles.Sweep(sweep)));
+            md.Line();
             md.Table(SweepContent.Changes(sweep));
             md.Line();
             WriteScalability(md, sweep);

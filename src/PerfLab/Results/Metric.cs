@@ -31,6 +31,8 @@ public sealed record Metric
     public required string Key { get; init; }
     /// <summary>The short name shown in tables and sentences: "RPS", "p99 (ms)".</summary>
     public required string Header { get; init; }
+    /// <summary>The header without its unit, for a change in percent: "RPS", "p99", "CPU per request".</summary>
+    public string Name => Header.Split(" (")[0];
     /// <summary>The unit a figure is shown in: "RPS", "ms", "MB/s".</summary>
     public required string Unit { get; init; }
     public required MetricRole Role { get; init; }

@@ -25,7 +25,10 @@ public static class Metrics
     };
 
     public static readonly Metric P90Ms = Latency("p90", s => s.P90Ms, MetricRole.Compared);
-    public static readonly Metric P99Ms = Latency("p99", s => s.P99Ms, MetricRole.Compared);
+    public static readonly Metric P99Ms = Latency("p99", s => s.P99Ms, MetricRole.Compared) with
+    {
+        MoreWords = "has a {0} higher p99 latency than", LessWords = "has a {0} lower p99 latency than",
+    };
 
     public static readonly Metric BatchMeanMs = new()
     {

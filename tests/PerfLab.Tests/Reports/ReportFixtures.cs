@@ -29,6 +29,7 @@ internal static class ReportFixtures
             Repetitions = 2,
         },
         Experiments = [EvidenceFixtures.Serializer(WithEvidence(Serializer())), EvidenceFixtures.SyncOverAsync(SyncOverAsync())],
+        MachineNoise = new MachineNoise("calibration", 12.4, 3.1, 9.6, 2.8, 1.5, 96),
     };
 
     /// <summary>The serializer experiment as the adaptive runner and the paired analysis leave it: blocks, noise, warm-ups, a window with requests in flight.</summary>
@@ -135,7 +136,11 @@ internal static class ReportFixtures
                 Compare("system-text-json", "order", "mean-ms", false, -18.3, -24.0, -11.9, Verdict.Better),
                 Compare("system-text-json", "orders", "mean-ms", false, -17.0, -25.1, 2.2, Verdict.Inconclusive),
                 Compare("system-text-json-sourcegen", "all", "rps", true, 29.7, double.NaN, double.NaN, Verdict.Inconclusive),
+                // Decided by cost (decide: cost), RPS beside it: the summary and the charts lead with these.
+                Compare("system-text-json", "all", "cpu-per-request", false, -12.0, -15.0, -9.0, Verdict.Better),
+                Compare("system-text-json-sourcegen", "all", "cpu-per-request", false, -14.2, double.NaN, double.NaN, Verdict.Inconclusive),
             ],
+            DecidedBy = "cpu-per-request",
             Findings = [],
             Claims =
             [

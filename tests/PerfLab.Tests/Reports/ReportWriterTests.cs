@@ -142,7 +142,7 @@ public sealed class ReportWriterTests
     }
 
     [Fact]
-    public void WriteAll_IntoAFolder_WritesTheThreeFilesAndNoTemporaries()
+    public void WriteAll_IntoAFolder_WritesTheThreeFilesTheirChartsAndNoTemporaries()
     {
         var dir = Directory.CreateTempSubdirectory("perflab-report-");
         try
@@ -150,7 +150,10 @@ public sealed class ReportWriterTests
             var written = ReportWriters.WriteAll(ReportFixtures.Sample(), dir.FullName);
 
             Assert.Equal(["report.html", "report.md", "results.json"], Directory.GetFiles(dir.FullName).Select(Path.GetFileName).Order());
-            Assert.Equal(3, written.Count);
+            // report.md's charts: the change and the timeline of each of the two experiments.
+            Assert.Equal(4, Directory.GetFiles(Path.Combine(dir.FullName, "charts"), "*.svg").Length);
+            Assert.Empty(Directory.GetFiles(dir.FullName, "*.tmp", SearchOption.AllDirectories));
+            Assert.Equal(7, written.Count);
         }
         finally
         {

@@ -60,7 +60,77 @@ public sealed partial class SummaryReportTests
         var lines = output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries);
         Assert.Equal(results.Experiments.Sum(e => e.Variants.Count - 1), lines.Length);
         Assert.Contains(lines, l => l.StartsWith("serializer: system-text-json serves ", StringComparison.Ordinal));
-        Assert.All(lines, l => Assert.Matches(": (better|worse|equivalent|inconclusive)(; to decide: .+)?$", l));
+        Assert.All(lines, l =>
+            Assert.Matches(": (better|worse|equivalent|inconclusive)( \\(decide: [^)]+\\))?(; beside: [^;]+)?(; to decide: .+)?$", l));
+        // Serializer asks to be decided on cost; these synthetic runs measured none, so RPS decides, and every line says so.
+        Assert.Contains(lines, l => l.StartsWith("serializer: ", StringComparison.Ordinal)
+            && l.Contains(" (decide: asked for CPU per request, which was not measured; decided on RPS)", StringComparison.Ordinal));
+    }
+
+    private const string CostLine =
+        "system-text-json costs 12.0 % less CPU per request than newtonsoft (95 % CI -15.0 to -9.0 %)";
+
+    [Fact]
+    public void Lines_DecidedByCost_LeadWithCostAndShowRpsBeside()
+    {
+        var lines = SummaryContent.Lines(ReportFixtures.Sample());
+
+        var first = lines[0];
+        Assert.Equal(("cpu-per-request", Verdict.Better), (first.Deciding!.Metric, first.Verdict));
+        Assert.Equal(["rps"], first.Beside.Select(c => c.Metric));
+        Assert.Equal($"serializer: {CostLine}: better; beside: RPS +22.1 % [+15.3, +29.4]", SummaryContent.Plain(first));
+        // The interval-less source-generated variant: its cost verdict (inconclusive), and what would decide it.
+        Assert.StartsWith(
+            "serializer: system-text-json-sourcegen costs 14.2 % less CPU per request than newtonsoft (no interval): inconclusive; " +
+            "beside: RPS +29.7 % (no interval); to decide: ", SummaryContent.Plain(lines[1]), StringComparison.Ordinal);
+        // An experiment decided on RPS, with no cost measured: nothing beside it.
+        Assert.Equal("sync-over-async: sync-over-async serves 70.7 % fewer requests than async (95 % CI -74.2 to -66.8 %): worse",
+            SummaryContent.Plain(lines[2]));
+    }
+
+    [Fact]
+    public void EveryOutput_DecidedByCost_LeadsWithTheCostFigure()
+    {
+        var results = ReportFixtures.Sample();
+
+        var markdown = Render(new MarkdownReportWriter(), results);
+        var html = Render(new HtmlReportWriter(), results);
+        using var console = new StringWriter(CultureInfo.InvariantCulture) { NewLine = "\n" };
+        SummaryContent.WriteText(console, results);
+        var ci = CiSummary.Of(results, "run", 0);
+        using var step = new StringWriter(CultureInfo.InvariantCulture);
+        StepSummaryWriter.Write(ci, step);
+
+        Assert.Contains($"- `serializer` {CostLine}: **better**; beside: RPS +22.1 % [+15.3, +29.4]\n", markdown, StringComparison.Ordinal);
+        Assert.Contains($"<li><code>serializer</code> {CostLine}: <span class=\"verdict better\">better</span> " +
+            "<span class=\"note\">beside: RPS +22.1 % [+15.3, +29.4]</span></li>", html, StringComparison.Ordinal);
+        Assert.StartsWith($"serializer: {CostLine}: better; beside: RPS", console.ToString(), StringComparison.Ordinal);
+        var serializer = ci.Changes.Where(c => c.Experiment == "serializer").ToList();
+        Assert.Equal([("system-text-json", "cpu-per-request", true), ("system-text-json", "rps", false),
+            ("system-text-json-sourcegen", "cpu-per-request", true), ("system-text-json-sourcegen", "rps", false)],
+            serializer.Select(c => (c.Variant, c.Metric, c.Decides!.Value)));
+        var first = serializer[0];
+        Assert.Equal((-12.0, -15.0, -9.0, "better"), (first.ChangePercent, first.LowPercent, first.HighPercent, first.Verdict));
+        Assert.Contains(
+            "\"metric\":\"cpu-per-request\",\"changePercent\":-12,\"lowPercent\":-15,\"highPercent\":-9," +
+            "\"verdict\":\"better\",\"decides\":true",
+            ci.ToJson(), StringComparison.Ordinal);
+        Assert.Contains("| serializer | system-text-json | newtonsoft | all cpu-per-request (decides) | -12.0 % [-15.0, -9.0] | better |",
+            step.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void HtmlReport_WithMachineNoise_StatesItFirstInTheSummary()
+    {
+        var html = Render(new HtmlReportWriter(), ReportFixtures.Sample());
+
+        Assert.Contains("<section id=\"summary\">\n<h2>Summary</h2>\n<p class=\"machine-noise\"><strong>this machine today: " +
+            "RPS varies 12.4 % second to second; with this budget RPS changes under 9.6 % cannot be decided; " +
+            "cost changes of 2.8 % or more can",
+            html, StringComparison.Ordinal);
+        // The facts of each experiment say what decided it, as report.md's do.
+        Assert.Contains("<li><strong>Decided by:</strong> CPU per request</li>", html, StringComparison.Ordinal);
+        Assert.Contains("<li><strong>Decided by:</strong> RPS</li>", html, StringComparison.Ordinal);
     }
 
     [GeneratedRegex(@"^- `[^`]+` .*: \*{1,2}(better|worse|equivalent|inconclusive)\*{1,2}")]

@@ -102,8 +102,7 @@ public sealed record StoppingRule(int MinBlocks, int MaxBlocks, double? Precisio
     {
         // The deciding metric's comparisons when there are any (cost needs the app's CPU, read on this machine only).
         var all = comparisons.Where(c => c.Scenario == Metric.AllScenarios).ToList();
-        var key = decide.MetricKey();
-        var metric = all.Any(c => c.Metric == key) ? key : Metrics.Rps.Key;
+        var metric = Deciding.Key(all, decide.MetricKey());
         var widths = all.Where(c => c.Metric == metric || c.Metric == Metrics.BatchMeanMs.Key)
             .Select(c => HalfWidth(c.LowPercent, c.HighPercent))
             .ToList();

@@ -1,0 +1,40 @@
+namespace PerfLab.Results;
+
+/// <summary>
+/// Which all-scenario comparisons decide an experiment's verdicts (its <c>decide:</c>), and which headline figures a
+/// report shows beside them, so that the stopping rule, the summary, the charts and CI read the same comparison.
+/// </summary>
+public static class Deciding
+{
+    /// <summary>
+    /// The metric key whose all-scenario comparisons decide: the one asked for when it was compared, else the batch
+    /// time of a burst or upload experiment, else RPS (cost needs the app's CPU, which only the app's machine reads).
+    /// </summary>
+    public static string Key(IEnumerable<Comparison> comparisons, string asked)
+    {
+        var compared = comparisons.Where(c => c.Scenario == Metric.AllScenarios).Select(c => c.Metric).ToHashSet();
+        return compared.Contains(asked) ? asked
+            : compared.Contains(Metrics.BatchMeanMs.Key) ? Metrics.BatchMeanMs.Key
+            : Metrics.Rps.Key;
+    }
+
+    /// <summary>The key that decides an experiment's verdicts (see <see cref="Key(IEnumerable{Comparison}, string)"/>).</summary>
+    public static string Key(ExperimentResult experiment) => Key(experiment.Comparisons, experiment.DecidedBy);
+
+    /// <summary>
+    /// The headline figures shown beside the deciding one, in this order: throughput (or batch time) and cost per
+    /// request, whichever do not decide. A report shows both, whichever decides.
+    /// </summary>
+    public static IReadOnlyList<string> Beside(string deciding) =>
+        [.. new[] { Metrics.Rps.Key, Metrics.BatchMeanMs.Key, Metrics.CpuPerRequest.Key }.Where(k => k != deciding)];
+
+    /// <summary>
+    /// Why the deciding figure is not the one the experiment file asked for (cost or latency that was not compared), or
+    /// null when it is. RPS asked of a burst experiment is its batch time, which says so already.
+    /// </summary>
+    public static string? Fallback(ExperimentResult experiment, string deciding) =>
+        experiment.DecidedBy == Metrics.Rps.Key || experiment.DecidedBy == deciding
+            ? null
+            : $"decide: asked for {Metrics.Find(experiment.DecidedBy)?.Name ?? experiment.DecidedBy}, which was not measured; " +
+              $"decided on {Metrics.Get(deciding).Name}";
+}
