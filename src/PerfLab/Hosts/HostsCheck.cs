@@ -47,7 +47,7 @@ internal static partial class HostsCheck
         return new HostsReport(file.Path, [.. checks.Select(c => c.Check!)], links);
     }
 
-    private static async Task<(HostCheck? Check, string? Failure)> CheckOneAsync(SshClient ssh, HostRef host, CancellationToken ct)
+    internal static async Task<(HostCheck? Check, string? Failure)> CheckOneAsync(SshClient ssh, HostRef host, CancellationToken ct)
     {
         try
         {
@@ -65,7 +65,10 @@ internal static partial class HostsCheck
         }
     }
 
-    /// <summary>Where the app reaches PostgreSQL: the db host's ssh address and PostgreSQL's port, or the external server's; null when on the app host itself.</summary>
+    /// <summary>
+    /// Where the app reaches PostgreSQL: the db host's ssh address and PostgreSQL's port, or the external server's; null
+    /// when on the app host itself.
+    /// </summary>
     private static (HostRef Host, string Address, int Port)? DbTarget(HostsFile file, Dictionary<string, HostCheck> hosts)
     {
         switch (file.Db)
