@@ -8,7 +8,8 @@ namespace PerfLab.Hosts;
 /// The app role's counters: EventPipe read here, on the app's host, where the SUT's diagnostics socket is. On
 /// <c>counters OPTIONS</c> a collection starts and each sample goes out as <c>sample JSON</c> as it is read; on
 /// <c>counters-stop</c> the collection ends and the whole recording goes out as <c>recording JSON</c> (or
-/// <c>counters-failed MESSAGE</c> when the process refused the session).
+/// <c>counters-failed MESSAGE</c> when the process refused the session). On <c>cpu</c> it answers <c>cpu NANOSECONDS</c>,
+/// the CPU the kernel has charged the app so far (its cost per request, read at the measured window's edges).
 /// </summary>
 internal sealed class AppCounters(int pid, RoleLines lines)
 {
@@ -24,6 +25,10 @@ internal sealed class AppCounters(int pid, RoleLines lines)
         else if (line == "counters-stop")
         {
             await StopAsync();
+        }
+        else if (line == "cpu")
+        {
+            lines.Write("cpu", CpuClock.ProcessNanoseconds(pid)?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "gone");
         }
     }
 

@@ -10,8 +10,8 @@ namespace PerfLab.Hosts;
 /// The app role on its host (<c>perflab host app</c>): reads the launch (one JSON line: the variant's settings and
 /// environment, the connection string to the database host), starts the built-in SUT listening on this host's address,
 /// answers <c>ready URL LOG</c>, reads its counters on request (<see cref="AppCounters"/>), and stops it when its
-/// session's input ends. An app that exits by itself sends the tail of
-/// its log and ends the session, which the controller sees as the app having crashed.
+/// session's input ends. An app that exits by itself sends the tail of its log and ends the session, which the
+/// controller sees as the app having crashed.
 /// </summary>
 internal static class AppRole
 {

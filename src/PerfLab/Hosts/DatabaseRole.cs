@@ -14,6 +14,8 @@ namespace PerfLab.Hosts;
 /// </summary>
 internal static class DatabaseRole
 {
+    public const int DefaultPort = 5432;
+
     public static async Task<int> RunAsync(IPAddress listen, IPAddress allow, RoleLines lines, CancellationToken ct)
     {
         var cluster = new ManagedCluster(Path.Combine(RoleLines.Cache, "postgres"));
@@ -25,7 +27,9 @@ internal static class DatabaseRole
                 await cluster.StopAsync(ct);
             }
             lines.Write("say", $"starting PostgreSQL ({cluster.DataDir}), open to {allow} only...");
-            var status = (await cluster.StartAsync(port: null, ct, new NetworkAccess(listen, allow))).Status;
+            // PostgreSQL's own port where it is free, so that perflab hosts check measures the app's path to it.
+            var port = cluster.GetStatus().Port ?? (LoopbackPorts.IsFree(DefaultPort) ? DefaultPort : null);
+            var status = (await cluster.StartAsync(port, ct, new NetworkAccess(listen, allow))).Status;
             try
             {
                 await DatabasePreparation.SeedIfNeededAsync(status.ConnectionString!, lines.Say, ct);

@@ -74,7 +74,7 @@ internal static partial class HostsCheck
         switch (file.Db)
         {
             case DbOnHost { Host: var h } when h.Destination != file.App.Destination:
-                return (h, hosts[h.Destination].Facts.Address, 5432);
+                return (h, hosts[h.Destination].Facts.Address, DatabaseRole.DefaultPort);
             case DbExternal { ConnectionString: var cs }:
                 var builder = new NpgsqlConnectionStringBuilder(cs);
                 return builder.Host is { Length: > 0 } host ? (new HostRef("db", host), host.Split(',')[0], builder.Port) : null;

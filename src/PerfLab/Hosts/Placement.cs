@@ -64,10 +64,7 @@ public sealed record Here(string Role) : Placement(Role)
 
     public override IAppUnderTest BuiltInSut(Func<string, SutLaunch> launchFor, IProgress<string>? say) => new BuiltInSut(launchFor);
 
-    /// <summary>
-    /// perflab's own cluster on loopback, or the server of the command line (or of the hosts file's db: connection-
-    /// string).
-    /// </summary>
+    /// <summary>perflab's own cluster on loopback, or the server the command line or the hosts file names.</summary>
     public override async Task<RunDatabase> StartDatabaseAsync(DatabaseAsk ask, Placement app, TextWriter log, CancellationToken ct)
     {
         if (!app.ObservedHere && DatabaseTarget.ExternalConnectionString(ask.Connection) is null)
@@ -89,8 +86,8 @@ public sealed record Here(string Role) : Placement(Role)
 }
 
 /// <summary>
-/// A host of the hosts file, checked (reachable, runtime, clock) and holding perflab's build, started there as <paramref
-/// name="Perflab"/>.
+/// A host of the hosts file, checked (reachable, runtime, clock) and holding perflab's build, started there as
+/// <paramref name="Perflab"/>.
 /// </summary>
 internal sealed record OnHost(string Role, HostRef Host, SshClient Ssh, HostFacts Facts, ClockOffset Offset, string Perflab)
     : Placement(Role)
@@ -121,7 +118,16 @@ internal sealed record OnHost(string Role, HostRef Host, SshClient Ssh, HostFact
         var allow = shared ? IPAddress.Loopback : await AddressOfAsync(appHost, ct);
         var command = $"{Perflab} host db --listen {listen} --allow {allow}";
         var session = RoleSession.Start(Ssh, Host, "PostgreSQL", command, null, new InlineProgress<string>(log.WriteLine));
-        var ready = (await session.WaitReadyAsync(DatabaseReadyTimeout, ct)).Split(' ');
+        string[] ready;
+        try
+        {
+            ready = (await session.WaitReadyAsync(DatabaseReadyTimeout, ct)).Split(' ');
+        }
+        catch (OperationCanceledException)
+        {
+            await session.DisposeAsync();
+            throw;
+        }
         if (!int.TryParse(ready[0], CultureInfo.InvariantCulture, out var port))
         {
             await session.DisposeAsync();

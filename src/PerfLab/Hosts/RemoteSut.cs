@@ -122,6 +122,22 @@ internal sealed class RemoteSut(OnHost host, Func<string, SutLaunch> launchFor, 
             }
         }
 
+        /// <summary>The app's CPU clock, read by its role on its host (one round trip, at most 2 s); null when it did not answer.</summary>
+        public long? CpuNanoseconds()
+        {
+            var answer = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+            session.Handle("cpu", a => answer.TrySetResult(a));
+            try
+            {
+                return session.Send("cpu") && answer.Task.Wait(TimeSpan.FromSeconds(2))
+                    && long.TryParse(answer.Task.Result, System.Globalization.CultureInfo.InvariantCulture, out var ns) ? ns : null;
+            }
+            finally
+            {
+                session.Handle("cpu", null);
+            }
+        }
+
         private long Ms(long remoteUnixMs) => remoteUnixMs - (long)Math.Round(clock.OffsetMs);
 
         // A sample covers a whole second: it moves only by whole seconds of offset (none on clocks kept by NTP).

@@ -8,12 +8,9 @@ namespace PerfLab.Hosts;
 /// </summary>
 internal sealed class RoleLines(TextReader input, TextWriter output)
 {
-    /// <summary>
-    /// Where a host keeps perflab's copies, PostgreSQL's data and the app's logs: $PERFLAB_HOST_CACHE, else perflab's
-    /// cache.
-    /// </summary>
     public const string CacheVariable = "PERFLAB_HOST_CACHE";
 
+    /// <summary>Where a host keeps PostgreSQL's data and the app's logs: $PERFLAB_HOST_CACHE, else perflab's cache.</summary>
     public static string Cache =>
         Environment.GetEnvironmentVariable(CacheVariable) is { Length: > 0 } own ? Path.GetFullPath(own) : PerfLabPaths.CacheRoot;
 

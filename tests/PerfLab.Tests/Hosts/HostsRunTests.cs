@@ -69,6 +69,8 @@ public sealed class HostsRunTests
             Assert.Equal(0, orders.GetProperty("errors").GetInt64());
             // Counters read over EventPipe in the app namespace and streamed back: a SUT's working set, in MB.
             Assert.InRange(run.GetProperty("counters").GetProperty("working-set").GetDouble(), 10, 4000);
+            // Its CPU clock read on its host at the window's edges: serving requests cost it some CPU.
+            Assert.True(run.GetProperty("cost").GetProperty("appCpuSeconds").GetDouble() > 0, run.GetProperty("cost").ToString());
         }
         var report = await File.ReadAllTextAsync(Path.Combine(output, "report.md"));
         Assert.Contains($"app: app ({appAddress}", report, StringComparison.Ordinal);

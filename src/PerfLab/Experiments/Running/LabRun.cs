@@ -67,10 +67,10 @@ public static class LabRun
         {
             throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.", ExitCode.Usage);
         }
+        CheckPlacements(selected, choices);
         var placements = choices.Hosts is { } file
             ? await Placements.ResolveAsync(file, new InlineProgress<string>(console.WriteLine), ct)
             : Placements.Local;
-        CheckPlacements(selected, placements, choices);
         var (layout, database) = await PrepareAsync(selected, choices, placements, console, ct);
         await using (database)
         {
@@ -78,7 +78,7 @@ public static class LabRun
             var trace = (choices.Trace ?? choices.Profile != ProfileName.Smoke) && placements.App.ObservedHere;
             if (!placements.App.ObservedHere)
             {
-                console.WriteLine($"the app runs on {placements.App.HostName}: its counters are read there; its CPU cost, JIT tiering " +
+                console.WriteLine($"the app runs on {placements.App.HostName}: its counters and CPU are read there; its JIT tiering " +
                     "and traces are not read on other hosts yet, and the run goes on without them.");
             }
             var request = new RunRequest(selected, choices.Profile, layout)
@@ -124,11 +124,11 @@ public static class LabRun
 
     /// <summary>
     /// What a run on other hosts cannot do, refused before anything starts: an app of one's own (only the built-in SUT
-    /// has an app role), and a database round trip set by a proxy on this machine.
+    /// has an app role), a database round trip set by a proxy on this machine, cores taken from this machine's CPUs.
     /// </summary>
-    private static void CheckPlacements(IReadOnlyList<ExperimentDefinition> selected, Placements placements, LabRunChoices choices)
+    private static void CheckPlacements(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices)
     {
-        if (placements.App.ObservedHere)
+        if (choices.Hosts is not { App.IsLocal: false })
         {
             return;
         }
@@ -143,6 +143,11 @@ public static class LabRun
             throw new PerfLabException(
                 "a database round-trip condition puts a proxy on this machine between the app and PostgreSQL: " +
                 "not with the app on another host.",
+                ExitCode.Usage);
+        }
+        if (ConditionsOf(selected).Any(c => c.Cores is not null))
+        {
+            throw new PerfLabException("a cores condition pins the app to this machine's CPUs: not with the app on another host yet.",
                 ExitCode.Usage);
         }
         if (choices.Pin == true)

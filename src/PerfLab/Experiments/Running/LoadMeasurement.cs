@@ -89,8 +89,8 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     {
         if (sut.Pid == IRunningApp.Elsewhere)
         {
-            // An app on another host: neither its process nor its database's backends are this machine's to read.
-            return new CostMeter(sut.Pid, null);
+            // An app on another host reads its own CPU clock there; its database's backends are not this machine's to read.
+            return new CostMeter(sut.Pid, null, sut.CpuNanoseconds);
         }
         if (connectionString is not null && !_databaseLooked)
         {
