@@ -36,8 +36,11 @@ internal sealed class NetnsLab : IDisposable
         _subnet = string.Create(CultureInfo.InvariantCulture, $"10.{Random.Shared.Next(100, 250)}.{Random.Shared.Next(1, 250)}");
         Folder = Directory.CreateTempSubdirectory("perflab-netns-").FullName;
         // A db host's PostgreSQL runs as the postgres user and keeps its data under the lab: it must traverse the folder.
-        File.SetUnixFileMode(Folder, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute
-            | UnixFileMode.GroupRead | UnixFileMode.GroupExecute | UnixFileMode.OtherRead | UnixFileMode.OtherExecute);
+        if (!OperatingSystem.IsWindows())
+        {
+            File.SetUnixFileMode(Folder, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute
+                | UnixFileMode.GroupRead | UnixFileMode.GroupExecute | UnixFileMode.OtherRead | UnixFileMode.OtherExecute);
+        }
         Controller = _prefix + "c";
         AppDomain.CurrentDomain.ProcessExit += OnExit;
     }
