@@ -44,6 +44,9 @@ public sealed record SutInfo(
     string Console,
     long MethodsJitted)
 {
+    /// <summary>The database server the connection string names (host:port, never its credentials); null without one.</summary>
+    public string? DatabaseServer { get; init; }
+
     public static SutInfo Read(EffectiveVariants variants, DatabaseSettings database, KestrelServerOptions kestrel, IConfiguration configuration)
     {
         System.Threading.ThreadPool.GetMinThreads(out var minWorker, out var minIo);
@@ -75,7 +78,12 @@ public sealed record SutInfo(
             Data.DataLayers.Available.Select(kind => Variants.NameOf(Variants.DataLayer, kind)).ToList(),
             Data.DataLayerVersions.Loaded(),
             Variants.NameOf(Variants.Console, ConsoleOutput.Current),
-            System.Runtime.JitInfo.GetCompiledMethodCount(currentThread: false));
+            System.Runtime.JitInfo.GetCompiledMethodCount(currentThread: false))
+        {
+            DatabaseServer = database.ConnectionString is { } cs && new Npgsql.NpgsqlConnectionStringBuilder(cs) is var builder
+                ? $"{builder.Host}:{builder.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)}"
+                : null,
+        };
     }
 }
 

@@ -1,3 +1,5 @@
+using PerfLab.Counters;
+
 namespace PerfLab.Apps;
 
 /// <summary>
@@ -22,7 +24,16 @@ public interface IRunningApp : IAsyncDisposable
 {
     Uri BaseAddress { get; }
 
-    /// <summary>The .NET process perflab attaches to (counters, traces, the variant check).</summary>
+    /// <summary>
+    /// The pid of an app placed on another host: no process of this machine. Counters, JIT events, CPU cost and traces
+    /// are read here by pid, so for such an app they find nothing and the run goes on without them.
+    /// </summary>
+    const int Elsewhere = -1;
+
+    /// <summary>
+    /// The .NET process perflab attaches to (counters, traces, the variant check); <see cref="Elsewhere"/> for an app on
+    /// another host.
+    /// </summary>
     int Pid { get; }
 
     bool HasExited { get; }
@@ -33,6 +44,17 @@ public interface IRunningApp : IAsyncDisposable
 
     /// <summary>An HttpClient for this app (speaking the HTTP version it serves), optionally through a proxy address.</summary>
     HttpClient CreateClient(TimeSpan timeout, Uri? through = null);
+
+    /// <summary>
+    /// The app's runtime counters over EventPipe until <paramref name="ct"/> fires, each sample given to
+    /// <paramref name="live"/> as it is read: attached to its process here, or read on its host and streamed back.
+    /// </summary>
+    /// <exception cref="Common.PerfLabException">The process refused the session.</exception>
+    Task<CounterRecording> CollectCountersAsync(CounterOptions options, IProgress<CounterSample>? live, CancellationToken ct) =>
+        CounterCollector.CollectAsync(Pid, options, live, ct);
+
+    /// <summary>The CPU time the kernel has charged the app's process so far, in nanoseconds; null when it is gone.</summary>
+    long? CpuNanoseconds() => Common.CpuClock.ProcessNanoseconds(Pid);
 
     /// <summary>What the running process shows of its variant: what was confirmed, what could not be, and what is shown not to hold.</summary>
     /// <exception cref="Common.PerfLabException">The app could not be asked at all (the built-in SUT's /info did not answer).</exception>

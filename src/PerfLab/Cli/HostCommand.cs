@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.Net;
 using System.Text.Json;
 using PerfLab.Common;
 using PerfLab.Hosts;
@@ -18,7 +19,50 @@ public static class HostCommand
             Hidden = true,
         };
         command.Subcommands.Add(Load());
+        command.Subcommands.Add(App());
+        command.Subcommands.Add(Db());
         return command;
+    }
+
+    private static Command App()
+    {
+        var listen = Address("--listen", "This host's address the app listens on (port chosen by the system).");
+        var command = new Command("app",
+            "The app role: reads the built-in SUT's launch (one JSON line), starts it on this host's address, says ready URL, " +
+            "streams its counters on request, stops it when its input closes.");
+        command.Options.Add(listen);
+        command.SetAction(async (pr, ct) =>
+            await AppRole.RunAsync(pr.GetRequiredValue(listen), new RoleLines(Console.In, Console.Out), ct));
+        return command;
+    }
+
+    private static Command Db()
+    {
+        var listen = Address("--listen", "This host's address PostgreSQL listens on, beside loopback.");
+        var allow = Address("--allow", "The one client address pg_hba accepts there: the app's host.");
+        var command = new Command("db",
+            "The db role: perflab's PostgreSQL on this host, open to the app host only, seeded; says ready PORT VERSION, " +
+            "stops it when its input closes.");
+        command.Options.Add(listen);
+        command.Options.Add(allow);
+        command.SetAction(async (pr, ct) =>
+            await DatabaseRole.RunAsync(pr.GetRequiredValue(listen), pr.GetRequiredValue(allow),
+                new RoleLines(Console.In, Console.Out), ct));
+        return command;
+    }
+
+    /// <summary>An IP address option: it reaches PostgreSQL's command line and pg_hba, so nothing but an address gets through.</summary>
+    private static Option<IPAddress> Address(string name, string description) => new(name)
+    {
+        Description = description,
+        Required = true,
+        CustomParser = r => IPAddress.TryParse(r.Tokens.Single().Value, out var ip) ? ip : Fail(r, name),
+    };
+
+    private static IPAddress Fail(System.CommandLine.Parsing.ArgumentResult r, string name)
+    {
+        r.AddError($"{name}: '{r.Tokens.Single().Value}' is not an IP address.");
+        return IPAddress.None;
     }
 
     private static Command Load()

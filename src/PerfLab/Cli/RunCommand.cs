@@ -2,6 +2,7 @@ using System.CommandLine;
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
+using PerfLab.Hosts;
 using PerfLab.Reports;
 using PerfLab.Results;
 
@@ -14,7 +15,11 @@ public static class RunCommand
         var o = new RunOptions();
         var command = new Command("run", "Run experiments against the SUT (or the app an experiment file names) and write report.md, report.html and results.json.");
         command.Arguments.Add(o.Names);
-        foreach (var option in new Option[] { o.Profile, o.Repeat, o.Precision, o.Budget, o.Output, o.Aa, o.Pin, o.Trace, o.KeepTraces, o.Thresholds, o.Connection, o.DataDir, o.Folder })
+        foreach (var option in new Option[]
+        {
+            o.Profile, o.Repeat, o.Precision, o.Budget, o.Output, o.Aa, o.Pin, o.Trace, o.KeepTraces, o.Thresholds, o.Connection, o.DataDir,
+            o.Folder, o.Hosts,
+        })
         {
             command.Options.Add(option);
         }
@@ -72,6 +77,13 @@ public static class RunCommand
 
         public Option<string?> Folder { get; } = ExperimentOptions.Folder();
 
+        public Option<FileInfo?> Hosts { get; } = new("--hosts")
+        {
+            Description = "Run the built-in SUT and PostgreSQL on the hosts this file names (app:, db:), over ssh; " +
+                "load: [local] (see docs/hosts.md).",
+            HelpName = "hosts.yaml",
+        };
+
         private static Option<ProfileName> ProfileOption()
         {
             var profile = new Option<ProfileName>("--profile", "-p")
@@ -102,6 +114,7 @@ public static class RunCommand
             Repeat = parse.GetValue(o.Repeat), Aa = parse.GetValue(o.Aa), Output = parse.GetValue(o.Output), Pin = parse.GetValue(o.Pin),
             Precision = parse.GetValue(o.Precision), Budget = RunTuningOptions.BudgetOf(parse, o.Budget), Trace = parse.GetValue(o.Trace),
             KeepTraces = parse.GetValue(o.KeepTraces), Connection = parse.GetValue(o.Connection), DataDir = parse.GetValue(o.DataDir), Gates = gates,
+            Hosts = parse.GetValue(o.Hosts) is { } hosts ? HostsFile.Read(hosts.FullName) : null,
         }, o.Ci.Begin(parse, "run"), ct);
     }
 

@@ -17,6 +17,11 @@ public static class CpuClock
     /// <summary>The process's CPU time so far in nanoseconds; null when the process is gone.</summary>
     public static long? ProcessNanoseconds(int pid)
     {
+        if (pid <= 0)
+        {
+            // The kernel reads pid 0 (and the clock ids of negative ones) as the calling process: never another's.
+            return null;
+        }
         // The kernel's process CPU clock id: ~pid << 3, with CPUCLOCK_SCHED (2) and no per-thread bit.
         var clock = (~pid << 3) | 2;
         if (clock_gettime(clock, out var ts) == 0)

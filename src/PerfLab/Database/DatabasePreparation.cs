@@ -25,13 +25,19 @@ public static class DatabasePreparation
             status = (await cluster.StartAsync(port: null, ct)).Status;
         }
         var connection = status.ConnectionString!;
+        await SeedIfNeededAsync(connection, log, ct);
+        return (connection, $"perflab's PostgreSQL {status.MajorVersion} on 127.0.0.1:{status.Port} ({cluster.DataDir})");
+    }
+
+    /// <summary>Seeds the AdventureWorks data unless the database already holds this version of it.</summary>
+    public static async Task SeedIfNeededAsync(string connection, TextWriter log, CancellationToken ct)
+    {
         var state = await SeedStateStore.ReadAsync(connection, ct);
         if (!state.IsCurrent)
         {
             log.WriteLine($"seeding the AdventureWorks data ({state.Describe()})...");
             await Seeder.SeedAsync(connection, new InlineProgress<SeedProgress>(p => log.WriteLine($"    {p.Step}: {p.Rows} rows, {p.Elapsed.TotalSeconds:0.0} s")), ct);
         }
-        return (connection, $"perflab's PostgreSQL {status.MajorVersion} on 127.0.0.1:{status.Port} ({cluster.DataDir})");
     }
 
     /// <summary>

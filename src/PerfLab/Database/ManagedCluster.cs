@@ -17,6 +17,12 @@ public sealed record ClusterStatus(
     public string? ConnectionString => Port is { } port ? ManagedCluster.ConnectionStringFor(port) : null;
 }
 
+/// <summary>
+/// The cluster opened beyond loopback to one client: listening on <paramref name="ListenAddress"/> too, and pg_hba
+/// accepting <paramref name="ClientAddress"/> alone (the app's host, when PostgreSQL runs on a host of its own).
+/// </summary>
+public sealed record NetworkAccess(System.Net.IPAddress ListenAddress, System.Net.IPAddress ClientAddress);
+
 /// <summary>The result of <see cref="ManagedCluster.StartAsync"/>.</summary>
 public sealed record ClusterStartResult(ClusterStatus Status, bool WasRunning, bool Initialized);
 
@@ -78,7 +84,8 @@ public sealed class ManagedCluster
 
     /// <summary>Initializes the cluster when needed and starts it unless it runs already.</summary>
     /// <param name="port">The port to listen on; null for the remembered one, or a free one at first start.</param>
-    public async Task<ClusterStartResult> StartAsync(int? port, CancellationToken ct)
+    /// <param name="access">Beyond loopback: one more address to listen on and the one client accepted there; null: loopback only.</param>
+    public async Task<ClusterStartResult> StartAsync(int? port, CancellationToken ct, NetworkAccess? access = null)
     {
         var binaries = PostgresBinaries.Find(_binDir);
         var status = GetStatus();
@@ -106,10 +113,13 @@ public sealed class ManagedCluster
             initialized = true;
         }
         WriteRememberedPort(chosen);
+        WriteClientAccess(access);
 
+        // IP addresses only (parsed, never text from a file): pg_ctl hands -o to a shell.
+        var listen = access is null ? "" : $" -c listen_addresses=127.0.0.1,{access.ListenAddress}";
         var result = await ProcessRunner.RunAsync(binaries.PgCtl,
             ["-D", DataDir, "-l", Path.Combine(DataDir, LogFile), "-w", "-t", "60",
-             "-o", string.Create(CultureInfo.InvariantCulture, $"-p {chosen}"), "start"],
+             "-o", string.Create(CultureInfo.InvariantCulture, $"-p {chosen}{listen}"), "start"],
             runAs, PgCtlTimeout, ct);
         if (result.ExitCode != 0)
         {
@@ -208,6 +218,23 @@ public sealed class ManagedCluster
     private void WriteRememberedPort(int port) =>
         File.WriteAllText(Path.Combine(DataDir, StateFile),
             string.Create(CultureInfo.InvariantCulture, $"{{ \"port\": {port} }}\n"));
+
+    private const string AccessMark = "# perflab: the app's host";
+
+    /// <summary>pg_hba.conf with this start's one remote client (trust, the perflab user only) and no earlier start's.</summary>
+    private void WriteClientAccess(NetworkAccess? access)
+    {
+        var path = Path.Combine(DataDir, "pg_hba.conf");
+        var lines = File.ReadAllLines(path).Where(l => !l.EndsWith(AccessMark, StringComparison.Ordinal)).ToList();
+        if (access is not null)
+        {
+            var bits = access.ClientAddress.AddressFamily == System.Net.Sockets.AddressFamily.InterNetworkV6 ? 128 : 32;
+            lines.Add(string.Create(CultureInfo.InvariantCulture,
+                $"host all {Superuser} {access.ClientAddress}/{bits} trust {AccessMark}"));
+        }
+        // Written in place: the file keeps its owner (the postgres user) and mode.
+        File.WriteAllLines(path, lines);
+    }
 
     private string TailOfLog()
     {

@@ -8,12 +8,22 @@ namespace PerfLab.Hosts;
 /// <summary>
 /// Puts this perflab build on a host, once: the folder perflab.dll runs from (a framework-dependent build: the host
 /// needs the .NET runtime, which <c>hosts check</c> verifies) is copied as a tar stream over ssh into a folder named by
-/// the hash of its content, ~/.cache/perflab/builds/HASH ($PERFLAB_HOST_CACHE/builds/HASH where the host sets it). A host that already holds that hash gets nothing; a copy cut
-/// short never counts (it lands under .tmp and is renamed when whole). Nothing is installed and nothing listens.
+/// the hash of its content, ~/.cache/perflab/builds/HASH ($PERFLAB_HOST_CACHE/builds/HASH where the host sets it). A
+/// host that already holds that hash gets nothing; a copy cut short never counts (it lands under .tmp and is renamed
+/// when whole). Nothing is installed and nothing listens.
 /// </summary>
 internal static class Deployment
 {
-    private static readonly Lazy<string> Hash = new(() => ContentHash(AppContext.BaseDirectory));
+    private static readonly Lazy<string> Hash = new(() => ContentHash(Sources));
+
+    /// <summary>
+    /// What is copied: perflab's folder, and beside it in sut/ the built-in SUT's build when perflab runs from a checkout
+    /// (a package already holds it there), so that on the host perflab finds it as a package would.
+    /// </summary>
+    private static IReadOnlyList<(string Folder, string Prefix)> Sources =>
+        PerfLabPaths.Packaged
+            ? [(AppContext.BaseDirectory, "")]
+            : [(AppContext.BaseDirectory, ""), (Path.GetDirectoryName(PerfLabPaths.SutAssembly)!, "sut/")];
 
     // PERFLAB_HOST_CACHE (set by the host, e.g. sshd's SetEnv) moves the builds elsewhere than the user's cache.
     private static string Folder => $"\"${{PERFLAB_HOST_CACHE:-$HOME/.cache/perflab}}/builds/{Hash.Value}\"";
@@ -21,7 +31,10 @@ internal static class Deployment
     // The runtime from PATH, else the per-user install dotnet-install.sh makes.
     private const string Dotnet = "\"$(command -v dotnet || echo \"$HOME/.dotnet/dotnet\")\"";
 
-    /// <summary>The shell command that starts perflab on <paramref name="host"/>, copying the build there first if it lacks it; true when it copied.</summary>
+    /// <summary>
+    /// The shell command that starts perflab on <paramref name="host"/>, copying the build there first if it lacks it;
+    /// true when it copied.
+    /// </summary>
     public static async Task<(string Command, bool Copied)> EnsureAsync(SshClient ssh, HostRef host, CancellationToken ct)
     {
         if (host.IsLocal)
@@ -46,9 +59,24 @@ internal static class Deployment
     {
         var unpack = $"set -e; d={Folder}; rm -rf \"$d.tmp\"; mkdir -p \"$d.tmp\"; tar -xzf - -C \"$d.tmp\"; touch \"$d.tmp/.complete\"; rm -rf \"$d\"; mv \"$d.tmp\" \"$d\"";
         var tarInfo = new ProcessStartInfo("tar") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var arg in new[] { "-czf", "-", "-C", AppContext.BaseDirectory, "." })
+        tarInfo.ArgumentList.Add("-czf");
+        tarInfo.ArgumentList.Add("-");
+        foreach (var (folder, prefix) in Sources)
         {
-            tarInfo.ArgumentList.Add(arg);
+            if (prefix.Length == 0)
+            {
+                tarInfo.ArgumentList.Add("-C");
+                tarInfo.ArgumentList.Add(folder);
+                tarInfo.ArgumentList.Add(".");
+                continue;
+            }
+            // GNU tar: the folder goes in by its own name, renamed to the prefix; the first source's members all start with "./".
+            var full = Path.GetFullPath(folder).TrimEnd('/');
+            var leaf = Path.GetFileName(full);
+            tarInfo.ArgumentList.Add($"--transform=s,^{leaf.Replace(".", "\\.", StringComparison.Ordinal)},{prefix.TrimEnd('/')},");
+            tarInfo.ArgumentList.Add("-C");
+            tarInfo.ArgumentList.Add(Path.GetDirectoryName(full)!);
+            tarInfo.ArgumentList.Add(leaf);
         }
         using var tar = Process.Start(tarInfo) ?? throw new PerfLabException("cannot start tar to pack perflab for the hosts.", ExitCode.Environment);
         using var remote = Process.Start(ssh.StartInfo(host, unpack)) ?? throw new PerfLabException("cannot start ssh.", ExitCode.Environment);
@@ -74,14 +102,20 @@ internal static class Deployment
         }
     }
 
-    /// <summary>SHA-256 of every file's relative path and bytes, in path order: the same build gives the same name on every host.</summary>
-    internal static string ContentHash(string folder)
+    /// <summary>
+    /// SHA-256 of every file's path (as copied) and bytes, in path order: the same build gives the same name on every
+    /// host.
+    /// </summary>
+    internal static string ContentHash(IReadOnlyList<(string Folder, string Prefix)> sources)
     {
         using var sha = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
-        foreach (var file in Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal))
+        foreach (var (folder, prefix) in sources)
         {
-            sha.AppendData(Encoding.UTF8.GetBytes(Path.GetRelativePath(folder, file) + "\0"));
-            sha.AppendData(File.ReadAllBytes(file));
+            foreach (var file in Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal))
+            {
+                sha.AppendData(Encoding.UTF8.GetBytes(prefix + Path.GetRelativePath(folder, file) + "\0"));
+                sha.AppendData(File.ReadAllBytes(file));
+            }
         }
         return Convert.ToHexStringLower(sha.GetHashAndReset())[..16];
     }

@@ -47,7 +47,7 @@ internal static partial class HostsCheck
         return new HostsReport(file.Path, [.. checks.Select(c => c.Check!)], links);
     }
 
-    private static async Task<(HostCheck? Check, string? Failure)> CheckOneAsync(SshClient ssh, HostRef host, CancellationToken ct)
+    internal static async Task<(HostCheck? Check, string? Failure)> CheckOneAsync(SshClient ssh, HostRef host, CancellationToken ct)
     {
         try
         {
@@ -65,13 +65,16 @@ internal static partial class HostsCheck
         }
     }
 
-    /// <summary>Where the app reaches PostgreSQL: the db host's ssh address and PostgreSQL's port, or the external server's; null when on the app host itself.</summary>
+    /// <summary>
+    /// Where the app reaches PostgreSQL: the db host's ssh address and PostgreSQL's port, or the external server's; null
+    /// when on the app host itself.
+    /// </summary>
     private static (HostRef Host, string Address, int Port)? DbTarget(HostsFile file, Dictionary<string, HostCheck> hosts)
     {
         switch (file.Db)
         {
             case DbOnHost { Host: var h } when h.Destination != file.App.Destination:
-                return (h, hosts[h.Destination].Facts.Address, 5432);
+                return (h, hosts[h.Destination].Facts.Address, DatabaseRole.DefaultPort);
             case DbExternal { ConnectionString: var cs }:
                 var builder = new NpgsqlConnectionStringBuilder(cs);
                 return builder.Host is { Length: > 0 } host ? (new HostRef("db", host), host.Split(',')[0], builder.Port) : null;

@@ -51,6 +51,26 @@ public abstract record LoadModel
     internal abstract ILoadModelRunner CreateRunner();
 
     /// <summary>
+    /// Generator <paramref name="index"/> of <paramref name="count"/>'s part of this load, such that the generators
+    /// together send exactly this model's load; a model that cannot be divided says so (a usage error).
+    /// </summary>
+    public virtual LoadModel ShareOf(int index, int count) =>
+        throw new PerfLabException(Text($"the {Kind} model cannot be shared between generators."), ExitCode.Usage);
+
+    /// <summary>How long after the common start generator <paramref name="index"/> of <paramref name="count"/> begins its part.</summary>
+    public virtual TimeSpan ShareDelay(int index, int count) => TimeSpan.Zero;
+
+    /// <summary>
+    /// Generator <paramref name="index"/>'s part of <paramref name="total"/> whole things (the first ones take the
+    /// remainder); each needs one.
+    /// </summary>
+    protected static int Part(int total, int index, int count, string what) =>
+        total >= count
+            ? (total / count) + (index < total % count ? 1 : 0)
+            : throw new PerfLabException(Text($"{what} {total} cannot be divided between {count} generators: give at least {count}."),
+                ExitCode.Usage);
+
+    /// <summary>
     /// Every model: its kind, its type, the keys it reads from a scenario of an experiment file, and the reading.
     /// The one list of the models.
     /// </summary>
@@ -99,6 +119,7 @@ public sealed record ClosedModel(int Users) : LoadModel
     public override int Concurrency => Users;
     public override bool AlternatesInSlots => true;
     public override string Describe() => Text($"closed model, {Users} users");
+    public override LoadModel ShareOf(int index, int count) => new ClosedModel(Part(Users, index, count, "users"));
 
     public override IEnumerable<string> Problems()
     {
@@ -125,6 +146,15 @@ public sealed record OpenModel(double Rate, int MaxInFlight) : LoadModel
     public override bool AlternatesInSlots => true;
     public override string Describe() => Text($"open model, {Rate} req/s (latency from the intended send time)");
     public override string SizeOf(ScenarioResult result) => Text($"{result.Open?.Rate:0.##} req/s, at most {result.Concurrency} in flight");
+
+    /// <summary>
+    /// R/N each, generator i starting i/R late (<see cref="ShareDelay"/>): its k-th request leaves at t0 + (kN + i)/R, so
+    /// the union is the schedule at R.
+    /// </summary>
+    public override LoadModel ShareOf(int index, int count) =>
+        new OpenModel(Rate / count, Math.Max(1, (int)Math.Ceiling(MaxInFlight / (double)count)));
+
+    public override TimeSpan ShareDelay(int index, int count) => TimeSpan.FromSeconds(index / Rate);
 
     public override IEnumerable<string> Problems()
     {
@@ -155,6 +185,7 @@ public sealed record BurstModel(int BatchSize, int Batches, int WarmupBatches = 
     public override LoadModel ForProfile(LoadShape shape) => this with { Batches = shape.Batches };
     public override string Describe() => Text($"burst of {BatchSize} concurrent requests, {Batches} batches");
     public override string SizeOf(ScenarioResult result) => Text($"{result.Concurrency} at once");
+    public override LoadModel ShareOf(int index, int count) => this with { BatchSize = Part(BatchSize, index, count, "burst size") };
 
     public override IEnumerable<string> Problems()
     {
@@ -201,6 +232,17 @@ public sealed record RampModel(int StartUsers, int Step, TimeSpan StepEvery, int
     }
     public override string Describe() => Text($"ramp from {StartUsers} to {MaxUsers} users, +{Step} per step");
     public override string SizeOf(ScenarioResult result) => Text($"up to {result.Concurrency} users");
+
+    /// <summary>
+    /// Every step divided as the closed model's users are: at each step the generators together run the whole ramp's
+    /// users.
+    /// </summary>
+    public override LoadModel ShareOf(int index, int count) => this with
+    {
+        StartUsers = Part(StartUsers, index, count, "ramp start"),
+        Step = Part(Step, index, count, "ramp step"),
+        MaxUsers = Part(MaxUsers, index, count, "ramp max"),
+    };
 
     public override IEnumerable<string> Problems()
     {

@@ -37,6 +37,12 @@ internal static class ReportContent
             Row("profile", new Cell(p.Profile, Code: true)),
             Row("repetitions", Fmt.Int(p.Repetitions) + " per variant, variants interleaved"),
         };
+        if (p.Hosts is { Count: > 0 } hosts)
+        {
+            rows.Add(Row("hosts", string.Join("; ", hosts.Select(h =>
+                $"{h.Role}: {h.Host} ({h.Address}, {Fmt.Int(h.Cores)} cores, " +
+                $"clock {Fmt.Signed(h.ClockOffsetMs, 3)} ms ± {Fmt.Num(h.ClockUncertaintyMs, 3)})"))));
+        }
         if (p.AaMode)
         {
             rows.Add(Row("A/A mode", "yes: the baseline measured against itself (every difference called is a false positive)"));

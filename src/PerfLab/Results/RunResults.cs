@@ -46,7 +46,14 @@ public sealed record Provenance
     public required string Profile { get; init; }
     public required int Repetitions { get; init; }
     public bool AaMode { get; init; }
+
+    /// <summary>Where each role ran when a hosts file placed some elsewhere; null when everything ran on this machine.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public IReadOnlyList<RoleHost>? Hosts { get; init; }
 }
+
+/// <summary>One role's host: its name in the hosts file ("local": this machine), address, cores, and clock minus this machine's.</summary>
+public sealed record RoleHost(string Role, string Host, string Address, int Cores, double ClockOffsetMs, double ClockUncertaintyMs);
 
 public sealed record CoreLayout(string? Sut, string? Generator, string? Database, string Note);
 

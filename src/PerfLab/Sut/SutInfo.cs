@@ -35,6 +35,12 @@ public sealed record SutInfo(
     /// <summary>Methods jitted since the process started; null from a build that predates it.</summary>
     public long? MethodsJitted { get; init; }
 
+    /// <summary>
+    /// The database server the SUT's connection string names (host:port); null from a build that predates it, or without
+    /// one.
+    /// </summary>
+    public string? DatabaseServer { get; init; }
+
     /// <summary>What /info reported, as the flat map results.json keeps.</summary>
     public IReadOnlyDictionary<string, string> ToMap()
     {
@@ -58,6 +64,7 @@ public sealed record SutInfo(
             ["efCoreProvider"] = DataLayerVersions?.EfCoreProvider ?? "",
             ["npgsql"] = DataLayerVersions?.Npgsql ?? "",
             ["console"] = Console ?? "",
+            ["databaseServer"] = DatabaseServer ?? "",
         };
     }
 }

@@ -35,6 +35,12 @@ internal sealed class NetnsLab : IDisposable
         _prefix = string.Create(CultureInfo.InvariantCulture, $"pl{Environment.ProcessId % 10000:0000}{n}");
         _subnet = string.Create(CultureInfo.InvariantCulture, $"10.{Random.Shared.Next(100, 250)}.{Random.Shared.Next(1, 250)}");
         Folder = Directory.CreateTempSubdirectory("perflab-netns-").FullName;
+        // A db host's PostgreSQL runs as the postgres user and keeps its data under the lab: it must traverse the folder.
+        if (!OperatingSystem.IsWindows())
+        {
+            File.SetUnixFileMode(Folder, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute
+                | UnixFileMode.GroupRead | UnixFileMode.GroupExecute | UnixFileMode.OtherRead | UnixFileMode.OtherExecute);
+        }
         Controller = _prefix + "c";
         AppDomain.CurrentDomain.ProcessExit += OnExit;
     }

@@ -224,7 +224,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             {
                 return await body();
             }
-            var (result, recording) = await CounterSession.WithCountersAsync(participants[i].Sut.Pid, () => Nest(i + 1), ct);
+            var (result, recording) = await CounterSession.WithCountersAsync(participants[i].Sut, () => Nest(i + 1), ct);
             recordings[i] = recording;
             return result;
         }

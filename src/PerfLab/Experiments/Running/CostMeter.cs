@@ -15,8 +15,11 @@ namespace PerfLab.Experiments.Running;
 /// </summary>
 /// <param name="appPid">The app's process.</param>
 /// <param name="database">The PostgreSQL server on this machine it uses; null: the app's own CPU only.</param>
-public sealed class CostMeter(int appPid, LocalPostgres? database) : IWindowProbe
+/// <param name="appCpu">Reads the app's CPU clock; null: its process's clock here (an app on another host reads its own).</param>
+public sealed class CostMeter(int appPid, LocalPostgres? database, Func<long?>? appCpu = null) : IWindowProbe
 {
+    private readonly Func<long?> _appCpu = appCpu ?? (() => CpuClock.ProcessNanoseconds(appPid));
+
     private Snapshot? _start;
     private Snapshot? _end;
 
@@ -53,7 +56,7 @@ public sealed class CostMeter(int appPid, LocalPostgres? database) : IWindowProb
     private Snapshot Read()
     {
         var timestamp = Stopwatch.GetTimestamp();
-        var app = CpuClock.ProcessNanoseconds(appPid);
+        var app = _appCpu();
         var backends = new Dictionary<int, long>();
         if (database is not null)
         {

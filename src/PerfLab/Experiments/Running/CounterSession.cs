@@ -1,3 +1,4 @@
+using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Counters;
 
@@ -11,11 +12,23 @@ public static class CounterSession
     /// session is stopped (and what it read kept) whether the measurement returns or throws.
     /// </summary>
     /// <param name="live">Given each sample as it is read (e.g. <see cref="JitActivity"/> deciding when a warm-up may end).</param>
-    public static async Task<(T Result, CounterRecording? Recording)> WithCountersAsync<T>(int pid, Func<Task<T>> measure,
-        CancellationToken ct, IProgress<CounterSample>? live = null)
+    public static Task<(T Result, CounterRecording? Recording)> WithCountersAsync<T>(int pid, Func<Task<T>> measure,
+        CancellationToken ct, IProgress<CounterSample>? live = null) =>
+        WithCountersAsync((options, token) => CounterCollector.CollectAsync(pid, options, live, token), measure, ct);
+
+    /// <summary>
+    /// As for a pid, for an app wherever it runs: its counters are read where its process is
+    /// (<see cref="IRunningApp.CollectCountersAsync"/>).
+    /// </summary>
+    public static Task<(T Result, CounterRecording? Recording)> WithCountersAsync<T>(IRunningApp app, Func<Task<T>> measure,
+        CancellationToken ct, IProgress<CounterSample>? live = null) =>
+        WithCountersAsync((options, token) => app.CollectCountersAsync(options, live, token), measure, ct);
+
+    private static async Task<(T Result, CounterRecording? Recording)> WithCountersAsync<T>(
+        Func<CounterOptions, CancellationToken, Task<CounterRecording>> collect, Func<Task<T>> measure, CancellationToken ct)
     {
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        var counters = CollectCountersAsync(pid, live, stop.Token);
+        var counters = CollectCountersAsync(collect, stop.Token);
         T result;
         try
         {
@@ -36,7 +49,8 @@ public static class CounterSession
     /// Npgsql's meter is read (the run's database figures): an endpoint that runs no command pays nothing for it, one
     /// that does pays an aggregator update or two per command, next to a round trip to PostgreSQL.
     /// </summary>
-    private static async Task<CounterRecording?> CollectCountersAsync(int pid, IProgress<CounterSample>? live, CancellationToken ct)
+    private static async Task<CounterRecording?> CollectCountersAsync(
+        Func<CounterOptions, CancellationToken, Task<CounterRecording>> collect, CancellationToken ct)
     {
         try
         {
@@ -45,7 +59,7 @@ public static class CounterSession
                 Interval = TimeSpan.FromSeconds(1),
                 Providers = [CounterCatalog.RuntimeEventSource, CounterCatalog.NpgsqlMeter],
             };
-            return await CounterCollector.CollectAsync(pid, options, live, ct);
+            return await collect(options, ct);
         }
         catch (PerfLabException)
         {

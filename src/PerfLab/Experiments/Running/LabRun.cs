@@ -3,6 +3,7 @@ using PerfLab.Common;
 using PerfLab.Database;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
+using PerfLab.Hosts;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Running;
@@ -40,9 +41,14 @@ public sealed record LabRunChoices(ProfileName Profile)
 
     /// <summary>CI gates from the command line, checked after the run beside each experiment file's own.</summary>
     public IReadOnlyList<Threshold> Gates { get; init; } = [];
+
+    /// <summary>`--hosts`: where the app and the database run; null: all on this machine.</summary>
+    public HostsFile? Hosts { get; init; }
 }
 
-/// <summary>A finished lab run: its results, gates evaluated, and the folder its reports belong in (created, with the logs in it).</summary>
+/// <summary>
+/// A finished lab run: its results, gates evaluated, and the folder its reports belong in (created, with the logs in it).
+/// </summary>
 public sealed record LabRunOutcome(RunResults Results, string Folder);
 
 /// <summary>
@@ -61,20 +67,44 @@ public static class LabRun
         {
             throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.", ExitCode.Usage);
         }
-        var (layout, connectionString, database) = await PrepareAsync(selected, choices, console, ct);
-        Directory.CreateDirectory(outDir);
-        var request = new RunRequest(selected, choices.Profile, layout)
+        CheckPlacements(selected, choices);
+        var placements = choices.Hosts is { } file
+            ? await Placements.ResolveAsync(file, new InlineProgress<string>(console.WriteLine), ct)
+            : Placements.Local;
+        var (layout, database) = await PrepareAsync(selected, choices, placements, console, ct);
+        await using (database)
         {
-            Repeat = choices.Repeat,
-            Aa = choices.Aa,
-            ConnectionString = connectionString,
-            DatabaseDescription = database,
-            LogFolder = Path.Combine(outDir, "logs"),
-            PrecisionPercent = choices.Precision,
-            Budget = choices.Budget,
-            TraceFolder = (choices.Trace ?? choices.Profile != ProfileName.Smoke) ? Path.Combine(outDir, "traces") : null,
-            KeepTraces = choices.KeepTraces,
-        };
+            Directory.CreateDirectory(outDir);
+            var trace = (choices.Trace ?? choices.Profile != ProfileName.Smoke) && placements.App.ObservedHere;
+            if (!placements.App.ObservedHere)
+            {
+                console.WriteLine($"the app runs on {placements.App.HostName}: its counters and CPU are read there; its JIT tiering " +
+                    "and traces are not read on other hosts yet, and the run goes on without them.");
+            }
+            var request = new RunRequest(selected, choices.Profile, layout)
+            {
+                Repeat = choices.Repeat,
+                Aa = choices.Aa,
+                ConnectionString = database.ConnectionString,
+                DatabaseDescription = database.Description,
+                LogFolder = Path.Combine(outDir, "logs"),
+                PrecisionPercent = choices.Precision,
+                Budget = choices.Budget,
+                TraceFolder = trace ? Path.Combine(outDir, "traces") : null,
+                KeepTraces = choices.KeepTraces,
+                App = placements.App,
+                Hosts = placements.AnyElsewhere
+                    ? [.. placements.Recorded.Select(p =>
+                        new RoleHost(p.Role, p.HostName, p.Address, p.Cores, p.Clock.OffsetMs, p.Clock.UncertaintyMs))]
+                    : null,
+            };
+            return await RunRequestAsync(request, selected, choices, observer, ct);
+        }
+    }
+
+    private static async Task<LabRunOutcome> RunRequestAsync(RunRequest request, IReadOnlyList<ExperimentDefinition> selected,
+        LabRunChoices choices, IRunObserver observer, CancellationToken ct)
+    {
         var noise = NoiseFloors.Load();
         var results = await new ExperimentRunner(request, observer).RunAsync(noise, ct);
         if (request.Aa)
@@ -89,32 +119,73 @@ public static class LabRun
         {
             Thresholds = ThresholdGate.Evaluate(results, name => [.. (selected.FirstOrDefault(e => e.Name == name)?.Thresholds ?? []), .. choices.Gates]),
         };
-        return new LabRunOutcome(gated, outDir);
+        return new LabRunOutcome(gated, Path.GetDirectoryName(request.LogFolder)!);
     }
 
-    /// <summary>The cores laid out and checked against every condition, and the database started, warmed and pinned when one is needed.</summary>
-    private static async Task<(CoreLayout Layout, string ConnectionString, string Database)> PrepareAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, TextWriter console,
-        CancellationToken ct)
+    /// <summary>
+    /// What a run on other hosts cannot do, refused before anything starts: an app of one's own (only the built-in SUT
+    /// has an app role), a database round trip set by a proxy on this machine, cores taken from this machine's CPUs.
+    /// </summary>
+    private static void CheckPlacements(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices)
+    {
+        if (choices.Hosts is not { App.IsLocal: false })
+        {
+            return;
+        }
+        if (selected.FirstOrDefault(e => e.App is not null) is { } own)
+        {
+            throw new PerfLabException(
+                $"{own.Name} runs an app of its own; with --hosts only the built-in SUT runs on the app host (docs/hosts.md).",
+                ExitCode.Usage);
+        }
+        if (ConditionsOf(selected).Any(c => c.DatabaseRttMs is not null))
+        {
+            throw new PerfLabException(
+                "a database round-trip condition puts a proxy on this machine between the app and PostgreSQL: " +
+                "not with the app on another host.",
+                ExitCode.Usage);
+        }
+        if (ConditionsOf(selected).Any(c => c.Cores is not null))
+        {
+            throw new PerfLabException("a cores condition pins the app to this machine's CPUs: not with the app on another host yet.",
+                ExitCode.Usage);
+        }
+        if (choices.Pin == true)
+        {
+            throw new PerfLabException("--pin lays out this machine's cores: the app on another host is not pinned; drop --pin.",
+                ExitCode.Usage);
+        }
+    }
+
+    /// <summary>
+    /// The cores laid out and checked against every condition, and the database started where it is placed, warmed and
+    /// pinned when one is needed.
+    /// </summary>
+    private static async Task<(CoreLayout Layout, RunDatabase Database)> PrepareAsync(IReadOnlyList<ExperimentDefinition> selected,
+        LabRunChoices choices, Placements placements, TextWriter console, CancellationToken ct)
     {
         var layout = RunEnvironment.PlanLayout(choices.Pin);
         var conditions = ConditionsOf(selected);
         RunConditions.CheckCores(conditions, layout);
         // Only the built-in SUT reads PostgreSQL: experiments on apps of one's own start none.
         var needsDatabase = selected.Any(e => e.App is null);
-        var (connectionString, database) = needsDatabase
-            ? await DatabasePreparation.EnsureReadyAsync(choices.Connection, choices.DataDir, console, ct)
-            : ("", "none (every experiment runs an app of its own)");
-        if (needsDatabase && conditions.Any(c => c.DatabaseRttMs is not null))
+        var ask = new DatabaseAsk(placements.DatabaseConnection ?? choices.Connection, choices.DataDir, layout.Database);
+        var database = needsDatabase ? await placements.Db.StartDatabaseAsync(ask, placements.App, console, ct) : RunDatabase.None;
+        try
         {
-            DatabasePath.CheckTarget(connectionString);
+            if (needsDatabase && conditions.Any(c => c.DatabaseRttMs is not null))
+            {
+                DatabasePath.CheckTarget(database.ConnectionString);
+            }
+            await DatabasePreparation.ApplyLayoutAsync(layout.Generator, null, choices.Connection, choices.DataDir, ct);
         }
-        if (needsDatabase)
+        catch
         {
-            await DatabasePreparation.WarmAsync(connectionString, ct);
+            await database.DisposeAsync();
+            throw;
         }
-        await DatabasePreparation.ApplyLayoutAsync(layout.Generator, needsDatabase ? layout.Database : null, choices.Connection, choices.DataDir, ct);
         console.WriteLine($"cores: {layout.Note}");
-        return (layout, connectionString, database);
+        return (layout, database);
     }
 
     /// <summary>Every variant's conditions at every point of the selected experiments, to check before anything starts.</summary>

@@ -33,7 +33,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         CounterRecording? recording;
         try
         {
-            (load, recording) = await CounterSession.WithCountersAsync(sut.Pid, () => LoadEngine.RunAsync(plan, progress: null, ct), ct);
+            (load, recording) = await CounterSession.WithCountersAsync(sut, () => LoadEngine.RunAsync(plan, progress: null, ct), ct);
         }
         catch (PerfLabException ex)
         {
@@ -87,6 +87,11 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     /// </summary>
     public async Task<CostMeter> CostMeterAsync(IRunningApp sut, CancellationToken ct)
     {
+        if (sut.Pid == IRunningApp.Elsewhere)
+        {
+            // An app on another host reads its own CPU clock there; its database's backends are not this machine's to read.
+            return new CostMeter(sut.Pid, null, sut.CpuNanoseconds);
+        }
         if (connectionString is not null && !_databaseLooked)
         {
             _database = await PostgresBackends.FindAsync(connectionString, ct);

@@ -35,6 +35,7 @@ public static class RunEnvironment
             Profile = request.Profile.Key(),
             Repetitions = repetitions,
             AaMode = request.Aa,
+            Hosts = request.Hosts,
         };
     }
 

@@ -1,4 +1,5 @@
 using PerfLab.Experiments.Definitions;
+using PerfLab.Hosts;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Running;
@@ -32,6 +33,12 @@ public sealed record RunRequest(IReadOnlyList<ExperimentDefinition> Experiments,
 
     /// <summary>`--keep-traces`: keep the .nettrace files, not only the speedscope exports.</summary>
     public bool KeepTraces { get; init; }
+
+    /// <summary>Where the built-in SUT runs: this machine, or the hosts file's app host.</summary>
+    public Placement App { get; init; } = Placements.Local.App;
+
+    /// <summary>Each role's host, for the provenance; null when everything runs on this machine.</summary>
+    public IReadOnlyList<RoleHost>? Hosts { get; init; }
 }
 
 /// <summary>Where the runner reports progress (the live display).</summary>

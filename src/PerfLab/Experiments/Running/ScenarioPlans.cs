@@ -32,7 +32,12 @@ public static class ScenarioPlans
             }
             return new ScenarioPlan(s.Name, s.Model.ForProfile(profile.Shape), feed) { Request = WithVars(s.Request, variant) };
         }).ToList();
-        return new LoadPlan(scenarios, profile.Duration, profile.Warmup, RequestTimeout) { WarmupUntilSteady = profile.WarmupUntilSteady };
+        return new LoadPlan(scenarios, profile.Duration, profile.Warmup, RequestTimeout)
+        {
+            WarmupUntilSteady = profile.WarmupUntilSteady,
+            // The base address is that of an app perflab started: on loopback, or on the hosts file's app host.
+            AllowRemote = !baseAddress.IsLoopback,
+        };
     }
 
     /// <summary>The variant's ${name} values filled into the body and header values, as into the URL.</summary>

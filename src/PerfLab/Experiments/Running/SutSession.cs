@@ -33,7 +33,7 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
             {
                 app = experiment.App is { } own
                     ? new ExternalApp(own.LaunchFor(variant, request.Layout.Sut))
-                    : new BuiltInSut(logFile => Launch(variant, logFile));
+                    : request.App.BuiltInSut(logFile => Launch(variant, logFile), Say);
                 _apps[(experiment.Name, variant.Name)] = app;
             }
             return app;
@@ -62,7 +62,7 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
             var logFile = Path.GetFullPath(Path.Combine(request.LogFolder, logName));
             // A run's conditions change the built-in SUT's launch run by run (each run has its own proxy).
             var appUnderTest = overrides is not null && experiment.App is null
-                ? new BuiltInSut(file => Launch(variant, file, overrides))
+                ? request.App.BuiltInSut(file => Launch(variant, file, overrides), Say)
                 : AppFor(experiment, variant);
             app = await appUnderTest.StartAsync(logFile, new InlineProgress<string>(observer.Message), ct);
         }
@@ -120,7 +120,8 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
         observer.Message("priming: one unmeasured run to warm caches...");
         try
         {
-            await using var sut = await SutProcess.StartAsync(Launch(variant, "priming.log"), progress: new InlineProgress<string>(observer.Message), ct: ct);
+            var priming = Path.GetFullPath(Path.Combine(request.LogFolder, "priming.log"));
+            await using var sut = await request.App.BuiltInSut(file => Launch(variant, file), Say).StartAsync(priming, Say, ct);
             var primingProfile = new ProfileDefinition(TimeSpan.Zero, TimeSpan.FromSeconds(3), 1, 1, null);
             await LoadEngine.RunAsync(ScenarioPlans.BuildPlan(experiment, variant, primingProfile, sut.BaseAddress), progress: null, ct);
         }
@@ -133,6 +134,8 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
         {
         }
     }
+
+    private InlineProgress<string> Say => new(observer.Message);
 
     private SutLaunch Launch(VariantDefinition variant, string logName, SutOverrides? overrides = null) =>
         new(variant.Settings, variant.Env, overrides?.ConnectionString ?? request.ConnectionString, variant.Framework,

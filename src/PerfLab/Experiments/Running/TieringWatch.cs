@@ -21,7 +21,9 @@ public sealed class TieringWatch : IAsyncDisposable
     public static async Task<TieringWatch> StartAsync(int pid, CancellationToken ct)
     {
         var activity = new JitActivity(DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
-        var session = await JitEventSession.StartAsync(pid, activity.OnCompiled, activity.OnBackground, ct);
+        var session = pid == Apps.IRunningApp.Elsewhere
+            ? null
+            : await JitEventSession.StartAsync(pid, activity.OnCompiled, activity.OnBackground, ct);
         return new TieringWatch(activity, session);
     }
 

@@ -13,7 +13,7 @@ public sealed class UploadMeasurement(string scenario, UploadModel model, TimeSp
 {
     public async Task<RunRecord> MeasureAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info, CancellationToken ct)
     {
-        var ((outcome, failure), recording) = await CounterSession.WithCountersAsync(sut.Pid, async () =>
+        var ((outcome, failure), recording) = await CounterSession.WithCountersAsync(sut, async () =>
         {
             try
             {

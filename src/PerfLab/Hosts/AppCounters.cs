@@ -1,0 +1,70 @@
+using System.Text.Json;
+using PerfLab.Common;
+using PerfLab.Counters;
+
+namespace PerfLab.Hosts;
+
+/// <summary>
+/// The app role's counters: EventPipe read here, on the app's host, where the SUT's diagnostics socket is. On
+/// <c>counters OPTIONS</c> a collection starts and each sample goes out as <c>sample JSON</c> as it is read; on
+/// <c>counters-stop</c> the collection ends and the whole recording goes out as <c>recording JSON</c> (or
+/// <c>counters-failed MESSAGE</c> when the process refused the session). On <c>cpu</c> it answers <c>cpu NANOSECONDS</c>,
+/// the CPU the kernel has charged the app so far (its cost per request, read at the measured window's edges).
+/// </summary>
+internal sealed class AppCounters(int pid, RoleLines lines)
+{
+    private CancellationTokenSource? _stop;
+    private Task? _running;
+
+    public async Task HandleAsync(string line)
+    {
+        if (line.StartsWith("counters ", StringComparison.Ordinal))
+        {
+            Start(JsonSerializer.Deserialize<CounterOptions>(line["counters ".Length..], RoleLines.Json) ?? new CounterOptions());
+        }
+        else if (line == "counters-stop")
+        {
+            await StopAsync();
+        }
+        else if (line == "cpu")
+        {
+            lines.Write("cpu", CpuClock.ProcessNanoseconds(pid)?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "gone");
+        }
+    }
+
+    private void Start(CounterOptions options)
+    {
+        if (_running is not null)
+        {
+            lines.Write("counters-failed", "a collection is already running");
+            return;
+        }
+        var stop = _stop = new CancellationTokenSource();
+        _running = Task.Run(async () =>
+        {
+            try
+            {
+                var live = new InlineProgress<CounterSample>(s => lines.Write("sample", JsonSerializer.Serialize(s, RoleLines.Json)));
+                var recording = await CounterCollector.CollectAsync(pid, options, live, stop.Token);
+                lines.Write("recording", JsonSerializer.Serialize(recording, RoleLines.Json));
+            }
+            catch (PerfLabException ex)
+            {
+                lines.Write("counters-failed", ex.Message.Replace('\n', ' '));
+            }
+        }, CancellationToken.None);
+    }
+
+    /// <summary>Ends the collection running, if any, once its recording is sent.</summary>
+    public async Task StopAsync()
+    {
+        if (_stop is null || _running is null)
+        {
+            return;
+        }
+        await _stop.CancelAsync();
+        await _running;
+        _stop.Dispose();
+        (_stop, _running) = (null, null);
+    }
+}

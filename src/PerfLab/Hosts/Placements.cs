@@ -1,0 +1,64 @@
+using PerfLab.Common;
+
+namespace PerfLab.Hosts;
+
+/// <summary>Where a run places each role: the app, the database and the load, from a hosts file or all on this machine.</summary>
+/// <param name="DatabaseConnection">The hosts file's db: { connection-string: ... }: a server perflab starts nothing for.</param>
+public sealed record Placements(Placement App, Placement Db, Placement Load, string? DatabaseConnection = null)
+{
+    public static Placements Local { get; } = new(new Here("app"), new Here("db"), new Here("load"));
+
+    /// <summary>
+    /// Every role on a host of its own or here, for the provenance; the db left out when it is a server given by its
+    /// connection string.
+    /// </summary>
+    public IReadOnlyList<Placement> Recorded => DatabaseConnection is null ? [App, Db, Load] : [App, Load];
+
+    /// <summary>Some role runs elsewhere than this machine.</summary>
+    public bool AnyElsewhere => !App.ObservedHere || !Db.ObservedHere || !Load.ObservedHere;
+
+    /// <summary>
+    /// The file's hosts checked before anything starts there (reachable with the key, a runtime that runs perflab, the
+    /// clock offset; every failing host named at once, exit 4) and perflab copied where missing.
+    /// </summary>
+    public static async Task<Placements> ResolveAsync(HostsFile file, IProgress<string> say, CancellationToken ct)
+    {
+        if (file.Load.Count != 1 || !file.Load[0].IsLocal)
+        {
+            throw new PerfLabException(
+                $"{file.Path}: perflab run sends its load from this machine: give load: [local]. " +
+                "Several generators are for perflab load --hosts (docs/hosts.md).",
+                ExitCode.Usage);
+        }
+        if (file.App.IsLocal && file.Db is DbOnHost { Host: { IsLocal: false } dbHost })
+        {
+            throw OnHost.AppHere(dbHost);
+        }
+        var ssh = new SshClient(file.SshConfig);
+        var remote = file.Hosts.Where(h => !h.IsLocal).ToList();
+        var checks = await Task.WhenAll(remote.Select(h => HostsCheck.CheckOneAsync(ssh, h, ct)));
+        if (checks.Any(c => c.Failure is not null))
+        {
+            throw new PerfLabException(string.Join(Environment.NewLine, checks.Where(c => c.Failure is not null).Select(c => c.Failure))
+                + Environment.NewLine + "nothing was started.", ExitCode.Unreachable);
+        }
+        var deployed = await Task.WhenAll(remote.Select(h => Deployment.EnsureAsync(ssh, h, ct)));
+        var placed = new Dictionary<string, OnHost>(StringComparer.Ordinal);
+        for (var i = 0; i < remote.Count; i++)
+        {
+            var (host, check, (command, copied)) = (remote[i], checks[i].Check!, deployed[i]);
+            say.Report(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $"{host}: {check.Facts.Address}, {check.Facts.Cores} cores, clock offset {check.Clock.OffsetMs:+0.000;-0.000} ms " +
+                $"± {check.Clock.UncertaintyMs:0.000}; perflab {(copied ? "copied" : "already there")}"));
+            placed[host.Destination] = new OnHost(host.Role, host, ssh, check.Facts, check.Clock, command);
+        }
+        Placement Place(HostRef host) =>
+            placed.TryGetValue(host.Destination, out var on) ? on with { Role = host.Role } : new Here(host.Role);
+        return file.Db switch
+        {
+            DbOnHost { Host: var db } => new Placements(Place(file.App), Place(db), new Here("load")),
+            DbExternal { ConnectionString: var cs } => new Placements(Place(file.App), new Here("db"), new Here("load"), cs),
+            _ => throw new InvalidOperationException("a db placement of an unknown kind"),
+        };
+    }
+}

@@ -1,0 +1,73 @@
+using PerfLab.Common;
+
+namespace PerfLab.Hosts;
+
+/// <summary>
+/// A role's end of its ssh session (<see cref="RoleSession"/> is the controller's): lines out, one kind word first,
+/// written whole and flushed at once; and the session's input, whose end means "stop".
+/// </summary>
+internal sealed class RoleLines(TextReader input, TextWriter output)
+{
+    public const string CacheVariable = "PERFLAB_HOST_CACHE";
+
+    /// <summary>Where a host keeps PostgreSQL's data and the app's logs: $PERFLAB_HOST_CACHE, else perflab's cache.</summary>
+    public static string Cache =>
+        Environment.GetEnvironmentVariable(CacheVariable) is { Length: > 0 } own ? Path.GetFullPath(own) : PerfLabPaths.CacheRoot;
+
+    public TextReader Input => input;
+
+    public void Write(string kind, string text)
+    {
+        lock (output)
+        {
+            foreach (var line in text.Split('\n'))
+            {
+                output.WriteLine(kind + " " + line.TrimEnd('\r'));
+            }
+            output.Flush();
+        }
+    }
+
+    /// <summary>A writer whose every line goes out as <c>say LINE</c> (progress the controller shows).</summary>
+    public TextWriter Say => new SayWriter(this);
+
+    /// <summary>
+    /// Completes when the session's input ends (the controller closed it, the session dropped) or <paramref name="ct"/>
+    /// fires.
+    /// </summary>
+    public Task EndOfInputAsync(CancellationToken ct) => EachLineAsync(_ => Task.CompletedTask, ct);
+
+    /// <summary>
+    /// Gives each line of the session's input to <paramref name="handle"/>, one after the other, until the input ends or
+    /// <paramref name="ct"/> fires.
+    /// </summary>
+    public Task EachLineAsync(Func<string, Task> handle, CancellationToken ct)
+    {
+        // Console.In reads synchronously even through ReadLineAsync: the reader gets a thread of its own.
+        var end = Task.Run(async () =>
+        {
+            try
+            {
+                while (await input.ReadLineAsync(CancellationToken.None).ConfigureAwait(false) is { } line)
+                {
+                    await handle(line).ConfigureAwait(false);
+                }
+            }
+            catch (IOException)
+            {
+            }
+        }, CancellationToken.None);
+        return Task.WhenAny(end, Task.Delay(Timeout.Infinite, ct));
+    }
+
+    /// <summary>JSON for the lines between roles and the controller: one line each; a NaN counter value survives the trip.</summary>
+    public static System.Text.Json.JsonSerializerOptions Json { get; } = new()
+    {
+        NumberHandling = System.Text.Json.Serialization.JsonNumberHandling.AllowNamedFloatingPointLiterals,
+    };
+
+    private sealed class SayWriter(RoleLines lines) : StringWriter(System.Globalization.CultureInfo.InvariantCulture)
+    {
+        public override void WriteLine(string? value) => lines.Write("say", value ?? "");
+    }
+}

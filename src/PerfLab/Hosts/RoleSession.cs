@@ -1,0 +1,196 @@
+using System.Diagnostics;
+using System.Globalization;
+using PerfLab.Common;
+
+namespace PerfLab.Hosts;
+
+/// <summary>
+/// The controller's end of a long-lived role (<c>perflab host app</c>, <c>perflab host db</c>) in its ssh session. The
+/// role speaks lines: <c>say TEXT</c> (progress, passed on), <c>log TEXT</c> (kept: its last lines explain a failure),
+/// <c>ready DETAILS</c> once it serves, <c>failed MESSAGE</c> when it cannot. Disposing closes the session's input:
+/// the role stops what it started and exits, and a role that does not within its grace is cut off with its session.
+/// </summary>
+internal sealed class RoleSession : IAsyncDisposable
+{
+    private const int KeptLogLines = 40;
+
+    private readonly Process _process;
+    private readonly Task<string> _stderr;
+    private readonly TaskCompletionSource<string> _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly Queue<string> _log = new();
+    private readonly IProgress<string>? _say;
+    private readonly Dictionary<string, Action<string>> _handlers = new(StringComparer.Ordinal);
+    private readonly Task _reading;
+    private string? _failed;
+
+    private RoleSession(HostRef host, string what, Process process, IProgress<string>? say)
+    {
+        Host = host;
+        What = what;
+        _process = process;
+        _say = say;
+        _stderr = process.StandardError.ReadToEndAsync();
+        _reading = Task.Run(ReadAsync);
+    }
+
+    public HostRef Host { get; }
+
+    /// <summary>The role in words, for messages ("the app", "PostgreSQL").</summary>
+    public string What { get; }
+
+    /// <summary>The session has ended (the role exited, was killed, or the connection dropped).</summary>
+    public bool HasExited => _process.HasExited;
+
+    public int ExitCode => _process.HasExited ? _process.ExitCode : 0;
+
+    /// <summary>Starts <paramref name="command"/> on the host and sends it <paramref name="input"/> (one line) first.</summary>
+    public static RoleSession Start(SshClient ssh, HostRef host, string what, string command, string? input, IProgress<string>? say)
+    {
+        var process = Process.Start(ssh.StartInfo(host, command))
+            ?? throw new PerfLabException($"{host}: cannot start ssh.", Common.ExitCode.Environment);
+        var session = new RoleSession(host, what, process, say);
+        if (input is not null)
+        {
+            process.StandardInput.WriteLine(input);
+            process.StandardInput.Flush();
+        }
+        return session;
+    }
+
+    /// <summary>The role's ready line (what follows "ready "); a role that failed or ended first fails naming its host and why.</summary>
+    public async Task<string> WaitReadyAsync(TimeSpan timeout, CancellationToken ct)
+    {
+        var done = await Task.WhenAny(_ready.Task, _reading, Task.Delay(timeout, ct)).ConfigureAwait(false);
+        if (done == _ready.Task)
+        {
+            return await _ready.Task.ConfigureAwait(false);
+        }
+        ct.ThrowIfCancellationRequested();
+        await DisposeAsync().ConfigureAwait(false);
+        throw await FailureAsync(done == _reading
+                ? "ended before it was ready"
+                : string.Create(CultureInfo.InvariantCulture, $"was not ready within {timeout.TotalSeconds:0} s"))
+            .ConfigureAwait(false);
+    }
+
+    /// <summary>Sends the role one line (a request it understands); false when its session has ended.</summary>
+    public bool Send(string line)
+    {
+        try
+        {
+            lock (_handlers)
+            {
+                _process.StandardInput.WriteLine(line);
+                _process.StandardInput.Flush();
+            }
+            return true;
+        }
+        catch (Exception ex) when (ex is IOException or ObjectDisposedException or InvalidOperationException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>
+    /// Gives every later line of this kind (what follows the kind word) to <paramref name="handler"/>; null: ignore them
+    /// again.
+    /// </summary>
+    public void Handle(string kind, Action<string>? handler)
+    {
+        lock (_handlers)
+        {
+            if (handler is null)
+            {
+                _handlers.Remove(kind);
+            }
+            else
+            {
+                _handlers[kind] = handler;
+            }
+        }
+    }
+
+    /// <summary>The last lines of the role's log it sent, each indented as a SUT's log tail is.</summary>
+    public string TailOfLog(int lines)
+    {
+        lock (_log)
+        {
+            return string.Join(Environment.NewLine, _log.TakeLast(lines).Select(l => "  | " + l));
+        }
+    }
+
+    private async Task<PerfLabException> FailureAsync(string what)
+    {
+        var stderr = (await _stderr.ConfigureAwait(false)).Trim();
+        if (_process.ExitCode == SshClient.ConnectionFailed && _failed is null && stderr.Length > 0)
+        {
+            return SshClient.Failure(Host, new HostOutput(_process.ExitCode, "", stderr));
+        }
+        var why = _failed ?? stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries).LastOrDefault()?.Trim() ?? "no message";
+        var tail = TailOfLog(15);
+        return new PerfLabException($"{Host}: {What} {what}: {why}{(tail.Length > 0 ? Environment.NewLine + tail : "")}",
+            Common.ExitCode.Failed);
+    }
+
+    private async Task ReadAsync()
+    {
+        while (await _process.StandardOutput.ReadLineAsync().ConfigureAwait(false) is { } line)
+        {
+            var (kind, rest) = line.IndexOf(' ', StringComparison.Ordinal) is var space and > 0
+                ? (line[..space], line[(space + 1)..])
+                : (line, "");
+            switch (kind)
+            {
+                case "ready":
+                    _ready.TrySetResult(rest);
+                    break;
+                case "say":
+                    _say?.Report($"{Host.Destination}: {rest}");
+                    break;
+                case "failed":
+                    _failed = _failed is null ? rest : _failed + Environment.NewLine + rest;
+                    break;
+                case "log":
+                    lock (_log)
+                    {
+                        _log.Enqueue(rest);
+                        while (_log.Count > KeptLogLines)
+                        {
+                            _log.Dequeue();
+                        }
+                    }
+                    break;
+                default:
+                    Action<string>? handler;
+                    lock (_handlers)
+                    {
+                        handler = _handlers.GetValueOrDefault(kind);
+                    }
+                    handler?.Invoke(rest);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>Closes the role's input and waits (20 s: PostgreSQL's shutdown) for its session to end; then ends the session.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        try
+        {
+            _process.StandardInput.Close();
+        }
+        catch (IOException)
+        {
+        }
+        using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(20));
+        try
+        {
+            await _process.WaitForExitAsync(grace.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            _process.Kill(entireProcessTree: true);
+        }
+        await _reading.ConfigureAwait(false);
+    }
+}
