@@ -12,7 +12,8 @@ namespace PerfLab.Load;
 /// send, from <see cref="RequestTemplate"/>), has <see cref="Http11ResponseReader"/> read the response, closes the
 /// connection when the server says so, and retries once when the server had closed it while idle. Nothing is
 /// allocated per request and no timer is armed per request: the owner's watchdog calls <see cref="AbortIfOlderThan"/>,
-/// which aborts a request that outlived the timeout. The bytes travel over an <see cref="IConnectionSocket"/>.
+/// which aborts a request that outlived the timeout. The bytes travel over an <see cref="IConnectionSocket"/>: the
+/// lab's own event loop where the platform has one (<see cref="LoopSocket"/>), else the runtime's sockets.
 /// </summary>
 internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop) : IDisposable
 {

@@ -21,11 +21,11 @@ internal interface IConnectionSocket : IDisposable
     void Abort();
 }
 
-/// <summary>Which socket a new connection gets.</summary>
+/// <summary>Which socket a new connection gets: the lab's event loop where it runs (Linux, x64 or Arm64), else the runtime's.</summary>
 internal static class ConnectionSockets
 {
-    public static IConnectionSocket Create() => new RuntimeSocket();
+    public static IConnectionSocket Create() => EpollLoop.Next() is { } loop ? new LoopSocket(loop) : new RuntimeSocket();
 
     /// <summary>Whether responses complete on an event thread without a hop to the thread pool.</summary>
-    public static bool InlineCompletions => RuntimeSocket.InlineCompletions;
+    public static bool InlineCompletions => EpollLoop.Available || RuntimeSocket.InlineCompletions;
 }
