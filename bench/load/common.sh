@@ -14,6 +14,7 @@ SUT_PID=""
 mkdir -p "$RESULTS"
 
 build() {
+  [[ -n "${SKIP_BUILD:-}" ]] && return 0 # SKIP_BUILD=1: use the Release build already there
   dotnet build "$REPO/src/PerfLab/PerfLab.csproj" -c Release -v q -nologo >/dev/null
 }
 

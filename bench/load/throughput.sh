@@ -1,92 +1,93 @@
 #!/usr/bin/env bash
-# Generator throughput: perflab load against wrk, hey and h2load (HTTP/1.1), same connection count, against the SUT's
-# trivial /plaintext endpoint; SUT pinned to core 0, every generator pinned to core 1, rounds interleaved.
-# Usage: bench/load/throughput.sh [connections=32] [seconds=10] [rounds=8]
+# Generator throughput against wrk, as alternated pinned pairs: the SUT pinned to one core, the generator to the
+# other; each pair runs wrk and `perflab load` one after the other (the order alternates from pair to pair, so a
+# server still speeding up, or a neighbour's burst, favours neither), same connections and duration, on two
+# endpoints: a trivial one and a ~1 KB JSON one. Prints per pair the RPS and the CPU per request of both, then the
+# median of the per-pair ratios (perflab / wrk) with their spread (min..max).
+# Usage: bench/load/throughput.sh [pairs=5] [seconds=10] [connections=32]
+# Environment: ENDPOINTS (default "/plaintext /info"), PERFLAB_SOCKETS=runtime (perflab on the runtime's socket
+# engine instead of its own event loop: the figure before the event loop), TAG (a suffix for the results' files).
+# Loopback only; every run is bounded by its duration.
 source "$(dirname "$0")/common.sh"
-C="${1:-32}"; D="${2:-10}"; ROUNDS="${3:-8}"
-URL="$BASE/plaintext"
-OUT="$RESULTS/throughput.tsv"
+PAIRS="${1:-5}"; D="${2:-10}"; C="${3:-32}"
+ENDPOINTS="${ENDPOINTS:-/plaintext /info}"
+TAG="${TAG:-}"
+OUT="$RESULTS/throughput${TAG}.tsv"
 build
 start_sut
 note="$(machine_note)"
-printf "tool\tround\trps\trequests\tcpu_s\n" >"$OUT"
-# The SUT warms up first (JIT tiering makes it faster for its first tens of seconds), and each round rotates the
-# order of the generators, so that a server still speeding up does not favour whoever runs last.
-taskset -c "$CLIENT_CORE" wrk -t1 -c "$C" -d15s "$URL" >/dev/null
+printf "endpoint\tpair\tgenerator\trps\trequests\tcpu_s\tcpu_us_per_request\n" >"$OUT"
 
+# wrk: RPS and request count from its summary; CPU from /usr/bin/time (its start-up is a few milliseconds).
+run_wrk() {
+  local ep="$1" pair="$2" res rps req cpu
+  res="$(pinned_timed wrk -t1 -c "$C" -d "${D}s" "$BASE$ep")"
+  rps="$(echo "$res" | awk '/^Requests\/sec/ { print $2 }')"
+  req="$(echo "$res" | awk '/requests in/ { print $1 }')"
+  cpu="$(echo "$res" | tail -1 | cut -d' ' -f2)"
+  printf "%s\t%s\twrk\t%s\t%s\t%s\t%s\n" "$ep" "$pair" "$rps" "$req" "$cpu" "$(awk -v c="$cpu" -v r="$req" 'BEGIN { printf "%.3f", c * 1e6 / r }')" >>"$OUT"
+}
+
+# perflab: RPS and CPU per request over its measured window (after a 2 s warm-up), from its JSON: the process's
+# own CPU time (/proc/self/stat, user + system) over the window, divided by the requests completed in it. The
+# whole process's CPU (start-up, JIT and warm-up included) from /usr/bin/time is kept as "perflab-process".
 run_perflab() {
-  # perflab: RPS from its JSON (measured period, after its 2 s warm-up); CPU from /usr/bin/time (whole process:
-  # start-up, JIT and warm-up included), divided by every request it sent (warm-up included, from its timeline).
-  # Its own in-process figure (measured period only) is kept too.
-  local r="$1" res json cpu req rps all inproc
-  res="$(pinned_timed dotnet "$PERFLAB" load "$URL" -c "$C" -d "${D}s" -w 2s --json)"
+  local ep="$1" pair="$2" res json cpu req rps all inproc
+  res="$(pinned_timed dotnet "$PERFLAB" load "$BASE$ep" -c "$C" -d "${D}s" -w 2s --json)"
   json="$(echo "$res" | sed '$d')"; cpu="$(echo "$res" | tail -1 | cut -d' ' -f2)"
   req="$(echo "$json" | jq '.scenarios[0].requests')"; rps="$(echo "$json" | jq '.scenarios[0].requestsPerSecond')"
-  all="$(echo "$json" | jq '[.scenarios[0].timeline[].requests] | add')"
   inproc="$(echo "$json" | jq '.generator.cpuMicrosecondsPerRequest')"
-  printf "perflab\t%s\t%s\t%s\t%s\n" "$r" "$rps" "$all" "$cpu" >>"$OUT"
-  printf "perflab-inproc\t%s\t%s\t%s\t%s\n" "$r" "$rps" "$req" "$(echo "$inproc $req" | awk '{ printf "%.3f", $1 * $2 / 1e6 }')" >>"$OUT"
+  all="$(echo "$json" | jq '[.scenarios[0].timeline[].requests] | add')"
+  printf "%s\t%s\tperflab\t%s\t%s\t%s\t%s\n" "$ep" "$pair" "$rps" "$req" "$(awk -v u="$inproc" -v r="$req" 'BEGIN { printf "%.3f", u * r / 1e6 }')" "$inproc" >>"$OUT"
+  printf "%s\t%s\tperflab-process\t%s\t%s\t%s\t%s\n" "$ep" "$pair" "$rps" "$all" "$cpu" "$(awk -v c="$cpu" -v r="$all" 'BEGIN { printf "%.3f", c * 1e6 / r }')" >>"$OUT"
 }
 
-run_wrk() {
-  local r="$1" res rps req
-  res="$(pinned_timed wrk -t1 -c "$C" -d "${D}s" "$URL")"
-  rps="$(echo "$res" | awk '/^Requests\/sec/ { print $2 }')"; req="$(echo "$res" | awk '/requests in/ { print $1 }')"
-  printf "wrk\t%s\t%s\t%s\t%s\n" "$r" "$rps" "$req" "$(echo "$res" | tail -1 | cut -d' ' -f2)" >>"$OUT"
-}
+field() { awk -F'\t' -v e="$1" -v p="$2" -v g="$3" -v f="$4" '$1 == e && $2 == p && $3 == g { print $f }' "$OUT"; }
 
-run_hey() {
-  local r="$1" res rps req
-  res="$(pinned_timed hey -c "$C" -z "${D}s" "$URL")"
-  rps="$(echo "$res" | awk '/Requests\/sec/ { print $2 }')"; req="$(echo "$res" | awk '/\[200\]/ { print $2 }')"
-  printf "hey\t%s\t%s\t%s\t%s\n" "$r" "$rps" "$req" "$(echo "$res" | tail -1 | cut -d' ' -f2)" >>"$OUT"
-}
-
-run_h2load() {
-  local r="$1" res rps req
-  res="$(pinned_timed h2load --h1 -c "$C" -D "$D" "$URL")"
-  rps="$(echo "$res" | awk '/^finished in/ { gsub(",", "", $4); print $4 }')"; req="$(echo "$res" | awk '/^requests:/ { print $8 }')"
-  printf "h2load\t%s\t%s\t%s\t%s\n" "$r" "$rps" "$req" "$(echo "$res" | tail -1 | cut -d' ' -f2)" >>"$OUT"
-}
-
-TOOLS=(perflab wrk hey h2load)
-for r in $(seq 1 "$ROUNDS"); do
-  for i in 0 1 2 3; do
-    "run_${TOOLS[$(( (i + r - 1) % 4 ))]}" "$r"
+for ep in $ENDPOINTS; do
+  # The SUT's JIT tiers up during its first tens of seconds: warm it on this endpoint before the first pair.
+  taskset -c "$CLIENT_CORE" wrk -t1 -c "$C" -d 10s "$BASE$ep" >/dev/null
+  bytes="$(curl -s --max-time 5 "$BASE$ep" | wc -c)"
+  echo "== $ep ($bytes bytes a response): $PAIRS pairs of ${D} s, $C connections"
+  for pair in $(seq 1 "$PAIRS"); do
+    if (( pair % 2 )); then run_wrk "$ep" "$pair"; run_perflab "$ep" "$pair"; else run_perflab "$ep" "$pair"; run_wrk "$ep" "$pair"; fi
+    awk -v p="$pair" -v wr="$(field "$ep" "$pair" wrk 4)" -v wc="$(field "$ep" "$pair" wrk 7)" \
+        -v pr="$(field "$ep" "$pair" perflab 4)" -v pc="$(field "$ep" "$pair" perflab 7)" -v pp="$(field "$ep" "$pair" perflab-process 7)" \
+      'BEGIN { printf "pair %d: wrk %.0f RPS %.2f us/req | perflab %.0f RPS %.2f us/req (process %.2f) | ratio RPS %.3f CPU %.3f\n",
+               p, wr, wc, pr, pc, pp, pr / wr, pc / wc }'
   done
 done
 
+# Per endpoint: the per-pair ratios perflab / wrk, their median and their range.
+ratios() {
+  local ep="$1" col="$2"
+  awk -F'\t' -v e="$ep" -v c="$col" '$1 == e && $3 == "wrk" { w[$2] = $c } $1 == e && $3 == "perflab" { p[$2] = $c }
+    END { for (k in w) if (k in p) print p[k] / w[k] }' "$OUT" | sort -g
+}
+summary() {
+  local ep="$1" col="$2" r
+  r="$(ratios "$ep" "$col")"
+  printf "%.3f (%.3f..%.3f)" "$(echo "$r" | median)" "$(echo "$r" | head -1)" "$(echo "$r" | tail -1)"
+}
+med() { awk -F'\t' -v e="$1" -v g="$2" -v c="$3" '$1 == e && $3 == g { print $c }' "$OUT" | median; }
+
 {
-  echo "### Generator throughput"
+  echo "### Generator throughput against wrk"
   echo
-  echo "\`bench/load/throughput.sh $C $D $ROUNDS\`: SUT \`/plaintext\` pinned to core $SERVER_CORE, each generator pinned to core $CLIENT_CORE"
-  echo "(one thread for wrk), $C connections, ${D} s per run, after a 15 s warm-up of the SUT; $ROUNDS rounds, each running the four"
-  echo "generators in turn, the order rotated by one every round (perflab first in round 1, wrk first in round 2 ...);"
-  echo "medians. CPU per request = (user + sys CPU of the generator process, from \`/usr/bin/time\`) / requests it sent; for"
-  echo "perflab the whole process (start-up, JIT and its 2 s warm-up, with the warm-up's requests) and, in brackets, its own"
-  echo "measured-period figure. perflab's RPS is its measured period's, after the warm-up."
+  echo "\`${PERFLAB_SOCKETS:+PERFLAB_SOCKETS=$PERFLAB_SOCKETS }bench/load/throughput.sh $PAIRS $D $C\`: SUT pinned to core $SERVER_CORE, generator pinned to core"
+  echo "$CLIENT_CORE (wrk with one thread), $C connections, $D s a run; $PAIRS pairs per endpoint, wrk first in odd pairs, perflab first in even"
+  echo "ones, after a 10 s wrk warm-up of the SUT on each endpoint. CPU per request: wrk's from \`/usr/bin/time\` (user + sys) over"
+  echo "its requests; perflab's from its own measured window (process CPU over the window after its 2 s warm-up, over"
+  echo "the requests completed in it), with its whole process (start-up, JIT, warm-up) in brackets. Ratios are perflab / wrk"
+  echo "per pair; median (min..max)."
   echo "$note"
   echo
-  echo "| generator | RPS (median) | RPS runs | vs wrk | CPU µs/request | vs wrk |"
-  echo "|---|---:|---|---:|---:|---:|"
-  wrk_rps="$(awk -F'\t' '$1 == "wrk" { print $3 }' "$OUT" | median)"
-  wrk_cpu="$(awk -F'\t' '$1 == "wrk" { print $5 * 1e6 / $4 }' "$OUT" | median)"
-  for tool in perflab wrk hey h2load; do
-    rps="$(awk -F'\t' -v t="$tool" '$1 == t { print $3 }' "$OUT" | median)"
-    runs="$(awk -F'\t' -v t="$tool" '$1 == t { printf "%s%.0f", sep, $3; sep = ", " }' "$OUT")"
-    cpu="$(awk -F'\t' -v t="$tool" '$1 == t { print $5 * 1e6 / $4 }' "$OUT" | median)"
-    extra=""
-    if [[ "$tool" == perflab ]]; then
-      extra=" ($(awk -F'\t' '$1 == "perflab-inproc" { print $5 * 1e6 / $4 }' "$OUT" | median | xargs printf "%.1f"))"
-    fi
-    printf "| %s | %.0f | %s | %.0f %% | %.1f%s | %.2fx |\n" "$tool" "$rps" "$runs" "$(echo "$rps $wrk_rps" | awk '{ print 100 * $1 / $2 }')" "$cpu" "$extra" "$(echo "$cpu $wrk_cpu" | awk '{ print $1 / $2 }')"
+  echo "| endpoint | wrk RPS | perflab RPS | RPS ratio | wrk CPU µs/req | perflab CPU µs/req (process) | CPU ratio |"
+  echo "|---|---:|---:|---|---:|---:|---|"
+  for ep in $ENDPOINTS; do
+    printf "| \`%s\` | %.0f | %.0f | %s | %.2f | %.2f (%.2f) | %s |\n" "$ep" "$(med "$ep" wrk 4)" "$(med "$ep" perflab 4)" "$(summary "$ep" 4)" \
+      "$(med "$ep" wrk 7)" "$(med "$ep" perflab 7)" "$(med "$ep" perflab-process 7)" "$(summary "$ep" 7)"
   done
-  echo
-  p_rps="$(awk -F'\t' '$1 == "perflab" { print $3 }' "$OUT" | median)"
-  p_cpu="$(awk -F'\t' '$1 == "perflab" { print $5 * 1e6 / $4 }' "$OUT" | median)"
-  echo "$p_rps $wrk_rps $p_cpu $wrk_cpu" | awk '{
-    r = 100 * $1 / $2; c = $3 / $4;
-    printf "Targets: RPS at least 95 %% of wrk: %s (%.0f %%); CPU per request at most 1.5x wrk: %s (%.2fx).\n",
-      (r >= 95 ? "holds" : "does NOT hold"), r, (c <= 1.5 ? "holds" : "does NOT hold"), c }'
-} >"$RESULTS/throughput.md"
-cat "$RESULTS/throughput.md"
+} >"$RESULTS/throughput${TAG}.md"
+echo
+cat "$RESULTS/throughput${TAG}.md"

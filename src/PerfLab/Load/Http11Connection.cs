@@ -1,62 +1,45 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
-using System.Reflection;
 using System.Runtime.CompilerServices;
+using PerfLab.Load.Sockets;
 
 namespace PerfLab.Load;
 
-/// <summary>What one exchange returned: the status code and the length of the body, which is counted, not kept.</summary>
-internal readonly record struct Http11Response(int Status, long BodyBytes);
-
-/// <summary>A response that is not HTTP/1.x as the generator understands it, or a connection closed mid-response.</summary>
-internal sealed class Http11ProtocolException(string message) : IOException(message);
-
 /// <summary>
-/// One virtual user's keep-alive HTTP/1.1 connection: the generator's hot path, built the way wrk is.
-/// The request's bytes come ready to send (<see cref="RequestTemplate"/>); the response is parsed in a reused buffer
-/// (status line, then a Content-Length, chunked or read-to-close body, and Connection: close) and its body is counted,
-/// not kept, unless <see cref="KeepBody"/> asks for it (a JSON check reads it). Nothing is allocated per request and no timer is armed per request: the owner's watchdog calls
-/// <see cref="AbortIfOlderThan"/>, which closes the socket of a request that outlived the timeout.
-/// <para>
-/// The socket prefers inline completions: a receive that completes runs its continuation (parse, record, send the
-/// next request) on the socket engine's event thread instead of queuing it to the thread pool. That hop, not HTTP,
-/// was most of the cost of a request through <see cref="HttpClient"/>; without it one event thread serves every
-/// connection as wrk's event loop does. It is an internal switch of <see cref="Socket"/> (the runtime keeps its
-/// setter for reflection); where it is missing the connection works the same, on the thread pool.
-/// </para>
+/// One virtual user's keep-alive HTTP/1.1 connection: the generator's hot path, built the way wrk is. This class keeps
+/// the connection's life: it connects before the first request's clock starts, sends the request's bytes (ready to
+/// send, from <see cref="RequestTemplate"/>), has <see cref="Http11ResponseReader"/> read the response, closes the
+/// connection when the server says so, and retries once when the server had closed it while idle. Nothing is
+/// allocated per request and no timer is armed per request: the owner's watchdog calls <see cref="AbortIfOlderThan"/>,
+/// which aborts a request that outlived the timeout. The bytes travel over an <see cref="IConnectionSocket"/>: the
+/// lab's own event loop where the platform has one (<see cref="LoopSocket"/>), else the runtime's sockets.
 /// </summary>
-internal sealed partial class Http11Connection(EndPoint endPoint, CancellationToken stop) : IDisposable
+internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop) : IDisposable
 {
-    private const int InitialBuffer = 16 * 1024;
-    private const int MaxHeadBytes = 64 * 1024;
     private const long Idle = 0;
     private const long Aborted = -1;
 
-    // The setter itself: a runtime whose property had no setter would make PropertyInfo.SetValue throw.
-    private static readonly MethodInfo? s_setPreferInline = OperatingSystem.IsWindows() ? null
-        : typeof(Socket).GetProperty("PreferInlineCompletions", BindingFlags.Instance | BindingFlags.NonPublic)?.SetMethod;
-
-    private byte[] _buffer = [];
-    private int _start;
-    private int _end;
-    private Socket? _socket;
+    private readonly Http11ResponseReader _reader = new();
+    private IConnectionSocket? _socket;
     private long _busySince;
     private bool _timedOut;
-    private bool _gotBytes; // any byte of the current response received
-    private readonly KeptBody _kept = new();
 
     /// <summary>Keep each response's body (up to 16 MiB) for <see cref="Body"/>; off, bodies are counted and dropped.</summary>
-    public bool KeepBody { get; init; }
+    public bool KeepBody
+    {
+        get => _reader.KeepBody;
+        init => _reader.KeepBody = value;
+    }
 
     /// <summary>With <see cref="KeepBody"/>: the last response's body (chunked bodies de-chunked); valid until the next send.</summary>
-    public ReadOnlySpan<byte> Body => _kept.Span;
+    public ReadOnlySpan<byte> Body => _reader.Body;
 
     /// <summary>True when the last body was longer than the 16 MiB kept of it.</summary>
-    public bool BodyTruncated => _kept.Truncated;
+    public bool BodyTruncated => _reader.BodyTruncated;
 
-    /// <summary>Whether this runtime lets the generator's sockets complete inline (see the class remarks).</summary>
-    public static bool InlineCompletions => s_setPreferInline is not null;
+    /// <summary>Whether responses complete on an event thread, without a hop to the thread pool.</summary>
+    public static bool InlineCompletions => ConnectionSockets.InlineCompletions;
 
     /// <summary>True when the last request failed because the watchdog aborted it.</summary>
     public bool TimedOut => _timedOut;
@@ -87,9 +70,18 @@ internal sealed partial class Http11Connection(EndPoint endPoint, CancellationTo
                 }
                 try
                 {
-                    return await ExchangeAsync(_socket!, request).ConfigureAwait(false);
+                    var socket = _socket!;
+                    _reader.Begin();
+                    await socket.SendAsync(request).ConfigureAwait(false);
+                    var (response, close) = await _reader.ReadAsync(socket, request.Span.StartsWith("HEAD "u8)).ConfigureAwait(false);
+                    if (close)
+                    {
+                        CloseSocket();
+                    }
+                    return response;
                 }
-                catch (Exception ex) when (reused && !_gotBytes && attempt == 1 && !stop.IsCancellationRequested && IsIdleClose(ex))
+                catch (Exception ex) when (reused && !_reader.GotBytes && attempt == 1 && !stop.IsCancellationRequested
+                    && Volatile.Read(ref _busySince) != Aborted && IsIdleClose(ex))
                 {
                     // The server closed this keep-alive connection while it was idle (closed or reset before a single
                     // byte of the response): one retry on a new connection, as HttpClient does. A server that closes
@@ -123,12 +115,12 @@ internal sealed partial class Http11Connection(EndPoint endPoint, CancellationTo
         var since = Volatile.Read(ref _busySince);
         if (since > 0 && since < deadline && Interlocked.CompareExchange(ref _busySince, Aborted, since) == since)
         {
-            Volatile.Read(ref _socket)?.Dispose();
+            Volatile.Read(ref _socket)?.Abort();
         }
     }
 
     /// <summary>Ends the request in flight, if any: the run is stopping.</summary>
-    public void Abort() => Volatile.Read(ref _socket)?.Dispose();
+    public void Abort() => Volatile.Read(ref _socket)?.Abort();
 
     public void Dispose() => CloseSocket();
 
@@ -151,93 +143,13 @@ internal sealed partial class Http11Connection(EndPoint endPoint, CancellationTo
         }
     }
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask ConnectAsync()
+    private ValueTask ConnectAsync()
     {
-        var socket = endPoint is IPEndPoint ip
-            ? new Socket(ip.AddressFamily, SocketType.Stream, ProtocolType.Tcp)
-            : new Socket(SocketType.Stream, ProtocolType.Tcp);
-        socket.NoDelay = true;
-        try
-        {
-            s_setPreferInline?.Invoke(socket, [true]);
-        }
-        catch (TargetInvocationException)
-        {
-            // Not supported on this platform: the thread pool completes the operations instead.
-        }
+        var socket = ConnectionSockets.Create();
+        // Published before connecting, so that an abort (watchdog or stop) reaches a connect that hangs.
         Volatile.Write(ref _socket, socket);
-        if (_buffer.Length == 0)
-        {
-            _buffer = new byte[InitialBuffer];
-        }
-        _start = _end = 0;
-        await socket.ConnectAsync(endPoint, stop).ConfigureAwait(false);
+        return socket.ConnectAsync(endPoint, stop);
     }
 
-    private void CloseSocket()
-    {
-        Interlocked.Exchange(ref _socket, null)?.Dispose();
-        _start = _end = 0;
-    }
-
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<Http11Response> ExchangeAsync(Socket socket, ReadOnlyMemory<byte> request)
-    {
-        _gotBytes = false;
-        _kept.Clear();
-        for (var sent = 0; sent < request.Length;)
-        {
-            sent += await socket.SendAsync(request[sent..], SocketFlags.None).ConfigureAwait(false);
-        }
-        // No pipelining, so nothing the server sent before this request belongs to it.
-        _start = _end = 0;
-        while (true)
-        {
-            int headEnd;
-            while ((headEnd = _buffer.AsSpan(_start, _end - _start).IndexOf("\r\n\r\n"u8)) < 0)
-            {
-                // The receive is awaited here rather than in a helper: one state machine fewer on every response.
-                MakeRoom();
-                var n = await socket.ReceiveAsync(_buffer.AsMemory(_end), SocketFlags.None).ConfigureAwait(false);
-                if (n == 0)
-                {
-                    throw new Http11ProtocolException("the server closed the connection before the end of the response headers");
-                }
-                _end += n;
-                _gotBytes = true;
-            }
-            var head = Http11Head.Parse(_buffer.AsSpan(_start, headEnd));
-            _start += headEnd + 4;
-            if (head.Status is >= 100 and < 200 and not 101)
-            {
-                continue; // an interim response (100 Continue, 103 Early Hints): the real one follows
-            }
-            long body = 0;
-            var close = head.Close;
-            if (head.Status is 204 or 304 or 101 || request.Span.StartsWith("HEAD "u8))
-            {
-                // no body (a HEAD response's Content-Length is the GET's)
-            }
-            else if (head.Chunked)
-            {
-                body = await ReadChunkedAsync(socket).ConfigureAwait(false);
-            }
-            else if (head.ContentLength >= 0)
-            {
-                await SkipAsync(socket, head.ContentLength).ConfigureAwait(false);
-                body = head.ContentLength;
-            }
-            else
-            {
-                body = await ReadToCloseAsync(socket).ConfigureAwait(false);
-                close = true;
-            }
-            if (close)
-            {
-                CloseSocket();
-            }
-            return new Http11Response(head.Status, body);
-        }
-    }
+    private void CloseSocket() => Interlocked.Exchange(ref _socket, null)?.Dispose();
 }

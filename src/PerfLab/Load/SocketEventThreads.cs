@@ -1,16 +1,17 @@
 using System.Globalization;
 using PerfLab.Common;
+using PerfLab.Load.Sockets;
 
 namespace PerfLab.Load;
 
 /// <summary>
-/// CPU time of the runtime's socket event threads (".NET Sockets"), read from /proc/self/task on Linux. With inline
-/// completions those threads run the generator's whole request loop, so one of them busy all the time limits the
-/// generator even when the process as a whole uses less than its cores.
+/// CPU time of the generator's socket event threads (its own loops', "perflab sockets", or the runtime's, ".NET
+/// Sockets"), read from /proc/self/task on Linux. Those threads run the generator's whole request loop, so one of
+/// them busy all the time limits the generator even when the process as a whole uses less than its cores.
 /// </summary>
 internal static class SocketEventThreads
 {
-    private const string ThreadName = ".NET Sockets";
+    private const string RuntimeThreadName = ".NET Sockets";
 
     /// <summary>User + system ticks per event thread id; empty where /proc is not available.</summary>
     public static Dictionary<int, long> CpuTicks()
@@ -24,7 +25,8 @@ internal static class SocketEventThreads
         {
             foreach (var task in Directory.EnumerateDirectories("/proc/self/task"))
             {
-                if (File.ReadAllText(Path.Combine(task, "comm")).TrimEnd('\n') != ThreadName)
+                var name = File.ReadAllText(Path.Combine(task, "comm")).TrimEnd('\n');
+                if (name is not (RuntimeThreadName or EpollLoop.ThreadName))
                 {
                     continue;
                 }

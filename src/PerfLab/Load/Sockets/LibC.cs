@@ -1,0 +1,56 @@
+using System.Net.Sockets;
+using System.Runtime.InteropServices;
+
+namespace PerfLab.Load.Sockets;
+
+/// <summary>The few Linux calls the generator's event loop makes itself: epoll, send and recv on non-blocking sockets.</summary>
+internal static class LibC
+{
+    public const int EAgain = 11;
+    public const int EIntr = 4;
+    public const int MsgNoSignal = 0x4000;
+    public const int EpollCloExec = 0x80000;
+    public const int EpollCtlAdd = 1;
+    public const int EpollCtlDel = 2;
+    public const uint EpollIn = 0x001;
+    public const uint EpollOut = 0x004;
+    public const uint EpollErr = 0x008;
+    public const uint EpollHup = 0x010;
+    public const uint EpollRdHup = 0x2000;
+    public const uint EpollEt = 1u << 31;
+
+    /// <summary>A failed call's errno as the runtime's own <see cref="SocketException"/> would name it.</summary>
+    public static SocketException Error(int errno) => new((int)(errno switch
+    {
+        111 => SocketError.ConnectionRefused,
+        104 => SocketError.ConnectionReset,
+        103 => SocketError.ConnectionAborted,
+        32 => SocketError.Shutdown, // EPIPE
+        110 => SocketError.TimedOut,
+        113 => SocketError.HostUnreachable,
+        101 => SocketError.NetworkUnreachable,
+        99 => SocketError.AddressNotAvailable,
+        107 => SocketError.NotConnected,
+        9 => SocketError.OperationAborted, // EBADF: the descriptor was closed
+        _ => SocketError.SocketError,
+    }));
+
+// DllImport keeps the project free of unsafe code; these marshal trivially (byte arrays and byrefs are pinned).
+#pragma warning disable SYSLIB1054
+    [DllImport("libc", SetLastError = true)]
+    public static extern int epoll_create1(int flags);
+
+    /// <summary><paramref name="epollEvent"/>: a struct epoll_event laid out as <see cref="EpollLoop"/> describes.</summary>
+    [DllImport("libc", SetLastError = true)]
+    public static extern int epoll_ctl(int epfd, int op, int fd, byte[] epollEvent);
+
+    [DllImport("libc", SetLastError = true)]
+    public static extern int epoll_wait(int epfd, [Out] byte[] events, int maxEvents, int timeoutMs);
+
+    [DllImport("libc", SetLastError = true)]
+    public static extern nint send(int fd, ref byte buffer, nint length, int flags);
+
+    [DllImport("libc", SetLastError = true)]
+    public static extern nint recv(int fd, ref byte buffer, nint length, int flags);
+#pragma warning restore SYSLIB1054
+}
