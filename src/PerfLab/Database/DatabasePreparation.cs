@@ -29,7 +29,8 @@ public static class DatabasePreparation
         if (!state.IsCurrent)
         {
             log.WriteLine($"seeding the AdventureWorks data ({state.Describe()})...");
-            await Seeder.SeedAsync(connection, new InlineProgress<SeedProgress>(p => log.WriteLine($"    {p.Step}: {p.Rows} rows, {p.Elapsed.TotalSeconds:0.0} s")), ct);
+            await Seeder.SeedAsync(connection,
+                new InlineProgress<SeedProgress>(p => log.WriteLine($"    {p.Step}: {p.Rows} rows, {p.Elapsed.TotalSeconds:0.0} s")), ct);
         }
         return (connection, $"perflab's PostgreSQL {status.MajorVersion} on 127.0.0.1:{status.Port} ({cluster.DataDir})");
     }
