@@ -28,7 +28,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var settings = new AnalysisSettings(request.Profile, request.Repeat, request.Aa, noise);
         var started = DateTimeOffset.UtcNow;
         var fitted = new List<string>();
-        _experiments = RunOpening.FitBudget(_experiments, request.Profile, request.Budget, e => (Rule(e).MinBlocks, e.VariantsToRun(request.Aa).Count), fitted);
+        _experiments = RunOpening.FitBudget(_experiments, request.Profile, request.Budget, e =>
+            (Rule(e).MinBlocks, e.VariantsToRun(request.Aa).Count), fitted);
         foreach (var change in fitted)
         {
             observer.Message("to fit the budget: " + change);
@@ -39,11 +40,13 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var provenance = RunEnvironment.DescribeAsync(request, repetitions, ct);
         var plan = new RunPlan(_experiments.Select(e => new PlannedExperiment(e.Name,
             RunPlan.PlannedRunSeconds(e, ProfileOf(e)), e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)));
-        var state = new RunState(plan, new RunBudget(request.Budget, p => TimeSpan.FromSeconds(plan.EstimateBlockSeconds(p.Experiment.Name))), settings);
+        var state = new RunState(plan,
+            new RunBudget(request.Budget, p => TimeSpan.FromSeconds(plan.EstimateBlockSeconds(p.Experiment.Name))), settings);
 
         foreach (var experiment in _experiments)
         {
-            await _starts.Sessions.PrepareAsync(experiment, experiment.VariantsToRun(request.Aa).Select(ProfileOf(experiment).Apply).ToList(), ct);
+            var variants = experiment.VariantsToRun(request.Aa).Select(ProfileOf(experiment).Apply).ToList();
+            await _starts.Sessions.PrepareAsync(experiment, variants, ct);
         }
         if (_experiments.Count > 0 && !ct.IsCancellationRequested)
         {
@@ -113,7 +116,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         return halt;
     }
 
-    private StoppingRule Rule(ExperimentDefinition experiment) => StoppingRule.For(ProfileOf(experiment), request.Repeat, request.PrecisionPercent);
+    private StoppingRule Rule(ExperimentDefinition experiment) =>
+        StoppingRule.For(ProfileOf(experiment), request.Repeat, request.PrecisionPercent);
 
     /// <summary>
     /// One more block of the experiment, then the stopping rule's decision. <paramref name="later"/>: other experiments
@@ -132,7 +136,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         {
             return halt;
         }
-        p.Widest = StoppingRule.WidestHalfWidth(ExperimentAnalyzer.Analyze(p.Experiment, p.Runs, state.Settings).Comparisons, p.Experiment.Decide);
+        p.Widest = StoppingRule.WidestHalfWidth(ExperimentAnalyzer.Analyze(p.Experiment, p.Runs, state.Settings).Comparisons,
+            p.Experiment.Decide);
         var decision = p.Rule.Decide(p.Blocks, p.Widest, state.Budget.HasRoomFor(p));
         if (!decision.Stop && p.Blocks >= p.Rule.MinBlocks && StoppingRule.NeverInEffect(p.Runs) is { Stop: true } never)
         {

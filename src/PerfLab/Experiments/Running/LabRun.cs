@@ -42,7 +42,10 @@ public sealed record LabRunChoices(ProfileName Profile)
     public IReadOnlyList<Threshold> Gates { get; init; } = [];
 }
 
-/// <summary>A finished lab run: its results, gates evaluated, and the folder its reports belong in (created, with the logs in it).</summary>
+/// <summary>
+/// A finished lab run: its results, gates evaluated, and the
+/// folder its reports belong in (created, with the logs in it).
+/// </summary>
 public sealed record LabRunOutcome(RunResults Results, string Folder);
 
 /// <summary>
@@ -53,13 +56,16 @@ public sealed record LabRunOutcome(RunResults Results, string Folder);
 public static class LabRun
 {
     /// <param name="console">Where the preparation's lines go (the database's start, the core layout).</param>
-    public static async Task<LabRunOutcome> RunAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, IRunObserver observer,
+    public static async Task<LabRunOutcome> RunAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices,
+        IRunObserver observer,
         TextWriter console, CancellationToken ct)
     {
-        var outDir = Path.GetFullPath(choices.Output ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
+        var outDir = Path.GetFullPath(choices.Output
+            ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
         if (Directory.Exists(outDir) || File.Exists(outDir))
         {
-            throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.", ExitCode.Usage);
+            throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.",
+                ExitCode.Usage);
         }
         var (layout, connectionString, database) = await PrepareAsync(selected, choices, console, ct);
         Directory.CreateDirectory(outDir);
@@ -87,13 +93,18 @@ public static class LabRun
         }
         var gated = results with
         {
-            Thresholds = ThresholdGate.Evaluate(results, name => [.. (selected.FirstOrDefault(e => e.Name == name)?.Thresholds ?? []), .. choices.Gates]),
+            Thresholds = ThresholdGate.Evaluate(results, name =>
+                [.. (selected.FirstOrDefault(e => e.Name == name)?.Thresholds ?? []), .. choices.Gates]),
         };
         return new LabRunOutcome(gated, outDir);
     }
 
-    /// <summary>The cores laid out and checked against every condition, and the database started, warmed and pinned when one is needed.</summary>
-    private static async Task<(CoreLayout Layout, string ConnectionString, string Database)> PrepareAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, TextWriter console,
+    /// <summary>
+    /// The cores laid out and checked against every condition, and
+    /// the database started, warmed and pinned when one is needed.
+    /// </summary>
+    private static async Task<(CoreLayout Layout, string ConnectionString, string Database)> PrepareAsync(
+        IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, TextWriter console,
         CancellationToken ct)
     {
         var layout = RunEnvironment.PlanLayout(choices.Pin);
@@ -112,7 +123,8 @@ public static class LabRun
         {
             await DatabasePreparation.WarmAsync(connectionString, ct);
         }
-        await DatabasePreparation.ApplyLayoutAsync(layout.Generator, needsDatabase ? layout.Database : null, choices.Connection, choices.DataDir, ct);
+        await DatabasePreparation.ApplyLayoutAsync(layout.Generator, needsDatabase ? layout.Database : null, choices.Connection,
+            choices.DataDir, ct);
         console.WriteLine($"cores: {layout.Note}");
         return (layout, connectionString, database);
     }

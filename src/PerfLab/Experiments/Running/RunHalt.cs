@@ -15,5 +15,7 @@ public sealed record RunHalt(RunHaltKind Kind, string Reason)
 
     /// <summary>The halt a run's record calls for, if any: a record of a database that went down stops the whole run.</summary>
     public static RunHalt? After(Results.RunRecord record) =>
-        record.FailureKind == Results.FailureKind.DatabaseDown ? new RunHalt(RunHaltKind.DatabaseDown, record.FailureReason ?? "the database went down") : null;
+        record.FailureKind == Results.FailureKind.DatabaseDown
+            ? new RunHalt(RunHaltKind.DatabaseDown, record.FailureReason ?? "the database went down")
+            : null;
 }

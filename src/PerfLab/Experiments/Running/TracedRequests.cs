@@ -28,5 +28,6 @@ public static class TracedRequests
     }
 
     public static string TooFew(long requests) => string.Create(CultureInfo.InvariantCulture,
-        $"only {requests} requests completed while the trace ran: too few to divide by, so this trace gives no per-request figure (thread and CPU time are per second traced instead).");
+        $"only {requests} requests completed while the trace ran: too few to divide by, so this trace gives no per-request figure (thread "
+            + $"and CPU time are per second traced instead).");
 }
