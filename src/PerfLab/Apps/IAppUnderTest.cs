@@ -34,7 +34,10 @@ public interface IRunningApp : IAsyncDisposable
     /// <summary>An HttpClient for this app (speaking the HTTP version it serves), optionally through a proxy address.</summary>
     HttpClient CreateClient(TimeSpan timeout, Uri? through = null);
 
-    /// <summary>What the running process shows of its variant: what was confirmed, what could not be, and what is shown not to hold.</summary>
+    /// <summary>
+    /// What the running process shows of its variant: what was
+    /// confirmed, what could not be, and what is shown not to hold.
+    /// </summary>
     /// <exception cref="Common.PerfLabException">The app could not be asked at all (the built-in SUT's /info did not answer).</exception>
     Task<VariantEffect> CheckVariantAsync(CancellationToken ct);
 }
