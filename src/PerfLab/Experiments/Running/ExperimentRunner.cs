@@ -44,16 +44,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var state = new RunState(plan,
             new RunBudget(request.Budget, p => TimeSpan.FromSeconds(plan.EstimateBlockSeconds(p.Experiment.Name))), settings);
 
-        foreach (var experiment in _experiments)
-        {
-            var variants = experiment.VariantsToRun(request.Aa).Select(ProfileOf(experiment).Apply).ToList();
-            await _starts.Sessions.PrepareAsync(experiment, variants, ct);
-        }
-        if (_experiments.Count > 0 && !ct.IsCancellationRequested)
-        {
-            var first = _experiments[0];
-            await _starts.Sessions.PrimeAsync(first, ProfileOf(first).Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
-        }
+        await PrepareAsync(ct);
 
         var progress = new List<ExperimentProgress>();
         RunHalt? halt;
@@ -87,6 +78,21 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             MachineNoise = machineNoise,
             Sweeps = request.Experiments.Any(e => e.Sweep is not null) ? SweepAnalysis.Gather(request.Experiments, results) : null,
         };
+    }
+
+    /// <summary>Every experiment's variants prepared before the first block, then the first variant primed.</summary>
+    private async Task PrepareAsync(CancellationToken ct)
+    {
+        foreach (var experiment in _experiments)
+        {
+            var variants = experiment.VariantsToRun(request.Aa).Select(ProfileOf(experiment).Apply).ToList();
+            await _starts.Sessions.PrepareAsync(experiment, variants, ct);
+        }
+        if (_experiments.Count > 0 && !ct.IsCancellationRequested)
+        {
+            var first = _experiments[0];
+            await _starts.Sessions.PrimeAsync(first, ProfileOf(first).Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
+        }
     }
 
     /// <summary>What every block of the run shares: the plan it counts in, the time budget, the analysis settings.</summary>

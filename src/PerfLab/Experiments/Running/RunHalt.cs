@@ -22,7 +22,8 @@ public sealed record RunHalt(RunHaltKind Kind, string Reason)
         var file = Path.Combine(logFolder, "perflab-fault.txt");
         File.WriteAllText(file, ex.ToString());
         return new RunHalt(RunHaltKind.Fault,
-            $"perflab failed unexpectedly ({ex.GetType().Name}: {ex.Message}); the runs before it are kept; details for a bug report: {file}");
+            $"perflab failed unexpectedly ({ex.GetType().Name}: {ex.Message}); the runs before it are kept; "
+                + $"details for a bug report: {file}");
     }
 
     /// <summary>The halt a run's record calls for, if any: a record of a database that went down stops the whole run.</summary>

@@ -45,7 +45,8 @@ public static class TracedRequests
         return steady < TraceFindings.MinRequests
             ? (traced, null)
             : (steady, string.Create(CultureInfo.InvariantCulture,
-                $"only {traced} requests completed while the trace ran (they outlast it): per-request figures divide by the measured window's rate instead ({measuredRps:0.#} RPS x {tracedSeconds:0.0} s = {steady} requests)."));
+                $"only {traced} requests completed while the trace ran (they outlast it): per-request figures divide by the measured "
+                    + $"window's rate instead ({measuredRps:0.#} RPS x {tracedSeconds:0.0} s = {steady} requests)."));
     }
 
     public static string TooFew(long requests) => string.Create(CultureInfo.InvariantCulture,
