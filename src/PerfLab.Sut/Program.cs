@@ -54,7 +54,8 @@ try
 catch (IOException ex) when (ex.InnerException is System.Net.Sockets.SocketException or AddressInUseException)
 {
     // Kestrel's bind failure: one line naming the address, not a stack trace.
-    Console.Error.WriteLine($"perflab-sut: {ex.Message} ({ex.InnerException!.Message}). Choose another port with --urls, or stop what listens there.");
+    Console.Error.WriteLine($"perflab-sut: {ex.Message} ({ex.InnerException!.Message}). Choose another port with "
+        + "--urls, or stop what listens there.");
     return 3;
 }
 return 0;

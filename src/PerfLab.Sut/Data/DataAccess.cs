@@ -32,7 +32,8 @@ public sealed record DatabaseSettings(string? ConnectionString, int CommandTimeo
     {
         if (string.IsNullOrWhiteSpace(ConnectionString))
         {
-            throw new DatabaseNotConfiguredException($"ConnectionStrings:{ConnectionStringName} is not set; start the SUT with `perflab sut start`.");
+            throw new DatabaseNotConfiguredException($"ConnectionStrings:{ConnectionStringName} is not set; start the "
+                + "SUT with `perflab sut start`.");
         }
     }
 }

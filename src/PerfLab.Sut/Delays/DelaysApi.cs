@@ -34,26 +34,26 @@ public static class DelaysApi
             return TypedResults.Ok(WeatherForecast.Sample());
         });
 
-        app.MapGet("/diagnostics/sync", Results<Ok<DelayResult>, ValidationProblem> (HttpContext context, IAdventureWorksQueries queries, DatabaseSettings settings) =>
+        app.MapGet("/diagnostics/sync",
+            Results<Ok<DelayResult>, ValidationProblem> (HttpContext context, IAdventureWorksQueries queries, DatabaseSettings settings) =>
         {
             if (!TryGetMs(context, 500, out var ms, out var problem))
             {
                 return problem;
             }
-            settings.EnsureConfigured();
             // Blocking all the way: the async=false run completes inside the call, on this thread.
-            queries.SleepAsync(ms / 1000.0, settings.CommandTimeoutSeconds + ms / 1000, async: false, context.RequestAborted).GetAwaiter().GetResult();
+            SleepInDatabaseAsync(queries, settings, ms, async: false, context.RequestAborted).GetAwaiter().GetResult();
             return TypedResults.Ok(new DelayResult("sync", ms));
         });
 
-        app.MapGet("/diagnostics/async", async Task<Results<Ok<DelayResult>, ValidationProblem>> (HttpContext context, IAdventureWorksQueries queries, DatabaseSettings settings) =>
+        app.MapGet("/diagnostics/async", async Task<Results<Ok<DelayResult>, ValidationProblem>> (HttpContext context,
+            IAdventureWorksQueries queries, DatabaseSettings settings) =>
         {
             if (!TryGetMs(context, 500, out var ms, out var problem))
             {
                 return problem;
             }
-            settings.EnsureConfigured();
-            await queries.SleepAsync(ms / 1000.0, settings.CommandTimeoutSeconds + ms / 1000, async: true, context.RequestAborted);
+            await SleepInDatabaseAsync(queries, settings, ms, async: true, context.RequestAborted);
             return TypedResults.Ok(new DelayResult("async", ms));
         });
 
@@ -69,6 +69,14 @@ public static class DelaysApi
         });
 
         return app;
+    }
+
+    // pg_sleep for ms milliseconds, with a command timeout that outlasts it.
+    private static Task SleepInDatabaseAsync(
+        IAdventureWorksQueries queries, DatabaseSettings settings, int ms, bool async, CancellationToken ct)
+    {
+        settings.EnsureConfigured();
+        return queries.SleepAsync(ms / 1000.0, settings.CommandTimeoutSeconds + ms / 1000, async, ct);
     }
 
     private static bool TryGetMs(HttpContext context, int fallback, out int ms, out ValidationProblem problem)
@@ -92,7 +100,8 @@ public sealed record WeatherForecast(DateOnly Date, int TemperatureC, string Sum
     {
         var today = DateOnly.FromDateTime(DateTime.UtcNow);
         return Enumerable.Range(1, 5)
-            .Select(i => new WeatherForecast(today.AddDays(i), Random.Shared.Next(-20, 55), Summaries[Random.Shared.Next(Summaries.Length)]))
+            .Select(i => new WeatherForecast(today.AddDays(i), Random.Shared.Next(-20, 55),
+                Summaries[Random.Shared.Next(Summaries.Length)]))
             .ToArray();
     }
 }

@@ -121,7 +121,8 @@ public sealed record EffectiveVariants(DataAccessMode DataAccess, SerializerKind
         var wanted = Parse(Variants.Console, value, "Console", errors);
         if (errors.Count == before && wanted != ConsoleOutput.Current)
         {
-            errors.Add($"{SutOptions.Section}:Console = '{value}' but the standard output is {Variants.NameOf(Variants.Console, ConsoleOutput.Current)}: " +
+            errors.Add($"{SutOptions.Section}:Console = '{value}' but the standard output " +
+                $"is {Variants.NameOf(Variants.Console, ConsoleOutput.Current)}: " +
                 "start the SUT through perflab (which opens the terminal for Console=terminal), or leave the setting out.");
         }
     }

@@ -12,14 +12,16 @@ public static class InfoApi
 {
     public static IEndpointRouteBuilder MapInfo(this IEndpointRouteBuilder app)
     {
-        app.MapGet("/info", (EffectiveVariants variants, DatabaseSettings database, IOptions<KestrelServerOptions> kestrel, IConfiguration configuration) =>
+        app.MapGet("/info", (EffectiveVariants variants, DatabaseSettings database, IOptions<KestrelServerOptions> kestrel,
+            IConfiguration configuration) =>
             TypedResults.Ok(SutInfo.Read(variants, database, kestrel.Value, configuration)));
         return app;
     }
 }
 
 /// <summary>The body of GET /info.</summary>
-/// <param name="DataLayer">ef-core or ado-net, the one serving the pages; <paramref name="DataLayers"/>: the ones this build offers.</param>
+/// <param name="DataLayer">ef-core or ado-net, the one serving the pages;
+/// <paramref name="DataLayers"/>: the ones this build offers.</param>
 /// <param name="Console">Where the standard output really goes: terminal (a pseudo-terminal perflab reads) or redirected.</param>
 /// <param name="DataLayerVersions">The EF Core, EF Core provider and Npgsql versions this process has loaded.</param>
 /// <param name="MethodsJitted">Methods the JIT compiled since the process started (the total behind the methods-jitted counters).</param>
@@ -63,9 +65,14 @@ public sealed record SutInfo(
                 GCSettings.IsServerGC,
                 GCSettings.LatencyMode.ToString(),
                 gcConfig.TryGetValue("ConcurrentGC", out var concurrent) && concurrent is true,
-                gcConfig.TryGetValue("HeapCount", out var heaps) ? Convert.ToInt64(heaps, System.Globalization.CultureInfo.InvariantCulture) : null,
-                gcConfig.TryGetValue("GCDynamicAdaptationMode", out var datas) ? Convert.ToInt64(datas, System.Globalization.CultureInfo.InvariantCulture) : null,
-                gcConfig.ToDictionary(pair => pair.Key, pair => Convert.ToString(pair.Value, System.Globalization.CultureInfo.InvariantCulture) ?? "")),
+                gcConfig.TryGetValue("HeapCount", out var heaps)
+                    ? Convert.ToInt64(heaps, System.Globalization.CultureInfo.InvariantCulture)
+                    : null,
+                gcConfig.TryGetValue("GCDynamicAdaptationMode", out var datas)
+                    ? Convert.ToInt64(datas, System.Globalization.CultureInfo.InvariantCulture)
+                    : null,
+                gcConfig.ToDictionary(pair => pair.Key, pair =>
+                    Convert.ToString(pair.Value, System.Globalization.CultureInfo.InvariantCulture) ?? "")),
             new ThreadPoolInfo(minWorker, minIo, maxWorker, maxIo, System.Threading.ThreadPool.ThreadCount),
             Variants.NameOf(Variants.Serializer, variants.Serializer),
             Variants.NameOf(Variants.DataAccess, variants.DataAccess),

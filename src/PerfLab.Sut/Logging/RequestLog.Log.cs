@@ -2,7 +2,8 @@ namespace PerfLab.Sut.Logging;
 
 public sealed partial class RequestLog
 {
-    [LoggerMessage(EventId = 1001, Level = LogLevel.Information, Message = "Served {Resource} page {PageNumber} (size {PageSize}): {Count} rows")]
+    [LoggerMessage(EventId = 1001, Level = LogLevel.Information,
+        Message = "Served {Resource} page {PageNumber} (size {PageSize}): {Count} rows")]
     private static partial void LogPageServed(ILogger logger, string resource, int pageNumber, int pageSize, int count);
 
     [LoggerMessage(EventId = 1002, Level = LogLevel.Information, Message = "Served {Resource} {Id}")]

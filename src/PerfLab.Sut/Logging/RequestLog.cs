@@ -3,7 +3,8 @@ using PerfLab.Sut.Hosting;
 namespace PerfLab.Sut.Logging;
 
 /// <summary>
-/// One log line per CRUD request (none with Logging=none, the default: seed 000's app logs nothing per request), written the way the Logging variant asks: through the ILogger extension methods
+/// One log line per CRUD request (none with Logging=none, the default: seed 000's app logs nothing
+/// per request), written the way the Logging variant asks: through the ILogger extension methods
 /// (default and locked-console, whose provider differs) or through source-generated LoggerMessage methods.
 /// </summary>
 public sealed partial class RequestLog(ILogger<RequestLog> logger, EffectiveVariants variants)

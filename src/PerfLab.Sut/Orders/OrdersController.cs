@@ -24,7 +24,8 @@ public sealed class OrdersController(IAdventureWorksQueries queries, DataAccess 
         {
             return new List<SalesOrderHeader>();
         }
-        var orders = await data.QueryAsync((awaited, ct) => queries.OrdersPageAsync((int)skip, pageSize, awaited, ct), HttpContext.RequestAborted);
+        var orders = await data.QueryAsync((awaited, ct) => queries.OrdersPageAsync((int)skip, pageSize, awaited, ct),
+            HttpContext.RequestAborted);
         shaping.ShapeOrders(orders);
         log.PageServed("orders", pageNumber, pageSize, orders.Count);
         return orders;

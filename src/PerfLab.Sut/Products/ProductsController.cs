@@ -19,7 +19,8 @@ public sealed class ProductsController(IAdventureWorksQueries queries, DataAcces
         {
             return new List<Product>();
         }
-        var products = await data.QueryAsync((awaited, ct) => queries.ProductsPageAsync((int)skip, pageSize, awaited, ct), HttpContext.RequestAborted);
+        var products = await data.QueryAsync((awaited, ct) => queries.ProductsPageAsync((int)skip, pageSize, awaited, ct),
+            HttpContext.RequestAborted);
         log.PageServed("products", pageNumber, pageSize, products.Count);
         return products;
     }

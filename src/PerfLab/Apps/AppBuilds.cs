@@ -52,14 +52,17 @@ public static class AppBuilds
         }
         if (!Directory.Exists(path))
         {
-            throw new PerfLabException($"the app's project {path} does not exist: give a folder with one .csproj, or the .csproj itself.", ExitCode.Usage);
+            throw new PerfLabException($"the app's project {path} does not exist: give a folder with one .csproj, or the .csproj itself.",
+                ExitCode.Usage);
         }
-        var projects = Directory.GetFiles(path, "*.csproj").Concat(Directory.GetFiles(path, "*.fsproj")).Order(StringComparer.Ordinal).ToList();
+        var projects = Directory.GetFiles(path, "*.csproj").Concat(Directory.GetFiles(path, "*.fsproj")).Order(StringComparer.Ordinal)
+            .ToList();
         return projects.Count == 1
             ? Path.GetFullPath(projects[0])
             : throw new PerfLabException(projects.Count == 0
                 ? $"no .csproj in {path}: give the folder of the app's project, or the project file itself."
-                : $"{path} holds {projects.Count} project files ({string.Join(", ", projects.Select(p => Path.GetFileName(p)))}): name one of them.",
+                : $"{path} holds {projects.Count} project files ({string.Join(", ", projects.Select(p => Path.GetFileName(p)))}): name one "
+                    + "of them.",
                 ExitCode.Usage);
     }
 
@@ -118,7 +121,8 @@ public static class AppBuilds
         }, ct);
         if (exitCode != 0)
         {
-            var errors = log.Where(l => l.Contains("error", StringComparison.OrdinalIgnoreCase)).Select(l => l.Trim()).Distinct().Take(8).ToList();
+            var errors = log.Where(l => l.Contains("error", StringComparison.OrdinalIgnoreCase)).Select(l => l.Trim()).Distinct().Take(8)
+                .ToList();
             throw new PerfLabException(
                 $"publishing {what} failed (dotnet publish exit code {exitCode}):{Environment.NewLine}  " +
                 string.Join(Environment.NewLine + "  ", errors.Count > 0 ? errors : log.TakeLast(8)), ExitCode.Failed);
@@ -137,7 +141,8 @@ public static class AppBuilds
             .Select(f => f[..^".runtimeconfig.json".Length] + ".dll").Where(File.Exists).ToList();
         return apps.Count == 1
             ? apps[0]
-            : throw new PerfLabException($"cannot tell the app's DLL in {folder} ({apps.Count} runnable DLLs); is the project an executable?", ExitCode.Usage);
+            : throw new PerfLabException($"cannot tell the app's DLL in {folder} ({apps.Count} runnable DLLs); is the project "
+                + "an executable?", ExitCode.Usage);
     }
 
     /// <summary>A hash of a project folder's files (bin, obj and dot-folders left out) and of the build files above it.</summary>
@@ -162,7 +167,8 @@ public static class AppBuilds
     {
         for (var dir = Directory.GetParent(folder); dir is not null; dir = dir.Parent)
         {
-            foreach (var name in new[] { "Directory.Build.props", "Directory.Build.targets", "Directory.Packages.props", "global.json", "nuget.config" })
+            foreach (var name in new[] { "Directory.Build.props", "Directory.Build.targets", "Directory.Packages.props", "global.json",
+                "nuget.config" })
             {
                 var file = Path.Combine(dir.FullName, name);
                 if (File.Exists(file))

@@ -13,7 +13,8 @@ public static class AppReadiness
 
     /// <returns>The pid of the app's .NET process: the started one, or the first .NET process below it.</returns>
     /// <exception cref="PerfLabException">The app exited first, or did not answer 2xx in time; with the tail of its log.</exception>
-    public static async Task<int> WaitAsync(Process process, Uri address, string readyPath, TimeSpan timeout, string logFile, CancellationToken ct)
+    public static async Task<int> WaitAsync(Process process, Uri address, string readyPath, TimeSpan timeout, string logFile,
+        CancellationToken ct)
     {
         using var client = new HttpClient { BaseAddress = address, Timeout = TimeSpan.FromSeconds(5) };
         var clock = Stopwatch.StartNew();

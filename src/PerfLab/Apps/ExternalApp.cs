@@ -20,7 +20,8 @@ public sealed class ExternalApp(AppLaunch launch) : IAppUnderTest
                 _dll = (await AppBuilds.PublishAsync(launch.Source.Path, launch.Source.GitRef, progress, ct)).Dll;
                 break;
             case AppSourceKind.Dll when !File.Exists(launch.Source.Path):
-                throw new PerfLabException($"the app's DLL {launch.Source.Path} does not exist; build it first or give its project instead.", ExitCode.Usage);
+                throw new PerfLabException($"the app's DLL {launch.Source.Path} does not exist; build it first or give its "
+                    + "project instead.", ExitCode.Usage);
             case AppSourceKind.Dll:
                 _dll = Path.GetFullPath(launch.Source.Path);
                 break;
@@ -60,9 +61,11 @@ public sealed class ExternalApp(AppLaunch launch) : IAppUnderTest
             : [];
         var urlArguments = launch.Binding == AppBinding.Urls ? new[] { "--urls", url } : [];
         var command = launch.Source.Kind == AppSourceKind.Command
-            ? launch.Source.Path.Replace(AppLaunch.PortPlaceholder, address.Port.ToString(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal)
+            ? launch.Source.Path.Replace(AppLaunch.PortPlaceholder,
+                address.Port.ToString(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal)
             : $"{Quote(ProcessRunner.DotnetHost)} {Quote(_dll!)}";
-        var script = $"exec {pin}{command} {string.Join(' ', urlArguments.Concat(configArguments).Select(Quote))} </dev/null >\"${LogVariable}\" 2>&1";
+        var script = $"exec {pin}{command} {string.Join(' ', urlArguments.Concat(configArguments).Select(Quote))} "
+            + $"</dev/null >\"${LogVariable}\" 2>&1";
 
         var environment = new Dictionary<string, string>
         {

@@ -59,7 +59,8 @@ public sealed class GitWorktree : IAsyncDisposable
         var added = await GitSource.RunAsync(["-C", source.Repository, "worktree", "add", "--detach", folder, source.Commit], ct);
         if (added.ExitCode != 0)
         {
-            throw new PerfLabException($"git could not check out {source.Commit[..12]} into a worktree: {added.Output}", ExitCode.Environment);
+            throw new PerfLabException($"git could not check out {source.Commit[..12]} into a worktree: {added.Output}",
+                ExitCode.Environment);
         }
         return new GitWorktree(source.Repository, folder);
     }

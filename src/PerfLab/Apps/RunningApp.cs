@@ -14,7 +14,8 @@ internal sealed class RunningApp(Process process, int pid, Uri baseAddress, stri
     public bool HasExited => process.HasExited;
     public int ExitCode => process.ExitCode;
     public string TailOfLog(int lines = 15) => SutProcess.Tail(logFile, lines);
-    public HttpClient CreateClient(TimeSpan timeout, Uri? through = null) => SutProcess.ClientFor(through ?? baseAddress, http2Only: false, timeout);
+    public HttpClient CreateClient(TimeSpan timeout, Uri? through = null) =>
+        SutProcess.ClientFor(through ?? baseAddress, http2Only: false, timeout);
 
     public async Task<VariantEffect> CheckVariantAsync(CancellationToken ct)
     {

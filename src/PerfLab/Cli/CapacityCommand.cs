@@ -15,20 +15,42 @@ public static class CapacityCommand
     public static Command Create()
     {
         var url = new Argument<string>("url") { Description = "The URL to load (loopback only)." };
-        var slo = new Option<string>("--slo") { Description = "The latency bound each step must meet: p99<100ms, p95<=250ms, mean<20ms ...", Required = true };
-        var errors = new Option<string?>("--errors") { Description = $"The error-rate bound each step must meet (default {CapacitySlo.DefaultErrors})." };
-        var from = new Option<double>("--from") { Description = "The first rate tried, in requests/s; each following step doubles it.", DefaultValueFactory = _ => 50 };
-        from.Check(v => v > 0 && double.IsFinite(v), "--from must be a positive number of requests per second.");
-        var max = new Option<double>("--max") { Description = "The highest rate tried, in requests/s.", DefaultValueFactory = _ => 100_000 };
-        max.Check(v => v > 0 && double.IsFinite(v), "--max must be a positive number of requests per second.");
+        var slo = new Option<string>("--slo")
+        {
+            Description = "The latency bound each step must meet: p99<100ms, p95<=250ms, mean<20ms ...",
+            Required = true,
+        };
+        var errors = new Option<string?>("--errors")
+        {
+            Description = $"The error-rate bound each step must meet (default {CapacitySlo.DefaultErrors}).",
+        };
+        var from = new Option<double>("--from")
+        {
+            Description = "The first rate tried, in requests/s; each following step doubles it.",
+            DefaultValueFactory = _ => 50,
+        }.Check(v => v > 0 && double.IsFinite(v), "--from must be a positive number of requests per second.");
+        var max = new Option<double>("--max")
+        {
+            Description = "The highest rate tried, in requests/s.",
+            DefaultValueFactory = _ => 100_000,
+        }.Check(v => v > 0 && double.IsFinite(v), "--max must be a positive number of requests per second.");
         var duration = DurationOption("--duration", "Measured time of each step (long enough to see a queue grow).", DefaultDuration, "-d");
         var warmup = DurationOption("--warmup", "Load before each step's measured window, excluded from its figures.", DefaultWarmup, "-w");
-        var connections = new Option<int?>("--connections", "-c") { Description = "The in-flight cap (connections) of every step (default: twice the SLO's latency times the rate, plus 16)." };
-        connections.Check(v => v is null or (>= 1 and <= 10_000), "--connections must be from 1 to 10000.");
-        var html = new Option<FileInfo?>("--html") { Description = "Also write the latency-against-rate chart (with the SLO line) and every step to this HTML file." };
-        var json = new Option<bool>("--json") { Description = "Print only the result as JSON on stdout (capacityRps, the bracket, every step); progress goes to stderr." };
+        var connections = new Option<int?>("--connections", "-c")
+        {
+            Description = "The in-flight cap (connections) of every step (default: twice the SLO's latency times the rate, plus 16).",
+        }.Check(v => v is null or (>= 1 and <= 10_000), "--connections must be from 1 to 10000.");
+        var html = new Option<FileInfo?>("--html")
+        {
+            Description = "Also write the latency-against-rate chart (with the SLO line) and every step to this HTML file.",
+        };
+        var json = new Option<bool>("--json")
+        {
+            Description = "Print only the result as JSON on stdout (capacityRps, the bracket, every step); progress goes to stderr.",
+        };
 
-        var command = new Command("capacity", "Find the highest request rate a URL sustains within an SLO (open-model steps, then bisection to within 5 %).");
+        var command = new Command("capacity", "Find the highest request rate a URL sustains within an SLO (open-model steps, "
+            + "then bisection to within 5 %).");
         command.Arguments.Add(url);
         foreach (var option in new Option[] { slo, errors, from, max, duration, warmup, connections, html, json })
         {
@@ -43,13 +65,15 @@ public static class CapacityCommand
                     $"--max ({range.Max:0.##}) is below --from ({range.From:0.##}): give a range that rises."), ExitCode.Usage);
             }
             var objective = CapacitySlo.Parse(pr.GetValue(slo), pr.GetValue(errors));
-            var settings = new CapacityStepSettings(pr.GetValue(duration) ?? DefaultDuration, pr.GetValue(warmup) ?? DefaultWarmup, pr.GetValue(connections));
+            var settings = new CapacityStepSettings(pr.GetValue(duration) ?? DefaultDuration, pr.GetValue(warmup) ?? DefaultWarmup,
+                pr.GetValue(connections));
             return await RunAsync(pr.GetValue(url)!, objective, range, settings, pr.GetValue(json), pr.GetValue(html), ct);
         });
         return command;
     }
 
-    private static async Task<int> RunAsync(string url, CapacitySlo slo, CapacityRange range, CapacityStepSettings settings, bool asJson, FileInfo? html, CancellationToken ct)
+    private static async Task<int> RunAsync(string url, CapacitySlo slo, CapacityRange range, CapacityStepSettings settings, bool asJson,
+        FileInfo? html, CancellationToken ct)
     {
         var log = asJson ? Console.Error : Console.Out;
         log.WriteLine(CapacityText.Header(url, slo.Describe(), settings.Duration.TotalSeconds, settings.Warmup.TotalSeconds));
@@ -80,6 +104,7 @@ public static class CapacityCommand
     {
         Description = description + $" (default {fallback.TotalSeconds:0}s)",
         HelpName = "duration",
-        CustomParser = r => OptionChecks.Duration(r, name, name == "--warmup" ? TimeSpan.Zero : TimeSpan.FromMilliseconds(500), TimeSpan.FromHours(1)) ?? fallback,
+        CustomParser = r => OptionChecks.Duration(r, name, name == "--warmup" ? TimeSpan.Zero : TimeSpan.FromMilliseconds(500),
+            TimeSpan.FromHours(1)) ?? fallback,
     };
 }

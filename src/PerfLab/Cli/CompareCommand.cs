@@ -12,59 +12,120 @@ public static class CompareCommand
 {
     public static Command Create()
     {
-        var app = new Argument<string?>("app")
+        var o = new CompareOptions();
+        var verb = new Command("compare", "Compare variants of an app in one line, without a file: same report "
+            + "and verdicts as `perflab run`.");
+        verb.Arguments.Add(o.App);
+        foreach (var option in new Option[] { o.Command, o.Urls, o.Users, o.Rate, o.Variants, o.Ready, o.Profile, o.Repeat, o.Precision,
+            o.Budget, o.Thresholds, o.Output, o.Trace, o.Pin })
+        {
+            verb.Options.Add(option);
+        }
+        o.Ci.AddTo(verb);
+        verb.SetAction(async (parse, ct) =>
+        {
+            var urls = parse.GetValue(o.Urls) ?? [];
+            var spec = new CompareSpec(parse.GetValue(o.App), parse.GetValue(o.Command), urls, parse.GetValue(o.Users),
+                parse.GetValue(o.Rate), parse.GetValue(o.Variants) ?? [], parse.GetValue(o.Ready) ?? DefaultReady(urls));
+            var experiment = CompareDefinition.Build(spec, Environment.CurrentDirectory);
+            var gates = ThresholdOptions.Parse(parse.GetValue(o.Thresholds));
+            ThresholdOptions.EnsureScenariosExist(gates, experiment.Scenarios.Select(s => s.Name));
+            return await RunCommand.RunSelectedAsync([experiment], new LabRunChoices(parse.GetValue(o.Profile))
+            {
+                Repeat = parse.GetValue(o.Repeat), Output = parse.GetValue(o.Output), Pin = parse.GetValue(o.Pin),
+                Precision = parse.GetValue(o.Precision), Budget = RunTuningOptions.BudgetOf(parse, o.Budget),
+                Trace = parse.GetValue(o.Trace), Gates = gates,
+            }, o.Ci.Begin(parse, "compare"), ct);
+        });
+        return verb;
+    }
+
+    private sealed class CompareOptions
+    {
+        public Argument<string?> App { get; } = new("app")
         {
             Description = "The app: a project folder or .csproj (published in Release, cached) or a built .dll (or give --command).",
             Arity = ArgumentArity.ZeroOrOne,
         };
-        var command = new Option<string?>("--command") { Description = "A command that starts the app instead, with {port} where its port goes (else it gets ASPNETCORE_URLS)." };
-        var urls = new Option<string[]>("--url", "-u") { Description = "A path to load, e.g. /api/orders; repeat for scenarios run side by side.", Required = true };
-        var users = new Option<int?>("--users", "-c") { Description = "Virtual users per path (closed model, as wrk; default 10)." };
-        users.Check(v => v is null or (>= 1 and <= 10_000), "--users must be from 1 to 10000.");
-        var rate = new Option<int?>("--rate", "-R") { Description = "Requests per second per path instead (open model, latency from the intended send time, as wrk2)." };
-        rate.Check(v => v is null or (>= 1 and <= 1_000_000), "--rate must be from 1 to 1000000.");
-        var variants = new Option<string[]>("--variant")
+
+        public Option<string?> Command { get; } = new("--command")
         {
-            Description = "NAME or \"NAME: ITEM ...\" with ITEM one of KEY=VALUE (environment, e.g. DOTNET_gcServer=1), --Key=Value (configuration, " +
-                          "e.g. --Report:Cache=true) or @REF (a git ref of the project, built in a worktree); the first is the baseline. At least two.",
+            Description = "A command that starts the app instead, with {port} where its port goes (else it gets ASPNETCORE_URLS).",
+        };
+
+        public Option<string[]> Urls { get; } = new("--url", "-u")
+        {
+            Description = "A path to load, e.g. /api/orders; repeat for scenarios run side by side.",
             Required = true,
         };
-        var ready = new Option<string>("--ready") { Description = "A path that answers 2xx once the app is ready (default: the first --url, or / when it has a {placeholder})." };
-        var profile = new Option<ProfileName>("--profile", "-p")
-        {
-            Description = "quick (the default: 10 s steady warm-up, 6 s windows, blocks until ±5 %), smoke (one 2 s run each), article (5 × 30 s).",
-            DefaultValueFactory = _ => ProfileName.Quick,
-        };
-        profile.AcceptOnlyFromAmong([.. ProfileNames.Keys]);
-        var repeat = new Option<int?>("--repeat", "-r") { Description = "Interleaved blocks (each variant once per block); the minimum when the profile adds blocks for precision." };
-        repeat.Check(v => v is null or (>= 1 and <= 100), "--repeat must be from 1 to 100.");
-        var output = new Option<string?>("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten.", HelpName = "folder" };
-        var trace = new Option<bool?>("--trace") { Description = "Trace each variant's first run for 5 s after its window (default: on, except the smoke profile)." };
-        var pin = new Option<bool?>("--pin") { Description = "Pin the app and the generator to separate CPUs (default: only with 4 or more cores)." };
-        var (precision, budget, ci) = (RunTuningOptions.Precision(), RunTuningOptions.Budget(), new OutputOptions());
-        var thresholds = ThresholdOptions.Create("A CI gate checked after the run, e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (RPS against the baseline), \"no-worse\"; repeatable. A failing gate exits with 5.");
 
-        var verb = new Command("compare", "Compare variants of an app in one line, without a file: same report and verdicts as `perflab run`.");
-        verb.Arguments.Add(app);
-        foreach (var option in new Option[] { command, urls, users, rate, variants, ready, profile, repeat, precision, budget, thresholds, output, trace, pin })
+        public Option<int?> Users { get; } = new Option<int?>("--users", "-c")
         {
-            verb.Options.Add(option);
-        }
-        ci.AddTo(verb);
-        verb.SetAction(async (parse, ct) =>
+            Description = "Virtual users per path (closed model, as wrk; default 10).",
+        }.Check(v => v is null or (>= 1 and <= 10_000), "--users must be from 1 to 10000.");
+
+        public Option<int?> Rate { get; } = new Option<int?>("--rate", "-R")
         {
-            var spec = new CompareSpec(parse.GetValue(app), parse.GetValue(command), parse.GetValue(urls) ?? [], parse.GetValue(users),
-                parse.GetValue(rate), parse.GetValue(variants) ?? [], parse.GetValue(ready) ?? DefaultReady(parse.GetValue(urls) ?? []));
-            var experiment = CompareDefinition.Build(spec, Environment.CurrentDirectory);
-            var gates = ThresholdOptions.Parse(parse.GetValue(thresholds));
-            ThresholdOptions.EnsureScenariosExist(gates, experiment.Scenarios.Select(s => s.Name));
-            return await RunCommand.RunSelectedAsync([experiment], new LabRunChoices(parse.GetValue(profile))
+            Description = "Requests per second per path instead (open model, latency from the intended send time, as wrk2).",
+        }.Check(v => v is null or (>= 1 and <= 1_000_000), "--rate must be from 1 to 1000000.");
+
+        public Option<string[]> Variants { get; } = new("--variant")
+        {
+            Description = "NAME or \"NAME: ITEM ...\" with ITEM one of KEY=VALUE (environment, e.g. DOTNET_gcServer=1), "
+                + "--Key=Value (configuration, e.g. --Report:Cache=true) or @REF (a git ref of the project, built in a worktree); "
+                + "the first is the baseline. At least two.",
+            Required = true,
+        };
+
+        public Option<string> Ready { get; } = new("--ready")
+        {
+            Description = "A path that answers 2xx once the app is ready (default: the first --url, or / when it has a {placeholder}).",
+        };
+
+        public Option<ProfileName> Profile { get; } = ProfileOption();
+
+        public Option<int?> Repeat { get; } = new Option<int?>("--repeat", "-r")
+        {
+            Description = "Interleaved blocks (each variant once per block); the minimum when the profile adds blocks for precision.",
+        }.Check(v => v is null or (>= 1 and <= 100), "--repeat must be from 1 to 100.");
+
+        public Option<string?> Output { get; } = new("--out", "-o")
+        {
+            Description = "Output folder (default: results/<timestamp>); never overwritten.",
+            HelpName = "folder",
+        };
+
+        public Option<bool?> Trace { get; } = new("--trace")
+        {
+            Description = "Trace each variant's first run for 5 s after its window (default: on, except the smoke profile).",
+        };
+
+        public Option<bool?> Pin { get; } = new("--pin")
+        {
+            Description = "Pin the app and the generator to separate CPUs (default: only with 4 or more cores).",
+        };
+
+        public Option<double?> Precision { get; } = RunTuningOptions.Precision();
+
+        public Option<TimeSpan?> Budget { get; } = RunTuningOptions.Budget();
+
+        public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
+            "A CI gate checked after the run, e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (RPS "
+            + "against the baseline), \"no-worse\"; repeatable. A failing gate exits with 5.");
+
+        public OutputOptions Ci { get; } = new();
+
+        private static Option<ProfileName> ProfileOption()
+        {
+            var profile = new Option<ProfileName>("--profile", "-p")
             {
-                Repeat = parse.GetValue(repeat), Output = parse.GetValue(output), Pin = parse.GetValue(pin), Precision = parse.GetValue(precision),
-                Budget = RunTuningOptions.BudgetOf(parse, budget), Trace = parse.GetValue(trace), Gates = gates,
-            }, ci.Begin(parse, "compare"), ct);
-        });
-        return verb;
+                Description = "quick (the default: 10 s steady warm-up, 6 s windows, blocks until ±5 %), smoke (one 2 s "
+                    + "run each), article (5 × 30 s).",
+                DefaultValueFactory = _ => ProfileName.Quick,
+            };
+            profile.AcceptOnlyFromAmong([.. ProfileNames.Keys]);
+            return profile;
+        }
     }
 
     /// <summary>

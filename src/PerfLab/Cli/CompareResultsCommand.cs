@@ -24,10 +24,12 @@ public static class CompareResultsCommand
             HelpName = "file",
         };
         var thresholds = ThresholdOptions.Create(
-            "A CI gate: \"p99<250ms\", \"errors<1%\", \"rps>1000\" on B; \"change>-5%\" (each RPS figure, B against A), \"no-worse\" (no verdict worse); repeatable. A failing gate exits with 5.");
+            "A CI gate: \"p99<250ms\", \"errors<1%\", \"rps>1000\" on B; \"change>-5%\" (each RPS figure, B against A), \"no-worse\" (no "
+                + "verdict worse); repeatable. A failing gate exits with 5.");
 
         var command = new Command("compare-results",
-            "Compare two result folders: RPS, mean and p99 latency and errors of each experiment, variant and scenario, B against A, with a verdict; optionally gated by thresholds.");
+            "Compare two result folders: RPS, mean and p99 latency and errors of each experiment, variant and scenario, B against A, with "
+                + "a verdict; optionally gated by thresholds.");
         command.Arguments.Add(a);
         command.Arguments.Add(b);
         command.Options.Add(output);
@@ -56,7 +58,10 @@ public static class CompareResultsCommand
             var comparison = ResultsComparison.Compare(resultsA, resultsB, labelA, labelB).WithGates(gates);
             Write(comparison, outPath, htmlPath);
             var exit = (int)(ThresholdGate.AllPassed(comparison.Thresholds) ? ExitCode.Success : ExitCode.ThresholdsFailed);
-            return Task.FromResult(outputs.Finish(CiSummary.Of(comparison, exit) with { Reports = [.. new[] { outPath, htmlPath }.OfType<string>()] }));
+            return Task.FromResult(outputs.Finish(CiSummary.Of(comparison, exit) with
+            {
+                Reports = [.. new[] { outPath, htmlPath }.OfType<string>()],
+            }));
         });
         return command;
     }

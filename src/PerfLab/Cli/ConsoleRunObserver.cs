@@ -10,7 +10,10 @@ public sealed class ConsoleRunObserver : IRunObserver
 {
     public void RunStarting(RunPosition p) =>
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"[{p.Index}/{p.Total}] {p.Experiment}: {p.Variant} (repetition {p.Repetition}/{p.Repetitions}){(p.Remaining is { } r ? $"  ETA {Fmt.Duration(TimeSpan.FromSeconds(Math.Round(r.TotalSeconds)))}" : "")}"));
+            $"[{p.Index}/{p.Total}] {p.Experiment}: {p.Variant} (repetition {p.Repetition}/{p.Repetitions}){Eta(p.Remaining)}"));
+
+    private static string Eta(TimeSpan? remaining) =>
+        remaining is { } r ? $"  ETA {Fmt.Duration(TimeSpan.FromSeconds(Math.Round(r.TotalSeconds)))}" : "";
 
     public void RunFinished(RunPosition p, RunRecord record)
     {
@@ -50,8 +53,9 @@ public sealed class ConsoleRunObserver : IRunObserver
         var widest = double.IsFinite(p.WidestHalfWidthPercent)
             ? string.Create(CultureInfo.InvariantCulture, $"{p.WidestHalfWidthPercent:0.0} %")
             : "not yet computable";
+        var decision = p.Decision.Stop ? $": stop, {p.Decision.Reason}" : $": {p.Decision.Reason ?? "one more block"}";
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"    {p.Experiment}: block {p.Block} done, widest half-width {widest} (target {p.TargetPercent:0.#} %){(p.Decision.Stop ? $": stop, {p.Decision.Reason}" : $": {p.Decision.Reason ?? "one more block"}")}"));
+            $"    {p.Experiment}: block {p.Block} done, widest half-width {widest} (target {p.TargetPercent:0.#} %){decision}"));
     }
 
     public void Message(string text) => Console.WriteLine($"    {text}");

@@ -63,7 +63,8 @@ internal sealed record CounterSelection(IReadOnlyList<string> Providers, IReadOn
                 var unknown = counters.FirstOrDefault(c => !known.Contains(c));
                 if (unknown is not null || counters.Length == 0)
                 {
-                    error = $"'{entry}': {(unknown is null ? "no counter named" : $"{provider[0]} has no counter '{unknown}'")}; its counters: {string.Join(", ", known)}.";
+                    error = $"'{entry}': {(unknown is null ? "no counter named" : $"{provider[0]} has no counter '{unknown}'")}; its "
+                        + $"counters: {string.Join(", ", known)}.";
                     return null;
                 }
                 only.UnionWith(counters);
@@ -85,7 +86,9 @@ internal sealed record CounterSelection(IReadOnlyList<string> Providers, IReadOn
         Samples = [.. recording.Samples.Select(s => s with { Values = s.Values.Where(v => only.Contains(v.Key)).ToDictionary() })],
     };
 
-    public CounterSample Keep(CounterSample sample) => Only is not { } only ? sample : sample with { Values = sample.Values.Where(v => only.Contains(v.Key)).ToDictionary() };
+    public CounterSample Keep(CounterSample sample) => Only is not { } only
+        ? sample
+        : sample with { Values = sample.Values.Where(v => only.Contains(v.Key)).ToDictionary() };
 
     private static IEnumerable<string> SplitOutsideBrackets(string text)
     {

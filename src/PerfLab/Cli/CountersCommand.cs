@@ -74,7 +74,8 @@ public static class CountersCommand
         var duration = DurationOption("How long to collect (30s, 2m, 1h; default 30s).");
         var output = new Option<string>("--out", "-o")
         {
-            Description = "The file to write (a file, not a folder); the format follows the extension (.json, .csv) unless --format is given.",
+            Description = "The file to write (a file, not a folder); the format follows the extension (.json, "
+                + ".csv) unless --format is given.",
             HelpName = "file",
             DefaultValueFactory = _ => "counters.json",
         };
@@ -95,15 +96,19 @@ public static class CountersCommand
         command.SetAction(async (ParseResult pr, CancellationToken ct) =>
         {
             var outPath = pr.GetValue(output)!;
-            var fileFormat = (pr.GetValue(format) is { } named ? Enum.Parse<CounterFileFormat>(named, ignoreCase: true) : CounterFiles.FormatFromExtension(outPath))
-                ?? throw new PerfLabException($"cannot tell the format of '{outPath}': use a .json or .csv extension, or --format.", ExitCode.Usage);
+            var fileFormat = (pr.GetValue(format) is { } named
+                    ? Enum.Parse<CounterFileFormat>(named, ignoreCase: true)
+                    : CounterFiles.FormatFromExtension(outPath))
+                ?? throw new PerfLabException($"cannot tell the format of '{outPath}': use a .json or .csv extension, or --format.",
+                    ExitCode.Usage);
             var spec = target.Read(pr);
             var selection = pr.GetValue(counters) ?? CounterSelection.All;
             var options = Options(selection, pr.GetValue(interval), pr.GetValue(source), pr.GetValue(duration) ?? TimeSpan.FromSeconds(30));
             await using var opened = await ProcessTarget.OpenAsync(spec, ct);
             var process = opened.Process;
             Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"collecting counters of {process.ProcessId} ({process.Name}) for {options.Duration!.Value.TotalSeconds:0.#} s; Ctrl+C stops and writes what was collected."));
+                $"collecting counters of {process.ProcessId} ({process.Name}) for {options.Duration!.Value.TotalSeconds:0.#} s; Ctrl+C "
+                    + $"stops and writes what was collected."));
             var recording = selection.Keep(await CounterCollector.CollectAsync(process.ProcessId, options, null, ct));
             // The file is written even when cancelled: Ctrl+C must not lose what was measured.
             await CounterFiles.WriteAsync(recording, outPath, fileFormat, CancellationToken.None);
@@ -146,10 +151,12 @@ public static class CountersCommand
         }
     }
 
-    private static async Task<CounterRecording> MonitorLiveAsync(DotnetProcess process, CounterOptions options, CounterSelection selection, CancellationToken ct)
+    private static async Task<CounterRecording> MonitorLiveAsync(DotnetProcess process, CounterOptions options, CounterSelection selection,
+        CancellationToken ct)
     {
         var latest = new LatestValues();
-        var table = new Table().Border(TableBorder.Simple).AddColumn("counter").AddColumn(new TableColumn("value").RightAligned()).AddColumn("unit");
+        var table = new Table().Border(TableBorder.Simple).AddColumn("counter").AddColumn(new TableColumn("value").RightAligned())
+            .AddColumn("unit");
         CounterRecording? recording = null;
         await AnsiConsole.Live(table).StartAsync(async ctx =>
         {
@@ -169,12 +176,15 @@ public static class CountersCommand
     {
         var (second, values) = latest.Read();
         table.Rows.Clear();
-        table.Title = new TableTitle(string.Create(CultureInfo.InvariantCulture,
-            $"{process.ProcessId} {process.Name}  {(second is null ? "waiting for the first sample..." : DateTimeOffset.FromUnixTimeSeconds(second.Value).UtcDateTime.ToString("HH:mm:ss 'UTC'", CultureInfo.InvariantCulture))}"));
+        var time = second is { } unix
+            ? DateTimeOffset.FromUnixTimeSeconds(unix).UtcDateTime.ToString("HH:mm:ss 'UTC'", CultureInfo.InvariantCulture)
+            : "waiting for the first sample...";
+        table.Title = new TableTitle(string.Create(CultureInfo.InvariantCulture, $"{process.ProcessId} {process.Name}  {time}"));
         foreach (var definition in definitions)
         {
             var value = values.TryGetValue(definition.Name, out var v) ? CounterFiles.Format(v) : "-";
-            table.AddRow(Markup.Escape(definition.Name), value, Markup.Escape(definition.Kind == CounterKind.Rate ? definition.Unit + " / interval" : definition.Unit));
+            var unit = definition.Kind == CounterKind.Rate ? definition.Unit + " / interval" : definition.Unit;
+            table.AddRow(Markup.Escape(definition.Name), value, Markup.Escape(unit));
         }
     }
 
@@ -209,7 +219,8 @@ public static class CountersCommand
     private sealed class PlainLines(CounterSelection selection) : IProgress<CounterSample>
     {
         public void Report(CounterSample value) =>
-            Console.WriteLine(DateTimeOffset.FromUnixTimeSeconds(value.UnixSeconds).UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture)
+            Console.WriteLine(DateTimeOffset.FromUnixTimeSeconds(value.UnixSeconds).UtcDateTime
+                .ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture)
                 + " " + string.Join(' ', selection.Keep(value).Values.Select(kv => kv.Key + "=" + CounterFiles.Format(kv.Value))));
     }
 
@@ -236,7 +247,8 @@ public static class CountersCommand
     {
         var option = new Option<string?>("--source")
         {
-            Description = "Where to read the runtime counters: auto (the default: the System.Runtime meter on .NET 9+, EventCounters before), meter or eventcounters.",
+            Description = "Where to read the runtime counters: auto (the default: the System.Runtime meter on .NET 9+, EventCounters "
+                + "before), meter or eventcounters.",
         };
         option.AcceptOnlyFromAmong("auto", "meter", "eventcounters");
         return option;

@@ -14,6 +14,7 @@ public static class DbOptions
 
     public static Option<string?> DataDir() => new("--data-dir")
     {
-        Description = $"Data folder of perflab's own PostgreSQL (also: env {ManagedCluster.DataDirVariable}; default: {ManagedCluster.DefaultDataDir()}).",
+        Description = $"Data folder of perflab's own PostgreSQL (also: env {ManagedCluster.DataDirVariable}; "
+            + $"default: {ManagedCluster.DefaultDataDir()}).",
     };
 }

@@ -25,10 +25,13 @@ internal static class ExperimentListJson
         e.RunsByDefault,
         e.Sweep is { } sweep ? [.. sweep.Values] : null,
         e.Profiles.ToDictionary(p => p.Key.Key(), p => new ProfileEntry(
-            DurationText.Format(p.Value.Warmup), DurationText.Format(p.Value.Duration), p.Value.Repeat, p.Value.PrecisionPercent, p.Value.MaxRepeat)));
+            DurationText.Format(p.Value.Warmup), DurationText.Format(p.Value.Duration), p.Value.Repeat, p.Value.PrecisionPercent,
+                p.Value.MaxRepeat)));
 
-    private sealed record ExperimentEntry(string Name, string Title, string? Seed, string? App, string Baseline, IReadOnlyList<string> Variants,
-        IReadOnlyList<string> Scenarios, string Load, bool RunsByDefault, IReadOnlyList<double>? Sweep, IReadOnlyDictionary<string, ProfileEntry> Profiles);
+    private sealed record ExperimentEntry(string Name, string Title, string? Seed, string? App, string Baseline,
+        IReadOnlyList<string> Variants,
+        IReadOnlyList<string> Scenarios, string Load, bool RunsByDefault, IReadOnlyList<double>? Sweep,
+            IReadOnlyDictionary<string, ProfileEntry> Profiles);
 
     private sealed record ProfileEntry(string Warmup, string Duration, int Repeat, double? PrecisionPercent, int? MaxRepeat);
 }

@@ -14,7 +14,8 @@ public static class HostCommand
 {
     public static Command Create()
     {
-        var command = new Command("host", "A role on a host, started by the controller over ssh (perflab load --hosts, see docs/hosts.md); it exits when its session or standard input closes.")
+        var command = new Command("host", "A role on a host, started by the controller over ssh (perflab load --hosts, see docs/hosts.md); "
+            + "it exits when its session or standard input closes.")
         {
             Hidden = true,
         };
@@ -69,7 +70,8 @@ public static class HostCommand
     {
         var index = new Option<int>("--index") { Description = "This generator's place among the generators, from 0.", Required = true };
         var count = new Option<int>("--of") { Description = "How many generators share the load.", Required = true };
-        var command = new Command("load", "Load generator i of N: reads the controller's load arguments (a JSON array) and a start time, streams HdrHistogram interval logs and its result.");
+        var command = new Command("load", "Load generator i of N: reads the controller's load arguments (a JSON array) and a start time, "
+            + "streams HdrHistogram interval logs and its result.");
         command.Options.Add(index);
         command.Options.Add(count);
         command.SetAction(async (pr, ct) =>
@@ -84,7 +86,8 @@ public static class HostCommand
             {
                 return (int)ExitCode.Interrupted;
             }
-            var args = JsonSerializer.Deserialize<string[]>(line) ?? throw new PerfLabException("expected the load arguments as a JSON array.", ExitCode.Usage);
+            var args = JsonSerializer.Deserialize<string[]>(line)
+                ?? throw new PerfLabException("expected the load arguments as a JSON array.", ExitCode.Usage);
             var plan = share.Apply(LoadCommand.PlanFromArguments(args));
             return await GeneratorRole.RunAsync(plan, share, Console.In, Console.Out, ct);
         });

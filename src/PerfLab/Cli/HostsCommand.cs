@@ -13,7 +13,8 @@ public static class HostsCommand
 
     public static Command Create()
     {
-        var command = new Command("hosts", "Hosts of their own for the app, PostgreSQL and the load generators, reached over OpenSSH (see docs/hosts.md).");
+        var command = new Command("hosts", "Hosts of their own for the app, PostgreSQL and the load generators, reached "
+            + "over OpenSSH (see docs/hosts.md).");
         command.Subcommands.Add(Check());
         return command;
     }
@@ -22,7 +23,9 @@ public static class HostsCommand
     {
         var file = new Argument<FileInfo>("file") { Description = "The hosts file (hosts.yaml: ssh-config, app, db, load)." };
         var json = new Option<bool>("--json") { Description = "Print the result as JSON on stdout." };
-        var command = new Command("check", "Check every host of a hosts file over ssh: reachable with the key, cores, memory, OS, .NET runtime, clock offset to this machine with its uncertainty, and the round trips generator -> app -> db. Exit 4 naming the host and the fix when one is unfit.");
+        var command = new Command("check", "Check every host of a hosts file over ssh: reachable with the key, cores, memory, OS, .NET "
+            + "runtime, clock offset to this machine with its uncertainty, and the round trips generator -> app -> db. Exit 4 naming the "
+            + "host and the fix when one is unfit.");
         command.Arguments.Add(file);
         command.Options.Add(json);
         command.SetAction(async (pr, ct) =>
@@ -59,7 +62,8 @@ public static class HostsCommand
         Table(text, links);
         if (report.Hosts.Any(h => h.Clock.UncertaintyMs > 1))
         {
-            text.AppendLine().AppendLine("note: a clock offset is known to more than ±1 ms; timelines across hosts are aligned only to that.");
+            text.AppendLine().AppendLine("note: a clock offset is known to more than ±1 ms; timelines across "
+                + "hosts are aligned only to that.");
         }
         return text.ToString();
     }

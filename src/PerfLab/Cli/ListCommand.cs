@@ -12,8 +12,13 @@ public static class ListCommand
     public static Command Create()
     {
         var folder = ExperimentOptions.Folder();
-        var json = new Option<bool>("--json") { Description = "Print the experiments as JSON (name, title, seed or app, baseline, variants, scenarios, load, profiles) instead." };
-        var command = new Command("list", "List the experiments with the seed each reproduces (or the app it measures), its variants and load.");
+        var json = new Option<bool>("--json")
+        {
+            Description = "Print the experiments as JSON (name, title, seed or app, baseline, variants, "
+                + "scenarios, load, profiles) instead.",
+        };
+        var command = new Command("list", "List the experiments with the seed each reproduces (or the app it "
+            + "measures), its variants and load.");
         command.Options.Add(folder);
         command.Options.Add(json);
         command.SetAction(parse =>
@@ -30,11 +35,15 @@ public static class ListCommand
                 Console.WriteLine(e.App is { } app
                     ? $"{e.Name,-16} {app.Kind.ToString().ToLowerInvariant()} {app.Path}  {e.Title}"
                     : $"{e.Name,-16} seed {e.Seed}  {e.Title}");
-                Console.WriteLine($"{"",-16} variants: {string.Join(", ", e.Variants.Select(v => v.Name == e.Baseline ? v.Name + " (baseline)" : v.Name))}");
-                Console.WriteLine($"{"",-16} load: {ExperimentAnalyzer.DescribeLoad(e, quick)}; quick profile: warm-up {(quick.WarmupUntilSteady ? "until steady, at most " : "")}{DurationText.Format(quick.Warmup)}, {DurationText.Format(quick.Duration)} measured, {Repetitions(quick)}");
+                var variants = e.Variants.Select(v => v.Name == e.Baseline ? v.Name + " (baseline)" : v.Name);
+                Console.WriteLine($"{"",-16} variants: {string.Join(", ", variants)}");
+                var warmup = (quick.WarmupUntilSteady ? "until steady, at most " : "") + DurationText.Format(quick.Warmup);
+                Console.WriteLine($"{"",-16} load: {ExperimentAnalyzer.DescribeLoad(e, quick)}; quick profile: warm-up {warmup}, "
+                    + $"{DurationText.Format(quick.Duration)} measured, {Repetitions(quick)}");
                 if (!e.RunsByDefault)
                 {
-                    Console.WriteLine($"{"",-16} not in the default run{(e.Sweep is { } sweep ? $" (a sweep: {sweep.Values.Count} points, each a full experiment)" : "")}: run it by name, `perflab run {e.Name}`");
+                    var sweepNote = e.Sweep is { } sweep ? $" (a sweep: {sweep.Values.Count} points, each a full experiment)" : "";
+                    Console.WriteLine($"{"",-16} not in the default run{sweepNote}: run it by name, `perflab run {e.Name}`");
                 }
             }
             return (int)ExitCode.Success;

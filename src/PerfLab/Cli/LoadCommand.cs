@@ -16,7 +16,8 @@ public static class LoadCommand
 
     private static Command Create(LoadOptions o)
     {
-        var command = new Command("load", "Apply HTTP load to a URL and report throughput, latency percentiles and errors (like wrk/hey; wrk2-style open model).");
+        var command = new Command("load", "Apply HTTP load to a URL and report throughput, latency percentiles and errors (like "
+            + "wrk/hey; wrk2-style open model).");
         command.Arguments.Add(o.Url);
         foreach (var option in o.All)
         {
@@ -26,7 +27,10 @@ public static class LoadCommand
         return command;
     }
 
-    /// <summary>The plan that `perflab load` with these arguments would run: how a remote generator reads the controller's command line.</summary>
+    /// <summary>
+    /// The plan that `perflab load` with these arguments would run:
+    /// how a remote generator reads the controller's command line.
+    /// </summary>
     internal static LoadPlan PlanFromArguments(IReadOnlyList<string> args)
     {
         var o = new LoadOptions();
@@ -47,7 +51,8 @@ public static class LoadCommand
         var gates = ThresholdOptions.Parse(pr.GetValue(o.Thresholds));
         if (gates.FirstOrDefault(g => g.Metric is Threshold.Change or Threshold.NoWorse) is { } relative)
         {
-            throw new PerfLabException($"threshold '{relative.Text}' compares against a baseline; perflab load measures one target (use perflab run or compare-results).", ExitCode.Usage);
+            throw new PerfLabException($"threshold '{relative.Text}' compares against a baseline; perflab load measures one target (use "
+                + "perflab run or compare-results).", ExitCode.Usage);
         }
         var plan = LoadPlanBuilder.Build(o.Read(pr));
         ThresholdOptions.EnsureScenariosExist(gates, plan.Scenarios.Select(s => s.Name));
@@ -78,41 +83,115 @@ public static class LoadCommand
     /// <summary>The options of `perflab load`, read into the engine's <see cref="LoadRequest"/>.</summary>
     private sealed class LoadOptions
     {
-        public Argument<string> Url { get; } = new("url") { Description = "Target URL; may hold one {placeholder} filled from --values, --values-file or --values-url." };
-        public Option<int> Users { get; } = Positive(new Option<int>("--users", "-c", "--connections") { Description = "Virtual users (closed), connections = in-flight cap (open).", DefaultValueFactory = _ => 10 });
-        public Option<TimeSpan?> Duration { get; } = DurationOption("--duration", "Measured duration after warm-up (e.g. 500ms, 30s, 2m); with -n only a cap (default 10m); burst: a cap (default 10m); ramp: default until the last step has run one interval.", "-d");
-        public Option<long?> Requests { get; } = Positive(new Option<long?>("--requests", "-n") { Description = "Stop after this many measured requests." });
+        public Argument<string> Url { get; } = new("url")
+        {
+            Description = "Target URL; may hold one {placeholder} filled from --values, --values-file or --values-url.",
+        };
+        public Option<int> Users { get; } = Positive(new Option<int>("--users", "-c", "--connections")
+        {
+            Description = "Virtual users (closed), connections = in-flight cap (open).",
+            DefaultValueFactory = _ => 10,
+        });
+        public Option<TimeSpan?> Duration { get; } = DurationOption("--duration", "Measured duration after warm-up (e.g. 500ms, 30s, 2m); "
+            + "with -n only a cap (default 10m); burst: a cap (default 10m); ramp: default until the last step has run one interval.",
+            "-d");
+        public Option<long?> Requests { get; } = Positive(new Option<long?>("--requests", "-n")
+        {
+            Description = "Stop after this many measured requests.",
+        });
         public Option<double?> Rate { get; } = RateOption();
         public Option<string?> Model { get; } = ModelOption();
-        public Option<int?> BurstSize { get; } = Positive(new Option<int?>("--burst-size") { Description = "Burst: requests sent at once (default 200, as seed 001)." });
-        public Option<int?> Batches { get; } = Positive(new Option<int?>("--batches") { Description = "Burst: measured batches (default 10)." });
+        public Option<int?> BurstSize { get; } = Positive(new Option<int?>("--burst-size")
+        {
+            Description = "Burst: requests sent at once (default 200, as seed 001).",
+        });
+        public Option<int?> Batches { get; } = Positive(new Option<int?>("--batches")
+        {
+            Description = "Burst: measured batches (default 10).",
+        });
         public Option<int> WarmupBatches { get; } = WarmupBatchesOption();
-        public Option<int?> RampStart { get; } = Positive(new Option<int?>("--ramp-start") { Description = "Ramp: users at the start (default: --users)." });
-        public Option<int?> RampStep { get; } = Positive(new Option<int?>("--ramp-step") { Description = "Ramp: users added per step (default 10)." });
+        public Option<int?> RampStart { get; } = Positive(new Option<int?>("--ramp-start")
+        {
+            Description = "Ramp: users at the start (default: --users).",
+        });
+        public Option<int?> RampStep { get; } = Positive(new Option<int?>("--ramp-step")
+        {
+            Description = "Ramp: users added per step (default 10).",
+        });
         public Option<TimeSpan?> RampEvery { get; } = DurationOption("--ramp-every", "Ramp: time per step (default 10s).");
         public Option<int?> RampMax { get; } = Positive(new Option<int?>("--ramp-max") { Description = "Ramp: most users (default 100)." });
-        public Option<TimeSpan?> Warmup { get; } = DurationOption("--warmup", "Load before measuring, excluded from statistics (default 0s); with --warmup-until-steady, the most it may last.", "-w");
-        public Option<bool> Steady { get; } = new("--warmup-until-steady") { Description = "End the warm-up once throughput has settled (3 whole seconds within 5 % and flat), at most --warmup." };
+        public Option<TimeSpan?> Warmup { get; } = DurationOption("--warmup", "Load before measuring, excluded from statistics (default "
+            + "0s); with --warmup-until-steady, the most it may last.", "-w");
+        public Option<bool> Steady { get; } = new("--warmup-until-steady")
+        {
+            Description = "End the warm-up once throughput has settled (3 whole seconds within 5 % and flat), at most --warmup.",
+        };
         public Option<TimeSpan?> Timeout { get; } = DurationOption("--timeout", "Per-request timeout, with its unit (default 5s).");
         public Option<string?> Threads { get; } = WrkThreadsOption();
-        public Option<bool> Http2 { get; } = new("--http2") { Description = "HTTP/2 with prior knowledge (h2c) instead of HTTP/1.1 keep-alive." };
-        public Option<string[]> Values { get; } = new("--values") { Description = "Values for the URL placeholder, comma-separated or repeated.", AllowMultipleArgumentsPerToken = true };
-        public Option<string?> ValuesFile { get; } = new("--values-file") { Description = "File of placeholder values: a JSON array or one per line." };
-        public Option<string?> ValuesUrl { get; } = new("--values-url") { Description = "URL answering a JSON array of placeholder values, fetched once (e.g. /customer/orders/ids)." };
+        public Option<bool> Http2 { get; } = new("--http2")
+        {
+            Description = "HTTP/2 with prior knowledge (h2c) instead of HTTP/1.1 keep-alive.",
+        };
+        public Option<string[]> Values { get; } = new("--values")
+        {
+            Description = "Values for the URL placeholder, comma-separated or repeated.",
+            AllowMultipleArgumentsPerToken = true,
+        };
+        public Option<string?> ValuesFile { get; } = new("--values-file")
+        {
+            Description = "File of placeholder values: a JSON array or one per line.",
+        };
+        public Option<string?> ValuesUrl { get; } = new("--values-url")
+        {
+            Description = "URL answering a JSON array of placeholder values, fetched once (e.g. /customer/orders/ids).",
+        };
         public Option<bool> Random { get; } = new("--random") { Description = "Pick values at random (seeded) instead of in order." };
         public Option<int> Seed { get; } = new("--seed") { Description = "Seed for --random.", DefaultValueFactory = _ => 1 };
         public Option<bool> Json { get; } = new("--json") { Description = "Print only the result as JSON on stdout." };
-        public Option<FileInfo?> Output { get; } = new("--out", "-o") { Description = "Also write the result as JSON to this file (a file, not a folder; written even when interrupted).", HelpName = "file" };
-        public Option<bool> AllowRemote { get; } = new("--allow-remote") { Description = "Allow targets other than loopback (127.0.0.0/8, ::1, localhost)." };
-        public Option<string?> Method { get; } = new("--method", "-X") { Description = "HTTP method, as curl -X (default: GET, or POST with a body)." };
-        public Option<string[]> Headers { get; } = new("--header", "-H") { Description = "A request header \"Name: value\", as curl -H; repeat for more." };
-        public Option<string?> Body { get; } = new("--body") { Description = "Request body (Content-Type application/json unless -H sets one); {placeholder} is filled from the values as in the URL." };
-        public Option<string?> BodyFile { get; } = new("--body-file") { Description = "Request body from a file, sent as its bytes; {placeholder} is filled as in --body." };
-        public Option<string[]> ExpectStatus { get; } = new("--expect-status") { Description = "Statuses that count as success, e.g. 201, 200,201 or 2xx (default: any below 400); any other counts as an error.", AllowMultipleArgumentsPerToken = true };
+        public Option<FileInfo?> Output { get; } = new("--out", "-o")
+        {
+            Description = "Also write the result as JSON to this file (a file, not a folder; written even when interrupted).",
+            HelpName = "file",
+        };
+        public Option<bool> AllowRemote { get; } = new("--allow-remote")
+        {
+            Description = "Allow targets other than loopback (127.0.0.0/8, ::1, localhost).",
+        };
+        public Option<string?> Method { get; } = new("--method", "-X")
+        {
+            Description = "HTTP method, as curl -X (default: GET, or POST with a body).",
+        };
+        public Option<string[]> Headers { get; } = new("--header", "-H")
+        {
+            Description = "A request header \"Name: value\", as curl -H; repeat for more.",
+        };
+        public Option<string?> Body { get; } = new("--body")
+        {
+            Description = "Request body (Content-Type application/json unless -H sets one); {placeholder} is filled "
+                + "from the values as in the URL.",
+        };
+        public Option<string?> BodyFile { get; } = new("--body-file")
+        {
+            Description = "Request body from a file, sent as its bytes; {placeholder} is filled as in --body.",
+        };
+        public Option<string[]> ExpectStatus { get; } = new("--expect-status")
+        {
+            Description = "Statuses that count as success, e.g. 201, 200,201 or 2xx (default: any below "
+                + "400); any other counts as an error.",
+            AllowMultipleArgumentsPerToken = true,
+        };
         public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
             "A CI gate on the run: \"p99<250ms\", \"errors<1%\", \"rps>1000\"; repeatable. A failing gate exits with 5.");
-        public Option<FileInfo?> Hosts { get; } = new("--hosts") { Description = "Send the load from the generators of this hosts file (load: [...]) over ssh, merged exactly; the target may be the file's app host (see docs/hosts.md)." };
-        public Option<string[]> ExpectJson { get; } = new("--expect-json") { Description = "A JSON value the response must hold, e.g. '$.id=5', '$.items[0].name=\"Bike\"' or '$.total' (present); a miss counts as a check-json error. Repeatable." };
+        public Option<FileInfo?> Hosts { get; } = new("--hosts")
+        {
+            Description = "Send the load from the generators of this hosts file (load: [...]) over ssh, merged exactly; the target may be "
+                + "the file's app host (see docs/hosts.md).",
+        };
+        public Option<string[]> ExpectJson { get; } = new("--expect-json")
+        {
+            Description = "A JSON value the response must hold, e.g. '$.id=5', '$.items[0].name=\"Bike\"' or '$.total' (present); a miss "
+                + "counts as a check-json error. Repeatable.",
+        };
 
         public IEnumerable<Option> All =>
         [
@@ -139,7 +218,8 @@ public static class LoadCommand
             WarmupUntilSteady = pr.GetValue(Steady),
             Timeout = pr.GetValue(Timeout),
             Http2 = pr.GetValue(Http2),
-            Values = pr.GetValue(Values) is { Length: > 0 } v ? [.. v.SelectMany(x => x.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries))] : null,
+            Values = pr.GetValue(Values) is { Length: > 0 } v
+                ? [.. v.SelectMany(x => x.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries))] : null,
             ValuesFile = pr.GetValue(ValuesFile),
             ValuesUrl = pr.GetValue(ValuesUrl),
             Random = pr.GetValue(Random),
@@ -155,14 +235,21 @@ public static class LoadCommand
 
         private static Option<double?> RateOption()
         {
-            var rate = new Option<double?>("--rate", "-R") { Description = "Constant arrival rate in requests/s (open model, as wrk2 -R); implies --model open." };
+            var rate = new Option<double?>("--rate", "-R")
+            {
+                Description = "Constant arrival rate in requests/s (open model, as wrk2 -R); implies --model open.",
+            };
             rate.Check(v => v is not { } r || (r > 0 && double.IsFinite(r)), "--rate must be a positive number of requests per second.");
             return rate;
         }
 
         private static Option<string?> ModelOption()
         {
-            var model = new Option<string?>("--model", "-m") { Description = "closed | open | burst | ramp (default: closed, or open with --rate, burst with --burst-size, ramp with --ramp-*)." };
+            var model = new Option<string?>("--model", "-m")
+            {
+                Description = "closed | open | burst | ramp (default: closed, or open with --rate, burst with "
+                    + "--burst-size, ramp with --ramp-*).",
+            };
             model.AcceptOnlyFromAmong([.. LoadPlanBuilder.CommandLineKinds]);
             return model;
         }
@@ -182,7 +269,11 @@ public static class LoadCommand
 
         private static Option<int> WarmupBatchesOption()
         {
-            var option = new Option<int>("--warmup-batches") { Description = "Burst: unmeasured batches first.", DefaultValueFactory = _ => 1 };
+            var option = new Option<int>("--warmup-batches")
+            {
+                Description = "Burst: unmeasured batches first.",
+                DefaultValueFactory = _ => 1,
+            };
             option.Check(v => v >= 0, "--warmup-batches must not be negative.");
             return option;
         }
@@ -196,7 +287,8 @@ public static class LoadCommand
             HelpName = "duration",
             // The warm-up may be 0; every other duration must be positive. A week bounds every run.
             // A bare number for the timeout could be seconds or milliseconds (and once was -t, wrk's threads): a unit is required.
-            CustomParser = r => OptionChecks.Duration(r, name, name == "--warmup" ? TimeSpan.Zero : TimeSpan.FromMilliseconds(1), TimeSpan.FromDays(7),
+            CustomParser = r => OptionChecks.Duration(r, name,
+                name == "--warmup" ? TimeSpan.Zero : TimeSpan.FromMilliseconds(1), TimeSpan.FromDays(7),
                 unitRequired: name == "--timeout"),
         };
         return option;
@@ -204,7 +296,8 @@ public static class LoadCommand
 
     private static Option<T> Positive<T>(Option<T> option)
     {
-        option.Check(v => v is null || Convert.ToDouble(v, System.Globalization.CultureInfo.InvariantCulture) > 0, $"{option.Name} must be positive.");
+        option.Check(v => v is null || Convert.ToDouble(v, System.Globalization.CultureInfo.InvariantCulture) > 0,
+            $"{option.Name} must be positive.");
         return option;
     }
 }

@@ -38,7 +38,8 @@ public static class MicroCommand
     private static async Task<ExitCode> RunAsync(string[] chosen, bool isQuick, string? outDir, CancellationToken ct)
     {
         var output = outDir
-            ?? Path.Combine("results", "micro", DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
+            ?? Path.Combine("results", "micro", DateTime.UtcNow.ToString("yyyyMMdd-HHmmss",
+                System.Globalization.CultureInfo.InvariantCulture));
 
         var suite = MicroSuite.Locate(Console.Error);
         var (available, selected) = await suite.PrepareAsync(chosen, ct);
@@ -61,8 +62,12 @@ public static class MicroCommand
         }
         if (!outcome.Complete)
         {
-            Console.Error.WriteLine($"error: {(outcome.Hung is { } hung ? hung.TrimEnd('.') : $"BenchmarkDotNet exited with code {outcome.BenchmarkDotNetExitCode}")}; "
-                + $"not measured: {(outcome.NotMeasured.Count == 0 ? "-" : string.Join(", ", outcome.NotMeasured.Select(MicroFilter.ShortName)))}. "
+            var failure = outcome.Hung is { } hung
+                ? hung.TrimEnd('.')
+                : $"BenchmarkDotNet exited with code {outcome.BenchmarkDotNetExitCode}";
+            var notMeasured = outcome.NotMeasured.Count == 0 ? "-" : string.Join(", ", outcome.NotMeasured.Select(MicroFilter.ShortName));
+            Console.Error.WriteLine($"error: {failure}; "
+                + $"not measured: {notMeasured}. "
                 + "See benchmarkdotnet.log in the output folder.");
             return ExitCode.Failed;
         }

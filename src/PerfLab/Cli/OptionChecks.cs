@@ -55,7 +55,8 @@ public static class OptionChecks
         }
         if (duration < min || duration > max)
         {
-            result.AddError(string.Create(CultureInfo.InvariantCulture, $"{option} must be between {min.TotalSeconds:0.###}s and {max.TotalSeconds:0}s, not '{text}'."));
+            result.AddError(string.Create(CultureInfo.InvariantCulture, $"{option} must be between {min.TotalSeconds:0.###}s "
+                + $"and {max.TotalSeconds:0}s, not '{text}'."));
             return null;
         }
         return duration;

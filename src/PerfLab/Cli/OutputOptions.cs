@@ -13,13 +13,15 @@ internal sealed class OutputOptions
 {
     public Option<string?> Junit { get; } = new("--junit")
     {
-        Description = "Also write a JUnit XML file for CI (a test case per gate, claim, verdict and failed variant; a failed gate or contrary claim is a failure); overwritten.",
+        Description = "Also write a JUnit XML file for CI (a test case per gate, claim, verdict and failed variant; a failed gate or "
+            + "contrary claim is a failure); overwritten.",
         HelpName = "file",
     };
 
     public Option<bool> Json { get; } = new("--json")
     {
-        Description = "Print a compact JSON summary (verdicts, changes with their 95 % intervals, gates, failures) on stdout; everything else goes to stderr.",
+        Description = "Print a compact JSON summary (verdicts, changes with their 95 % intervals, gates, failures) on stdout; "
+            + "everything else goes to stderr.",
     };
 
     public void AddTo(Command command)

@@ -36,7 +36,8 @@ public static class PerfLabCli
             return message;
         }
         var type = match.Groups["type"].Value;
-        var expected = type.Contains("Int32", StringComparison.Ordinal) || type.Contains("Int64", StringComparison.Ordinal) ? "a whole number"
+        var expected = type.Contains("Int32", StringComparison.Ordinal) || type.Contains("Int64", StringComparison.Ordinal)
+            ? "a whole number"
             : type.Contains("Double", StringComparison.Ordinal) ? "a number"
             : type.Contains("Boolean", StringComparison.Ordinal) ? "true or false"
             : "a value of another form";
@@ -53,7 +54,8 @@ public static class PerfLabCli
                 Console.Error.WriteLine($"error: {Friendly(error.Message)}");
             }
             var path = new List<string>();
-            for (var result = parseResult.CommandResult; result is not null; result = result.Parent as System.CommandLine.Parsing.CommandResult)
+            for (var result = parseResult.CommandResult; result is not null;
+                result = result.Parent as System.CommandLine.Parsing.CommandResult)
             {
                 path.Insert(0, result.Command.Name);
             }

@@ -22,9 +22,17 @@ internal sealed class ProcessTarget
         Arity = ArgumentArity.ZeroOrMore,
     };
 
-    public Option<int?> ProcessId { get; } = new("--process-id", "-p") { Description = "The process id, as dotnet-counters and dotnet-trace take it.", HelpName = "pid" };
+    public Option<int?> ProcessId { get; } = new("--process-id", "-p")
+    {
+        Description = "The process id, as dotnet-counters and dotnet-trace take it.",
+        HelpName = "pid",
+    };
 
-    public Option<string?> Name { get; } = new("--name", "-n") { Description = "The process name, as dotnet-counters and dotnet-trace take it.", HelpName = "name" };
+    public Option<string?> Name { get; } = new("--name", "-n")
+    {
+        Description = "The process name, as dotnet-counters and dotnet-trace take it.",
+        HelpName = "name",
+    };
 
     public void AddTo(Command command)
     {
@@ -40,7 +48,8 @@ internal sealed class ProcessTarget
         // Everything after `--` is the command to launch; System.CommandLine hands it over as more positional values.
         var command = parse.Tokens.SkipWhile(t => t.Type != TokenType.DoubleDash).Skip(1).Select(t => t.Value).ToList();
         var positional = values.Take(values.Length - command.Count).ToList();
-        var given = new[] { positional.Count > 0, parse.GetValue(ProcessId) is not null, parse.GetValue(Name) is not null, command.Count > 0 }.Count(g => g);
+        var given = new[] { positional.Count > 0, parse.GetValue(ProcessId) is not null, parse.GetValue(Name) is not null,
+            command.Count > 0 }.Count(g => g);
         if (given != 1 || positional.Count > 1)
         {
             throw new PerfLabException(
@@ -67,7 +76,8 @@ internal sealed class ProcessTarget
             if (launched.HasExited)
             {
                 await target.DisposeAsync();
-                throw new PerfLabException($"'{string.Join(' ', spec.Command)}' exited with {launched.ExitCode} before it could be read.", ExitCode.Unreachable);
+                throw new PerfLabException($"'{string.Join(' ', spec.Command)}' exited with {launched.ExitCode} before it could be read.",
+                    ExitCode.Unreachable);
             }
             if (DotnetProcesses.PublishedProcesses().Contains(launched.Id))
             {
@@ -77,7 +87,8 @@ internal sealed class ProcessTarget
             {
                 await target.DisposeAsync();
                 throw new PerfLabException(
-                    $"'{spec.Command[0]}' (pid {launched.Id.ToString(CultureInfo.InvariantCulture)}) opened no diagnostics port within {AttachWait.TotalSeconds:0} s: " +
+                    $"'{spec.Command[0]}' (pid {launched.Id.ToString(CultureInfo.InvariantCulture)}) opened no diagnostics port " +
+                    $"within {AttachWait.TotalSeconds:0} s: " +
                     "the command must be the .NET app itself (e.g. dotnet app.dll, or a script that execs it).",
                     ExitCode.Unreachable);
             }

@@ -21,7 +21,8 @@ public static class ProxyCommand
         {
             Description = "Round-trip time to add, with its unit: half is held in each direction (e.g. 10ms, 0.5s; default 10ms).",
             HelpName = "duration",
-            CustomParser = r => OptionChecks.Duration(r, "--rtt", TimeSpan.Zero, LatencyProxy.MaxOneWayDelay * 2, unitRequired: true) ?? TimeSpan.Zero,
+            CustomParser = r => OptionChecks.Duration(r, "--rtt", TimeSpan.Zero, LatencyProxy.MaxOneWayDelay * 2, unitRequired: true)
+                ?? TimeSpan.Zero,
         };
         var port = new Option<int>("--port")
         {
@@ -32,7 +33,8 @@ public static class ProxyCommand
             v => $"--target must be host:port with an IP address or localhost, e.g. 127.0.0.1:5000 (got '{v}').");
         port.Check(v => v is >= 0 and <= 65535, "--port must be between 0 and 65535.");
 
-        var command = new Command("proxy", "Forward TCP connections from 127.0.0.1 to a target, adding a round-trip delay without limiting bandwidth.");
+        var command = new Command("proxy", "Forward TCP connections from 127.0.0.1 to a target, adding a round-trip "
+            + "delay without limiting bandwidth.");
         command.Options.Add(target);
         command.Options.Add(rtt);
         command.Options.Add(port);
@@ -42,16 +44,20 @@ public static class ProxyCommand
             var roundTrip = pr.GetValue(rtt) ?? TimeSpan.FromMilliseconds(10);
             await using var proxy = await LatencyProxy.StartAsync(endPoint!, roundTrip / 2, ct, pr.GetValue(port));
             var inv = CultureInfo.InvariantCulture;
-            Console.Out.WriteLine(string.Create(inv, $"proxy: listening on {proxy.EndPoint}, forwarding to {endPoint}, adding {roundTrip.TotalMilliseconds:0.###} ms RTT. Ctrl+C stops."));
+            Console.Out.WriteLine(string.Create(inv, $"proxy: listening on {proxy.EndPoint}, forwarding to {endPoint}, "
+                + $"adding {roundTrip.TotalMilliseconds:0.###} ms RTT. Ctrl+C stops."));
             var measured = await proxy.MeasureRoundTripsAsync(20, ct);
-            Console.Out.WriteLine(string.Create(inv, $"proxy: RTT through the proxy, 20 round trips: median {measured.Median.TotalMilliseconds:0.000} ms (min {measured.Min.TotalMilliseconds:0.000}, max {measured.Max.TotalMilliseconds:0.000})."));
+            Console.Out.WriteLine(string.Create(inv, $"proxy: RTT through the proxy, 20 round trips: "
+                + $"median {measured.Median.TotalMilliseconds:0.000} ms (min {measured.Min.TotalMilliseconds:0.000}, "
+                + $"max {measured.Max.TotalMilliseconds:0.000})."));
             try
             {
                 await Task.Delay(Timeout.Infinite, ct);
             }
             catch (OperationCanceledException)
             {
-                Console.Out.WriteLine(string.Create(inv, $"proxy: stopped after {proxy.ConnectionsServed} connection(s) and {proxy.BytesForwarded} bytes forwarded."));
+                Console.Out.WriteLine(string.Create(inv, $"proxy: stopped after {proxy.ConnectionsServed} connection(s) "
+                    + $"and {proxy.BytesForwarded} bytes forwarded."));
             }
             return (int)ExitCode.Success;
         });

@@ -9,7 +9,10 @@ using PerfLab.Load;
 
 namespace PerfLab.Cli;
 
-/// <summary><c>perflab load URL ... --hosts FILE</c>: the load sent from the file's generators, merged exactly, each generator's figures beside.</summary>
+/// <summary>
+/// <c>perflab load URL ... --hosts FILE</c>: the load sent from the
+/// file's generators, merged exactly, each generator's figures beside.
+/// </summary>
 internal static class RemoteLoadCommand
 {
     public static async Task<int> RunAsync(ParseResult pr, FileInfo hostsFile, LoadPlan plan, CancellationToken ct)
@@ -19,13 +22,17 @@ internal static class RemoteLoadCommand
         var asJson = pr.Tokens.Any(t => t.Value == "--json");
         var result = await RemoteLoad.RunAsync(hosts, ForwardedArguments(pr), new SyncProgress(line => Console.Error.WriteLine(line)), ct);
         var text = asJson
-            ? JsonSerializer.Serialize(new { merged = result.Merged, generators = result.Generators }, LoadSummary.JsonOptions) + Environment.NewLine
+            ? JsonSerializer.Serialize(new { merged = result.Merged, generators = result.Generators }, LoadSummary.JsonOptions)
+                + Environment.NewLine
             : LoadSummary.ToText(result.Merged) + GeneratorTable(result);
         Console.Out.Write(text);
         return (int)(ct.IsCancellationRequested ? ExitCode.Interrupted : result.Merged.Incomplete ? ExitCode.Failed : ExitCode.Success);
     }
 
-    /// <summary>The controller's load arguments as the generators parse them: all but --hosts (a generator sends from where it is).</summary>
+    /// <summary>
+    /// The controller's load arguments as the generators parse
+    /// them: all but --hosts (a generator sends from where it is).
+    /// </summary>
     private static List<string> ForwardedArguments(ParseResult pr)
     {
         var tokens = pr.Tokens.Where(t => t.Type != TokenType.Command).Select(t => t.Value).ToList();
@@ -43,32 +50,42 @@ internal static class RemoteLoadCommand
         return forwarded;
     }
 
-    /// <summary>Load leaves this machine only for the app host the hosts file names (its ssh address or name), or loopback when the app is local.</summary>
+    /// <summary>
+    /// Load leaves this machine only for the app host the hosts file names
+    /// (its ssh address or name), or loopback when the app is local.
+    /// </summary>
     private static async Task EnsureTargetIsAppHostAsync(HostsFile hosts, LoadPlan plan, CancellationToken ct)
     {
         var (address, _) = await new SshClient(hosts.SshConfig).ResolveAsync(hosts.App, ct);
-        foreach (var url in plan.Scenarios.Select(s => TargetGuard.ParseTarget(s.Feed.UrlTemplate.Replace("{", "", StringComparison.Ordinal).Replace("}", "", StringComparison.Ordinal), "url")))
+        var urls = plan.Scenarios
+            .Select(s => s.Feed.UrlTemplate.Replace("{", "", StringComparison.Ordinal).Replace("}", "", StringComparison.Ordinal));
+        foreach (var url in urls.Select(u => TargetGuard.ParseTarget(u, "url")))
         {
             var allowed = hosts.App.IsLocal ? TargetGuard.IsLoopback(url)
-                : string.Equals(url.IdnHost, address, StringComparison.OrdinalIgnoreCase) || string.Equals(url.IdnHost, hosts.App.Destination, StringComparison.OrdinalIgnoreCase);
+                : string.Equals(url.IdnHost, address, StringComparison.OrdinalIgnoreCase)
+                    || string.Equals(url.IdnHost, hosts.App.Destination, StringComparison.OrdinalIgnoreCase);
             if (!allowed)
             {
-                throw new PerfLabException($"refusing to send load to {url.Host}: with --hosts the target must be the app host of {hosts.Path} ({hosts.App.Destination}, {address}).", ExitCode.Usage);
+                throw new PerfLabException($"refusing to send load to {url.Host}: with --hosts the target must be the app host "
+                    + $"of {hosts.Path} ({hosts.App.Destination}, {address}).", ExitCode.Usage);
             }
         }
     }
 
     private static string GeneratorTable(RemoteLoadResult result)
     {
-        var text = new StringBuilder().AppendLine().AppendLine("Generators (each one's own figures; the totals above add their histograms):");
+        var text = new StringBuilder().AppendLine().AppendLine("Generators (each one's own figures; the "
+            + "totals above add their histograms):");
         foreach (var g in result.Generators)
         {
             text.AppendLine(string.Create(CultureInfo.InvariantCulture,
-                $"  {g.Host,-16} {g.Requests,9} req  {g.RequestsPerSecond,9:0.0} req/s  p50 {g.P50Ms,8:0.00} ms  p99 {g.P99Ms,8:0.00} ms  cpu {g.CoresUsed:0.00} of {g.Cores} cores{(g.Saturated ? "  SATURATED: its own limit" : "")}"));
+                $"  {g.Host,-16} {g.Requests,9} req  {g.RequestsPerSecond,9:0.0} req/s  p50 {g.P50Ms,8:0.00} ms  p99 {g.P99Ms,8:0.00} ms  "
+                    + $"cpu {g.CoresUsed:0.00} of {g.Cores} cores{(g.Saturated ? "  SATURATED: its own limit" : "")}"));
         }
         if (result.SaturatedHosts.Any())
         {
-            text.AppendLine($"warning: {string.Join(", ", result.SaturatedHosts)} ran out of CPU: the figures above describe the generator(s), not the target.");
+            text.AppendLine($"warning: {string.Join(", ", result.SaturatedHosts)} ran out of CPU: the figures above describe the "
+                + "generator(s), not the target.");
         }
         return text.ToString();
     }

@@ -13,7 +13,8 @@ public static class RunCommand
     public static Command Create()
     {
         var o = new RunOptions();
-        var command = new Command("run", "Run experiments against the SUT (or the app an experiment file names) and write report.md, report.html and results.json.");
+        var command = new Command("run", "Run experiments against the SUT (or the app an experiment file names) and write report.md, "
+            + "report.html and results.json.");
         command.Arguments.Add(o.Names);
         foreach (var option in new Option[]
         {
@@ -40,7 +41,11 @@ public static class RunCommand
 
         public Option<int?> Repeat { get; } = RepeatOption();
 
-        public Option<string?> Output { get; } = new("--out", "-o") { Description = "Output folder (default: results/<timestamp>); never overwritten.", HelpName = "folder" };
+        public Option<string?> Output { get; } = new("--out", "-o")
+        {
+            Description = "Output folder (default: results/<timestamp>); never overwritten.",
+            HelpName = "folder",
+        };
 
         public Option<bool> Aa { get; } = new("--aa")
         {
@@ -49,23 +54,27 @@ public static class RunCommand
 
         public Option<bool?> Pin { get; } = new("--pin")
         {
-            Description = "Pin the SUT, generator and PostgreSQL to separate CPUs (default: only with 4 or more cores); --pin false to never pin.",
+            Description = "Pin the SUT, generator and PostgreSQL to separate CPUs (default: only with 4 or more "
+                + "cores); --pin false to never pin.",
         };
 
         public Option<double?> Precision { get; } = RunTuningOptions.Precision();
 
         public Option<bool?> Trace { get; } = new("--trace")
         {
-            Description = "After each variant's first measured window, trace it for 5 s more (CPU stacks, locks, GC; never during the window) to explain the verdicts (default: on, except the smoke profile); --trace false to skip.",
+            Description = "After each variant's first measured window, trace it for 5 s more (CPU stacks, locks, GC; never during the "
+                + "window) to explain the verdicts (default: on, except the smoke profile); --trace false to skip.",
         };
 
         public Option<bool> KeepTraces { get; } = new("--keep-traces")
         {
-            Description = "Keep each traced run's .nettrace (10-15 MB each; open with `perflab trace report` or PerfView) beside its speedscope file.",
+            Description = "Keep each traced run's .nettrace (10-15 MB each; open with `perflab trace report` or "
+                + "PerfView) beside its speedscope file.",
         };
 
         public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
-            "A CI gate checked after the run, on every experiment (beside its file's thresholds:), e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (RPS against the baseline), \"no-worse\"; repeatable. A failing gate exits with 5.");
+            "A CI gate checked after the run, on every experiment (beside its file's thresholds:), e.g. \"p99<250ms\", \"errors<1%\", "
+                + "\"change>-5%\" (RPS against the baseline), \"no-worse\"; repeatable. A failing gate exits with 5.");
 
         public Option<TimeSpan?> Budget { get; } = RunTuningOptions.Budget();
 
@@ -88,7 +97,8 @@ public static class RunCommand
         {
             var profile = new Option<ProfileName>("--profile", "-p")
             {
-                Description = "Durations and repetitions: article (the seed's own), quick (the default: adaptive where it matters, within --budget), smoke (about 2 min, for CI).",
+                Description = "Durations and repetitions: article (the seed's own), quick (the default: adaptive where it matters, within "
+                    + "--budget), smoke (about 2 min, for CI).",
                 DefaultValueFactory = _ => ProfileName.Quick,
             };
             profile.AcceptOnlyFromAmong([.. ProfileNames.Keys]);
@@ -97,7 +107,10 @@ public static class RunCommand
 
         private static Option<int?> RepeatOption()
         {
-            var repeat = new Option<int?>("--repeat", "-r") { Description = "Repetitions (interleaved blocks) per variant; the minimum when a precision is set (default: the profile's)." };
+            var repeat = new Option<int?>("--repeat", "-r")
+            {
+                Description = "Repetitions (interleaved blocks) per variant; the minimum when a precision is set (default: the profile's).",
+            };
             repeat.Check(v => v is null or (>= 1 and <= 100), "--repeat must be from 1 to 100.");
             return repeat;
         }
@@ -118,7 +131,10 @@ public static class RunCommand
         }, o.Ci.Begin(parse, "run"), ct);
     }
 
-    /// <summary>Runs the given experiments (from files, or built from `perflab compare`'s command line), writes the reports, names the exit.</summary>
+    /// <summary>
+    /// Runs the given experiments (from files, or built from `perflab
+    /// compare`'s command line), writes the reports, names the exit.
+    /// </summary>
     /// <param name="outputs">--junit, --json and the CI step summary, written after the reports.</param>
     internal static async Task<int> RunSelectedAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, CiOutputs outputs,
         CancellationToken ct)
@@ -152,20 +168,23 @@ public static class RunCommand
             return defaults.Count > 0 || all.Count == 0
                 ? defaults
                 : throw new PerfLabException(
-                    $"every experiment here runs only when named (default: false); name one or more: {string.Join(", ", all.Select(e => e.Name))}.",
+                    "every experiment here runs only when named (default: false); name one or "
+                        + $"more: {string.Join(", ", all.Select(e => e.Name))}.",
                     ExitCode.Usage);
         }
         // An option the parser does not know lands among the experiment names: name it as the option it was meant to be.
         if (names.FirstOrDefault(n => n.StartsWith('-')) is { } option)
         {
-            throw new PerfLabException($"unknown option '{option}'; see `perflab run --help` for the options (the output folder is --out or -o).",
+            throw new PerfLabException(
+                $"unknown option '{option}'; see `perflab run --help` for the options (the output folder is --out or -o).",
                 ExitCode.Usage);
         }
         var unknown = names.Where(n => all.All(e => e.Name != n)).ToList();
         if (unknown.Count > 0)
         {
             throw new PerfLabException(
-                $"unknown experiment{(unknown.Count > 1 ? "s" : "")} {string.Join(", ", unknown.Select(u => $"'{u}'"))}; known: {string.Join(", ", all.Select(e => e.Name))}.",
+                $"unknown experiment{(unknown.Count > 1 ? "s" : "")} {string.Join(", ", unknown.Select(u => $"'{u}'"))}; "
+                    + $"known: {string.Join(", ", all.Select(e => e.Name))}.",
                 ExitCode.Usage);
         }
         return names.Distinct().Select(n => all.First(e => e.Name == n)).ToList();

@@ -9,14 +9,17 @@ internal static class RunTuningOptions
 {
     public static Option<double?> Precision() => new("--precision")
     {
-        Description = "Add interleaved blocks until every primary comparison's 95 % interval half-width is at most this (e.g. 5%); overrides the profile's.",
+        Description = "Add interleaved blocks until every primary comparison's 95 % interval half-width is at most this "
+            + "(e.g. 5%); overrides the profile's.",
         HelpName = "percent",
         CustomParser = ParsePrecision,
     };
 
     public static Option<TimeSpan?> Budget() => new("--budget")
     {
-        Description = "Time the whole run may take, counted from its start: after every experiment's minimum blocks, the time left goes block by block to the experiment furthest from its precision target, while a block of it still fits (default 20m; the minimum blocks always run).",
+        Description = "Time the whole run may take, counted from its start: after every experiment's minimum blocks, the time left goes "
+            + "block by block to the experiment furthest from its precision target, while a block of it still fits (default 20m; "
+            + "the minimum blocks always run).",
         HelpName = "duration",
         CustomParser = r => OptionChecks.Duration(r, "--budget", TimeSpan.FromSeconds(1), TimeSpan.FromDays(7), unitRequired: true),
     };

@@ -21,12 +21,16 @@ public static class SutCommand
     {
         var settings = new Option<string[]>("--set")
         {
-            Description = "A SUT setting Key=Value, repeatable: DataAccess=sync|async|sync-over-async, Serializer=newtonsoft|system-text-json|system-text-json-sourcegen, Logging=none|default|locked-console|source-generated, DataLayer=ef-core|ado-net, Console=terminal (needs --foreground: a pseudo-terminal perflab reads), ThreadPool:MinWorkerThreads=70, ThreadPool:MinCompletionPortThreads=70.",
+            Description = "A SUT setting Key=Value, repeatable: DataAccess=sync|async|sync-over-async, "
+                + "Serializer=newtonsoft|system-text-json|system-text-json-sourcegen, "
+                + "Logging=none|default|locked-console|source-generated, DataLayer=ef-core|ado-net, Console=terminal (needs --foreground: "
+                + "a pseudo-terminal perflab reads), ThreadPool:MinWorkerThreads=70, ThreadPool:MinCompletionPortThreads=70.",
             AllowMultipleArgumentsPerToken = false,
         };
         var env = new Option<string[]>("--env")
         {
-            Description = "An environment variable Key=Value for the runtime, repeatable, e.g. DOTNET_gcServer=1, DOTNET_GCDynamicAdaptationMode=0.",
+            Description = "An environment variable Key=Value for the runtime, repeatable, e.g. DOTNET_gcServer=1, "
+                + "DOTNET_GCDynamicAdaptationMode=0.",
         };
         var framework = new Option<string>("--framework", "-f")
         {
@@ -39,11 +43,15 @@ public static class SutCommand
             Description = "Address to listen on (loopback); port 0 picks a free one.",
             DefaultValueFactory = _ => "http://127.0.0.1:5000",
         };
-        var foreground = new Option<bool>("--foreground") { Description = "Stay attached and stop the SUT on Ctrl+C, instead of leaving it running." };
+        var foreground = new Option<bool>("--foreground")
+        {
+            Description = "Stay attached and stop the SUT on Ctrl+C, instead of leaving it running.",
+        };
         var connection = DbOptions.ConnectionString();
         var dataDir = DbOptions.DataDir();
 
-        var command = new Command("start", "Start the SUT on the seeded database (starting and seeding perflab's PostgreSQL if needed) and print its address.");
+        var command = new Command("start", "Start the SUT on the seeded database (starting and seeding perflab's PostgreSQL if "
+            + "needed) and print its address.");
         foreach (var option in new Option[] { settings, env, framework, urls, foreground, connection, dataDir })
         {
             command.Options.Add(option);
@@ -56,9 +64,11 @@ public static class SutCommand
             if (!Uri.TryCreate(listen, UriKind.Absolute, out var listenUri) || listenUri.Scheme != "http"
                 || !(listenUri.IsLoopback || listenUri.Host == "127.0.0.1"))
             {
-                throw new PerfLabException($"--urls '{listen}' must be an http:// address on loopback, e.g. http://127.0.0.1:5000.", ExitCode.Usage);
+                throw new PerfLabException($"--urls '{listen}' must be an http:// address on loopback, e.g. http://127.0.0.1:5000.",
+                    ExitCode.Usage);
             }
-            var request = new SutStartRequest(launchSettings, launchEnv, parse.GetValue(framework)!, listen, Detached: !parse.GetValue(foreground));
+            var request = new SutStartRequest(launchSettings, launchEnv, parse.GetValue(framework)!, listen,
+                Detached: !parse.GetValue(foreground));
             var (connectionString, dataDirectory) = (parse.GetValue(connection), parse.GetValue(dataDir));
             return (int)await Control().StartAsync(request,
                 token => DatabasePreparation.EnsureReadyAsync(connectionString, dataDirectory, Console.Out, token), ct);
@@ -90,7 +100,8 @@ public static class SutCommand
             var eq = value.IndexOf('=');
             if (eq <= 0)
             {
-                throw new PerfLabException($"{option} '{value}' is not Key=Value, e.g. {option} {(option == "--set" ? "DataAccess=sync" : "DOTNET_gcServer=1")}.", ExitCode.Usage);
+                throw new PerfLabException($"{option} '{value}' is not Key=Value, "
+                    + $"e.g. {option} {(option == "--set" ? "DataAccess=sync" : "DOTNET_gcServer=1")}.", ExitCode.Usage);
             }
             pairs[value[..eq].Trim()] = value[(eq + 1)..].Trim();
         }

@@ -29,7 +29,8 @@ public static class TraceCommand
         };
         var appModule = new Option<string?>("--app-module")
         {
-            Description = "The app's main assembly name (e.g. TinyShop): its frames count as App too, whatever their namespace (top-level statements, minimal-API lambdas).",
+            Description = "The app's main assembly name (e.g. TinyShop): its frames count as App too, whatever their namespace (top-level "
+                + "statements, minimal-API lambdas).",
         };
         var requests = new Option<long>("--requests")
         {
@@ -42,7 +43,8 @@ public static class TraceCommand
             Description = "The folder (not a file) for NAME.folded and NAME.speedscope.json (default: the trace's folder).",
             HelpName = "folder",
         };
-        var command = new Command("report", "Explain a .nettrace: CPU by component, lock contention and blocking waits by call site, GC share, findings.");
+        var command = new Command("report", "Explain a .nettrace: CPU by component, lock contention and blocking waits by "
+            + "call site, GC share, findings.");
         command.Arguments.Add(file);
         command.Options.Add(appNamespace);
         command.Options.Add(appModule);
@@ -58,7 +60,8 @@ public static class TraceCommand
             {
                 throw new PerfLabException("--requests must be 0 or more and --top 1 or more.", ExitCode.Usage);
             }
-            var profile = TraceAnalysis.Analyze(path, new TraceAnalysisOptions(pr.GetValue(appNamespace)!, topStacks, AppModule: pr.GetValue(appModule)));
+            var profile = TraceAnalysis.Analyze(path, new TraceAnalysisOptions(pr.GetValue(appNamespace)!, topStacks,
+                AppModule: pr.GetValue(appModule)));
             var findings = TraceFindings.From(profile, count);
             var name = Path.GetFileNameWithoutExtension(path);
             Console.Out.Write(TraceReportText.Render(Path.GetFileName(path), profile, findings, count));
@@ -108,7 +111,8 @@ public static class TraceCommand
         {
             if (!DurationText.TryParse(pr.GetValue(duration), out var length) || length <= TimeSpan.Zero)
             {
-                throw new PerfLabException($"--duration '{pr.GetValue(duration)}' is not a positive duration such as 10s or 2m.", ExitCode.Usage);
+                throw new PerfLabException($"--duration '{pr.GetValue(duration)}' is not a positive duration such as 10s or 2m.",
+                    ExitCode.Usage);
             }
             var spec = target.Read(pr);
             await using var opened = await ProcessTarget.OpenAsync(spec, ct);

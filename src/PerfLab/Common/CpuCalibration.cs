@@ -21,7 +21,8 @@ public sealed record CpuCalibration(IReadOnlyList<double> WallMs, IReadOnlyList<
     public double CoreSharePercent => WallMs.Sum() > 0 ? Math.Min(100, CpuMs.Sum() / WallMs.Sum() * 100) : double.NaN;
 
     /// <summary>Runs the task on a thread of its own; a few seconds.</summary>
-    public static Task<CpuCalibration> RunAsync(int repetitions = DefaultRepetitions, long iterations = 4_000_000, CancellationToken ct = default)
+    public static Task<CpuCalibration> RunAsync(int repetitions = DefaultRepetitions, long iterations = 4_000_000,
+        CancellationToken ct = default)
     {
         var done = new TaskCompletionSource<CpuCalibration>(TaskCreationOptions.RunContinuationsAsynchronously);
         var thread = new Thread(() =>

@@ -24,7 +24,8 @@ public static class DurationText
                 break;
             }
         }
-        if (!double.TryParse(s, NumberStyles.AllowDecimalPoint | NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var number)
+        if (!double.TryParse(s, NumberStyles.AllowDecimalPoint | NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture,
+            out var number)
             || !double.IsFinite(number) || Math.Abs(number * scale) > TimeSpan.MaxValue.TotalSeconds / 2)
         {
             return false;

@@ -11,7 +11,8 @@ public static class MachineLoad
         try
         {
             return File.Exists("/proc/loadavg")
-                && double.TryParse(File.ReadAllText("/proc/loadavg").Split(' ')[0], NumberStyles.Float, CultureInfo.InvariantCulture, out var load)
+                && double.TryParse(File.ReadAllText("/proc/loadavg").Split(' ')[0], NumberStyles.Float, CultureInfo.InvariantCulture,
+                    out var load)
                 ? load : null;
         }
         catch (IOException)

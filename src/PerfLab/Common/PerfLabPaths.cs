@@ -45,7 +45,9 @@ public static class PerfLabPaths
     public static string RepoRoot => Packaged ? Path.Combine(AppContext.BaseDirectory, "source") : Metadata("PerfLab.RepoRoot");
 
     /// <summary>The net10.0 build of the system under test that was built (or packed) with perflab.</summary>
-    public static string SutAssembly => Packaged ? Path.Combine(AppContext.BaseDirectory, "sut", "PerfLab.Sut.dll") : Metadata("PerfLab.SutPath");
+    public static string SutAssembly => Packaged
+        ? Path.Combine(AppContext.BaseDirectory, "sut", "PerfLab.Sut.dll")
+        : Metadata("PerfLab.SutPath");
 
     /// <summary>The built-in experiments: experiments/ of the checkout, or the copy inside the package.</summary>
     public static string ExperimentsFolder => Path.Combine(Packaged ? AppContext.BaseDirectory : RepoRoot, "experiments");
@@ -58,9 +60,12 @@ public static class PerfLabPaths
     {
         get
         {
-            var version = typeof(PerfLabPaths).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "unknown";
+            var version = typeof(PerfLabPaths).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion
+                ?? "unknown";
             var plus = version.IndexOf('+', StringComparison.Ordinal);
-            return plus < 0 ? $"perflab {version} package" : $"{version[(plus + 1)..][..Math.Min(12, version.Length - plus - 1)]} (perflab {version[..plus]} package)";
+            return plus < 0
+                ? $"perflab {version} package"
+                : $"{version[(plus + 1)..][..Math.Min(12, version.Length - plus - 1)]} (perflab {version[..plus]} package)";
         }
     }
 

@@ -22,7 +22,8 @@ public static class Sizes
             : text.EndsWith("KB", StringComparison.Ordinal) ? (text[..^2], 1L << 10)
             : text.EndsWith('B') ? (text[..^1], 1L)
             : (text, 1L);
-        if (!double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var amount) || amount < 0 || amount * unit > long.MaxValue / 2)
+        if (!double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var amount) || amount < 0
+            || amount * unit > long.MaxValue / 2)
         {
             return false;
         }

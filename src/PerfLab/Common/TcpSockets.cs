@@ -55,7 +55,9 @@ public static class TcpSockets
     private static int? Port(string address)
     {
         var colon = address.LastIndexOf(':');
-        return colon > 0 && int.TryParse(address.AsSpan(colon + 1), NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var port) ? port : null;
+        return colon > 0 && int.TryParse(address.AsSpan(colon + 1), NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var port)
+            ? port
+            : null;
     }
 
     private static string? ReadLink(string path)

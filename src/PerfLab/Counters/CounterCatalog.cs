@@ -127,7 +127,8 @@ internal static class CounterCatalog
             if (known is null)
             {
                 error = entry.Contains('[', StringComparison.Ordinal)
-                    ? $"'{entry}': perflab reads whole providers, not single counters in brackets; use one of {string.Join(", ", Providers)}."
+                    ? $"'{entry}': perflab reads whole providers, not single counters in brackets; use one "
+                        + $"of {string.Join(", ", Providers)}."
                     : $"'{entry}' is not a counter provider perflab reads; use one or more of {string.Join(", ", Providers)}.";
                 return null;
             }
@@ -149,8 +150,11 @@ internal static class CounterCatalog
 
     // Reasons of the runtime's ThreadAdjustmentReason (clretwall.man); named here so newer values print as words.
     private static readonly string[] _adjustmentReasons =
-        ["Warmup", "Initializing", "RandomMove", "ClimbingMove", "ChangePoint", "Stabilizing", CounterNames.StarvationReason, "ThreadTimedOut", "CooperativeBlocking"];
+        ["Warmup", "Initializing", "RandomMove", "ClimbingMove", "ChangePoint", "Stabilizing", CounterNames.StarvationReason,
+            "ThreadTimedOut", "CooperativeBlocking"];
 
     public static string AdjustmentReason(int reason) =>
-        reason >= 0 && reason < _adjustmentReasons.Length ? _adjustmentReasons[reason] : "Reason" + reason.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        reason >= 0 && reason < _adjustmentReasons.Length
+            ? _adjustmentReasons[reason]
+            : "Reason" + reason.ToString(System.Globalization.CultureInfo.InvariantCulture);
 }

@@ -19,7 +19,8 @@ public static class CounterCollector
     private const string SharedMetricsSession = "SHARED";
     private static readonly TimeSpan _stopBudget = TimeSpan.FromMilliseconds(700);
 
-    /// <exception cref="PerfLabException">The pid is not an attachable .NET process (Unreachable), or the options are wrong (Usage).</exception>
+    /// <exception cref="PerfLabException">The pid is not an attachable .NET
+    /// process (Unreachable), or the options are wrong (Usage).</exception>
     public static async Task<CounterRecording> CollectAsync(
         int pid, CounterOptions options, IProgress<CounterSample>? progress, CancellationToken ct)
     {
@@ -45,9 +46,11 @@ public static class CounterCollector
         }
         catch (OperationCanceledException)
         {
-            return Recording(target, runtime, options, store, startedUnixMs, CollectionEnding.Cancelled, "cancelled before the session started");
+            return Recording(target, runtime, options, store, startedUnixMs, CollectionEnding.Cancelled,
+                "cancelled before the session started");
         }
-        catch (Exception ex) when (ex is ServerNotAvailableException or DiagnosticsClientException or IOException or TimeoutException or UnauthorizedAccessException)
+        catch (Exception ex) when (ex is ServerNotAvailableException or DiagnosticsClientException or IOException or TimeoutException
+            or UnauthorizedAccessException)
         {
             throw new PerfLabException(
                 $"cannot attach to process {pid.ToString(CultureInfo.InvariantCulture)} ({target.Name}): {ex.Message}",
@@ -124,7 +127,8 @@ public static class CounterCollector
         {
             var alive = await ExitsWithinAsync(pid, TimeSpan.FromSeconds(2)).ConfigureAwait(false) == false;
             result = alive
-                ? (CollectionEnding.Disconnected, "the event stream ended while the process was still running" + (streamError.Value is { } e ? ": " + e.Message : ""))
+                ? (CollectionEnding.Disconnected, "the event stream ended while the process was still running"
+                    + (streamError.Value is { } e ? ": " + e.Message : ""))
                 : (CollectionEnding.ProcessExited, $"process {pid.ToString(CultureInfo.InvariantCulture)} exited during collection");
         }
         else
@@ -176,7 +180,8 @@ public static class CounterCollector
         {
             await session.StopAsync(budget.Token).ConfigureAwait(false);
         }
-        catch (Exception ex) when (ex is OperationCanceledException or ServerNotAvailableException or DiagnosticsClientException or IOException or TimeoutException)
+        catch (Exception ex) when (ex is OperationCanceledException or ServerNotAvailableException or DiagnosticsClientException
+            or IOException or TimeoutException)
         {
         }
         if (await Task.WhenAny(reading, Task.Delay(_stopBudget)).ConfigureAwait(false) != reading)
@@ -186,18 +191,21 @@ public static class CounterCollector
         }
     }
 
-    private static List<EventPipeProvider> Providers(CounterOptions options, string sessionId, string clientId, bool useMeter, bool useRuntimeEventCounters)
+    private static List<EventPipeProvider> Providers(CounterOptions options, string sessionId, string clientId, bool useMeter,
+        bool useRuntimeEventCounters)
     {
         var interval = options.Interval.TotalSeconds.ToString(CultureInfo.InvariantCulture);
         var counterArgs = new Dictionary<string, string> { ["EventCounterIntervalSec"] = interval };
         // Level Critical turns the counters on without the sources' per-request Informational events (Hosting's
         // RequestStart/Stop, Kestrel's connection events): EventCounters payloads are written at LogAlways. Enabled at
         // any level, Hosting and Kestrel still do their per-request bookkeeping, the price of their counters.
-        var eventSources = options.Providers.Where(p => p != CounterCatalog.NpgsqlMeter && (p != CounterCatalog.RuntimeEventSource || useRuntimeEventCounters));
+        var eventSources = options.Providers.Where(p => p != CounterCatalog.NpgsqlMeter
+            && (p != CounterCatalog.RuntimeEventSource || useRuntimeEventCounters));
         var providers = eventSources.Select(p => new EventPipeProvider(p, EventLevel.Critical, 0, counterArgs)).ToList();
         // Npgsql has a meter only, on every runtime: it shares the one metrics session with System.Runtime's.
         var npgsql = options.Providers.Contains(CounterCatalog.NpgsqlMeter);
-        var meters = new[] { useMeter ? CounterCatalog.RuntimeMeter : null, npgsql ? CounterCatalog.NpgsqlMeter : null }.OfType<string>().ToList();
+        var meters = new[] { useMeter ? CounterCatalog.RuntimeMeter : null, npgsql ? CounterCatalog.NpgsqlMeter : null }.OfType<string>()
+            .ToList();
         if (meters.Count > 0)
         {
             providers.Add(new("System.Diagnostics.Metrics", EventLevel.Informational, TimeSeriesValuesKeyword,

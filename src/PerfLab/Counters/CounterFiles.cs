@@ -59,7 +59,8 @@ public static class CounterFiles
         foreach (var sample in recording.Samples)
         {
             csv.Append(sample.UnixSeconds.ToString(CultureInfo.InvariantCulture)).Append(',')
-               .Append(DateTimeOffset.FromUnixTimeSeconds(sample.UnixSeconds).UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture));
+               .Append(DateTimeOffset.FromUnixTimeSeconds(sample.UnixSeconds).UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ",
+                   CultureInfo.InvariantCulture));
             foreach (var name in names)
             {
                 csv.Append(',');

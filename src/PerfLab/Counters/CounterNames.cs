@@ -1,6 +1,9 @@
 namespace PerfLab.Counters;
 
-/// <summary>The dotnet-counters names that code reads by name (whichever source they came from; see <see cref="CounterCatalog"/>).</summary>
+/// <summary>
+/// The dotnet-counters names that code reads by name (whichever source they came from; see
+/// <see cref="CounterCatalog"/>).
+/// </summary>
 public static class CounterNames
 {
     public const string CpuUsage = "cpu-usage";

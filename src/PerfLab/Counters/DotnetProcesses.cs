@@ -45,7 +45,8 @@ public static class DotnetProcesses
                 ExitCode.Unreachable),
             1 => matches[0],
             _ => throw new PerfLabException(
-                $"'{pidOrName}' matches {matches.Count} processes ({string.Join(", ", matches.Select(m => m.ProcessId.ToString(CultureInfo.InvariantCulture)))}); give the pid.",
+                $"'{pidOrName}' matches {matches.Count} processes "
+                    + $"({string.Join(", ", matches.Select(m => m.ProcessId.ToString(CultureInfo.InvariantCulture)))}); give the pid.",
                 ExitCode.Usage),
         };
     }
@@ -110,7 +111,8 @@ public static class DotnetProcesses
                 }
             }
         }
-        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException)
+        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception
+            or NotSupportedException)
         {
         }
         return null;
@@ -139,7 +141,8 @@ public static class DotnetProcesses
             foreach (var socket in Directory.EnumerateFiles(Path.GetTempPath(), "dotnet-diagnostic-*-socket"))
             {
                 var parts = Path.GetFileName(socket).Split('-');
-                if (parts.Length >= 4 && int.TryParse(parts[2], NumberStyles.None, CultureInfo.InvariantCulture, out var pid) && IsAlive(pid))
+                if (parts.Length >= 4 && int.TryParse(parts[2], NumberStyles.None, CultureInfo.InvariantCulture, out var pid)
+                    && IsAlive(pid))
                 {
                     pids.Add(pid);
                 }

@@ -28,15 +28,18 @@ public sealed class JitEventSession : IAsyncDisposable
 
     /// <summary>The session, or null when the process cannot be attached to (not .NET, gone, or refusing diagnostics).</summary>
     /// <param name="onCompiled">Called on the reader's thread with the event's time (Unix ms) and the code's tier.</param>
-    /// <param name="onBackground">Called with -1 when the tier-1 worker starts a batch, with the methods still queued when it stops.</param>
+    /// <param name="onBackground">Called with -1 when the tier-1 worker
+    /// starts a batch, with the methods still queued when it stops.</param>
     public static async Task<JitEventSession?> StartAsync(int pid, Action<long, OptimizationTier> onCompiled, Action<int> onBackground,
         CancellationToken ct)
     {
         EventPipeSession session;
         try
         {
-            var provider = new EventPipeProvider("Microsoft-Windows-DotNETRuntime", EventLevel.Verbose, JitKeyword | TieredCompilationKeyword);
-            session = await new DiagnosticsClient(pid).StartEventPipeSessionAsync([provider], requestRundown: false, circularBufferMB: 16, ct)
+            var provider = new EventPipeProvider("Microsoft-Windows-DotNETRuntime", EventLevel.Verbose,
+                JitKeyword | TieredCompilationKeyword);
+            session = await new DiagnosticsClient(pid)
+                .StartEventPipeSessionAsync([provider], requestRundown: false, circularBufferMB: 16, ct)
                 .ConfigureAwait(false);
         }
         catch (Exception ex) when (ex is ServerNotAvailableException or DiagnosticsClientException or IOException or TimeoutException
@@ -72,7 +75,8 @@ public sealed class JitEventSession : IAsyncDisposable
         {
             await _session.StopAsync(budget.Token).ConfigureAwait(false);
         }
-        catch (Exception ex) when (ex is OperationCanceledException or ServerNotAvailableException or DiagnosticsClientException or IOException or TimeoutException)
+        catch (Exception ex) when (ex is OperationCanceledException or ServerNotAvailableException or DiagnosticsClientException
+            or IOException or TimeoutException)
         {
         }
         if (await Task.WhenAny(_reading, Task.Delay(700)).ConfigureAwait(false) != _reading)

@@ -174,7 +174,8 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
             case "Error" when (e.PayloadByName("sessionId") as string) == sessionId:
                 lock (_gate)
                 {
-                    _warnings.Add($"System.Diagnostics.Metrics {e.EventName}: {string.Join("; ", e.PayloadNames.Select((n, i) => n + "=" + e.PayloadValue(i)))}");
+                    var payload = string.Join("; ", e.PayloadNames.Select((n, i) => n + "=" + e.PayloadValue(i)));
+                    _warnings.Add($"System.Diagnostics.Metrics {e.EventName}: {payload}");
                 }
                 return;
             default:
@@ -279,7 +280,8 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
             }
         }
         // Only where the meter answered that second: a process that never loaded Npgsql shows no Npgsql zeros.
-        foreach (var definition in definitions.Where(d => d.Meter is { ZeroUntilFirstMeasurement: true } m && bucket.MetersSeen.Contains(m.Meter)))
+        foreach (var definition in definitions.Where(d => d.Meter is { ZeroUntilFirstMeasurement: true } m
+            && bucket.MetersSeen.Contains(m.Meter)))
         {
             values.TryAdd(definition.Name, 0);
         }

@@ -14,7 +14,8 @@ public static class DataChecksums
     {
         await using var connection = await PostgresConnections.OpenAsync(connectionString, ct);
         var parts = Tables.All.Select(t =>
-            $"(SELECT md5(string_agg(t::text, E'\\n' ORDER BY {string.Join(", ", t.Key.Select(k => "t." + PostgresConnections.QuoteIdentifier(k)))})) FROM {t.QualifiedName} t)");
+            $"(SELECT md5(string_agg(t::text, E'\\n' ORDER BY "
+                + $"{string.Join(", ", t.Key.Select(k => "t." + PostgresConnections.QuoteIdentifier(k)))})) FROM {t.QualifiedName} t)");
         await using var command = new Npgsql.NpgsqlCommand($"SELECT md5({string.Join(" || ", parts)})", connection);
         command.CommandTimeout = 120;
         return (string)(await command.ExecuteScalarAsync(ct))!;

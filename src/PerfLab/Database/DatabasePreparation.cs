@@ -36,7 +36,8 @@ public static class DatabasePreparation
         if (!state.IsCurrent)
         {
             log.WriteLine($"seeding the AdventureWorks data ({state.Describe()})...");
-            await Seeder.SeedAsync(connection, new InlineProgress<SeedProgress>(p => log.WriteLine($"    {p.Step}: {p.Rows} rows, {p.Elapsed.TotalSeconds:0.0} s")), ct);
+            await Seeder.SeedAsync(connection,
+                new InlineProgress<SeedProgress>(p => log.WriteLine($"    {p.Step}: {p.Rows} rows, {p.Elapsed.TotalSeconds:0.0} s")), ct);
         }
     }
 

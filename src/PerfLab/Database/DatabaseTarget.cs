@@ -27,7 +27,8 @@ public static class DatabaseTarget
         var status = new ManagedCluster(dataDir).GetStatus();
         return status.Running
             ? status.ConnectionString!
-            : throw new PerfLabException($"perflab's PostgreSQL is not running (data folder {status.DataDir}){whatToDo}", ExitCode.Unreachable);
+            : throw new PerfLabException($"perflab's PostgreSQL is not running (data folder {status.DataDir}){whatToDo}",
+                ExitCode.Unreachable);
     }
 
     /// <summary>

@@ -142,7 +142,8 @@ public sealed class ManagedCluster
             return false;
         }
         var binaries = PostgresBinaries.Find(_binDir);
-        var result = await ProcessRunner.RunAsync(binaries.PgCtl, ["-D", DataDir, "-w", "-t", "60", "-m", immediate ? "immediate" : "fast", "stop"],
+        var result = await ProcessRunner.RunAsync(binaries.PgCtl,
+            ["-D", DataDir, "-w", "-t", "60", "-m", immediate ? "immediate" : "fast", "stop"],
             RunAsUser(), PgCtlTimeout, ct);
         if (result.ExitCode != 0 && GetStatus().Running)
         {

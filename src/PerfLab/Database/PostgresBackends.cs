@@ -41,7 +41,8 @@ public static class PostgresBackends
     {
         try
         {
-            var text = File.ReadAllText(string.Create(CultureInfo.InvariantCulture, $"/proc/{postmasterPid}/task/{postmasterPid}/children"));
+            var text = File.ReadAllText(string.Create(CultureInfo.InvariantCulture,
+                $"/proc/{postmasterPid}/task/{postmasterPid}/children"));
             return text.Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(p => int.Parse(p, CultureInfo.InvariantCulture)).ToList();
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)

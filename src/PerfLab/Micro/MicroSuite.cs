@@ -122,7 +122,8 @@ public sealed class MicroSuite
 
         var loadBefore = LoadAverage();
         var logPath = Path.Combine(outDirectory, "benchmarkdotnet.log");
-        _progress.WriteLine($"micro: running {options.Benchmarks.Count} benchmark(s){(options.Quick ? " with the quick job" : "")}; BenchmarkDotNet's log: {logPath}");
+        _progress.WriteLine($"micro: running {options.Benchmarks.Count} benchmark(s){(options.Quick ? " with the quick job" : "")}; "
+            + $"BenchmarkDotNet's log: {logPath}");
         var (rc, interrupted, hung) = await RunBenchmarkDotNetAsync(Arguments(options, available, artifacts), logPath, ct);
 
         var results = BenchmarkDotNetJson.ReadDirectory(Path.Combine(artifacts, "results"));
@@ -192,7 +193,8 @@ public sealed class MicroSuite
         {
             // Nanosecond benchmarks on a shared machine move with its load: the figures need this beside them.
             text += string.Create(CultureInfo.InvariantCulture,
-                $"\nMachine load: 1-minute load average {loadBefore} at the start, {loadAfter} at the end, on {Environment.ProcessorCount} logical cores.\n");
+                $"\nMachine load: 1-minute load average {loadBefore} at the start, {loadAfter} at the end, "
+                    + $"on {Environment.ProcessorCount} logical cores.\n");
             if (Overloaded(loadBefore) || Overloaded(loadAfter))
             {
                 text += "A load above the core count means the benchmarks waited for a CPU: their means are inflated unevenly, "

@@ -37,7 +37,8 @@ public static class MicroSummaryWriter
         if (comparison.Host is { } host)
         {
             w.WriteLine();
-            w.WriteLine(string.Create(Inv, $"Host: BenchmarkDotNet {host.BenchmarkDotNetVersion}, {host.Runtime}, {host.Processor} ({host.LogicalCores} logical cores), {host.Os}"));
+            w.WriteLine(string.Create(Inv, $"Host: BenchmarkDotNet {host.BenchmarkDotNetVersion}, {host.Runtime}, {host.Processor} "
+                + $"({host.LogicalCores} logical cores), {host.Os}"));
             w.WriteLine();
             w.WriteLine($"Job: {host.Job}");
         }
@@ -63,7 +64,8 @@ public static class MicroSummaryWriter
                 var ourRatio = row.IsBaseline || row.OurRatio is null
                     ? Ratio(row.OurRatio)
                     : $"{Ratio(row.OurRatio)} ± {Ratio(row.OurRatio * row.OurRatioError)}";
-                w.WriteLine($"| {title} | {name} | {Ns(row.Seed.MeanNs)} | {Ratio(row.SeedRatio)} | {Ns(row.Ours?.MeanNs)} | {ourRatio} | {Bytes(row.Seed.AllocatedBytes)} | {Bytes(row.Ours?.AllocatedBytes)} | {Holds(row)} |");
+                w.WriteLine($"| {title} | {name} | {Ns(row.Seed.MeanNs)} | {Ratio(row.SeedRatio)} | {Ns(row.Ours?.MeanNs)} | {ourRatio} "
+                    + $"| {Bytes(row.Seed.AllocatedBytes)} | {Bytes(row.Ours?.AllocatedBytes)} | {Holds(row)} |");
                 first = false;
             }
         }
@@ -80,7 +82,8 @@ public static class MicroSummaryWriter
             var o = table.Ordering;
             var verdict = o.PairsChecked == 0 ? "nothing to check"
                 : o.Holds ? string.Create(Inv, $"holds ({o.PairsKept} of {o.PairsChecked} pairs)")
-                : string.Create(Inv, $"differs ({o.PairsKept} of {o.PairsChecked} pairs kept, {o.WithinNoise} within noise, {o.Reversed.Count} reversed{(o.Reversed.Count > 0 ? ": " + string.Join(", ", o.Reversed) : "")})");
+                : string.Create(Inv, $"differs ({o.PairsKept} of {o.PairsChecked} pairs kept, {o.WithinNoise} within "
+                    + $"noise, {o.Reversed.Count} reversed{(o.Reversed.Count > 0 ? ": " + string.Join(", ", o.Reversed) : "")})");
             w.WriteLine($"- {table.Table.Title}: {verdict}");
         }
 
@@ -88,7 +91,10 @@ public static class MicroSummaryWriter
             .Where(r => r.Verdict is ClaimVerdict.Holds or ClaimVerdict.Differs or ClaimVerdict.WithinNoise).ToList();
         var tablesChecked = comparison.Tables.Count(t => t.Ordering.PairsChecked > 0);
         w.WriteLine();
-        w.WriteLine(string.Create(Inv, $"Totals: of {claims.Count} measured ratios, {claims.Count(c => c.Verdict == ClaimVerdict.Holds)} on the seed's side of the baseline, {claims.Count(c => c.Verdict == ClaimVerdict.Differs)} on another side, {claims.Count(c => c.Verdict == ClaimVerdict.WithinNoise)} within noise; {comparison.Tables.Count(t => t.Ordering.Holds)} of {tablesChecked} tables keep the seed's ordering."));
+        w.WriteLine(string.Create(Inv, $"Totals: of {claims.Count} measured ratios, {claims.Count(c => c.Verdict == ClaimVerdict.Holds)} "
+            + $"on the seed's side of the baseline, {claims.Count(c => c.Verdict == ClaimVerdict.Differs)} on another "
+            + $"side, {claims.Count(c => c.Verdict == ClaimVerdict.WithinNoise)} within "
+            + $"noise; {comparison.Tables.Count(t => t.Ordering.Holds)} of {tablesChecked} tables keep the seed's ordering."));
     }
 
     private static void WriteNotInSeed(MicroComparison comparison, TextWriter w)
@@ -114,7 +120,8 @@ public static class MicroSummaryWriter
         ClaimVerdict.WithinNoise => "within noise",
         ClaimVerdict.NotMeasured => "not measured",
         ClaimVerdict.NoBaseline => "no ratio: the baseline did not run",
-        _ => $"no: {Word(MicroComparer.DirectionOf(row.SeedRatio))} in the seed, {Word(MicroComparer.DirectionOf(row.OurRatio!.Value))} here",
+        _ => $"no: {Word(MicroComparer.DirectionOf(row.SeedRatio))} in the seed, "
+            + $"{Word(MicroComparer.DirectionOf(row.OurRatio!.Value))} here",
     };
 
     private static string Word(RatioDirection d) => d switch

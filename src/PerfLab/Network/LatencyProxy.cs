@@ -67,7 +67,8 @@ public sealed class LatencyProxy : IAsyncDisposable
         if (oneWayDelay < TimeSpan.Zero || oneWayDelay > MaxOneWayDelay)
         {
             throw new PerfLabException(string.Create(CultureInfo.InvariantCulture,
-                $"the proxy's one-way delay must be between 0 and {MaxOneWayDelay.TotalSeconds:0} s (got {oneWayDelay.TotalMilliseconds:0.###} ms)."),
+                $"the proxy's one-way delay must be between 0 and {MaxOneWayDelay.TotalSeconds:0} s "
+                    + $"(got {oneWayDelay.TotalMilliseconds:0.###} ms)."),
                 ExitCode.Usage);
         }
         var listener = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);

@@ -9,8 +9,10 @@ namespace PerfLab.Results;
 /// <param name="Seconds">The window's length (wall clock).</param>
 /// <param name="Requests">Requests completed in the window.</param>
 /// <param name="AppCpuSeconds">CPU charged to the app's process, every thread, user + system.</param>
-/// <param name="DatabaseCpuSeconds">CPU charged to the backends serving the app; null when the server's processes are not visible from here.</param>
-/// <param name="BackendsEnded">Backends of the server that ended during the window: their last part is not counted (zero, normally).</param>
+/// <param name="DatabaseCpuSeconds">CPU charged to the backends serving the
+/// app; null when the server's processes are not visible from here.</param>
+/// <param name="BackendsEnded">Backends of the server that ended during
+/// the window: their last part is not counted (zero, normally).</param>
 public sealed record CpuWindow(double Seconds, long Requests, double AppCpuSeconds, double? DatabaseCpuSeconds, int BackendsEnded = 0)
 {
     /// <summary>App plus database CPU.</summary>
@@ -33,7 +35,9 @@ public sealed record CpuCost(IReadOnlyList<CpuWindow> Windows)
     public double AppCpuSeconds => Windows.Sum(w => w.AppCpuSeconds);
 
     /// <summary>Null when no window could see the database's processes.</summary>
-    public double? DatabaseCpuSeconds => Windows.Any(w => w.DatabaseCpuSeconds is not null) ? Windows.Sum(w => w.DatabaseCpuSeconds ?? 0) : null;
+    public double? DatabaseCpuSeconds => Windows.Any(w => w.DatabaseCpuSeconds is not null)
+        ? Windows.Sum(w => w.DatabaseCpuSeconds ?? 0)
+        : null;
 
     /// <summary>App plus database CPU per request, in milliseconds; null without requests.</summary>
     public double? MsPerRequest => Requests > 0 ? (AppCpuSeconds + (DatabaseCpuSeconds ?? 0)) * 1000 / Requests : null;

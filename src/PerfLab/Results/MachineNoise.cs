@@ -6,12 +6,16 @@ namespace PerfLab.Results;
 /// The machine's noise as a run found it, and what it leaves decidable: the first thing a report and the console say.
 /// </summary>
 /// <param name="Source">Where the figures come from: "calibration" (the run's first seconds) or "measured" (its own slots).</param>
-/// <param name="RpsCvPercent">How much throughput varies second to second (calibration) or slot pair to slot pair (measured), in percent.</param>
+/// <param name="RpsCvPercent">How much throughput varies second to second
+/// (calibration) or slot pair to slot pair (measured), in percent.</param>
 /// <param name="CostCvPercent">The same for CPU per request; null when not measured.</param>
-/// <param name="RpsDecidablePercent">With this budget's blocks, RPS changes smaller than this cannot be told from noise (a 95 % interval's half-width).</param>
+/// <param name="RpsDecidablePercent">With this budget's blocks, RPS changes smaller
+/// than this cannot be told from noise (a 95 % interval's half-width).</param>
 /// <param name="CostDecidablePercent">The same for cost per request; null when not measured.</param>
-/// <param name="CoreSpeedCvPercent">A fixed single-thread task's CPU time, repetition to repetition: the core's own speed changing (null when not calibrated).</param>
-/// <param name="CoreSharePercent">That task's CPU time against its wall time: how much of the time a busy thread had a core (null when not calibrated).</param>
+/// <param name="CoreSpeedCvPercent">A fixed single-thread task's CPU time, repetition
+/// to repetition: the core's own speed changing (null when not calibrated).</param>
+/// <param name="CoreSharePercent">That task's CPU time against its wall time: how
+/// much of the time a busy thread had a core (null when not calibrated).</param>
 public sealed record MachineNoise(string Source, double RpsCvPercent, double? CostCvPercent, double RpsDecidablePercent,
     double? CostDecidablePercent, double? CoreSpeedCvPercent = null, double? CoreSharePercent = null)
 {
@@ -21,10 +25,12 @@ public sealed record MachineNoise(string Source, double RpsCvPercent, double? Co
         var what = Source == "measured" ? "slot to slot" : "second to second";
         var line = double.IsFinite(RpsCvPercent)
             ? string.Create(CultureInfo.InvariantCulture,
-                $"this machine today: RPS varies {RpsCvPercent:0.#} % {what}; with this budget RPS changes under {RpsDecidablePercent:0.#} % cannot be decided")
+                $"this machine today: RPS varies {RpsCvPercent:0.#} % {what}; with this budget RPS changes "
+                    + $"under {RpsDecidablePercent:0.#} % cannot be decided")
             : "this machine today: RPS noise not known (no run had three seconds of steady throughput)";
         line += CostDecidablePercent is { } cost
-            ? string.Create(CultureInfo.InvariantCulture, $"; cost changes of {cost:0.#} % or more can (CPU per request varies {CostCvPercent:0.#} %)")
+            ? string.Create(CultureInfo.InvariantCulture,
+                $"; cost changes of {cost:0.#} % or more can (CPU per request varies {CostCvPercent:0.#} %)")
             : "; cost per request not measured";
         if (CoreSharePercent is { } share)
         {

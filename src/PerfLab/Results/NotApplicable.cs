@@ -11,7 +11,10 @@ namespace PerfLab.Results;
 /// </summary>
 public static class NotApplicable
 {
-    /// <summary>Why <paramref name="run"/> of <paramref name="experiment"/> could not run by design; null for a run that ran or really failed.</summary>
+    /// <summary>
+    /// Why <paramref name="run"/> of <paramref name="experiment"/> could
+    /// not run by design; null for a run that ran or really failed.
+    /// </summary>
     public static string? Reason(ExperimentResult experiment, RunRecord run)
     {
         if (run.Status == RunStatus.Ok || run.FailureKind != Results.FailureKind.VariantNotInEffect || CoresOf(experiment, run) != 1)
@@ -31,7 +34,8 @@ public static class NotApplicable
 
     private static int? CoresOf(ExperimentResult experiment, RunRecord run)
     {
-        if (run.SutInfo.TryGetValue("processorCount", out var text) && int.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var count))
+        if (run.SutInfo.TryGetValue("processorCount", out var text)
+            && int.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var count))
         {
             return count;
         }

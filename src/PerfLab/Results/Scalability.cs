@@ -17,7 +17,10 @@ public sealed record ScalabilityFit
     public required FitParameter Kappa { get; init; }
     /// <summary>The users where the fitted throughput peaks, √((1−σ)/κ); null when κ ≤ 0 (no peak: it levels off).</summary>
     public FitParameter? PeakUsers { get; init; }
-    /// <summary>The fitted throughput at <see cref="PeakUsers"/>, or the ceiling λ/σ when there is no peak; null when neither exists.</summary>
+    /// <summary>
+    /// The fitted throughput at <see cref="PeakUsers"/>, or the
+    /// ceiling λ/σ when there is no peak; null when neither exists.
+    /// </summary>
     public double? PeakRps { get; init; }
     /// <summary>R² of the fit on the measured throughput.</summary>
     public required double RSquared { get; init; }

@@ -79,7 +79,8 @@ public static class Statistics
     public static (double Change, double Low, double High, Verdict Verdict) ComparePaired(
         IReadOnlyList<(double Baseline, double Candidate)> pairs, bool higherIsBetter, double noiseFloorPercent)
     {
-        if (pairs.Count < 2 || pairs.Any(p => p.Baseline <= 0 || p.Candidate <= 0 || !double.IsFinite(p.Baseline) || !double.IsFinite(p.Candidate)))
+        if (pairs.Count < 2
+            || pairs.Any(p => p.Baseline <= 0 || p.Candidate <= 0 || !double.IsFinite(p.Baseline) || !double.IsFinite(p.Candidate)))
         {
             return (double.NaN, double.NaN, double.NaN, Verdict.Inconclusive);
         }

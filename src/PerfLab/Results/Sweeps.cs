@@ -134,7 +134,10 @@ public sealed record SweepSeries
 {
     public required string Variant { get; init; }
     public required IReadOnlyList<SweepPointChange> Points { get; init; }
-    /// <summary>The first value (ascending) where the change is decided better (the verdict rule of the reports); null: none within the values.</summary>
+    /// <summary>
+    /// The first value (ascending) where the change is decided better
+    /// (the verdict rule of the reports); null: none within the values.
+    /// </summary>
     public double? Crossover { get; init; }
 }
 

@@ -31,9 +31,11 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
 
     public static readonly string Syntax =
         $"a threshold is METRIC<VALUE or METRIC>VALUE (also <=, >=): {Metrics.ThresholdSpellings(m => m.Unit == "ms")} with ms or s " +
-        "(e.g. p99<250ms), rps>1000, cpu-per-request<1.5ms, errors<1% or errors<=0, change>-5% (RPS change against the baseline), or no-worse";
+        "(e.g. p99<250ms), rps>1000, cpu-per-request<1.5ms, errors<1% or errors<=0, change>-5% (RPS change "
+            + "against the baseline), or no-worse";
 
-    [GeneratedRegex(@"^\s*(?<metric>[a-z][a-z0-9.-]*)\s*(?<op><=|>=|<|>)\s*(?<value>[-+]?[0-9]+(\.[0-9]+)?)\s*(?<unit>ms|s|%)?\s*$", RegexOptions.IgnoreCase)]
+    [GeneratedRegex(@"^\s*(?<metric>[a-z][a-z0-9.-]*)\s*(?<op><=|>=|<|>)\s*(?<value>[-+]?[0-9]+(\.[0-9]+)?)\s*(?<unit>ms|s|%)?\s*$",
+        RegexOptions.IgnoreCase)]
     private static partial Regex Pattern();
 
     /// <summary>Throws a usage error that names the threshold and says how to write one.</summary>
@@ -47,7 +49,8 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
         var scenario = text[..colon].Trim();
         if (scenario.Length == 0 || !scenario.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.'))
         {
-            throw Invalid(text, $"'{scenario}' is not a scenario name; scope a threshold as SCENARIO: METRIC<VALUE (e.g. order: p99<250ms)");
+            throw Invalid(text, $"'{scenario}' is not a scenario name; scope a threshold as SCENARIO: "
+                + $"METRIC<VALUE (e.g. order: p99<250ms)");
         }
         var inner = ParseUnscoped(text[(colon + 1)..]);
         return inner with { Text = $"{scenario}: {inner.Text}", Scenario = scenario };

@@ -18,7 +18,8 @@ public static class ThresholdGate
             {
                 checks.AddRange(threshold.Metric switch
                 {
-                    Threshold.NoWorse => [NoWorse(threshold, experiment.Name, experiment.Comparisons.Where(c => threshold.Covers(c.Scenario) || (experiment.Scenarios.Count == 1 && c.Scenario == "all"))
+                    Threshold.NoWorse => [NoWorse(threshold, experiment.Name, experiment.Comparisons
+                        .Where(c => threshold.Covers(c.Scenario) || (experiment.Scenarios.Count == 1 && c.Scenario == "all"))
                         .Select(c => (c.Verdict, $"{c.Variant} {c.Scenario} {c.Metric} {Signed(c.ChangePercent)} %")))],
                     Threshold.Change => Changes(threshold, experiment),
                     Threshold.CpuPerRequest => CpuCosts(threshold, experiment),
@@ -47,7 +48,10 @@ public static class ThresholdGate
         }
     }
 
-    /// <summary>CPU per request on every variant (all scenarios together: CPU is not told apart by scenario): the median over its runs.</summary>
+    /// <summary>
+    /// CPU per request on every variant (all scenarios together: CPU
+    /// is not told apart by scenario): the median over its runs.
+    /// </summary>
     public static IEnumerable<ThresholdCheck> CpuCosts(Threshold threshold, ExperimentResult experiment)
     {
         foreach (var variant in experiment.Variants)
@@ -57,11 +61,15 @@ public static class ThresholdGate
             var scope = $"{experiment.Name} / {variant}";
             yield return costs.Count == 0
                 ? new ThresholdCheck(threshold.Text, scope, "no CPU per request measured", Passed: false)
-                : new ThresholdCheck(threshold.Text, scope, threshold.Format(Common.Descriptive.Median(costs)), threshold.Holds(Common.Descriptive.Median(costs)));
+                : new ThresholdCheck(threshold.Text, scope, threshold.Format(Common.Descriptive.Median(costs)),
+                    threshold.Holds(Common.Descriptive.Median(costs)));
         }
     }
 
-    /// <summary>A latency, RPS or error threshold on one scenario's figures from one or more runs (the median of theirs; errors summed).</summary>
+    /// <summary>
+    /// A latency, RPS or error threshold on one scenario's figures
+    /// from one or more runs (the median of theirs; errors summed).
+    /// </summary>
     public static ThresholdCheck Check(Threshold threshold, string scope, List<ScenarioStats> runs)
     {
         if (runs.Count == 0)
@@ -72,7 +80,10 @@ public static class ThresholdGate
         return new ThresholdCheck(threshold.Text, scope, threshold.Format(observed), threshold.Holds(observed));
     }
 
-    /// <summary>"no-worse": one check over a set of verdicts, naming the worse ones, and saying how many had too little data to judge.</summary>
+    /// <summary>
+    /// "no-worse": one check over a set of verdicts, naming the
+    /// worse ones, and saying how many had too little data to judge.
+    /// </summary>
     public static ThresholdCheck NoWorse(Threshold threshold, string scope, IEnumerable<(Verdict Verdict, string What)> verdicts)
     {
         scope = threshold.Scenario is { } scenario ? $"{scope} / {scenario}" : scope;

@@ -23,7 +23,8 @@ internal sealed class SutControl(SutRegistry registry, TextWriter output, TextWr
     {
         if (registry.Current() is { } running)
         {
-            throw new PerfLabException($"a SUT is already running at {running.Url} (pid {running.Pid}); run `perflab sut stop` first.", ExitCode.Usage);
+            throw new PerfLabException($"a SUT is already running at {running.Url} (pid {running.Pid}); run `perflab sut stop` first.",
+                ExitCode.Usage);
         }
         var (connectionString, database) = await prepareDatabase(ct);
         var launch = new SutLaunch(request.Settings, request.Environment, connectionString, request.Framework, request.Urls);
@@ -80,8 +81,10 @@ internal sealed class SutControl(SutRegistry registry, TextWriter output, TextWr
     private async Task DescribeAsync(SutProcess sut, SutLaunch launch, string database, CancellationToken ct)
     {
         var info = await sut.GetInfoAsync(ct);
-        output.WriteLine($"SUT listening on {sut.BaseAddress} (pid {sut.Pid}, {info.Runtime}, {(info.Gc.IsServerGC ? "server" : "workstation")} GC)");
-        output.WriteLine($"    serializer {info.Serializer}, data access {info.DataAccess}, data layer {info.DataLayer}, logging {info.Logging}, thread-pool min {info.ThreadPool.MinWorkerThreads}/{info.ThreadPool.MinCompletionPortThreads}");
+        output.WriteLine($"SUT listening on {sut.BaseAddress} "
+            + $"(pid {sut.Pid}, {info.Runtime}, {(info.Gc.IsServerGC ? "server" : "workstation")} GC)");
+        output.WriteLine($"    serializer {info.Serializer}, data access {info.DataAccess}, data layer {info.DataLayer}, "
+            + $"logging {info.Logging}, thread-pool min {info.ThreadPool.MinWorkerThreads}/{info.ThreadPool.MinCompletionPortThreads}");
         output.WriteLine($"    database: {database}");
         output.WriteLine(sut.Terminal is { } terminal
             ? $"    console: the terminal {terminal.SlavePath}, read by perflab into {sut.LogFile}"

@@ -41,7 +41,8 @@ public sealed class SutProcess : IAsyncDisposable
         IProgress<string>? progress = null, CancellationToken ct = default)
     {
         var (fileName, leading) = await SutBinaries.ResolveAsync(launch.Framework, progress, ct);
-        var logFile = launch.LogFile ?? Path.Combine(PerfLabPaths.CacheRoot, "sut", "logs", $"sut-{DateTime.UtcNow:yyyyMMdd-HHmmss-fff}.log");
+        var logFile = launch.LogFile
+            ?? Path.Combine(PerfLabPaths.CacheRoot, "sut", "logs", $"sut-{DateTime.UtcNow:yyyyMMdd-HHmmss-fff}.log");
         Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(logFile))!);
 
         // Console=terminal: the SUT's output goes to a pseudo-terminal that perflab reads into the log file.
@@ -108,7 +109,8 @@ public sealed class SutProcess : IAsyncDisposable
             if (line is not null)
             {
                 var url = line[ReadinessPrefix.Length..].Split(' ')[0];
-                return new Uri(url.Replace("0.0.0.0", "127.0.0.1", StringComparison.Ordinal).Replace("[::]", "127.0.0.1", StringComparison.Ordinal));
+                return new Uri(url.Replace("0.0.0.0", "127.0.0.1", StringComparison.Ordinal)
+                    .Replace("[::]", "127.0.0.1", StringComparison.Ordinal));
             }
             if (process.HasExited)
             {

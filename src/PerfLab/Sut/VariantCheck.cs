@@ -4,7 +4,8 @@ namespace PerfLab.Sut;
 
 /// <summary>What /info confirmed of a launch, and what it contradicted.</summary>
 /// <param name="CoveredEnvironment">The environment variables /info speaks for (the GC switches).</param>
-public sealed record SutInfoCheck(IReadOnlyList<string> Confirmed, IReadOnlyList<string> Mismatches, IReadOnlySet<string> CoveredEnvironment);
+public sealed record SutInfoCheck(IReadOnlyList<string> Confirmed, IReadOnlyList<string> Mismatches,
+    IReadOnlySet<string> CoveredEnvironment);
 
 /// <summary>Compares what a launch asked for with what the SUT's /info says is in effect.</summary>
 public static class VariantCheck
@@ -31,7 +32,8 @@ public static class VariantCheck
         }
 
         CheckSettings(launch.Settings, info, Expect);
-        if (launch.Settings.Keys.Any(k => k.EndsWith("DataLayer", StringComparison.OrdinalIgnoreCase)) && info.DataLayerVersions is { } versions)
+        if (launch.Settings.Keys.Any(k => k.EndsWith("DataLayer", StringComparison.OrdinalIgnoreCase))
+            && info.DataLayerVersions is { } versions)
         {
             confirmed.Add(DescribeDataLayer(info.DataLayer, versions));
         }
@@ -59,7 +61,10 @@ public static class VariantCheck
         return new SutInfoCheck(confirmed, problems, covered);
     }
 
-    /// <summary>The data layer with the versions the SUT has loaded, e.g. "ef-core: EF Core 8.0.34, provider 8.0.11, Npgsql 8.0.9 (/info)".</summary>
+    /// <summary>
+    /// The data layer with the versions the SUT has loaded, e.g.
+    /// "ef-core: EF Core 8.0.34, provider 8.0.11, Npgsql 8.0.9 (/info)".
+    /// </summary>
     public static string DescribeDataLayer(string? layer, SutDataLayerVersions versions)
     {
         var parts = new[] { ("EF Core", versions.EfCore), ("provider", versions.EfCoreProvider), ("Npgsql", versions.Npgsql) }
@@ -83,10 +88,12 @@ public static class VariantCheck
                     expect("ThreadPool:MinWorkerThreads", value, info.ThreadPool.MinWorkerThreads.ToString(CultureInfo.InvariantCulture));
                     break;
                 case "kestrel:limits:http2:initialconnectionwindowsize" when info.Http is not null:
-                    expect("Kestrel HTTP/2 connection window", value, info.Http.Http2InitialConnectionWindowSize.ToString(CultureInfo.InvariantCulture));
+                    expect("Kestrel HTTP/2 connection window", value,
+                        info.Http.Http2InitialConnectionWindowSize.ToString(CultureInfo.InvariantCulture));
                     break;
                 case "kestrel:limits:http2:initialstreamwindowsize" when info.Http is not null:
-                    expect("Kestrel HTTP/2 stream window", value, info.Http.Http2InitialStreamWindowSize.ToString(CultureInfo.InvariantCulture));
+                    expect("Kestrel HTTP/2 stream window", value,
+                        info.Http.Http2InitialStreamWindowSize.ToString(CultureInfo.InvariantCulture));
                     break;
                 case "kestrel:endpointdefaults:protocols" when info.Http is not null:
                     expect("Kestrel protocols", value, info.Http.Protocols);
@@ -95,7 +102,8 @@ public static class VariantCheck
                     expect("ExtraWorkMicroseconds", value, info.ExtraWorkMicroseconds.ToString(CultureInfo.InvariantCulture));
                     break;
                 case "threadpool:mincompletionportthreads":
-                    expect("ThreadPool:MinCompletionPortThreads", value, info.ThreadPool.MinCompletionPortThreads.ToString(CultureInfo.InvariantCulture));
+                    expect("ThreadPool:MinCompletionPortThreads", value,
+                        info.ThreadPool.MinCompletionPortThreads.ToString(CultureInfo.InvariantCulture));
                     break;
             }
         }

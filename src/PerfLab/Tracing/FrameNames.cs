@@ -85,7 +85,10 @@ public static partial class FrameNames
         return s_deepWaits.Any(w => name.StartsWith(w, StringComparison.Ordinal));
     }
 
-    /// <summary>Index (root first) of the first frame, walking from <paramref name="from"/> towards the root, that is not plumbing; -1 if none.</summary>
+    /// <summary>
+    /// Index (root first) of the first frame, walking from <paramref name="from"/>
+    /// towards the root, that is not plumbing; -1 if none.
+    /// </summary>
     public static int CallSite(IReadOnlyList<string> rootToLeaf, int from)
     {
         for (var i = Math.Min(from, rootToLeaf.Count - 1); i >= 0; i--)

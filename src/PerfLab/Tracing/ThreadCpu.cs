@@ -43,7 +43,10 @@ public sealed record ThreadGroupCpu(string Name, double Ms, int Threads)
 
 public static class ThreadCpu
 {
-    /// <summary>Every live thread's CPU; <see cref="ThreadCpuSnapshot.Empty"/> when /proc cannot be read (not Linux, process gone).</summary>
+    /// <summary>
+    /// Every live thread's CPU; <see cref="ThreadCpuSnapshot.Empty"/>
+    /// when /proc cannot be read (not Linux, process gone).
+    /// </summary>
     public static ThreadCpuSnapshot Read(int pid)
     {
         var threads = new Dictionary<int, (string, double)>();

@@ -103,13 +103,15 @@ public static class TraceAnalysis
             var warnings = new List<string>();
             if (_samples.Cpu == 0)
             {
-                warnings.Add("no CPU samples: the trace was taken without the Microsoft-DotNETCore-SampleProfiler provider, or the process was idle.");
+                warnings.Add("no CPU samples: the trace was taken without the Microsoft-DotNETCore-SampleProfiler "
+                    + "provider, or the process was idle.");
             }
             // Half the samples unnamed is far beyond the few IL stubs a complete trace leaves unnamed.
             if (_samples.UnnamedShare > 0.5)
             {
                 warnings.Add(string.Create(CultureInfo.InvariantCulture,
-                    $"{_samples.UnnamedShare * 100:F0} % of CPU samples have no method names: the trace lacks the rundown that names methods (was the collection cut short?)."));
+                    $"{_samples.UnnamedShare * 100:F0} % of CPU samples have no method names: the trace lacks the rundown that names "
+                        + $"methods (was the collection cut short?)."));
             }
             return warnings;
         }

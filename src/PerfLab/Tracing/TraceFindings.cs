@@ -42,7 +42,8 @@ public static class TraceFindings
     private const string Unnamed = "?";
     private const int EvidenceFrames = 12;
 
-    /// <param name="requests">Requests completed while the trace ran; fewer than <see cref="MinRequests"/> gives per-second figures instead.</param>
+    /// <param name="requests">Requests completed while the trace ran; fewer
+    /// than <see cref="MinRequests"/> gives per-second figures instead.</param>
     /// <param name="meanLatencyMs">The requests' mean latency, when known: a blocking site that explains most of it is strong.</param>
     public static IReadOnlyList<TraceFinding> From(TraceProfile profile, long requests, double meanLatencyMs = double.NaN)
     {
@@ -62,7 +63,8 @@ public static class TraceFindings
                                      && (requests <= 0 || c.BlockedMs / requests >= MinBlockedMsPerRequest))
             .Take(MaxSites)
             .Select(c => new TraceFinding(TraceFindingKind.Contention, c.Place,
-                F($"lock taken in {c.Place}(){From(c.Place, c.AppPlace)}: {c.Count} contentions, {Per(c.BlockedMs, profile, requests, " blocked")}") +
+                F($"lock taken in {c.Place}(){From(c.Place, c.AppPlace)}: {c.Count} ") +
+                    F($"contentions, {Per(c.BlockedMs, profile, requests, " blocked")}") +
                     (c.AcquireCpuMs >= MinBlockedMs ? F($" (+{Per(c.AcquireCpuMs, profile, requests, " on CPU acquiring it")})") : ""),
                 [F($"{c.Count} ContentionStop events, {c.BlockedMs:F1} ms blocked in {profile.TracedSeconds:F1} s traced"),
                     F($"{c.AcquireCpuMs:F1} ms of CPU in the lock's slow path, spinning or acquiring (on-CPU samples)"),
@@ -81,17 +83,21 @@ public static class TraceFindings
             ? perRequest / meanLatencyMs : double.NaN;
         var evidence = new List<string>
         {
-            F($"{w.Samples} samples of pool threads blocked there ({w.Ms:F0} ms of thread time, from the sampler's stacks), at least {w.Waits} waits"),
+            F($"{w.Samples} samples of pool threads blocked there ({w.Ms:F0} ms of thread time, from the sampler's ")
+                + F($"stacks), at least {w.Waits} waits"),
         };
         if (double.IsFinite(explains))
         {
-            evidence.Add(F($"{perRequest:F1} ms blocked per request against a mean latency of {meanLatencyMs:F1} ms ({explains * 100:F0} %)"));
+            evidence.Add(F($"{perRequest:F1} ms blocked per request against a mean latency of {meanLatencyMs:F1} ")
+                + F($"ms ({explains * 100:F0} %)"));
         }
         if (profile.PoolThreads is { } pool)
         {
             evidence.Add(F($"pool threads blocked at once: {pool.BlockedAtOnceMean:F1} on average, up to {pool.BlockedAtOnceMax}"));
         }
-        evidence.Add(F($"thread pool: {profile.ThreadPool.BlockingAdjustments} threads added for blocked threads, {profile.ThreadPool.StarvationAdjustments} for starvation, up to {profile.ThreadPool.MaxWorkerThreads} workers"));
+        evidence.Add(F($"thread pool: {profile.ThreadPool.BlockingAdjustments} threads added for blocked ")
+            + F($"threads, {profile.ThreadPool.StarvationAdjustments} for starvation, up ")
+            + F($"to {profile.ThreadPool.MaxWorkerThreads} workers"));
         evidence.AddRange(Leafmost(w.ExampleStack));
         var strong = w.Samples >= StrongWaitSamples && (!double.IsFinite(explains) || explains >= ExplainsLatency);
         return new TraceFinding(TraceFindingKind.SyncOverAsync, w.Place,
@@ -119,8 +125,11 @@ public static class TraceFindings
             ? F($"{gc.ShareOfCpu * 100:F1}-{gc.ShareOfCpuUpper * 100:F1} %")
             : F($"{gc.ShareOfCpu * 100:F1} %");
         yield return new TraceFinding(TraceFindingKind.GcHeadroom, "GC",
-            F($"GC is {share} of CPU here (pause {gc.PauseShareOfWall * 100:F1} % of wall time): no GC mode can move RPS by more than about {gc.ShareOfCpuUpper * 100:F0} %"),
-            [F($"{gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, gen2 {gc.CountByGeneration[2]}), {gc.PauseMs:F1} ms paused (at most {gc.CpuUpperMs:F0} ms of GC CPU with every heap's thread busy), GC mode {gc.Mode}, up to {gc.Heaps} heap(s)"),
+            F($"GC is {share} of CPU here (pause {gc.PauseShareOfWall * 100:F1} % of wall time): no GC mode can move RPS by more than ")
+                + F($"about {gc.ShareOfCpuUpper * 100:F0} %"),
+            [F($"{gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, ")
+                + F($"gen2 {gc.CountByGeneration[2]}), {gc.PauseMs:F1} ms paused (at most {gc.CpuUpperMs:F0} ms of GC CPU with every ")
+                + F($"heap's thread busy), GC mode {gc.Mode}, up to {gc.Heaps} heap(s)"),
                 F($"{profile.CpuSamples} on-CPU samples, {profile.CpuMs:F0} ms of CPU including the pauses")],
             gc.Count >= StrongGcCount && profile.CpuSamples >= StrongCpuSamples);
     }

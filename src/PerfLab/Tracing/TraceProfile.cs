@@ -5,7 +5,8 @@ namespace PerfLab.Tracing;
 /// <param name="TopStacks">How many of the heaviest CPU stacks to keep.</param>
 /// <param name="ExampleFrames">How many frames an example stack keeps (leaf side).</param>
 /// <param name="AppModule">Frames of this module (the app's main assembly) are the app's own code too, whatever their namespace.</param>
-public sealed record TraceAnalysisOptions(string AppNamespace = "PerfLab.Sut", int TopStacks = 20, int ExampleFrames = 40, string? AppModule = null)
+public sealed record TraceAnalysisOptions(string AppNamespace = "PerfLab.Sut", int TopStacks = 20, int ExampleFrames = 40,
+    string? AppModule = null)
 {
     public AppCode App => new(AppNamespace, AppModule);
 }
@@ -13,7 +14,8 @@ public sealed record TraceAnalysisOptions(string AppNamespace = "PerfLab.Sut", i
 /// <summary>What one EventPipe trace of a process says: CPU by component, GC, lock contention, blocking waits.</summary>
 /// <param name="TracedSeconds">From the first to the last event of the trace.</param>
 /// <param name="SampleIntervalMs">Time one CPU sample stands for: the time between ticks with the GC's pauses taken out.</param>
-/// <param name="TickIntervalMs">Time between the sampler's ticks, measured from the trace (it sleeps 1 ms by default); a waiting sample stands for this.</param>
+/// <param name="TickIntervalMs">Time between the sampler's ticks, measured from the
+/// trace (it sleeps 1 ms by default); a waiting sample stands for this.</param>
 /// <param name="CpuSamples">Samples of threads running managed code (type Managed): the CPU the breakdown spreads.</param>
 /// <param name="WaitingSamples">Samples of threads outside managed code (type External): blocked, sleeping or in native code.</param>
 /// <param name="Components">CPU milliseconds by component, largest first; Gc from pause time (see TraceAnalysis).</param>
@@ -54,9 +56,11 @@ public sealed record ComponentTime(Component Component, double Ms, long Samples,
 /// <param name="CpuUpperMs">At most this much: each pause times the heaps whose threads could work through it (server GC).</param>
 /// <param name="ShareOfCpu">GC's part of the CPU breakdown (CpuMs over CpuMs plus the sampled CPU).</param>
 /// <param name="ShareOfCpuUpper">The same with CpuUpperMs: the most the GC can be of the CPU.</param>
-/// <param name="SampleShare">Share of on-CPU samples whose frames are GC (System.GC.*), usually near zero: the sampler cannot sample during a pause.</param>
+/// <param name="SampleShare">Share of on-CPU samples whose frames are GC
+/// (System.GC.*), usually near zero: the sampler cannot sample during a pause.</param>
 /// <param name="Heaps">Heap count from GCGlobalHeapHistory; 0 when no GC ran.</param>
-/// <param name="Mode">"server" (more than one heap), "one heap" (workstation, or server GC that DATAS keeps at one heap) or "unknown".</param>
+/// <param name="Mode">"server" (more than one heap), "one heap" (workstation,
+/// or server GC that DATAS keeps at one heap) or "unknown".</param>
 public sealed record GcSummary(
     IReadOnlyList<int> CountByGeneration,
     double PauseMs,
@@ -107,5 +111,6 @@ public sealed record PoolThreadTime(double RunningMs, double BlockedMs, double I
 
 /// <summary>The thread pool's own reports: why it added threads and how many workers it ran.</summary>
 /// <param name="StarvationAdjustments">Adjustments with reason Starvation: nothing was dequeued for a while, a thread was injected.</param>
-/// <param name="BlockingAdjustments">Adjustments with reason CooperativeBlocking (.NET 6+): threads added because pool threads blocked in Task.Wait/Result.</param>
+/// <param name="BlockingAdjustments">Adjustments with reason CooperativeBlocking
+/// (.NET 6+): threads added because pool threads blocked in Task.Wait/Result.</param>
 public sealed record ThreadPoolSummary(int StarvationAdjustments, int BlockingAdjustments, int Adjustments, int MaxWorkerThreads);

@@ -9,7 +9,8 @@ public static class TraceReportText
     public static string Render(string name, TraceProfile profile, IReadOnlyList<TraceFinding> findings, long requests)
     {
         var text = new StringBuilder();
-        Line(text, F($"{name}: {profile.TracedSeconds:F1} s traced, a tick every {profile.TickIntervalMs:F2} ms ({profile.SampleIntervalMs:F2} ms outside GC pauses), ") +
+        Line(text, F($"{name}: {profile.TracedSeconds:F1} s traced, a tick every {profile.TickIntervalMs:F2} ms ") +
+            F($"({profile.SampleIntervalMs:F2} ms outside GC pauses), ") +
             F($"{profile.CpuSamples} on-CPU samples, {profile.WaitingSamples} waiting") +
             (requests > 0 ? F($", {requests} requests") : ""));
         foreach (var warning in profile.Warnings)
@@ -18,10 +19,13 @@ public static class TraceReportText
         }
         Breakdown(text, profile, requests);
         var gc = profile.Gc;
-        Line(text, F($"GC: {gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, gen2 {gc.CountByGeneration[2]}), ") +
-            F($"paused {gc.PauseMs:F1} ms ({gc.PauseShareOfWall * 100:F1} % of wall time), GC CPU {gc.CpuMs:F0}-{gc.CpuUpperMs:F0} ms = {gc.ShareOfCpu * 100:F1}-{gc.ShareOfCpuUpper * 100:F1} % of CPU; ") +
+        Line(text, F($"GC: {gc.Count} GCs (gen0 {gc.CountByGeneration[0]}, gen1 {gc.CountByGeneration[1]}, ") +
+            F($"gen2 {gc.CountByGeneration[2]}), ") +
+            F($"paused {gc.PauseMs:F1} ms ({gc.PauseShareOfWall * 100:F1} % of wall time), GC CPU {gc.CpuMs:F0}-{gc.CpuUpperMs:F0} ms ") +
+                F($"= {gc.ShareOfCpu * 100:F1}-{gc.ShareOfCpuUpper * 100:F1} % of CPU; ") +
             F($"GC mode {gc.Mode}, up to {gc.Heaps} heap(s); {gc.SampleShare * 100:F1} % of on-CPU samples in GC frames"));
-        Line(text, F($"Thread pool: {profile.ThreadPool.StarvationAdjustments} starvation and {profile.ThreadPool.BlockingAdjustments} blocking injections ") +
+        Line(text, F($"Thread pool: {profile.ThreadPool.StarvationAdjustments} starvation ") +
+            F($"and {profile.ThreadPool.BlockingAdjustments} blocking injections ") +
             F($"({profile.ThreadPool.Adjustments} adjustments), up to {profile.ThreadPool.MaxWorkerThreads} worker threads"));
         Sites(text, profile, requests);
         TopStacks(text, profile);
@@ -35,9 +39,11 @@ public static class TraceReportText
         Line(text, F($"{"CPU by component",-18} {"ms",10} {"share",8}") + (requests > 0 ? F($" {"ms/request",11}") : ""));
         foreach (var c in profile.Components)
         {
-            Line(text, F($"  {c.Component,-16} {c.Ms,10:F1} {c.Share * 100,6:F1} %") + (requests > 0 ? F($" {c.Ms / requests,11:F3}") : ""));
+            Line(text, F($"  {c.Component,-16} {c.Ms,10:F1} {c.Share * 100,6:F1} %")
+                + (requests > 0 ? F($" {c.Ms / requests,11:F3}") : ""));
         }
-        Line(text, F($"  {"total",-16} {profile.CpuMs,10:F1} {100.0,6:F1} %") + (requests > 0 ? F($" {profile.CpuMs / requests,11:F3}") : ""));
+        Line(text, F($"  {"total",-16} {profile.CpuMs,10:F1} {100.0,6:F1} %")
+            + (requests > 0 ? F($" {profile.CpuMs / requests,11:F3}") : ""));
         text.AppendLine();
     }
 
@@ -52,13 +58,16 @@ public static class TraceReportText
         }
         if (profile.PoolThreads is { } pool)
         {
-            Line(text, F($"Pool threads' time (sampler stacks): running {pool.RunningMs:F0} ms, blocked {pool.BlockedMs:F0} ms, idle {pool.IdleMs:F0} ms, ") +
-                F($"outside managed code {pool.OutsideManagedMs:F0} ms; blocked at once {pool.BlockedAtOnceMean:F1} on average, up to {pool.BlockedAtOnceMax}"));
+            Line(text, F($"Pool threads' time (sampler stacks): running {pool.RunningMs:F0} ms, blocked {pool.BlockedMs:F0} ") +
+                F($"ms, idle {pool.IdleMs:F0} ms, ") +
+                F($"outside managed code {pool.OutsideManagedMs:F0} ms; blocked at once {pool.BlockedAtOnceMean:F1} on average, up ")
+                    + F($"to {pool.BlockedAtOnceMax}"));
         }
         Line(text, F($"Blocking calls on pool threads: {profile.BlockingWaits.Count} site(s)"));
         foreach (var w in profile.BlockingWaits.Take(10))
         {
-            Line(text, F($"  {w.Place,-50} {TraceFindings.CallName(w),-24} {w.Waits,8} x {w.Ms,10:F1} ms blocked") + PerRequest(w.Ms, requests));
+            Line(text, F($"  {w.Place,-50} {TraceFindings.CallName(w),-24} {w.Waits,8} x {w.Ms,10:F1} ms blocked")
+                + PerRequest(w.Ms, requests));
         }
     }
 

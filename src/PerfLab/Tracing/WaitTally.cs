@@ -62,7 +62,8 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
             .Select(s => new BlockingWaitSite(FrameNames.Place(s.Value.Wait.CallSite), FrameNames.MethodPart(s.Value.Wait.CallSite),
                 s.Value.Wait.WaitFrame, s.Value.Waits, s.Value.Samples, s.Value.Samples * intervalMs,
                 s.Value.Example.TakeLast(exampleFrames).ToList(),
-                FrameNames.InnermostApp(s.Value.Example, s.Value.Example.Length - 1, app), s.Value.Wait.Call.Name, s.Value.Wait.Call.Advice))
+                FrameNames.InnermostApp(s.Value.Example, s.Value.Example.Length - 1, app), s.Value.Wait.Call.Name,
+                    s.Value.Wait.Call.Advice))
             .ToList();
 
     /// <summary>The pool threads' time by state, and how many were blocked at once (per tick: mean and most).</summary>

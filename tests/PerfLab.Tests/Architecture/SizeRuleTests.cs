@@ -1,5 +1,3 @@
-using PerfLab.Common;
-
 namespace PerfLab.Tests.Architecture;
 
 /// <summary>The size limits for src/: no file over 350 lines, no method over 60.</summary>
@@ -132,13 +130,5 @@ public sealed class SizeRuleTests
         Assert.Equal(new SourceSize("Program.cs", SourceSizes.TopLevel, 3), size);
     }
 
-    private static IEnumerable<(string Relative, string Text)> Sources()
-    {
-        var src = Path.Combine(PerfLabPaths.RepoRoot, "src");
-        return Directory.EnumerateFiles(src, "*.cs", SearchOption.AllDirectories)
-            .Select(path => Path.GetRelativePath(src, path).Replace('\\', '/'))
-            .Where(relative => !relative.Split('/').Any(part => part is "bin" or "obj" or "node_modules"))
-            .Order(StringComparer.Ordinal)
-            .Select(relative => (relative, File.ReadAllText(Path.Combine(src, relative))));
-    }
+    private static IEnumerable<(string Relative, string Text)> Sources() => SourceFiles.InSrc();
 }

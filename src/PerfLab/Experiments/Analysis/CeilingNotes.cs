@@ -20,7 +20,8 @@ public static class CeilingNotes
         var notes = new List<string>
         {
             string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                $"Platform ceiling on this machine: {ceiling.Median:0} RPS over all scenarios of the platform experiment's baseline (minimal-API plaintext and JSON). Each experiment's baseline, all scenarios, against it:"),
+                $"Platform ceiling on this machine: {ceiling.Median:0} RPS over all scenarios of the platform experiment's baseline "
+                    + $"(minimal-API plaintext and JSON). Each experiment's baseline, all scenarios, against it:"),
         };
         foreach (var experiment in experiments.Where(e => e != platform))
         {
@@ -29,7 +30,8 @@ public static class CeilingNotes
             if (summary?.BatchMeanMs is null && summary?.AllRps is { } all && double.IsFinite(all.Median) && all.Median > 0)
             {
                 notes.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                    $"{experiment.Name} ({experiment.Baseline}): {all.Median:0.#} RPS = {all.Median / ceiling.Median * 100:0.0##} % of the ceiling."));
+                    $"{experiment.Name} ({experiment.Baseline}): {all.Median:0.#} RPS "
+                        + $"= {all.Median / ceiling.Median * 100:0.0##} % of the ceiling."));
             }
         }
         return notes;

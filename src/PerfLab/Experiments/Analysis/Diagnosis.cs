@@ -52,15 +52,19 @@ public static class Diagnosis
     {
         var seconds = run.Timeline.Count;
         var starvedSeconds = run.Timeline.Count(p => p.Counters.TryGetValue(CounterNames.QueueLength, out var q) && q > 0);
-        var firstThreads = run.Timeline.Select(p => p.Counters.GetValueOrDefault(CounterNames.ThreadCount, double.NaN)).FirstOrDefault(double.IsFinite, double.NaN);
-        var lastThreads = run.Timeline.Select(p => p.Counters.GetValueOrDefault(CounterNames.ThreadCount, double.NaN)).LastOrDefault(double.IsFinite, double.NaN);
+        var firstThreads = run.Timeline.Select(p => p.Counters.GetValueOrDefault(CounterNames.ThreadCount, double.NaN))
+            .FirstOrDefault(double.IsFinite, double.NaN);
+        var lastThreads = run.Timeline.Select(p => p.Counters.GetValueOrDefault(CounterNames.ThreadCount, double.NaN))
+            .LastOrDefault(double.IsFinite, double.NaN);
         var climbing = lastThreads - firstThreads >= 2 || run.StarvationInjections > 0;
         if (seconds > 0 && starvedSeconds >= seconds * StarvedSecondsShare && climbing)
         {
             yield return (FindingKind.ThreadPoolStarvation,
                 "Thread-pool starvation: work waited in the queue most of the run while the pool kept adding threads.",
-                "Use async/await for I/O end to end (seed 000 recommendation 4, seed 003); as a stopgap raise ThreadPool.SetMinThreads (seed 000 recommendation 5).",
-                $"queue > 0 in {starvedSeconds} of {seconds} s, threads {F(firstThreads)} -> {F(lastThreads)}, {run.StarvationInjections} starvation injections");
+                "Use async/await for I/O end to end (seed 000 recommendation 4, seed 003); as a stopgap raise "
+                    + "ThreadPool.SetMinThreads (seed 000 recommendation 5).",
+                $"queue > 0 in {starvedSeconds} of {seconds} s, threads {F(firstThreads)} "
+                    + $"-> {F(lastThreads)}, {run.StarvationInjections} starvation injections");
         }
     }
 
@@ -84,7 +88,8 @@ public static class Diagnosis
         {
             yield return (FindingKind.GcPressure,
                 "GC pressure: more than 20 % of the time in garbage collection.",
-                "Use Server GC (seed 000 recommendation 3) and allocate less, e.g. System.Text.Json instead of Newtonsoft.Json (recommendation 2).",
+                "Use Server GC (seed 000 recommendation 3) and allocate less, e.g. System.Text.Json instead of "
+                    + "Newtonsoft.Json (recommendation 2).",
                 $"time in GC {F(timeInGc)} %, allocation {F(Counter(run, CounterNames.AllocRate) / 1e6)} MB/s");
         }
     }

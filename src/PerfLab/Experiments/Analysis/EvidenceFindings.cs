@@ -48,9 +48,11 @@ public static class EvidenceFindings
             TraceFindingKind.Contention => (FindingKind.LockContention,
                 $"Take the lock in {finding.Place} off the hot path or hold it shorter (seed 004: no locks in hot paths)."),
             TraceFindingKind.SyncOverAsync => (FindingKind.SyncOverAsync,
-                $"Do not block a pool thread in {finding.Place}: {Advice(finding.Message)} (seeds 000, 001, 003 and 004: async all the way)."),
+                $"Do not block a pool thread in {finding.Place}: {Advice(finding.Message)} (seeds 000, 001, "
+                    + "003 and 004: async all the way)."),
             TraceFindingKind.GcHeadroom => (FindingKind.GcHeadroom,
-                "A GC setting (Server GC, DATAS, concurrent) can win at most this share; below a few percent, look elsewhere (seed 000, recommendation 3)."),
+                "A GC setting (Server GC, DATAS, concurrent) can win at most this share; below a few percent, look elsewhere "
+                    + "(seed 000, recommendation 3)."),
             _ => (FindingKind.CpuBreakdown, "Start with the largest component's heaviest stack (the flame graph in report.html)."),
         };
         return new Finding(variant, kind, finding.Message, recommendation, figures, finding.Place,
@@ -58,7 +60,8 @@ public static class EvidenceFindings
     }
 
     /// <summary>Per traced variant against the traced baseline: total CPU, its largest moves by component, and the waits.</summary>
-    public static IEnumerable<Finding> Changes(string baseline, IReadOnlyList<string> variants, IReadOnlyDictionary<string, TracedRun> traced)
+    public static IEnumerable<Finding> Changes(string baseline, IReadOnlyList<string> variants,
+        IReadOnlyDictionary<string, TracedRun> traced)
     {
         if (!traced.TryGetValue(baseline, out var b))
         {
@@ -83,7 +86,8 @@ public static class EvidenceFindings
             var strong = e.CpuSamples >= TraceFindings.StrongCpuSamples && b.Evidence.CpuSamples >= TraceFindings.StrongCpuSamples;
             yield return new Finding(v, FindingKind.CpuBreakdown, message,
                 "Where the change comes from, component by component: see \"Where the time goes\".",
-                F($"traced {e.TracedSeconds:F1} s ({e.Requests} requests, {e.CpuSamples} CPU samples) against {b.Evidence.TracedSeconds:F1} s ({b.Evidence.Requests} requests, {b.Evidence.CpuSamples} samples)"),
+                F($"traced {e.TracedSeconds:F1} s ({e.Requests} requests, {e.CpuSamples} CPU samples) ")
+                    + F($"against {b.Evidence.TracedSeconds:F1} s ({b.Evidence.Requests} requests, {b.Evidence.CpuSamples} samples)"),
                 "per request", strong ? EvidenceStrength.Strong : EvidenceStrength.Weak);
         }
     }
@@ -99,7 +103,9 @@ public static class EvidenceFindings
     private static double Total(VariantEvidence e) => e.CpuMsPerRequest.Values.Where(double.IsFinite).Sum();
 
     private static string Wait(string what, double? from, double? to) =>
-        from is { } a && to is { } b && double.IsFinite(a) && double.IsFinite(b) ? F($"{what} {a:F2} -> {b:F2} ms") : F($"{what} not measured");
+        from is { } a && to is { } b && double.IsFinite(a) && double.IsFinite(b)
+            ? F($"{what} {a:F2} -> {b:F2} ms")
+            : F($"{what} not measured");
 
     private static string F(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

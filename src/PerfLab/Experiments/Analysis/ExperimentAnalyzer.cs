@@ -71,7 +71,9 @@ public static class ExperimentAnalyzer
             if (double.IsFinite(bare))
             {
                 notes.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                    $"A/A false positives ({c.Metric}, all scenarios): over 2000 {trialsOf}, the interval alone called a difference {bare * 100:0.0} % of the time; with the noise floor recorded from this run ({floor:0.0} %), {withFloor * 100:0.0} %."));
+                    $"A/A false positives ({c.Metric}, all scenarios): over 2000 {trialsOf}, the interval alone called a "
+                        + $"difference {bare * 100:0.0} % of the time; with the noise floor recorded from this run ({floor:0.0} "
+                        + $"%), {withFloor * 100:0.0} %."));
             }
         }
         return notes;
@@ -104,10 +106,12 @@ public static class ExperimentAnalyzer
         {
             var inv = System.Globalization.CultureInfo.InvariantCulture;
             var through = measured.Count > 0
-                ? string.Create(inv, $"measured through it: median {Descriptive.Median(measured):0.0} ms (TCP round trips of small messages, 20 per run, median over {measured.Count} runs).")
+                ? string.Create(inv, $"measured through it: median {Descriptive.Median(measured):0.0} ms (TCP round trips of small "
+                    + $"messages, 20 per run, median over {measured.Count} runs).")
                 : "not measured.";
             notes.Add(string.Create(inv,
-                $"Network path: {upload.Rtt.TotalMilliseconds:0.#} ms RTT configured on the latency proxy (each chunk held {upload.Rtt.TotalMilliseconds / 2:0.#} ms each way, bandwidth not limited); {through}"));
+                $"Network path: {upload.Rtt.TotalMilliseconds:0.#} ms RTT configured on the latency proxy (each chunk "
+                    + $"held {upload.Rtt.TotalMilliseconds / 2:0.#} ms each way, bandwidth not limited); {through}"));
         }
         return notes;
     }
@@ -126,10 +130,14 @@ public static class ExperimentAnalyzer
                 continue;
             }
             var measured = paths.Count > 0
-                ? string.Create(inv, $"SELECT 1 through it {Descriptive.Median(paths.Select(p => p.MeasuredRttMs).ToList()):0.000} ms, directly {Descriptive.Median(paths.Select(p => p.DirectRttMs).ToList()):0.000} ms (each the median of {paths[0].Queries} queries before the run, then the median over {paths.Count} runs)")
+                ? string.Create(inv, $"SELECT 1 through it {Descriptive.Median(paths.Select(p => p.MeasuredRttMs).ToList()):0.000} ms, "
+                    + $"directly {Descriptive.Median(paths.Select(p => p.DirectRttMs).ToList()):0.000} ms (each the median "
+                    + $"of {paths[0].Queries} queries before the run, then the median over {paths.Count} runs)")
                 : "not measured (no run reached it)";
             notes.Add(string.Create(inv,
-                $"Database path of {variant.Name}: {rtt:0.###} ms RTT configured on a latency proxy between the SUT and PostgreSQL (half held each way, bandwidth not limited; the proxy runs in perflab's process, so its CPU counts as the generator's); {measured}."));
+                $"Database path of {variant.Name}: {rtt:0.###} ms RTT configured on a latency proxy between the SUT and PostgreSQL (half "
+                    + $"held each way, bandwidth not limited; the proxy runs in perflab's process, so its CPU counts as "
+                    + $"the generator's); {measured}."));
         }
         return notes;
     }
@@ -139,7 +147,9 @@ public static class ExperimentAnalyzer
         + (profile.Slots is { } slots
             ? $"; the variants of a block run at once and take turns, {slots} slots of {DurationText.Format(profile.Duration / slots)} each"
             : "")
-        + (profile.Env.Count == 0 ? "" : "; every variant's SUT runs with " + string.Join(", ", profile.Env.Select(p => $"{p.Key}={p.Value}")))
+        + (profile.Env.Count == 0
+            ? ""
+            : "; every variant's SUT runs with " + string.Join(", ", profile.Env.Select(p => $"{p.Key}={p.Value}")))
         + DescribeConditions(experiment);
 
     /// <summary>"; conditions: database RTT 1 ms; sync: SUT on 1 core", or nothing when none are set.</summary>
@@ -148,7 +158,8 @@ public static class ExperimentAnalyzer
         var parts = new List<string>();
         if (experiment.Sweep is { } sweep)
         {
-            parts.Add($"swept: {ConditionNames.Name(sweep.Condition)} over {string.Join(", ", sweep.Values.Select(v => ConditionNames.Value(sweep.Condition, v)))}");
+            parts.Add($"swept: {ConditionNames.Name(sweep.Condition)} "
+                + $"over {string.Join(", ", sweep.Values.Select(v => ConditionNames.Value(sweep.Condition, v)))}");
         }
         if (!experiment.Conditions.IsEmpty)
         {

@@ -7,7 +7,8 @@ namespace PerfLab.Experiments.Analysis;
 public sealed record BlockShape(int Blocks, int SlotsPerVariant, double SlotSeconds);
 
 /// <summary>A slot of the baseline and the next slot of the compared variant, in the same block.</summary>
-/// <param name="Group">Which comparison the pair belongs to (the compared variant): each has its own true ratio, taken out before the spread.</param>
+/// <param name="Group">Which comparison the pair belongs to (the compared
+/// variant): each has its own true ratio, taken out before the spread.</param>
 public sealed record SlotPair(double BaselineRps, double OtherRps, double? BaselineCostMs, double? OtherCostMs, string Group = "");
 
 /// <summary>
@@ -52,10 +53,14 @@ public static class NoiseEstimate
             speedCv, calibration.CoreSharePercent);
     }
 
-    /// <summary>From the run's own slot pairs: the spread of their log ratios around each comparison's own, throughput and cost alike.</summary>
+    /// <summary>
+    /// From the run's own slot pairs: the spread of their log ratios
+    /// around each comparison's own, throughput and cost alike.
+    /// </summary>
     public static MachineNoise? Measured(IReadOnlyList<SlotPair> pairs, BlockShape shape, CpuCalibration? calibration = null)
     {
-        var rps = pairs.Where(p => p.BaselineRps > 0 && p.OtherRps > 0).Select(p => (p.Group, Log: Math.Log(p.OtherRps / p.BaselineRps))).ToList();
+        var rps = pairs.Where(p => p.BaselineRps > 0 && p.OtherRps > 0).Select(p => (p.Group, Log: Math.Log(p.OtherRps / p.BaselineRps)))
+            .ToList();
         if (rps.Count < 3)
         {
             return null;
@@ -86,7 +91,8 @@ public static class NoiseEstimate
             }
             foreach (var b in block.Where(r => r.Variant != baseline))
             {
-                pairs.AddRange(a.Cost!.Windows.Zip(b.Cost!.Windows, (x, y) => new SlotPair(Rps(x), Rps(y), x.MsPerRequest, y.MsPerRequest, b.Variant)));
+                pairs.AddRange(a.Cost!.Windows.Zip(b.Cost!.Windows, (x, y) =>
+                    new SlotPair(Rps(x), Rps(y), x.MsPerRequest, y.MsPerRequest, b.Variant)));
             }
         }
         var shape = new BlockShape(ok.Select(r => r.Repetition).Distinct().Count(), ok.Max(r => r.Cost!.Windows.Count),

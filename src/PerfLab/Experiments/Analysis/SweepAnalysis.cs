@@ -10,7 +10,8 @@ namespace PerfLab.Experiments.Analysis;
 /// </summary>
 public static class SweepAnalysis
 {
-    public static IReadOnlyList<SweepResult> Gather(IReadOnlyList<ExperimentDefinition> experiments, IReadOnlyList<ExperimentResult> results) =>
+    public static IReadOnlyList<SweepResult> Gather(IReadOnlyList<ExperimentDefinition> experiments,
+        IReadOnlyList<ExperimentResult> results) =>
         experiments.Where(e => e.Sweep is not null).Select(e => Gather(e, results)).ToList();
 
     public static SweepResult Gather(ExperimentDefinition experiment, IReadOnlyList<ExperimentResult> results)
@@ -32,7 +33,8 @@ public static class SweepAnalysis
             Metric = metric,
             Points = points.Select(p => p?.Name).ToList(),
             Variants = variants.Where(v => v != experiment.Baseline).Select(v => Series(v, sweep.Values, points, metric)).ToList(),
-            Scalability = sweep.Condition == ConditionKind.Users && metric == Metrics.Rps.Key ? UslFit.ForSweep(variants, sweep.Values, points) : null,
+            Scalability = sweep.Condition == ConditionKind.Users && metric == Metrics.Rps.Key
+                ? UslFit.ForSweep(variants, sweep.Values, points) : null,
         };
     }
 

@@ -46,14 +46,20 @@ public static class UslFit
             PeakUsers = Peak(p, covariance, t),
             PeakRps = p[2] > 0 && p[1] < 1 ? Model(p, Math.Sqrt((1 - p[1]) / p[2])) : p[2] <= 0 && p[1] > 0 ? p[0] / p[1] : null,
             RSquared = tss > 0 ? 1 - (rss / tss) : 1,
-            Points = points.Select((q, i) => new ScalabilityPoint(q.Users, q.Rps, fitted[i], 100 * (q.Rps - fitted[i]) / fitted[i])).ToList(),
+            Points = points.Select((q, i) => new ScalabilityPoint(q.Users, q.Rps, fitted[i], 100 * (q.Rps - fitted[i]) / fitted[i]))
+                .ToList(),
         };
     }
 
-    /// <summary>Each variant's fit along a sweep of users, from its median all-scenario RPS at each point; variants with too few points are left out.</summary>
-    public static IReadOnlyList<ScalabilityFit> ForSweep(IReadOnlyList<string> variants, IReadOnlyList<double> users, IReadOnlyList<ExperimentResult?> points) =>
+    /// <summary>
+    /// Each variant's fit along a sweep of users, from its median all-scenario
+    /// RPS at each point; variants with too few points are left out.
+    /// </summary>
+    public static IReadOnlyList<ScalabilityFit> ForSweep(IReadOnlyList<string> variants, IReadOnlyList<double> users,
+        IReadOnlyList<ExperimentResult?> points) =>
     [
-        .. variants.Select(v => Fit(v, [.. users.Select((n, i) => (n, points[i]?.Summaries.FirstOrDefault(s => s.Variant == v)?.AllRps?.Median ?? double.NaN))]))
+        .. variants.Select(v => Fit(v,
+            [.. users.Select((n, i) => (n, points[i]?.Summaries.FirstOrDefault(s => s.Variant == v)?.AllRps?.Median ?? double.NaN))]))
             .OfType<ScalabilityFit>(),
     ];
 
@@ -103,7 +109,8 @@ public static class UslFit
         }
         var peak = Math.Sqrt((1 - p[1]) / p[2]);
         double dSigma = -1 / (2 * p[2] * peak), dKappa = -peak / (2 * p[2]);
-        var variance = (dSigma * dSigma * covariance[1, 1]) + (2 * dSigma * dKappa * covariance[1, 2]) + (dKappa * dKappa * covariance[2, 2]);
+        var variance = (dSigma * dSigma * covariance[1, 1]) + (2 * dSigma * dKappa * covariance[1, 2])
+            + (dKappa * dKappa * covariance[2, 2]);
         var fit = Interval(peak, variance, t);
         return fit with { Low = Math.Max(fit.Low, 1) };
     }

@@ -78,7 +78,8 @@ public static class VariantStatistics
         var paired = pairs.Count >= 2;
         var (change, low, high, verdict) = paired
             ? Statistics.ComparePaired(pairs, higher, noiseFloorPercent)
-            : Statistics.Compare(Values(runs, against, scenario, metric), Values(runs, variant, scenario, metric), higher, noiseFloorPercent);
+            : Statistics.Compare(Values(runs, against, scenario, metric), Values(runs, variant, scenario, metric), higher,
+                noiseFloorPercent);
         var halfWidth = (high - low) / 2;
         return new Comparison
         {
@@ -96,7 +97,8 @@ public static class VariantStatistics
             MinimumDetectableEffectPercent = double.IsFinite(halfWidth) ? Math.Max(halfWidth, noiseFloorPercent) : null,
             Verdict = verdict,
             ToDecide = verdict == Verdict.Inconclusive
-                ? ToDecide(change, low, high, paired ? pairs.Count : GroupSize(runs, against, variant, scenario, metric), noiseFloorPercent, paired)
+                ? ToDecide(change, low, high, paired ? pairs.Count : GroupSize(runs, against, variant, scenario, metric), noiseFloorPercent,
+                    paired)
                 : null,
         };
     }
@@ -111,9 +113,11 @@ public static class VariantStatistics
         }
         return Statistics.ToDecide(change, low, high, samples, marginPercent) is { } need
             ? string.Create(CultureInfo.InvariantCulture,
-                $"about {need.Samples} {what} in all ({need.Samples - samples} more), i.e. --precision {Math.Floor(need.HalfWidthPercent * 10) / 10:0.0}")
+                $"about {need.Samples} {what} in all ({need.Samples - samples} more), i.e. "
+                    + $"--precision {Math.Floor(need.HalfWidthPercent * 10) / 10:0.0}")
             : string.Create(CultureInfo.InvariantCulture,
-                $"the change sits on the margin (±{marginPercent:0.#} %): more {what} narrow the interval but may not decide; state a margin (noise floor) of its own");
+                $"the change sits on the margin (±{marginPercent:0.#} %): more {what} narrow the interval but may not decide; state a "
+                    + $"margin (noise floor) of its own");
     }
 
     private static int GroupSize(IReadOnlyList<RunRecord> runs, string against, string variant, string scenario, string metric) =>
@@ -153,7 +157,8 @@ public static class VariantStatistics
         for (var trial = 0; trial < trials; trial++)
         {
             random.Shuffle(values);
-            var verdict = Statistics.Compare(values[..groupSize], values[groupSize..(2 * groupSize)], Metrics.Get(metric).HigherIsBetter, noiseFloorPercent).Verdict;
+            var verdict = Statistics.Compare(values[..groupSize], values[groupSize..(2 * groupSize)], Metrics.Get(metric).HigherIsBetter,
+                noiseFloorPercent).Verdict;
             if (verdict is Verdict.Better or Verdict.Worse)
             {
                 calls++;
@@ -183,7 +188,8 @@ public static class VariantStatistics
             {
                 flipped[i] = random.Next(2) == 0 ? pairs[i] : (pairs[i].Candidate, pairs[i].Baseline);
             }
-            if (Statistics.ComparePaired(flipped, Metrics.Get(metric).HigherIsBetter, noiseFloorPercent).Verdict is Verdict.Better or Verdict.Worse)
+            if (Statistics.ComparePaired(flipped, Metrics.Get(metric).HigherIsBetter,
+                noiseFloorPercent).Verdict is Verdict.Better or Verdict.Worse)
             {
                 calls++;
             }
@@ -259,7 +265,8 @@ public static class VariantStatistics
         {
             ClaimOutcome.Inconclusive when fewRuns => "one repetition: no interval, direction only (run with --repeat 3 or more)",
             ClaimOutcome.Inconclusive when !double.IsFinite(comparison.LowPercent) =>
-                "a variant completed no requests in the measured window (a figure of 0 has no ratio): lengthen the profile's warm-up or duration",
+                "a variant completed no requests in the measured window (a figure of 0 has no ratio): lengthen "
+                    + "the profile's warm-up or duration",
             ClaimOutcome.Inconclusive => $"{interval} is wider than ± the {floor}; to decide: {comparison.ToDecide}",
             ClaimOutcome.Equivalent => $"{interval} lies within ± the {floor}: no change beyond the noise",
             ClaimOutcome.Holds => $"same direction; {interval}",

@@ -25,8 +25,12 @@ internal static class AppDefinitionReader
         var baseFolder = Path.GetDirectoryName(Path.GetFullPath(reader.Path))!;
         var kind = sources[0] switch { "project" => AppSourceKind.Project, "dll" => AppSourceKind.Dll, _ => AppSourceKind.Command };
         var text = reader.RequiredString(map, node, sources[0]);
-        var path = kind == AppSourceKind.Command ? text : ExistingPath(reader, map[sources[0]], baseFolder, text, kind == AppSourceKind.Dll);
-        var (readyPath, readyTimeout) = map.TryGetValue("ready", out var ready) ? ReadReady(reader, ready) : ("/", AppLaunch.DefaultReadyTimeout);
+        var path = kind == AppSourceKind.Command
+            ? text
+            : ExistingPath(reader, map[sources[0]], baseFolder, text, kind == AppSourceKind.Dll);
+        var (readyPath, readyTimeout) = map.TryGetValue("ready", out var ready)
+            ? ReadReady(reader, ready)
+            : ("/", AppLaunch.DefaultReadyTimeout);
         return new AppDefinition
         {
             Kind = kind,
@@ -38,7 +42,8 @@ internal static class AppDefinitionReader
             {
                 "args" => ConfigurationVia.Arguments,
                 "env" => ConfigurationVia.Environment,
-                var other => throw ExperimentLoader.Error(reader.Path, map["config-via"].Start, $"config-via '{other}' is not one of args, env."),
+                var other => throw ExperimentLoader.Error(reader.Path, map["config-via"].Start,
+                    $"config-via '{other}' is not one of args, env."),
             },
             Env = reader.StringMap(map, "env"),
             BaseFolder = baseFolder,
@@ -49,24 +54,29 @@ internal static class AppDefinitionReader
     /// Checks a variant's keys against the thing under test: config, project and ref need an app; settings and
     /// framework are the built-in SUT's. Returns the variant with its app keys read.
     /// </summary>
-    public static VariantDefinition ReadVariantKeys(NodeReader reader, Dictionary<string, YamlNode> map, VariantDefinition variant, AppDefinition? app)
+    public static VariantDefinition ReadVariantKeys(NodeReader reader, Dictionary<string, YamlNode> map, VariantDefinition variant,
+        AppDefinition? app)
     {
         var wrong = (app is null ? VariantKeys : BuiltInOnly).FirstOrDefault(map.ContainsKey);
         if (wrong is not null)
         {
             throw ExperimentLoader.Error(reader.Path, map[wrong].Start, app is null
-                ? $"'{wrong}' belongs to an app of your own: add an app: section (project, dll or command), or use settings for the built-in SUT."
+                ? $"'{wrong}' belongs to an app of your own: add an app: section (project, dll or command), or "
+                    + "use settings for the built-in SUT."
                 : $"'{wrong}' is a setting of the built-in SUT; for your app use config (configuration keys) or env.");
         }
         if (app is null)
         {
             return variant;
         }
-        var project = reader.OptionalString(map, "project") is { } p ? ExistingPath(reader, map["project"], app.BaseFolder, p, file: false) : null;
+        var project = reader.OptionalString(map, "project") is { } p
+            ? ExistingPath(reader, map["project"], app.BaseFolder, p, file: false)
+            : null;
         var gitRef = reader.OptionalString(map, "ref");
         if (gitRef is not null && project is null && app.Kind != AppSourceKind.Project)
         {
-            throw ExperimentLoader.Error(reader.Path, map["ref"].Start, "ref builds a commit of a project: give app.project, or this variant's project.");
+            throw ExperimentLoader.Error(reader.Path, map["ref"].Start,
+                "ref builds a commit of a project: give app.project, or this variant's project.");
         }
         return variant with { Config = reader.StringMap(map, "config"), Project = project, Ref = gitRef };
     }
@@ -99,13 +109,16 @@ internal static class AppDefinitionReader
         }
         var map = reader.Mapping(node, "app.ready", ["path", "timeout"]);
         var path = reader.OptionalString(map, "path") ?? "/";
-        var timeout = map.ContainsKey("timeout") ? reader.RequiredDuration(map, node, "timeout", allowZero: false) : AppLaunch.DefaultReadyTimeout;
+        var timeout = map.ContainsKey("timeout")
+            ? reader.RequiredDuration(map, node, "timeout", allowZero: false)
+            : AppLaunch.DefaultReadyTimeout;
         return (CheckedPath(reader, map.GetValueOrDefault("path", node), path), timeout);
     }
 
     private static string CheckedPath(NodeReader reader, YamlNode node, string path) => path.StartsWith('/')
         ? path
-        : throw ExperimentLoader.Error(reader.Path, node.Start, $"ready path '{path}' must be a path on the app starting with '/', like /healthz.");
+        : throw ExperimentLoader.Error(reader.Path, node.Start,
+            $"ready path '{path}' must be a path on the app starting with '/', like /healthz.");
 
     private static string ExistingPath(NodeReader reader, YamlNode node, string baseFolder, string text, bool file)
     {

@@ -24,7 +24,8 @@ public static class CompareDefinition
         var app = App(spec, workingFolder);
         if (spec.Variants.Count < 2)
         {
-            throw Usage("give at least two --variant (a baseline and one to compare), e.g. --variant before --variant \"after: DOTNET_gcServer=1\".");
+            throw Usage("give at least two --variant (a baseline and one to compare), e.g. --variant before --variant "
+                + "\"after: DOTNET_gcServer=1\".");
         }
         var variants = spec.Variants.Select(v => ParseVariant(v, app)).ToList();
         if (variants.GroupBy(v => v.Name).FirstOrDefault(g => g.Count() > 1) is { } twice)
@@ -43,7 +44,8 @@ public static class CompareDefinition
         {
             throw Usage("give --users (closed model) or --rate (open model), not both.");
         }
-        var text = string.Join("\n", new[] { spec.App ?? spec.Command ?? "", $"{spec.Users}/{spec.Rate}" }.Concat(spec.Urls).Concat(spec.Variants));
+        var text = string.Join("\n", new[] { spec.App ?? spec.Command ?? "", $"{spec.Users}/{spec.Rate}" }.Concat(spec.Urls)
+            .Concat(spec.Variants));
         return new ExperimentDefinition
         {
             Name = Name,
@@ -71,24 +73,30 @@ public static class CompareDefinition
         var name = (colon < 0 ? text : text[..colon]).Trim();
         if (name.Length == 0 || name.Any(char.IsWhiteSpace))
         {
-            throw Usage($"--variant '{text}': expected NAME or NAME: ITEM ..., e.g. \"cached: --Report:Cache=true\" or \"server: DOTNET_gcServer=1\".");
+            throw Usage($"--variant '{text}': expected NAME or NAME: ITEM ..., e.g. \"cached: --Report:Cache=true\" or "
+                + "\"server: DOTNET_gcServer=1\".");
         }
         var env = new Dictionary<string, string>();
         var config = new Dictionary<string, string>();
         string? gitRef = null;
-        var items = colon < 0 ? [] : text[(colon + 1)..].Split(new[] { ' ', ',' }, StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        var items = colon < 0
+            ? []
+            : text[(colon + 1)..].Split(new[] { ' ', ',' }, StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         foreach (var item in items)
         {
             if (item.StartsWith('@') && item.Length > 1)
             {
-                gitRef = app.Kind == AppSourceKind.Project ? item[1..] : throw Usage($"--variant '{text}': {item} builds a git ref of a project; give the app as a project folder.");
+                gitRef = app.Kind == AppSourceKind.Project
+                    ? item[1..]
+                    : throw Usage($"--variant '{text}': {item} builds a git ref of a project; give the app as a project folder.");
                 continue;
             }
             var equals = item.IndexOf('=');
             var key = equals > 0 ? item[..equals] : "";
             if (key.Length == 0 || key == "--")
             {
-                throw Usage($"--variant '{text}': '{item}' is not KEY=VALUE (environment), --Key=Value (configuration) or @REF (a git ref).");
+                throw Usage($"--variant '{text}': '{item}' is not KEY=VALUE (environment), --Key=Value "
+                    + "(configuration) or @REF (a git ref).");
             }
             (key.StartsWith("--", StringComparison.Ordinal) ? config : env)[key.TrimStart('-')] = item[(equals + 1)..];
         }

@@ -52,7 +52,8 @@ internal static class ConditionsReader
         var items = reader.Sequence(map, node, "values");
         if (items.Count < 2)
         {
-            throw ExperimentLoader.Error(reader.Path, map["values"].Start, "a sweep needs at least two values (e.g. values: [0ms, 1ms, 5ms]).");
+            throw ExperimentLoader.Error(reader.Path, map["values"].Start,
+                "a sweep needs at least two values (e.g. values: [0ms, 1ms, 5ms]).");
         }
         var values = items.Select(item => Value(reader, kind, item)).ToList();
         for (var i = 1; i < values.Count; i++)
@@ -60,7 +61,8 @@ internal static class ConditionsReader
             if (values[i] <= values[i - 1])
             {
                 throw ExperimentLoader.Error(reader.Path, items[i].Start,
-                    $"sweep values must ascend, each once: {ConditionNames.Value(kind, values[i])} follows {ConditionNames.Value(kind, values[i - 1])}.");
+                    $"sweep values must ascend, each once: {ConditionNames.Value(kind, values[i])} "
+                        + $"follows {ConditionNames.Value(kind, values[i - 1])}.");
             }
         }
         return new SweepDefinition(kind, values);
@@ -76,7 +78,8 @@ internal static class ConditionsReader
             return (hasUnit || text == "0") && DurationText.TryParse(text, out var rtt) && rtt >= TimeSpan.Zero && rtt <= Sizes.MaxRtt
                 ? rtt.TotalMilliseconds
                 : throw ExperimentLoader.Error(reader.Path, item.Start,
-                    $"sweep value '{text}' of database-rtt is not a round-trip time from 0ms to {DurationText.Format(Sizes.MaxRtt)} with its unit, like 0.5ms.");
+                    $"sweep value '{text}' of database-rtt is not a round-trip time from 0ms "
+                        + $"to {DurationText.Format(Sizes.MaxRtt)} with its unit, like 0.5ms.");
         }
         var (min, max) = kind switch
         {
@@ -102,17 +105,20 @@ internal static class ConditionsReader
         var name = ConditionNames.Name(sweep.Condition);
         if (conditions.Sets(sweep.Condition))
         {
-            throw ExperimentLoader.Error(reader.Path, where, $"the sweep varies {name}, which the experiment also fixes; remove one of the two.");
+            throw ExperimentLoader.Error(reader.Path, where,
+                $"the sweep varies {name}, which the experiment also fixes; remove one of the two.");
         }
         var fixedBy = variants.FirstOrDefault(v => v.Conditions.Sets(sweep.Condition)
             || (sweep.Condition == ConditionKind.MinThreads && v.Settings.Keys.Any(IsMinThreadsSetting)));
         if (fixedBy is not null)
         {
-            throw ExperimentLoader.Error(reader.Path, where, $"the sweep varies {name}, which variant '{fixedBy.Name}' also sets; remove it from the variant.");
+            throw ExperimentLoader.Error(reader.Path, where,
+                $"the sweep varies {name}, which variant '{fixedBy.Name}' also sets; remove it from the variant.");
         }
         if (sweep.Condition == ConditionKind.Users && scenarios.All(s => s.Model is not Load.ClosedModel))
         {
-            throw ExperimentLoader.Error(reader.Path, where, "a users sweep sets the users of closed scenarios, and this experiment has none.");
+            throw ExperimentLoader.Error(reader.Path, where,
+                "a users sweep sets the users of closed scenarios, and this experiment has none.");
         }
     }
 

@@ -10,7 +10,12 @@ public static class DefaultProfiles
     public static IReadOnlyDictionary<ProfileName, ProfileDefinition> All { get; } = new Dictionary<ProfileName, ProfileDefinition>
     {
         [ProfileName.Article] = new(TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(30), 5, 0),
-        [ProfileName.Quick] = new(TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(6), 3, 0) { WarmupUntilSteady = true, PrecisionPercent = 5, MaxRepeat = 8 },
+        [ProfileName.Quick] = new(TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(6), 3, 0)
+        {
+            WarmupUntilSteady = true,
+            PrecisionPercent = 5,
+            MaxRepeat = 8,
+        },
         [ProfileName.Smoke] = new(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2), 1, 0),
     };
 }

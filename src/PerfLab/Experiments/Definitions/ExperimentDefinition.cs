@@ -17,7 +17,10 @@ public sealed record ExperimentDefinition
     public required IReadOnlyList<ClaimDefinition> Claims { get; init; }
     public required string FilePath { get; init; }
     public required string FileHash { get; init; }
-    /// <summary>CI gates checked after the run (<c>thresholds:</c>); a failing one makes `perflab run` exit with ThresholdsFailed.</summary>
+    /// <summary>
+    /// CI gates checked after the run (<c>thresholds:</c>); a
+    /// failing one makes `perflab run` exit with ThresholdsFailed.
+    /// </summary>
     public IReadOnlyList<Results.Threshold> Thresholds { get; init; } = [];
     /// <summary>The conditions every variant runs under (database RTT, cores, ...); a variant's own win.</summary>
     public Conditions Conditions { get; init; } = Conditions.None;
@@ -68,7 +71,10 @@ public sealed record ScenarioDefinition
     public required string Name { get; init; }
     /// <summary>Path and query on the SUT; ${var} from the variant, {placeholder} from the feed.</summary>
     public required string Url { get; init; }
-    /// <summary>How the requests are sent, as the file gives it; a profile fills in its part (<see cref="ProfileDefinition.Shape"/>).</summary>
+    /// <summary>
+    /// How the requests are sent, as the file gives it; a profile fills in its part
+    /// (<see cref="ProfileDefinition.Shape"/>).
+    /// </summary>
     public required Load.LoadModel Model { get; init; }
     public FeedDefinition? Feed { get; init; }
     /// <summary>Method, headers, body and response check (method, headers, body, body-file, expect); a plain GET by default.</summary>

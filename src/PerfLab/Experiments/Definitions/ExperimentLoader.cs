@@ -1,6 +1,5 @@
 using System.Security.Cryptography;
 using PerfLab.Common;
-using PerfLab.Results;
 using YamlDotNet.Core;
 using YamlDotNet.RepresentationModel;
 
@@ -47,7 +46,8 @@ public static class ExperimentLoader
         var root = Document(text, path);
         var reader = new NodeReader(path);
         var doc = reader.Mapping(root, "the experiment",
-            ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims", "thresholds", "app", "decide", .. ConditionsReader.ExperimentKeys]);
+            ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims", "thresholds", "app", "decide",
+                .. ConditionsReader.ExperimentKeys]);
 
         var name = reader.RequiredString(doc, root, "name");
         var expectedName = Path.GetFileNameWithoutExtension(path);
@@ -67,10 +67,11 @@ public static class ExperimentLoader
         if (app is not null && scenarios.FirstOrDefault(s => !s.Model.RunsOnLoadEngine) is { } own)
         {
             throw Error(path, doc["app"].Start,
-                $"{own.Model.Kind} scenarios have a measurement of their own against the built-in SUT: they cannot run against an app of your own.");
+                $"{own.Model.Kind} scenarios have a measurement of their own against the built-in SUT: they cannot "
+                    + "run against an app of your own.");
         }
         var claims = doc.ContainsKey("claims")
-            ? reader.Sequence(doc, root, "claims").Select(node => ReadClaim(reader, node, variants, scenarios, baseline)).ToList()
+            ? reader.Sequence(doc, root, "claims").Select(node => ClaimReader.Read(reader, node, variants, scenarios, baseline)).ToList()
             : [];
         var conditions = ConditionsReader.Read(reader, doc);
         var sweep = ConditionsReader.ReadSweep(reader, doc);
@@ -112,10 +113,12 @@ public static class ExperimentLoader
         }
         return stream.Documents.Count > 0 && stream.Documents[0].RootNode is YamlMappingNode root
             ? root
-            : throw new PerfLabException($"{path}:1:1: expected a mapping with name, title, seed, variants, load, profiles.", ExitCode.Usage);
+            : throw new PerfLabException($"{path}:1:1: expected a mapping with name, title, seed, variants, load, profiles.",
+                ExitCode.Usage);
     }
 
-    private static List<VariantDefinition> ReadVariants(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root, AppDefinition? app)
+    private static List<VariantDefinition> ReadVariants(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root,
+        AppDefinition? app)
     {
         var variants = reader.Sequence(doc, root, "variants").Select(node => ReadVariant(reader, node, app)).ToList();
         if (variants.Count < 2)
@@ -151,14 +154,16 @@ public static class ExperimentLoader
                 if (unresolved.Count > 0)
                 {
                     throw Error(reader.Path, doc["variants"].Start,
-                        $"variant '{variant.Name}' gives no value for ${{{unresolved[0]}}} used in scenario '{scenario.Name}' (add it under vars).");
+                        $"variant '{variant.Name}' gives no value for ${{{unresolved[0]}}} used in scenario "
+                            + $"'{scenario.Name}' (add it under vars).");
                 }
             }
         }
         return scenarios;
     }
 
-    private static Dictionary<ProfileName, ProfileDefinition> ReadProfiles(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root,
+    private static Dictionary<ProfileName, ProfileDefinition> ReadProfiles(NodeReader reader, Dictionary<string, YamlNode> doc,
+        YamlNode root,
         List<ScenarioDefinition> scenarios)
     {
         // A profile left out takes its default (DefaultProfiles), so a file for one's own app may name none; batches
@@ -172,7 +177,8 @@ public static class ExperimentLoader
             {
                 profiles[ProfileNames.Parse(profile)] = batched
                     ? throw Error(reader.Path, (given ?? root).Start,
-                        $"expected a '{profile}' profile: burst and upload scenarios need each profile's batches (all of {string.Join(", ", ProfileNames.Keys)}).")
+                        $"expected a '{profile}' profile: burst and upload scenarios need each profile's batches (all "
+                            + $"of {string.Join(", ", ProfileNames.Keys)}).")
                     : DefaultProfiles.All[ProfileNames.Parse(profile)];
                 continue;
             }
@@ -184,7 +190,8 @@ public static class ExperimentLoader
 
     private static VariantDefinition ReadVariant(NodeReader reader, YamlNode node, AppDefinition? app)
     {
-        var map = reader.Mapping(node, "a variant", ["name", "settings", "env", "framework", "vars", .. ConditionsReader.VariantKeys, .. AppDefinitionReader.VariantKeys]);
+        var map = reader.Mapping(node, "a variant",
+            ["name", "settings", "env", "framework", "vars", .. ConditionsReader.VariantKeys, .. AppDefinitionReader.VariantKeys]);
         var framework = reader.OptionalString(map, "framework") ?? Sut.SutLaunch.DefaultFramework;
         if (!Sut.SutLaunch.KnownFrameworks.Contains(framework))
         {
@@ -207,7 +214,8 @@ public static class ExperimentLoader
         var map = reader.Mapping(node, "a scenario", ["name", "url", "model", "feed", .. ModelKeys, .. RequestReader.ScenarioKeys]);
         var modelText = reader.RequiredString(map, node, "model");
         var reading = Load.LoadModel.Cases.FirstOrDefault(r => string.Equals(r.Kind, modelText, StringComparison.OrdinalIgnoreCase))
-            ?? throw Error(reader.Path, map["model"].Start, $"model '{modelText}' is not one of {string.Join(", ", Load.LoadModel.Kinds)}.");
+            ?? throw Error(reader.Path, map["model"].Start,
+                $"model '{modelText}' is not one of {string.Join(", ", Load.LoadModel.Kinds)}.");
         var url = reader.RequiredString(map, node, "url");
         if (!url.StartsWith('/') && !url.StartsWith("${", StringComparison.Ordinal))
         {
@@ -224,7 +232,8 @@ public static class ExperimentLoader
         if (!scenario.Model.RunsOnLoadEngine && !ReferenceEquals(scenario.Request, Load.RequestSpec.Get))
         {
             throw Error(reader.Path, map["model"].Start,
-                $"a {reading.Kind} scenario sends its own requests: method, headers, body and expect apply to scenarios the load engine drives.");
+                $"a {reading.Kind} scenario sends its own requests: method, headers, body and expect apply to "
+                    + "scenarios the load engine drives.");
         }
         var token = scenario.Feed is null ? null : "{" + scenario.Feed.Placeholder + "}";
         if (token is not null && !url.Contains(token, StringComparison.Ordinal)
@@ -243,7 +252,8 @@ public static class ExperimentLoader
         {
             throw Error(reader.Path, map["order"].Start, $"order '{order}' is not one of circular, random.");
         }
-        return new FeedDefinition(reader.RequiredString(map, node, "placeholder"), reader.RequiredString(map, node, "from"), order == "random");
+        return new FeedDefinition(reader.RequiredString(map, node, "placeholder"), reader.RequiredString(map, node, "from"),
+            order == "random");
     }
 
     private static ProfileDefinition ReadProfile(NodeReader reader, YamlNode node, string name, bool batched, bool noSlots)
@@ -259,7 +269,8 @@ public static class ExperimentLoader
         int? maxRepeat = map.ContainsKey("max-repeat") ? reader.RequiredInt(map, node, "max-repeat", repeat, 1000) : null;
         if (maxRepeat is not null && precision is null)
         {
-            throw Error(reader.Path, map["max-repeat"].Start, "max-repeat caps the blocks added for a precision: give precision too (e.g. precision: 5%).");
+            throw Error(reader.Path, map["max-repeat"].Start,
+                "max-repeat caps the blocks added for a precision: give precision too (e.g. precision: 5%).");
         }
         var steady = reader.OptionalBool(map, "steady");
         if (steady && (batched || warmup <= TimeSpan.Zero))
@@ -271,7 +282,8 @@ public static class ExperimentLoader
         int? slots = map.ContainsKey("slots") ? reader.RequiredInt(map, node, "slots", 2, 100) : null;
         if (slots is not null && noSlots)
         {
-            throw Error(reader.Path, map["slots"].Start, "slots apply to closed and open scenarios only: a burst or an upload counts batches, a ramp needs its steps in one go.");
+            throw Error(reader.Path, map["slots"].Start,
+                "slots apply to closed and open scenarios only: a burst or an upload counts batches, a ramp needs its steps in one go.");
         }
         return new ProfileDefinition(warmup, duration, repeat, batches, size)
         {
@@ -280,41 +292,6 @@ public static class ExperimentLoader
             MaxRepeat = maxRepeat,
             WarmupUntilSteady = steady,
             Env = reader.StringMap(map, "env"),
-        };
-    }
-
-    private static ClaimDefinition ReadClaim(NodeReader reader, YamlNode node, List<VariantDefinition> variants,
-        List<ScenarioDefinition> scenarios, string baseline)
-    {
-        var map = reader.Mapping(node, "a claim", ["text", "variant", "against", "metric", "scenario", "seedFigure", "seedChange"]);
-        var variant = reader.RequiredString(map, node, "variant");
-        var against = reader.OptionalString(map, "against") ?? baseline;
-        foreach (var (key, value) in new[] { ("variant", variant), ("against", against) })
-        {
-            if (variants.All(v => v.Name != value))
-            {
-                throw Error(reader.Path, map[key].Start, $"claim {key} '{value}' is not one of the variants.");
-            }
-        }
-        var metric = reader.RequiredString(map, node, "metric");
-        if (Metrics.Comparable.All(m => m.Key != metric))
-        {
-            throw Error(reader.Path, map["metric"].Start, $"metric '{metric}' is not one of {string.Join(", ", Metrics.Comparable.Select(m => m.Key))}.");
-        }
-        var scenario = reader.OptionalString(map, "scenario") ?? "all";
-        if (scenario != "all" && scenarios.All(s => s.Name != scenario))
-        {
-            throw Error(reader.Path, map["scenario"].Start, $"claim scenario '{scenario}' is not 'all' or one of the scenarios.");
-        }
-        return new ClaimDefinition
-        {
-            Text = reader.RequiredString(map, node, "text"),
-            Variant = variant,
-            Against = against,
-            Metric = metric,
-            Scenario = scenario,
-            SeedFigure = reader.RequiredString(map, node, "seedFigure"),
-            SeedChangePercent = reader.RequiredDouble(map, node, "seedChange"),
         };
     }
 

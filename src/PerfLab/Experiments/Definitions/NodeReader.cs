@@ -21,7 +21,8 @@ internal sealed class NodeReader(string path)
             var key = ((YamlScalarNode)keyNode).Value ?? "";
             if (!allowed.Contains(key))
             {
-                throw ExperimentLoader.Error(Path, keyNode.Start, $"unknown key '{key}' in {what}; expected one of {string.Join(", ", allowed)}.");
+                throw ExperimentLoader.Error(Path, keyNode.Start,
+                    $"unknown key '{key}' in {what}; expected one of {string.Join(", ", allowed)}.");
             }
             result[key] = value;
         }
@@ -41,7 +42,9 @@ internal sealed class NodeReader(string path)
 
     public string? OptionalString(Dictionary<string, YamlNode> map, string key) =>
         map.TryGetValue(key, out var node)
-            ? node is YamlScalarNode scalar ? scalar.Value : throw ExperimentLoader.Error(Path, node.Start, $"expected '{key}' to be a text value.")
+            ? node is YamlScalarNode scalar
+                ? scalar.Value
+                : throw ExperimentLoader.Error(Path, node.Start, $"expected '{key}' to be a text value.")
             : null;
 
     public int RequiredInt(Dictionary<string, YamlNode> map, YamlNode parent, string key, int min, int max)
@@ -58,7 +61,8 @@ internal sealed class NodeReader(string path)
     public double RequiredDouble(Dictionary<string, YamlNode> map, YamlNode parent, string key)
     {
         var node = Required(map, parent, key);
-        return node is YamlScalarNode scalar && double.TryParse(scalar.Value, NumberStyles.Float, CultureInfo.InvariantCulture, out var value)
+        return node is YamlScalarNode scalar
+            && double.TryParse(scalar.Value, NumberStyles.Float, CultureInfo.InvariantCulture, out var value)
             ? value
             : throw ExperimentLoader.Error(Path, node.Start, $"expected '{key}' to be a number (e.g. 22 or -11.5).");
     }
@@ -66,18 +70,21 @@ internal sealed class NodeReader(string path)
     public TimeSpan RequiredDuration(Dictionary<string, YamlNode> map, YamlNode parent, string key, bool allowZero)
     {
         var node = Required(map, parent, key);
-        if (node is YamlScalarNode scalar && DurationText.TryParse(scalar.Value, out var value) && (allowZero ? value >= TimeSpan.Zero : value > TimeSpan.Zero))
+        if (node is YamlScalarNode scalar && DurationText.TryParse(scalar.Value, out var value)
+            && (allowZero ? value >= TimeSpan.Zero : value > TimeSpan.Zero))
         {
             return value;
         }
-        throw ExperimentLoader.Error(Path, node.Start, $"expected '{key}' to be a duration like 500ms, 10s or 3m{(allowZero ? "" : ", above zero")}.");
+        throw ExperimentLoader.Error(Path, node.Start,
+            $"expected '{key}' to be a duration like 500ms, 10s or 3m{(allowZero ? "" : ", above zero")}.");
     }
 
     /// <summary>A size like 96KB, 16MB or 1GB (binary multiples: KB = 1024 bytes, as Kestrel's windows are written).</summary>
     public long RequiredSize(Dictionary<string, YamlNode> map, YamlNode parent, string key)
     {
         var node = Required(map, parent, key);
-        if (node is YamlScalarNode scalar && Sizes.TryParse(scalar.Value, out var bytes) && bytes >= Sizes.MinUpload && bytes <= Sizes.MaxUpload)
+        if (node is YamlScalarNode scalar && Sizes.TryParse(scalar.Value, out var bytes) && bytes >= Sizes.MinUpload
+            && bytes <= Sizes.MaxUpload)
         {
             return bytes;
         }
@@ -87,11 +94,13 @@ internal sealed class NodeReader(string path)
     public TimeSpan RequiredRtt(Dictionary<string, YamlNode> map, YamlNode parent, string key)
     {
         var node = Required(map, parent, key);
-        if (node is YamlScalarNode scalar && DurationText.TryParse(scalar.Value, out var rtt) && rtt >= TimeSpan.Zero && rtt <= Sizes.MaxRtt)
+        if (node is YamlScalarNode scalar && DurationText.TryParse(scalar.Value, out var rtt) && rtt >= TimeSpan.Zero
+            && rtt <= Sizes.MaxRtt)
         {
             return rtt;
         }
-        throw ExperimentLoader.Error(Path, node.Start, $"expected '{key}' to be a round-trip time from 0ms to {DurationText.Format(Sizes.MaxRtt)}, like 10ms.");
+        throw ExperimentLoader.Error(Path, node.Start,
+            $"expected '{key}' to be a round-trip time from 0ms to {DurationText.Format(Sizes.MaxRtt)}, like 10ms.");
     }
 
     public IReadOnlyList<YamlNode> Sequence(Dictionary<string, YamlNode> map, YamlNode parent, string key)

@@ -16,6 +16,9 @@ public static class ProfileNames
     /// <summary>The profile's name as experiment files, the command line and results.json spell it ("quick").</summary>
     public static string Key(this ProfileName profile) => profile.ToString().ToLowerInvariant();
 
-    /// <summary>The profile a spelled name stands for; an unknown name is a bug of the caller, who offers only <see cref="Keys"/>.</summary>
+    /// <summary>
+    /// The profile a spelled name stands for; an unknown name is
+    /// a bug of the caller, who offers only <see cref="Keys"/>.
+    /// </summary>
     public static ProfileName Parse(string key) => Enum.Parse<ProfileName>(key, ignoreCase: true);
 }

@@ -67,8 +67,12 @@ internal static class RequestReader
         return new ResponseCheck(statuses, json);
     }
 
-    /// <summary>thresholds: ["p99&lt;250ms", "errors&lt;1%", "order: no-worse"], checked after the run (see <see cref="Results.Threshold"/>).</summary>
-    public static IReadOnlyList<Results.Threshold> ReadThresholds(NodeReader reader, Dictionary<string, YamlNode> doc, IReadOnlyList<ScenarioDefinition> scenarios)
+    /// <summary>
+    /// thresholds: ["p99&lt;250ms", "errors&lt;1%", "order: no-worse"], checked after the run (see
+    /// <see cref="Results.Threshold"/>).
+    /// </summary>
+    public static IReadOnlyList<Results.Threshold> ReadThresholds(NodeReader reader, Dictionary<string, YamlNode> doc,
+        IReadOnlyList<ScenarioDefinition> scenarios)
     {
         if (!doc.TryGetValue("thresholds", out var node))
         {
@@ -78,7 +82,8 @@ internal static class RequestReader
         if (thresholds.FirstOrDefault(t => t.Scenario is { } s && scenarios.All(x => x.Name != s)) is { } unknown)
         {
             throw ExperimentLoader.Error(reader.Path, node.Start,
-                $"threshold '{unknown.Text}' names scenario '{unknown.Scenario}', which is not one of {string.Join(", ", scenarios.Select(s => s.Name))}.");
+                $"threshold '{unknown.Text}' names scenario '{unknown.Scenario}', which is not one "
+                    + $"of {string.Join(", ", scenarios.Select(s => s.Name))}.");
         }
         return thresholds;
     }

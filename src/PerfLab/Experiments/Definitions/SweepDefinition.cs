@@ -31,7 +31,8 @@ public sealed record SweepDefinition(ConditionKind Condition, IReadOnlyList<doub
             Sweep = null,
             Point = new SweepPoint(experiment.Name, kind, value),
             Scenarios = conditions.Users is { } users
-                ? experiment.Scenarios.Select(s => s.Model is Load.ClosedModel closed ? s with { Model = closed with { Users = users } } : s).ToList()
+                ? experiment.Scenarios.Select(s => s.Model is Load.ClosedModel closed ? s with { Model = closed with { Users = users } }
+                    : s).ToList()
                 : experiment.Scenarios,
             Variants = conditions.MinThreads is { } threads
                 ? experiment.Variants.Select(v => v with { Settings = WithMinThreads(v.Settings, threads) }).ToList()

@@ -92,8 +92,11 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             var p = participants[i];
             if (failure is not null || slots[i].Count == 0)
             {
-                records.Add(RunRecordBuilder.WithEffect(RunRecordBuilder.Failed(p.Id, new RunFailure(ct.IsCancellationRequested ? FailureKind.Interrupted : FailureKind.LoadFailed,
-                    ct.IsCancellationRequested ? "interrupted (Ctrl+C) before its slots" : $"the load could not run: {failure ?? "no slot was measured"}",
+                var kind = ct.IsCancellationRequested ? FailureKind.Interrupted : FailureKind.LoadFailed;
+                records.Add(RunRecordBuilder.WithEffect(RunRecordBuilder.Failed(p.Id, new RunFailure(kind,
+                    ct.IsCancellationRequested
+                        ? "interrupted (Ctrl+C) before its slots"
+                        : $"the load could not run: {failure ?? "no slot was measured"}",
                     p.Sut.TailOfLog(), p.Info)), p.Effect) with { DatabasePath = p.DatabasePath });
                 continue;
             }
@@ -134,7 +137,8 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
     }
 
     /// <summary>The slots, in turns; <paramref name="measured"/> hears of each slot as it ends (its participant, its result).</summary>
-    private async Task MeasureSlotsAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<LoadPlan> plans, List<List<LoadResult>> slots,
+    private async Task MeasureSlotsAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<LoadPlan> plans,
+        List<List<LoadResult>> slots,
         Action<int, LoadResult> measured, CancellationToken ct)
     {
         for (var round = 0; round < Slots && !ct.IsCancellationRequested; round++)
@@ -153,8 +157,12 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         }
     }
 
-    /// <summary>The traced stretch of each participant after the block, one after the other (their measurements decide whether to trace).</summary>
-    public static async Task TraceAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<RunRecord> records, CancellationToken ct)
+    /// <summary>
+    /// The traced stretch of each participant after the block, one
+    /// after the other (their measurements decide whether to trace).
+    /// </summary>
+    public static async Task TraceAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<RunRecord> records,
+        CancellationToken ct)
     {
         for (var i = 0; i < participants.Count && i < records.Count; i++)
         {
@@ -162,7 +170,10 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         }
     }
 
-    /// <summary>The order of round <paramref name="round"/> (from 0): forwards, then backwards (A B C, C B A, ...), so no variant always goes first.</summary>
+    /// <summary>
+    /// The order of round <paramref name="round"/> (from 0): forwards, then
+    /// backwards (A B C, C B A, ...), so no variant always goes first.
+    /// </summary>
     public static IReadOnlyList<int> Turns(int participants, int round) =>
         round % 2 == 0 ? Enumerable.Range(0, participants).ToList() : Enumerable.Range(0, participants).Reverse().ToList();
 
@@ -181,7 +192,8 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         return recording with
         {
             Samples = recording.Samples.Where(s => Inside(s.UnixSeconds)).ToList(),
-            Adjustments = recording.Adjustments.Where(a => windows.Any(w => a.UnixMs >= w.From * 1000 && a.UnixMs < (w.To + 1) * 1000)).ToList(),
+            Adjustments = recording.Adjustments.Where(a => windows.Any(w => a.UnixMs >= w.From * 1000 && a.UnixMs < (w.To + 1) * 1000))
+                .ToList(),
         };
     }
 
@@ -191,7 +203,9 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
     /// </summary>
     public static DatabaseClientStats? DatabaseOfSlots(CounterRecording? recording, IReadOnlyList<LoadResult> slots)
     {
-        var parts = slots.Select(s => (Requests: s.Scenarios.Sum(r => r.Requests), Stats: DatabaseClientWindow.From(recording, s.MeasuredFromUtc, s.EndedUtc,
+        var parts = slots.Select(s => (
+                Requests: s.Scenarios.Sum(r => r.Requests),
+                Stats: DatabaseClientWindow.From(recording, s.MeasuredFromUtc, s.EndedUtc,
                 s.Scenarios.Sum(r => r.Requests), s.Scenarios.SelectMany(r => r.Timeline))))
             .Where(p => p.Stats is not null && p.Requests > 0)
             .Select(p => (p.Requests, Stats: p.Stats!))

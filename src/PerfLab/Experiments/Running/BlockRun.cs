@@ -43,7 +43,10 @@ internal sealed class StartedBlock(int variants) : IAsyncDisposable
     }
 }
 
-/// <summary>How a block's variant is measured under the request's profile; each variant's first run is traced when traces are asked for.</summary>
+/// <summary>
+/// How a block's variant is measured under the request's profile;
+/// each variant's first run is traced when traces are asked for.
+/// </summary>
 internal sealed class Measurements(RunRequest request, IRunObserver observer)
 {
     /// <summary>
@@ -65,7 +68,8 @@ internal sealed class Measurements(RunRequest request, IRunObserver observer)
         var trace = request.TraceFolder is { } folder && block.Number == 1
             ? new EvidenceCapture(folder, Path.GetDirectoryName(folder)!, request.KeepTraces)
             : null;
-        return new LoadMeasurement(experiment, variant, experiment.Profiles[request.Profile], experiment.App is null ? request.ConnectionString : null)
+        var connectionString = experiment.App is null ? request.ConnectionString : null;
+        return new LoadMeasurement(experiment, variant, experiment.Profiles[request.Profile], connectionString)
         {
             Capture = trace,
             Traced = block.Progress.Traced.Add,

@@ -30,8 +30,10 @@ public sealed record BudgetFitResult(bool Fits, IReadOnlyList<MinimumBlocks> Pla
     public string Describe(TimeSpan budget) => Fits
         ? Changes.Count == 0 ? "the minimum blocks fit the budget as planned" : "to fit the budget: " + string.Join("; ", Changes)
         : string.Create(CultureInfo.InvariantCulture,
-            $"the minimum blocks need {NeededSeconds / 60:0.#} min even with {MinimumBlocks.FewestSlots} slots and {MinimumBlocks.ShortestWarmupSeconds:0} s warm-ups, " +
-            $"more than the budget of {budget.TotalMinutes:0.#} min: raise --budget to {Math.Ceiling(NeededSeconds / 60):0} min or run fewer experiments");
+            $"the minimum blocks need {NeededSeconds / 60:0.#} min even with {MinimumBlocks.FewestSlots} slots " +
+                $"and {MinimumBlocks.ShortestWarmupSeconds:0} s warm-ups, " +
+            $"more than the budget of {budget.TotalMinutes:0.#} min: raise --budget "
+                + $"to {Math.Ceiling(NeededSeconds / 60):0} min or run fewer experiments");
 }
 
 /// <summary>
@@ -55,7 +57,8 @@ public static class BudgetFit
             return new BudgetFitResult(true, planned, changes, planned.Sum(e => e.Seconds));
         }
         // Warm-ups first: a cap the steady-state check seldom reaches costs little to lower.
-        var warmups = planned.Select(e => e with { WarmupSeconds = Math.Min(e.WarmupSeconds, MinimumBlocks.ShortestWarmupSeconds) }).ToList();
+        var warmups = planned.Select(e => e with { WarmupSeconds = Math.Min(e.WarmupSeconds, MinimumBlocks.ShortestWarmupSeconds) })
+            .ToList();
         var excess = planned.Sum(e => e.Seconds) - limit;
         var saved = planned.Sum(e => e.Seconds) - warmups.Sum(e => e.Seconds);
         var share = saved > 0 ? Math.Min(1, excess / saved) : 0;
@@ -65,12 +68,14 @@ public static class BudgetFit
             var rounded = Math.Floor(cut);
             if (rounded < planned[i].WarmupSeconds)
             {
-                changes.Add(string.Create(CultureInfo.InvariantCulture, $"{planned[i].Experiment}: warm-up cap {planned[i].WarmupSeconds:0} s -> {rounded:0} s"));
+                changes.Add(string.Create(CultureInfo.InvariantCulture,
+                    $"{planned[i].Experiment}: warm-up cap {planned[i].WarmupSeconds:0} s -> {rounded:0} s"));
                 planned[i] = planned[i] with { WarmupSeconds = rounded };
             }
         }
         // Then slots, one at a time from the experiment with the most.
-        while (planned.Sum(e => e.Seconds) > limit && planned.Where(e => e.Slots > MinimumBlocks.FewestSlots).MaxBy(e => e.Slots) is { } most)
+        while (planned.Sum(e => e.Seconds) > limit && planned.Where(e => e.Slots > MinimumBlocks.FewestSlots)
+            .MaxBy(e => e.Slots) is { } most)
         {
             var i = planned.IndexOf(most);
             planned[i] = most with { Slots = most.Slots - 1 };
@@ -79,7 +84,8 @@ public static class BudgetFit
         {
             if (planned[i].Slots < experiments[i].Slots)
             {
-                changes.Add(string.Create(CultureInfo.InvariantCulture, $"{planned[i].Experiment}: {experiments[i].Slots} slots -> {planned[i].Slots} per variant"));
+                changes.Add(string.Create(CultureInfo.InvariantCulture,
+                    $"{planned[i].Experiment}: {experiments[i].Slots} slots -> {planned[i].Slots} per variant"));
             }
         }
         var needed = planned.Sum(e => e.Seconds);

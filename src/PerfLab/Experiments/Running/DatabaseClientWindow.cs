@@ -60,7 +60,8 @@ public static class DatabaseClientWindow
         var from = measuredFrom.ToUnixTimeSeconds();
         var to = ended.ToUnixTimeSeconds();
         var npgsql = recording.Samples
-            .Where(s => s.UnixSeconds >= from && s.UnixSeconds <= to && s.Values.Keys.Any(k => k.StartsWith("npgsql-", StringComparison.Ordinal)))
+            .Where(s => s.UnixSeconds >= from && s.UnixSeconds <= to
+                && s.Values.Keys.Any(k => k.StartsWith("npgsql-", StringComparison.Ordinal)))
             .OrderBy(s => s.UnixSeconds)
             .ToList();
         var interior = npgsql.Where(s => s.UnixSeconds >= from + 2 && s.UnixSeconds <= to - 1).ToList();
@@ -77,12 +78,14 @@ public static class DatabaseClientWindow
         {
             return null;
         }
-        var bySecond = loadSeconds.GroupBy(p => p.UnixSecond).ToDictionary(g => g.Key, g => (Warmup: g.Any(p => p.Warmup), Requests: g.Sum(p => p.Requests)));
+        var bySecond = loadSeconds.GroupBy(p => p.UnixSecond)
+            .ToDictionary(g => g.Key, g => (Warmup: g.Any(p => p.Warmup), Requests: g.Sum(p => p.Requests)));
         var phase = (recording.StartedUnixMs % 1000 + 1000) % 1000 / 1000.0;
         var total = 0.0;
         for (var second = samples[0].UnixSeconds; second <= samples[^1].UnixSeconds; second++)
         {
-            if (!bySecond.TryGetValue(second - 1, out var before) || !bySecond.TryGetValue(second, out var at) || before.Warmup || at.Warmup)
+            if (!bySecond.TryGetValue(second - 1, out var before) || !bySecond.TryGetValue(second, out var at) || before.Warmup
+                || at.Warmup)
             {
                 return null;
             }

@@ -54,14 +54,18 @@ public sealed class DatabasePath : IAsyncDisposable
         }
     }
 
-    /// <summary>Fails with a usage error when the database cannot have a TCP proxy put in front of it (a Unix socket, several hosts).</summary>
+    /// <summary>
+    /// Fails with a usage error when the database cannot have a TCP
+    /// proxy put in front of it (a Unix socket, several hosts).
+    /// </summary>
     public static void CheckTarget(string connectionString)
     {
         var host = new NpgsqlConnectionStringBuilder(connectionString).Host ?? "localhost";
         if (host.StartsWith('/') || host.Contains(','))
         {
             throw new PerfLabException(
-                $"a database RTT needs one PostgreSQL server reached over TCP, but the connection string's Host is '{host}'; use Host=address;Port=port, or run experiments without database: {{ rtt }}.",
+                $"a database RTT needs one PostgreSQL server reached over TCP, but the connection string's Host is '{host}'; use "
+                    + $"Host=address;Port=port, or run experiments without database: {{ rtt }}.",
                 ExitCode.Usage);
         }
     }
@@ -81,7 +85,8 @@ public sealed class DatabasePath : IAsyncDisposable
             }
             catch (Exception ex) when (ex is SocketException or InvalidOperationException)
             {
-                throw new PerfLabException($"cannot resolve the database host '{host}' to put the latency proxy in front of it: {ex.Message}", ExitCode.Unreachable, ex);
+                throw new PerfLabException($"cannot resolve the database host '{host}' to put the latency proxy in front of "
+                    + $"it: {ex.Message}", ExitCode.Unreachable, ex);
             }
         }
         return new IPEndPoint(address, builder.Port);
@@ -115,7 +120,8 @@ public sealed class DatabasePath : IAsyncDisposable
             catch (Exception ex) when (ex is NpgsqlException or ObjectDisposedException or InvalidOperationException)
             {
                 ct.ThrowIfCancellationRequested();
-                throw new PerfLabException($"the database did not answer a trivial query through the latency path: {ex.Message}", ExitCode.Failed, ex);
+                throw new PerfLabException($"the database did not answer a trivial query through the latency path: {ex.Message}",
+                    ExitCode.Failed, ex);
             }
         }, ct, TaskCreationOptions.LongRunning, TaskScheduler.Default);
 

@@ -24,7 +24,8 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
     private static readonly TimeSpan Tail = TimeSpan.FromSeconds(1);
 
     /// <param name="measured">The run just measured on this SUT: its repetition names the trace, its database figures go beside it.</param>
-    public async Task<TracedRun> CaptureAsync(ExperimentDefinition experiment, VariantDefinition variant, IRunningApp sut, RunRecord measured,
+    public async Task<TracedRun> CaptureAsync(ExperimentDefinition experiment, VariantDefinition variant, IRunningApp sut,
+        RunRecord measured,
         CancellationToken ct)
     {
         Directory.CreateDirectory(traceFolder);
@@ -106,7 +107,8 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
             return trace;
         }
         var warning = string.Create(CultureInfo.InvariantCulture,
-            $"the sampler delivered {trace.CpuSamples} CPU samples ({sampledMs:F0} ms) for {chargedMs:F0} ms of CPU the kernel charged over the traced {trace.TracedSeconds:F1} s: the CPU breakdown and the GC's CPU share are left out.");
+            $"the sampler delivered {trace.CpuSamples} CPU samples ({sampledMs:F0} ms) for {chargedMs:F0} ms of CPU the kernel charged "
+                + $"over the traced {trace.TracedSeconds:F1} s: the CPU breakdown and the GC's CPU share are left out.");
         return trace with
         {
             Components = [],
@@ -127,7 +129,8 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
         }
     }
 
-    public static VariantEvidence ToEvidence(TraceProfile trace, string variant, int repetition, long requests, DatabaseClientStats? database)
+    public static VariantEvidence ToEvidence(TraceProfile trace, string variant, int repetition, long requests,
+        DatabaseClientStats? database)
     {
         // Too few requests completed while tracing give no per-request figure: dividing would invent one.
         double PerRequest(double ms) => requests >= TraceFindings.MinRequests ? ms / requests : double.NaN;
@@ -144,8 +147,10 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
             BlockingWaitMsPerRequest = PerRequest(trace.BlockingWaits.Sum(w => w.Ms)),
             GcPauseShare = trace.Gc.PauseShareOfWall,
             GcCpuShare = double.IsFinite(trace.Gc.ShareOfCpu) ? trace.Gc.ShareOfCpu : null,
-            Contention = trace.Contention.Where(c => c.Count > 0 && c.BlockedMs >= TraceFindings.MinBlockedMs).Take(5).Select(c => new CallSite(Named(c.Place, c.AppPlace), c.Count, c.BlockedMs, c.ExampleStack)).ToList(),
-            BlockingWaits = trace.BlockingWaits.Where(w => w.Ms >= TraceFindings.MinBlockedMs).Take(5).Select(w => new CallSite(Named(w.Place, w.AppPlace), w.Waits, w.Ms, w.ExampleStack) { Call = TraceFindings.CallName(w) }).ToList(),
+            Contention = trace.Contention.Where(c => c.Count > 0 && c.BlockedMs >= TraceFindings.MinBlockedMs).Take(5)
+                .Select(c => new CallSite(Named(c.Place, c.AppPlace), c.Count, c.BlockedMs, c.ExampleStack)).ToList(),
+            BlockingWaits = trace.BlockingWaits.Where(w => w.Ms >= TraceFindings.MinBlockedMs).Take(5).Select(w =>
+                new CallSite(Named(w.Place, w.AppPlace), w.Waits, w.Ms, w.ExampleStack) { Call = TraceFindings.CallName(w) }).ToList(),
             BlockedThreadsAtOnce = trace.PoolThreads?.BlockedAtOnceMean,
             TopStacks = trace.TopStacks.Select(s => new StackSample(s.Frames, s.Samples)).ToList(),
         };
@@ -156,7 +161,8 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
         appPlace is null || appPlace == place ? place : $"{place} (from {appPlace})";
 
     public static string Describe(TracedRun run) => string.Create(CultureInfo.InvariantCulture,
-        $"traced {run.Evidence.TracedSeconds:F1} s, {run.Evidence.Requests} requests, {run.Evidence.CpuSamples} CPU samples, {run.Findings.Count} findings") +
+        $"traced {run.Evidence.TracedSeconds:F1} s, {run.Evidence.Requests} requests, {run.Evidence.CpuSamples} CPU " +
+            $"samples, {run.Findings.Count} findings") +
         SamplerCharge.Describe(run.ThreadCpu) +
         string.Concat(run.Warnings.Select(w => "\n    trace warning: " + w));
 }

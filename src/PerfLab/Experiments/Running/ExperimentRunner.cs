@@ -29,7 +29,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var settings = new AnalysisSettings(request.Profile, request.Repeat, request.Aa, noise);
         var started = DateTimeOffset.UtcNow;
         var fitted = new List<string>();
-        _experiments = RunOpening.FitBudget(_experiments, request.Profile, request.Budget, e => (Rule(e).MinBlocks, e.VariantsToRun(request.Aa).Count), fitted);
+        _experiments = RunOpening.FitBudget(_experiments, request.Profile, request.Budget, e =>
+            (Rule(e).MinBlocks, e.VariantsToRun(request.Aa).Count), fitted);
         foreach (var change in fitted)
         {
             observer.Message("to fit the budget: " + change);
@@ -40,17 +41,10 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var provenance = RunEnvironment.DescribeAsync(request, repetitions, ct);
         var plan = new RunPlan(_experiments.Select(e => new PlannedExperiment(e.Name,
             RunPlan.PlannedRunSeconds(e, ProfileOf(e)), e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)));
-        var state = new RunState(plan, new RunBudget(request.Budget, p => TimeSpan.FromSeconds(plan.EstimateBlockSeconds(p.Experiment.Name))), settings);
+        var state = new RunState(plan,
+            new RunBudget(request.Budget, p => TimeSpan.FromSeconds(plan.EstimateBlockSeconds(p.Experiment.Name))), settings);
 
-        foreach (var experiment in _experiments)
-        {
-            await _starts.Sessions.PrepareAsync(experiment, experiment.VariantsToRun(request.Aa).Select(ProfileOf(experiment).Apply).ToList(), ct);
-        }
-        if (_experiments.Count > 0 && !ct.IsCancellationRequested)
-        {
-            var first = _experiments[0];
-            await _starts.Sessions.PrimeAsync(first, ProfileOf(first).Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
-        }
+        await PrepareAsync(ct);
 
         var progress = new List<ExperimentProgress>();
         var halt = await RunBlocksKeepingWhatWasMeasuredAsync(progress, state, ct);
@@ -74,6 +68,21 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             MachineNoise = machineNoise,
             Sweeps = request.Experiments.Any(e => e.Sweep is not null) ? SweepAnalysis.Gather(request.Experiments, results) : null,
         };
+    }
+
+    /// <summary>Every experiment's variants prepared before the first block, then the first variant primed.</summary>
+    private async Task PrepareAsync(CancellationToken ct)
+    {
+        foreach (var experiment in _experiments)
+        {
+            var variants = experiment.VariantsToRun(request.Aa).Select(ProfileOf(experiment).Apply).ToList();
+            await _starts.Sessions.PrepareAsync(experiment, variants, ct);
+        }
+        if (_experiments.Count > 0 && !ct.IsCancellationRequested)
+        {
+            var first = _experiments[0];
+            await _starts.Sessions.PrimeAsync(first, ProfileOf(first).Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
+        }
     }
 
     /// <summary>What every block of the run shares: the plan it counts in, the time budget, the analysis settings.</summary>
@@ -129,7 +138,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         return halt;
     }
 
-    private StoppingRule Rule(ExperimentDefinition experiment) => StoppingRule.For(ProfileOf(experiment), request.Repeat, request.PrecisionPercent);
+    private StoppingRule Rule(ExperimentDefinition experiment) =>
+        StoppingRule.For(ProfileOf(experiment), request.Repeat, request.PrecisionPercent);
 
     /// <summary>
     /// One more block of the experiment, then the stopping rule's decision. <paramref name="later"/>: other experiments
@@ -148,7 +158,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         {
             return halt;
         }
-        p.Widest = StoppingRule.WidestHalfWidth(ExperimentAnalyzer.Analyze(p.Experiment, p.Runs, state.Settings).Comparisons, p.Experiment.Decide);
+        p.Widest = StoppingRule.WidestHalfWidth(ExperimentAnalyzer.Analyze(p.Experiment, p.Runs, state.Settings).Comparisons,
+            p.Experiment.Decide);
         var decision = p.Rule.Decide(p.Blocks, p.Widest, state.Budget.HasRoomFor(p));
         if (!decision.Stop && p.Blocks >= p.Rule.MinBlocks && StoppingRule.NeverInEffect(p.Runs) is { Stop: true } never)
         {

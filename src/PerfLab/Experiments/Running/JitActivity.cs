@@ -58,13 +58,17 @@ public sealed class JitActivity(long watchedFromUnixMs)
         }
     }
 
-    /// <summary>Whether the tiering rule holds over the seconds complete at <paramref name="nowUnixMs"/>; the first time it does is kept.</summary>
+    /// <summary>
+    /// Whether the tiering rule holds over the seconds complete at
+    /// <paramref name="nowUnixMs"/>; the first time it does is kept.
+    /// </summary>
     public bool Settled(long nowUnixMs)
     {
         lock (_lock)
         {
             var from = _warmupFromUnixMs / 1000 + 1;
-            var before = _bySecond.Where(pair => pair.Key < from).Sum(pair => (long)pair.Value.First + pair.Value.Promoted + pair.Value.Osr);
+            var before = _bySecond.Where(pair => pair.Key < from)
+                .Sum(pair => (long)pair.Value.First + pair.Value.Promoted + pair.Value.Osr);
             // A second is complete once its end lies a grace before now.
             var settled = TieringRule.IsSettled(Seconds(from, (nowUnixMs - GraceMs) / 1000 - 1), before, _queued);
             if (settled)
@@ -88,12 +92,14 @@ public sealed class JitActivity(long watchedFromUnixMs)
             var measuredSecond = measuredFrom.ToUnixTimeSeconds();
             var all = Seconds(_watchedFromUnixMs / 1000, windows.Count == 0 ? measuredSecond : windows.Max(w => w.To).ToUnixTimeSeconds());
             var warmup = all.Where(s => s.UnixSecond >= _warmupFromUnixMs / 1000 && s.UnixSecond < measuredSecond).ToList();
-            var inWindows = all.Where(s => windows.Any(w => s.UnixSecond > w.From.ToUnixTimeSeconds() && s.UnixSecond <= w.To.ToUnixTimeSeconds())).ToList();
+            var inWindows = all.Where(s =>
+                windows.Any(w => s.UnixSecond > w.From.ToUnixTimeSeconds() && s.UnixSecond <= w.To.ToUnixTimeSeconds())).ToList();
             var windowSeconds = windows.Sum(w => (w.To - w.From).TotalSeconds);
             double PerSecond(Func<JitSecond, int> f) => windowSeconds > 0 ? Math.Round(inWindows.Sum(f) / windowSeconds, 2) : 0;
             return new TieringRecord
             {
-                Rule = $"compiles/s <= max({TieringRule.FloorPerSecond}, {TieringRule.MaxSharePerSecond:P0} of compiled so far) for {TieringRule.QuietSeconds} s, tier-1 queue empty",
+                Rule = $"compiles/s <= max({TieringRule.FloorPerSecond}, {TieringRule.MaxSharePerSecond:P0} of compiled so far) "
+                    + $"for {TieringRule.QuietSeconds} s, tier-1 queue empty",
                 SettledAfterSeconds = _settledAtUnixMs is { } at ? Math.Round((at - _warmupFromUnixMs) / 1000.0, 1) : null,
                 WarmupFirstCompiles = warmup.Sum(s => s.FirstCompiles),
                 WarmupPromotions = warmup.Sum(s => s.Promotions),

@@ -59,13 +59,16 @@ public sealed record LabRunOutcome(RunResults Results, string Folder);
 public static class LabRun
 {
     /// <param name="console">Where the preparation's lines go (the database's start, the core layout).</param>
-    public static async Task<LabRunOutcome> RunAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, IRunObserver observer,
+    public static async Task<LabRunOutcome> RunAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices,
+        IRunObserver observer,
         TextWriter console, CancellationToken ct)
     {
-        var outDir = Path.GetFullPath(choices.Output ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
+        var outDir = Path.GetFullPath(choices.Output
+            ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
         if (Directory.Exists(outDir) || File.Exists(outDir))
         {
-            throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.", ExitCode.Usage);
+            throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.",
+                ExitCode.Usage);
         }
         CheckPlacements(selected, choices);
         var placements = choices.Hosts is { } file
@@ -117,7 +120,8 @@ public static class LabRun
         }
         var gated = results with
         {
-            Thresholds = ThresholdGate.Evaluate(results, name => [.. (selected.FirstOrDefault(e => e.Name == name)?.Thresholds ?? []), .. choices.Gates]),
+            Thresholds = ThresholdGate.Evaluate(results, name =>
+                [.. (selected.FirstOrDefault(e => e.Name == name)?.Thresholds ?? []), .. choices.Gates]),
         };
         return new LabRunOutcome(gated, Path.GetDirectoryName(request.LogFolder)!);
     }

@@ -10,7 +10,8 @@ using PerfLab.Results;
 namespace PerfLab.Experiments.Running;
 
 /// <summary>The load engine's scenarios against the app, with the runtime's counters read alongside.</summary>
-/// <param name="connectionString">The built-in SUT's database, asked whether it went down when most requests answer 503; null for an app of one's own.</param>
+/// <param name="connectionString">The built-in SUT's database, asked whether it
+/// went down when most requests answer 503; null for an app of one's own.</param>
 public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefinition variant, ProfileDefinition profile,
     string? connectionString) : IMeasurement
 {
@@ -21,14 +22,20 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
 
     private static readonly string Unavailable = ErrorCounts.HttpKind(503);
 
-    public async Task<RunRecord> MeasureAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info, CancellationToken ct)
+    public async Task<RunRecord> MeasureAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info,
+        CancellationToken ct)
     {
-        RunRecord Failed(FailureKind kind, string reason) => RunRecordBuilder.Failed(id, new RunFailure(kind, reason, sut.TailOfLog(), info));
+        RunRecord Failed(FailureKind kind, string reason) =>
+            RunRecordBuilder.Failed(id, new RunFailure(kind, reason, sut.TailOfLog(), info));
 
         // A steady warm-up also waits for the SUT's tiering to settle: throughput can plateau while tiering goes on.
         await using var tiering = await TieringWatch.StartAsync(sut.Pid, ct);
         var meter = await CostMeterAsync(sut, ct);
-        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress) with { TargetSettled = () => tiering.Settled, Probe = meter };
+        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress) with
+        {
+            TargetSettled = () => tiering.Settled,
+            Probe = meter,
+        };
         LoadResult load;
         CounterRecording? recording;
         try
@@ -55,11 +62,13 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         (LoadResult Load, CounterRecording? Recording) measured, CancellationToken ct)
     {
         var (load, recording) = measured;
-        RunRecord Failed(FailureKind kind, string reason) => RunRecordBuilder.Failed(id, new RunFailure(kind, reason, sut.TailOfLog(), info));
+        RunRecord Failed(FailureKind kind, string reason) =>
+            RunRecordBuilder.Failed(id, new RunFailure(kind, reason, sut.TailOfLog(), info));
 
         if (sut.HasExited)
         {
-            return Failed(FailureKind.SutCrashed, $"the {(connectionString is null ? "app" : "SUT")} crashed during the run (exit code {sut.ExitCode})");
+            return Failed(FailureKind.SutCrashed,
+                $"the {(connectionString is null ? "app" : "SUT")} crashed during the run (exit code {sut.ExitCode})");
         }
         if (load.Incomplete && !ct.IsCancellationRequested)
         {
@@ -72,10 +81,12 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         }
         var requests = record.Scenarios.Sum(s => s.Requests);
         var unavailable = record.Scenarios.Sum(s => s.ErrorsByKind.GetValueOrDefault(Unavailable));
-        if (connectionString is not null && requests > 0 && unavailable * 2 > requests && !await PostgresConnections.AcceptsConnectionsAsync(connectionString, ct))
+        if (connectionString is not null && requests > 0 && unavailable * 2 > requests
+            && !await PostgresConnections.AcceptsConnectionsAsync(connectionString, ct))
         {
             return RunRecordBuilder.MarkFailed(record, FailureKind.DatabaseDown,
-                $"the database stopped: {unavailable} of {requests} requests answered 503 and the database does not accept connections; the remaining runs were skipped");
+                $"the database stopped: {unavailable} of {requests} requests answered 503 and the database does not accept connections; "
+                    + "the remaining runs were skipped");
         }
         return record;
     }

@@ -19,7 +19,10 @@ public sealed class ExperimentProgress(ExperimentDefinition experiment, Stopping
 
     public StopDecision Decision { get; set; } = StopDecision.Continue;
 
-    /// <summary>How far it is from its precision target: the widest half-width over the target (+∞ before one can be computed, 0 without a target).</summary>
+    /// <summary>
+    /// How far it is from its precision target: the widest half-width over
+    /// the target (+∞ before one can be computed, 0 without a target).
+    /// </summary>
     public double Need => Rule.PrecisionPercent is { } target && target > 0 ? Widest / target : 0;
 }
 

@@ -12,7 +12,8 @@ namespace PerfLab.Experiments.Running;
 public static class RunConditions
 {
     /// <summary>The proxy for a run with a database RTT (null without one), or why it could not be put in place.</summary>
-    public static async Task<(DatabasePath? Path, RunFailure? Failure)> OpenDatabasePathAsync(Conditions conditions, string connectionString,
+    public static async Task<(DatabasePath? Path, RunFailure? Failure)> OpenDatabasePathAsync(Conditions conditions,
+        string connectionString,
         CancellationToken ct)
     {
         if (conditions.DatabaseRttMs is not { } rtt)
@@ -29,7 +30,8 @@ public static class RunConditions
         }
         catch (PerfLabException ex)
         {
-            return (null, new RunFailure(FailureKind.DatabasePathFailed, $"the latency proxy in front of the database failed: {ex.Message}"));
+            return (null, new RunFailure(FailureKind.DatabasePathFailed,
+                $"the latency proxy in front of the database failed: {ex.Message}"));
         }
     }
 
@@ -47,7 +49,8 @@ public static class RunConditions
         if (cores > available.Count)
         {
             throw new PerfLabException(
-                $"the SUT was to get {cores} cores, but only {available.Count} ({CpuList.Format(available)}) are available to it here; lower cores or the sweep's values.",
+                $"the SUT was to get {cores} cores, but only {available.Count} ({CpuList.Format(available)}) are available to it here; "
+                    + "lower cores or the sweep's values.",
                 ExitCode.Environment);
         }
         return CpuList.Format(available.Take(cores));
@@ -63,7 +66,8 @@ public static class RunConditions
         }
         if (!OperatingSystem.IsLinux() || !File.Exists("/usr/bin/taskset"))
         {
-            throw new PerfLabException("giving the SUT a number of cores needs taskset (util-linux) on Linux; install it or drop the cores condition.", ExitCode.Environment);
+            throw new PerfLabException("giving the SUT a number of cores needs taskset (util-linux) on Linux; install it or drop the cores "
+                + "condition.", ExitCode.Environment);
         }
         CpuSet(new Conditions { Cores = most }, layout);
     }
@@ -76,7 +80,8 @@ public static class RunConditions
         {
             return null;
         }
-        return new RunFailure(FailureKind.VariantNotInEffect, $"the variant did not take effect: cores: asked for {cores}, /info reports processorCount {reported}", logTail, info);
+        return new RunFailure(FailureKind.VariantNotInEffect,
+            $"the variant did not take effect: cores: asked for {cores}, /info reports processorCount {reported}", logTail, info);
     }
 }
 
@@ -103,7 +108,8 @@ public static class CpuList
     {
         try
         {
-            var line = File.ReadLines("/proc/self/status").FirstOrDefault(l => l.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal));
+            var line = File.ReadLines("/proc/self/status")
+                .FirstOrDefault(l => l.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal));
             if (line is not null)
             {
                 return Parse(line["Cpus_allowed_list:".Length..].Trim());

@@ -52,7 +52,8 @@ public static class RunEnvironment
         {
             var why = pinRequested == false ? "pinning switched off (--no-pin)"
                 : !canPin ? "taskset is not available"
-                : $"only {cores} cores: the SUT, the load generator and PostgreSQL share them (pinning the SUT to one core would disable Server GC); pass --pin to pin anyway";
+                : $"only {cores} cores: the SUT, the load generator and PostgreSQL share them (pinning the SUT to one core would disable "
+                    + "Server GC); pass --pin to pin anyway";
             return new CoreLayout(null, null, null, $"not pinned: {why}");
         }
         if (cores < 2)

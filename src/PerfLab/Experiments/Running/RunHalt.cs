@@ -22,10 +22,13 @@ public sealed record RunHalt(RunHaltKind Kind, string Reason)
         var file = Path.Combine(logFolder, "perflab-fault.txt");
         File.WriteAllText(file, ex.ToString());
         return new RunHalt(RunHaltKind.Fault,
-            $"perflab failed unexpectedly ({ex.GetType().Name}: {ex.Message}); the runs before it are kept; details for a bug report: {file}");
+            $"perflab failed unexpectedly ({ex.GetType().Name}: {ex.Message}); the runs before it are kept; "
+                + $"details for a bug report: {file}");
     }
 
     /// <summary>The halt a run's record calls for, if any: a record of a database that went down stops the whole run.</summary>
     public static RunHalt? After(Results.RunRecord record) =>
-        record.FailureKind == Results.FailureKind.DatabaseDown ? new RunHalt(RunHaltKind.DatabaseDown, record.FailureReason ?? "the database went down") : null;
+        record.FailureKind == Results.FailureKind.DatabaseDown
+            ? new RunHalt(RunHaltKind.DatabaseDown, record.FailureReason ?? "the database went down")
+            : null;
 }

@@ -12,7 +12,10 @@ namespace PerfLab.Experiments.Running;
 /// </summary>
 public static class RunOpening
 {
-    /// <summary>Seconds outside any measurement per run (SUT start and stop, /info) and per experiment (traces analysed, the next planned).</summary>
+    /// <summary>
+    /// Seconds outside any measurement per run (SUT start and stop,
+    /// /info) and per experiment (traces analysed, the next planned).
+    /// </summary>
     private const double RunOverheadSeconds = 5;
     private const double ExperimentOverheadSeconds = 45;
 
@@ -26,7 +29,8 @@ public static class RunOpening
     {
         var calibration = await CpuCalibration.RunAsync(ct: ct);
         observer.Message(string.Create(CultureInfo.InvariantCulture,
-            $"this machine today: a busy thread had a core {calibration.CoreSharePercent:0} % of the time; the core's speed varied {calibration.SpeedCvPercent:0.#} % (a fixed task, {calibration.CpuMs.Count} times)"));
+            $"this machine today: a busy thread had a core {calibration.CoreSharePercent:0} % of the time; the core's speed "
+                + $"varied {calibration.SpeedCvPercent:0.#} % (a fixed task, {calibration.CpuMs.Count} times)"));
         return calibration;
     }
 
@@ -58,7 +62,8 @@ public static class RunOpening
     /// The experiments with their profile fitted into <paramref name="budget"/> (unchanged without one, or when the
     /// minimum fits); throws a usage error, before anything starts, when even the shortest minimum overruns it.
     /// </summary>
-    public static IReadOnlyList<ExperimentDefinition> FitBudget(IReadOnlyList<ExperimentDefinition> experiments, ProfileName profileName, TimeSpan? budget,
+    public static IReadOnlyList<ExperimentDefinition> FitBudget(IReadOnlyList<ExperimentDefinition> experiments,
+        ProfileName profileName, TimeSpan? budget,
         Func<ExperimentDefinition, (int Blocks, int Variants)> minimum, List<string> changes)
     {
         if (budget is not { } total || experiments.Count == 0)
@@ -71,7 +76,9 @@ public static class RunOpening
             var (blocks, variants) = minimum(e);
             var slots = profile.Slots ?? 1;
             var known = e.Scenarios.All(s => s.Model.PlannedLength(profile.Duration) is not null);
-            var length = known ? profile.Duration.TotalSeconds : Math.Min(profile.Duration.TotalSeconds, CountedBatchSeconds * Math.Max(1, profile.Batches));
+            var length = known
+                ? profile.Duration.TotalSeconds
+                : Math.Min(profile.Duration.TotalSeconds, CountedBatchSeconds * Math.Max(1, profile.Batches));
             return new MinimumBlocks(e.Name, blocks, variants, profile.Warmup.TotalSeconds, slots, length / slots,
                 variants * RunOverheadSeconds + ExperimentOverheadSeconds / Math.Max(1, blocks), known);
         }).ToList();
@@ -86,7 +93,8 @@ public static class RunOpening
         if (!fit.Fits)
         {
             changes.Add(string.Create(CultureInfo.InvariantCulture,
-                $"the minimum blocks may take about {fit.NeededSeconds / 60:0.#} min with starts and traces, over the budget: the run ends once they are done"));
+                $"the minimum blocks may take about {fit.NeededSeconds / 60:0.#} min with starts and traces, over the budget: "
+                    + $"the run ends once they are done"));
         }
         return experiments.Select((e, i) =>
         {

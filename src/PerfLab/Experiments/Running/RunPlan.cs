@@ -48,13 +48,17 @@ public sealed class RunPlan
     public double EstimateRunSeconds(string experiment) =>
         _observed.TryGetValue(experiment, out var seen) && seen.Count > 0
             ? seen.Average()
-            : _experiments.First(e => e.Name == experiment).PlannedRunSeconds + (_overheads.Count > 0 ? _overheads.Average() : DefaultOverheadSeconds);
+            : _experiments.First(e => e.Name == experiment).PlannedRunSeconds
+                + (_overheads.Count > 0 ? _overheads.Average() : DefaultOverheadSeconds);
 
     /// <summary>Expected seconds of the experiment's next block: each of its variants once, at <see cref="EstimateRunSeconds"/>.</summary>
     public double EstimateBlockSeconds(string experiment) =>
         EstimateRunSeconds(experiment) * _experiments.First(e => e.Name == experiment).Variants;
 
-    /// <summary>Time left for the runs from the 1-based position <paramref name="index"/> to the end of the plan, that run included.</summary>
+    /// <summary>
+    /// Time left for the runs from the 1-based position
+    /// <paramref name="index"/> to the end of the plan, that run included.
+    /// </summary>
     public TimeSpan Remaining(int index)
     {
         double seconds = 0;

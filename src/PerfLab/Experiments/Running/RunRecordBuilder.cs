@@ -13,7 +13,8 @@ public sealed record RunIdentity(string Variant, int Repetition, int Order, Date
 public sealed record RunFailure(FailureKind Kind, string Reason, string? LogTail = null, IReadOnlyDictionary<string, string>? Info = null);
 
 /// <summary>The counters of a measured window: each counter's average, starvation injections, the per-second timeline.</summary>
-public sealed record CounterWindow(IReadOnlyDictionary<string, double> Averages, int StarvationInjections, IReadOnlyList<TimelinePoint> Timeline);
+public sealed record CounterWindow(IReadOnlyDictionary<string, double> Averages, int StarvationInjections,
+    IReadOnlyList<TimelinePoint> Timeline);
 
 /// <summary>Turns what a measurement produced (load result, upload times, counters) into the result model's records.</summary>
 public static class RunRecordBuilder
@@ -164,7 +165,8 @@ public static class RunRecordBuilder
                 Counters = counterSeconds.GetValueOrDefault(second) ?? new Dictionary<string, double>(),
             };
         }).ToList();
-        return new CounterWindow(averages.Where(p => double.IsFinite(p.Value)).ToDictionary(p => p.Key, p => p.Value), starvation, timeline);
+        return new CounterWindow(averages.Where(p => double.IsFinite(p.Value)).ToDictionary(p => p.Key, p => p.Value), starvation,
+            timeline);
     }
 
     /// <summary>What /info reported, as the flat map results.json keeps.</summary>

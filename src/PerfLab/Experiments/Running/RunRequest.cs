@@ -28,7 +28,10 @@ public sealed record RunRequest(IReadOnlyList<ExperimentDefinition> Experiments,
     /// <summary>`--budget`: the time all selected experiments may take together once their minimum blocks are run.</summary>
     public TimeSpan? Budget { get; init; }
 
-    /// <summary>`--trace`: trace each variant's first run after its measured window (the evidence behind the verdicts); null: no traces.</summary>
+    /// <summary>
+    /// `--trace`: trace each variant's first run after its measured
+    /// window (the evidence behind the verdicts); null: no traces.
+    /// </summary>
     public string? TraceFolder { get; init; }
 
     /// <summary>`--keep-traces`: keep the .nettrace files, not only the speedscope exports.</summary>
@@ -51,7 +54,9 @@ public interface IRunObserver
 }
 
 /// <param name="Index">1-based position of this run in the whole plan.</param>
-public sealed record RunPosition(string Experiment, string Variant, int Repetition, int Repetitions, int Index, int Total, TimeSpan? Remaining);
+public sealed record RunPosition(string Experiment, string Variant, int Repetition, int Repetitions, int Index, int Total,
+    TimeSpan? Remaining);
 
 /// <summary>An experiment's state after a block: the widest primary half-width so far and whether it goes on.</summary>
-public sealed record BlockProgress(string Experiment, int Block, double WidestHalfWidthPercent, double? TargetPercent, StopDecision Decision);
+public sealed record BlockProgress(string Experiment, int Block, double WidestHalfWidthPercent, double? TargetPercent,
+    StopDecision Decision);

@@ -47,8 +47,10 @@ public static class ScenarioPlans
         {
             return request;
         }
-        string Fill(string text) => variant.Vars.Aggregate(text, (t, v) => t.Replace("${" + v.Key + "}", v.Value, StringComparison.Ordinal));
-        var body = request.Body is { } bytes && System.Text.Encoding.UTF8.GetString(bytes) is var text && text.Contains("${", StringComparison.Ordinal)
+        string Fill(string text) =>
+            variant.Vars.Aggregate(text, (t, v) => t.Replace("${" + v.Key + "}", v.Value, StringComparison.Ordinal));
+        var body = request.Body is { } bytes && System.Text.Encoding.UTF8.GetString(bytes) is var text
+                && text.Contains("${", StringComparison.Ordinal)
             ? RequestSpec.Utf8(Fill(text))
             : request.Body;
         return request with

@@ -23,7 +23,8 @@ public sealed record StopDecision(StopKind Kind, string? Reason)
 {
     public static readonly StopDecision Continue = new(StopKind.Continue, null);
 
-    public static readonly StopDecision Later = new(StopKind.Later, "more blocks once every experiment has its first ones, as the budget allows");
+    public static readonly StopDecision Later =
+        new(StopKind.Later, "more blocks once every experiment has its first ones, as the budget allows");
 
     public bool Stop => Kind is not (StopKind.Continue or StopKind.Later);
 }
@@ -63,30 +64,37 @@ public sealed record StoppingRule(int MinBlocks, int MaxBlocks, double? Precisio
         {
             return new StopDecision(StopKind.FixedRepetitions, "fixed repetitions");
         }
-        var widest = double.IsFinite(widestHalfWidthPercent) ? string.Create(CultureInfo.InvariantCulture, $"{widestHalfWidthPercent:0.0} %") : "not yet computable";
+        var widest = double.IsFinite(widestHalfWidthPercent)
+            ? string.Create(CultureInfo.InvariantCulture, $"{widestHalfWidthPercent:0.0} %")
+            : "not yet computable";
         if (widestHalfWidthPercent <= target)
         {
-            return new StopDecision(StopKind.PrecisionReached, string.Create(CultureInfo.InvariantCulture, $"precision reached: widest half-width {widest} <= {target:0.#} %"));
+            return new StopDecision(StopKind.PrecisionReached,
+                string.Create(CultureInfo.InvariantCulture, $"precision reached: widest half-width {widest} <= {target:0.#} %"));
         }
         if (blocks >= MaxBlocks)
         {
-            return new StopDecision(StopKind.MaximumBlocks, string.Create(CultureInfo.InvariantCulture, $"maximum of {MaxBlocks} blocks reached: widest half-width {widest}, target {target:0.#} %"));
+            return new StopDecision(StopKind.MaximumBlocks, string.Create(CultureInfo.InvariantCulture,
+                $"maximum of {MaxBlocks} blocks reached: widest half-width {widest}, target {target:0.#} %"));
         }
         if (!roomForAnotherBlock)
         {
-            return new StopDecision(StopKind.BudgetSpent, string.Create(CultureInfo.InvariantCulture, $"budget spent: widest half-width {widest}, target {target:0.#} %"));
+            return new StopDecision(StopKind.BudgetSpent,
+                string.Create(CultureInfo.InvariantCulture, $"budget spent: widest half-width {widest}, target {target:0.#} %"));
         }
         return StopDecision.Continue;
     }
 
     /// <summary>
     /// Why more blocks cannot help: a variant none of whose runs took effect (its /info contradicted what was asked,
-    /// e.g. Server GC on one core, where the runtime runs workstation GC) will not start to; <see cref="StopDecision.Continue"/> when none such.
+    /// e.g. Server GC on one core, where the runtime runs workstation GC)
+    /// will not start to; <see cref="StopDecision.Continue"/> when none such.
     /// </summary>
     public static StopDecision NeverInEffect(IEnumerable<RunRecord> runs) =>
         runs.GroupBy(r => r.Variant)
             .Where(g => g.All(r => r.FailureKind == FailureKind.VariantNotInEffect))
-            .Select(g => new StopDecision(StopKind.NeverInEffect, $"variant {g.Key} never took effect ({g.First().FailureReason}); more blocks could not compare it"))
+            .Select(g => new StopDecision(StopKind.NeverInEffect,
+                $"variant {g.Key} never took effect ({g.First().FailureReason}); more blocks could not compare it"))
             .FirstOrDefault() ?? StopDecision.Continue;
 
     /// <summary>
@@ -109,7 +117,10 @@ public sealed record StoppingRule(int MinBlocks, int MaxBlocks, double? Precisio
         return widths.Count > 0 ? widths.Max() : 0;
     }
 
-    /// <summary>The narrower of the points and the relative half-width of an interval of changes in percent (see <see cref="WidestHalfWidth"/>).</summary>
+    /// <summary>
+    /// The narrower of the points and the relative half-width of an interval of changes in percent (see
+    /// <see cref="WidestHalfWidth"/>).
+    /// </summary>
     public static double HalfWidth(double lowPercent, double highPercent)
     {
         var points = (highPercent - lowPercent) / 2;

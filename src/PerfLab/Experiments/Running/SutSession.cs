@@ -10,7 +10,8 @@ namespace PerfLab.Experiments.Running;
 /// <summary>A started app whose variant check found nothing contradicting it, or why there is none.</summary>
 /// <param name="Info">What the app showed of itself (the built-in SUT's /info, or the runtime and GC mode read from outside).</param>
 /// <param name="Effect">What was confirmed of the variant and what could not be; null when the app did not start.</param>
-public sealed record SutStart(IRunningApp? Sut, IReadOnlyDictionary<string, string> Info, RunFailure? Failure, VariantEffect? Effect = null);
+public sealed record SutStart(IRunningApp? Sut, IReadOnlyDictionary<string, string> Info, RunFailure? Failure,
+    VariantEffect? Effect = null);
 
 /// <summary>What a run's conditions change in the built-in SUT's launch: the database reached through a proxy, fewer CPUs.</summary>
 public sealed record SutOverrides(string? ConnectionString, string? CpuSet);
@@ -68,7 +69,8 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
         }
         catch (PerfLabException ex)
         {
-            return new SutStart(null, none, new RunFailure(FailureKind.SutDidNotStart, $"{what} did not start: {FirstLine(ex.Message)}", RestOf(ex.Message)));
+            return new SutStart(null, none,
+                new RunFailure(FailureKind.SutDidNotStart, $"{what} did not start: {FirstLine(ex.Message)}", RestOf(ex.Message)));
         }
         catch (OperationCanceledException)
         {
@@ -100,7 +102,8 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
             return (null, new RunFailure(FailureKind.SutDidNotAnswerInfo, ex.Message, app.TailOfLog()));
         }
         return effect.NotInEffect.Count > 0
-            ? (effect, new RunFailure(FailureKind.VariantNotInEffect, "the variant did not take effect: " + string.Join("; ", effect.NotInEffect),
+            ? (effect, new RunFailure(FailureKind.VariantNotInEffect,
+                "the variant did not take effect: " + string.Join("; ", effect.NotInEffect),
                 app.TailOfLog(), effect.Observed))
             : (effect, null);
     }

@@ -38,7 +38,8 @@ public static class TieringRule
     /// <summary>The most methods a second that still count as quiet after <paramref name="compiledBefore"/> methods.</summary>
     public static double Allowance(long compiledBefore) => Math.Max(FloorPerSecond, MaxSharePerSecond * compiledBefore);
 
-    /// <param name="seconds">The whole seconds of the warm-up so far, oldest first, with no gap (a second without a compile is there with zeros).</param>
+    /// <param name="seconds">The whole seconds of the warm-up so far, oldest first,
+    /// with no gap (a second without a compile is there with zeros).</param>
     /// <param name="compiledBefore">Methods compiled before the first of <paramref name="seconds"/>.</param>
     /// <param name="queued">Methods the background tier-1 worker still had queued when it last stopped, or -1 while it runs.</param>
     public static bool IsSettled(IReadOnlyList<JitSecond> seconds, long compiledBefore, int queued)

@@ -45,9 +45,11 @@ public static class TracedRequests
         return steady < TraceFindings.MinRequests
             ? (traced, null)
             : (steady, string.Create(CultureInfo.InvariantCulture,
-                $"only {traced} requests completed while the trace ran (they outlast it): per-request figures divide by the measured window's rate instead ({measuredRps:0.#} RPS x {tracedSeconds:0.0} s = {steady} requests)."));
+                $"only {traced} requests completed while the trace ran (they outlast it): per-request figures divide by the measured "
+                    + $"window's rate instead ({measuredRps:0.#} RPS x {tracedSeconds:0.0} s = {steady} requests)."));
     }
 
     public static string TooFew(long requests) => string.Create(CultureInfo.InvariantCulture,
-        $"only {requests} requests completed while the trace ran: too few to divide by, so this trace gives no per-request figure (thread and CPU time are per second traced instead).");
+        $"only {requests} requests completed while the trace ran: too few to divide by, so this trace gives no per-request figure (thread "
+            + $"and CPU time are per second traced instead).");
 }

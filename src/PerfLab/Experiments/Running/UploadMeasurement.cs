@@ -11,7 +11,8 @@ namespace PerfLab.Experiments.Running;
 /// <param name="cap">The most one upload may take (the profile's duration).</param>
 public sealed class UploadMeasurement(string scenario, UploadModel model, TimeSpan cap) : IMeasurement
 {
-    public async Task<RunRecord> MeasureAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info, CancellationToken ct)
+    public async Task<RunRecord> MeasureAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info,
+        CancellationToken ct)
     {
         var ((outcome, failure), recording) = await CounterSession.WithCountersAsync(sut, async () =>
         {
@@ -36,7 +37,8 @@ public sealed class UploadMeasurement(string scenario, UploadModel model, TimeSp
         }
         if (outcome is null)
         {
-            return RunRecordBuilder.Failed(id, new RunFailure(FailureKind.UploadFailed, $"the upload failed: {failure}", sut.TailOfLog(), info));
+            return RunRecordBuilder.Failed(id,
+                new RunFailure(FailureKind.UploadFailed, $"the upload failed: {failure}", sut.TailOfLog(), info));
         }
         return RunRecordBuilder.FromUpload(id, info, scenario, outcome, recording);
     }

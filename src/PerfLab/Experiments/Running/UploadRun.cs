@@ -16,7 +16,8 @@ public static class UploadRun
 {
     private const int ChunkSize = 64 * 1024;
 
-    public sealed record Outcome(IReadOnlyList<double> UploadMs, double ConfiguredRttMs, double MeasuredRttMs, DateTimeOffset MeasuredFrom, DateTimeOffset Ended);
+    public sealed record Outcome(IReadOnlyList<double> UploadMs, double ConfiguredRttMs, double MeasuredRttMs, DateTimeOffset MeasuredFrom,
+        DateTimeOffset Ended);
 
     public static async Task<Outcome> RunAsync(IRunningApp sut, UploadModel model, TimeSpan cap, CancellationToken ct)
     {
@@ -39,11 +40,13 @@ public static class UploadRun
             clock.Stop();
             if (!response.IsSuccessStatusCode || answer is null || answer.Bytes != model.Bytes)
             {
-                throw new PerfLabException($"the upload failed: HTTP {(int)response.StatusCode}, server read {answer?.Bytes ?? 0} of {model.Bytes} bytes.", ExitCode.Failed);
+                throw new PerfLabException($"the upload failed: HTTP {(int)response.StatusCode}, server read {answer?.Bytes ?? 0} "
+                    + $"of {model.Bytes} bytes.", ExitCode.Failed);
             }
             if (response.Version != HttpVersion.Version20)
             {
-                throw new PerfLabException($"the upload went over HTTP/{response.Version}, not HTTP/2: the SUT must serve Kestrel:EndpointDefaults:Protocols=Http2.", ExitCode.Failed);
+                throw new PerfLabException($"the upload went over HTTP/{response.Version}, not HTTP/2: the SUT must serve "
+                    + "Kestrel:EndpointDefaults:Protocols=Http2.", ExitCode.Failed);
             }
             if (i > 0)
             {

@@ -1,0 +1,78 @@
+using System.Diagnostics;
+using System.Net;
+
+namespace PerfLab.Load;
+
+/// <summary>
+/// A scenario's HTTP/1.1 connections, one per user, and the one timer that aborts their requests once they are older
+/// than the timeout; the scenario's stop signal aborts them all.
+/// </summary>
+internal sealed class Http11Connections : IDisposable
+{
+    private readonly EndPoint _endPoint;
+    private readonly TimeSpan _timeout;
+    private readonly bool _keepBody;
+    private readonly CancellationToken _stop;
+    private readonly List<Http11Connection> _connections = [];
+    private readonly Timer _watchdog;
+
+    public Http11Connections(Uri target, TimeSpan timeout, bool keepBody, CancellationToken stop)
+    {
+        _endPoint = Http11Connection.EndPointOf(target);
+        _timeout = timeout;
+        _keepBody = keepBody;
+        _stop = stop;
+        var period = TimeSpan.FromMilliseconds(Math.Clamp(timeout.TotalMilliseconds / 10, 10, 250));
+        _watchdog = new Timer(_ => AbortLateRequests(), null, period, period);
+        stop.Register(AbortAllRequests);
+    }
+
+    /// <summary>How requests travel: "HTTP/1.1 sockets, inline completions" or "HTTP/1.1 sockets".</summary>
+    public static string Name => Http11Connection.InlineCompletions ? "HTTP/1.1 sockets, inline completions" : "HTTP/1.1 sockets";
+
+    /// <summary>A new user's connection, watched from now on.</summary>
+    public Http11Connection Open()
+    {
+        var connection = new Http11Connection(_endPoint, _stop) { KeepBody = _keepBody };
+        lock (_connections)
+        {
+            _connections.Add(connection);
+        }
+        return connection;
+    }
+
+    private void AbortLateRequests()
+    {
+        var deadline = Stopwatch.GetTimestamp() - (long)(_timeout.TotalSeconds * Stopwatch.Frequency);
+        lock (_connections)
+        {
+            foreach (var connection in _connections)
+            {
+                connection.AbortIfOlderThan(deadline);
+            }
+        }
+    }
+
+    private void AbortAllRequests()
+    {
+        lock (_connections)
+        {
+            foreach (var connection in _connections)
+            {
+                connection.Abort();
+            }
+        }
+    }
+
+    public void Dispose()
+    {
+        _watchdog.Dispose();
+        lock (_connections)
+        {
+            foreach (var connection in _connections)
+            {
+                connection.Dispose();
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+using System.Diagnostics;
+using System.Net.Sockets;
+using System.Runtime.CompilerServices;
+
+namespace PerfLab.Load;
+
+/// <summary>
+/// The request loop's one step for a scenario: picks the next request, sends it over the user's HTTP/1.1 connection
+/// (or through <see cref="ClientTransport"/> when the scenario has none), and records it on the current thread's
+/// recorder: a response with its latencies, or an error by kind.
+/// </summary>
+internal sealed class RequestSender(
+    SendContext context, RecorderSet recorders, InFlightRequests inFlight, ClientTransport? client, FeedOrder order)
+{
+    private long _cursor = -1;
+
+    public int NextIndex(LoadWorker worker)
+    {
+        var count = context.Template.Count;
+        if (count == 1)
+        {
+            return 0;
+        }
+        if (order == FeedOrder.Random)
+        {
+            return worker.Random.Next(count);
+        }
+        return (int)((ulong)Interlocked.Increment(ref _cursor) % (ulong)count);
+    }
+
+    /// <summary>
+    /// Sends one request and records it on the current thread's recorder. <paramref name="intended"/> is the
+    /// Stopwatch timestamp the request was due (open model) or 0. Returns false when the run is stopping.
+    /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<bool> SendAsync(LoadWorker worker, long intended)
+    {
+        var index = NextIndex(worker);
+        var start = Stopwatch.GetTimestamp();
+        recorders.Current.NoteSend(start, intended);
+        inFlight.Begin(worker.Index, intended != 0 ? Math.Min(intended, start) : start);
+
+        int status = 0;
+        long bytes = 0;
+        RequestOutcome outcome;
+        if (worker.Connection is { } connection)
+        {
+            try
+            {
+                var response = await connection.SendAsync(context.Template.For(index, ref worker.Scratch)).ConfigureAwait(false);
+                status = response.Status;
+                bytes = response.BodyBytes;
+                outcome = context.Checks.KeepsBody && context.Checks.Fail(status, connection)
+                    ? RequestOutcome.CheckFailed
+                    : RequestOutcome.Response;
+            }
+            catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException or OperationCanceledException)
+            {
+                outcome = context.Failures.Classify(ex, connection.TimedOut);
+            }
+        }
+        else
+        {
+            (outcome, status, bytes) = await client!.SendAsync(worker, index).ConfigureAwait(false);
+        }
+        var end = Stopwatch.GetTimestamp();
+        inFlight.End(worker.Index);
+
+        // An aborted request is neither a success nor an error: the run ended while it was in flight (InFlight has it).
+        if (outcome == RequestOutcome.Stopped)
+        {
+            return false;
+        }
+        Record(recorders.Current, outcome, status, bytes, end - (intended != 0 ? intended : start), end - start);
+        return !context.Stop.IsCancellationRequested;
+    }
+
+    /// <summary>
+    /// One completed request: a response (latency from the intended send time, and from the actual one), or an error
+    /// by kind.
+    /// </summary>
+    private static void Record(ThreadRecorder recorder, RequestOutcome outcome, int status, long bytes, long latencyTicks,
+        long uncorrectedTicks)
+    {
+        recorder.Requests++;
+        switch (outcome)
+        {
+            case RequestOutcome.Response or RequestOutcome.CheckFailed:
+                recorder.CheckFailures += outcome == RequestOutcome.CheckFailed ? 1 : 0;
+                recorder.Status[Math.Min(status, ThreadRecorder.StatusSlots - 1)]++;
+                recorder.Bytes += bytes;
+                recorder.Latency.Record(ScenarioRun.ToMicros(latencyTicks));
+                recorder.Uncorrected?.Record(ScenarioRun.ToMicros(uncorrectedTicks));
+                break;
+            case RequestOutcome.Timeout:
+                recorder.Timeouts++;
+                break;
+            case RequestOutcome.Refused:
+                recorder.Refused++;
+                break;
+            default:
+                recorder.ConnectionErrors++;
+                break;
+        }
+    }
+}
