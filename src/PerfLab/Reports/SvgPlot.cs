@@ -5,7 +5,12 @@ using static PerfLab.Reports.HtmlParts;
 namespace PerfLab.Reports;
 
 /// <summary>One series of an <see cref="SvgPlot"/>: dots for measured points, a line for a curve, or both.</summary>
-internal sealed record PlotSeries(string Name, IReadOnlyList<(double X, double Y, string Tip)> Points, bool Line, bool Dots, int Colour = -1);
+internal sealed record PlotSeries(
+    string Name, IReadOnlyList<(double X, double Y, string Tip)> Points, bool Line, bool Dots, int Colour = -1)
+{
+    /// <summary>The dots' radius: a larger one marks the points a chart is about (a capacity found).</summary>
+    public double Radius { get; init; } = 4;
+}
 
 /// <summary>A horizontal reference line (an SLO bound) with its label.</summary>
 internal sealed record PlotLine(double Y, string Label);
@@ -48,7 +53,8 @@ internal static class SvgPlot
             }
             foreach (var p in s.Dots ? s.Points : [])
             {
-                svg.Append(I($"<circle cx=\"{Px(p.X):0.#}\" cy=\"{Py(p.Y):0.#}\" r=\"4\" fill=\"{colour}\"><title>{H(p.Tip)}</title></circle>\n"));
+                svg.Append(I($"<circle cx=\"{Px(p.X):0.#}\" cy=\"{Py(p.Y):0.#}\" r=\"{s.Radius:0.#}\" fill=\"{colour}\">"))
+                    .Append(I($"<title>{H(p.Tip)}</title></circle>\n"));
             }
             svg.Append(I($"<text x=\"{Width - Right + 8}\" y=\"{Top + 14 + (16 * i)}\" font-size=\"12\" fill=\"{colour}\">{H(s.Name)}</text>\n"));
         }
