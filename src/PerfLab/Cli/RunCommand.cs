@@ -142,6 +142,12 @@ public static class RunCommand
                     $"every experiment here runs only when named (default: false); name one or more: {string.Join(", ", all.Select(e => e.Name))}.",
                     ExitCode.Usage);
         }
+        // An option the parser does not know lands among the experiment names: name it as the option it was meant to be.
+        if (names.FirstOrDefault(n => n.StartsWith('-')) is { } option)
+        {
+            throw new PerfLabException($"unknown option '{option}'; see `perflab run --help` for the options (the output folder is --out or -o).",
+                ExitCode.Usage);
+        }
         var unknown = names.Where(n => all.All(e => e.Name != n)).ToList();
         if (unknown.Count > 0)
         {

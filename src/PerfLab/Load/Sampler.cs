@@ -39,11 +39,20 @@ internal sealed class Sampler
     {
         lock (_timelines)
         {
-            var available = _timelines.Min(t => t.Count) - 1;
-            var take = Math.Max(0, Math.Min(count, available));
-            var first = _timelines[0].Count - take;
-            return [.. Enumerable.Range(first, take).Select(i => _timelines.Sum(t => t[i].RequestsPerSecond))];
+            return LastSeconds(_timelines, count);
         }
+    }
+
+    /// <summary>
+    /// <see cref="LastSeconds(int)"/> over given timelines. One scenario's timeline can be a second ahead of another's
+    /// (each is appended in turn while sampling), so the same indices, up to the shortest timeline's end, are read from all.
+    /// </summary>
+    internal static double[] LastSeconds(IReadOnlyList<IReadOnlyList<LoadSecond>> timelines, int count)
+    {
+        var shortest = timelines.Min(t => t.Count);
+        var take = Math.Max(0, Math.Min(count, shortest - 1));
+        var first = shortest - take;
+        return [.. Enumerable.Range(first, take).Select(i => timelines.Sum(t => t[i].RequestsPerSecond))];
     }
 
     /// <summary>Samples until <paramref name="done"/> completes; returns why the target was declared dead, if it was.</summary>

@@ -19,8 +19,10 @@ public sealed record MachineNoise(string Source, double RpsCvPercent, double? Co
     public string Describe()
     {
         var what = Source == "measured" ? "slot to slot" : "second to second";
-        var line = string.Create(CultureInfo.InvariantCulture,
-            $"this machine today: RPS varies {RpsCvPercent:0.#} % {what}; with this budget RPS changes under {RpsDecidablePercent:0.#} % cannot be decided");
+        var line = double.IsFinite(RpsCvPercent)
+            ? string.Create(CultureInfo.InvariantCulture,
+                $"this machine today: RPS varies {RpsCvPercent:0.#} % {what}; with this budget RPS changes under {RpsDecidablePercent:0.#} % cannot be decided")
+            : "this machine today: RPS noise not known (no run had three seconds of steady throughput)";
         line += CostDecidablePercent is { } cost
             ? string.Create(CultureInfo.InvariantCulture, $"; cost changes of {cost:0.#} % or more can (CPU per request varies {CostCvPercent:0.#} %)")
             : "; cost per request not measured";

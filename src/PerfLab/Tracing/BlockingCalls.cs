@@ -50,6 +50,9 @@ public static class BlockingCalls
             "System.Net.Sockets.Socket.Receive", "System.Net.Sockets.Socket.Send", "System.Net.Sockets.Socket.Connect",
             "System.Net.Sockets.Socket.Accept", "System.Net.Sockets.Socket.Poll", "System.Net.Sockets.NetworkStream.Read",
             "System.Net.Sockets.NetworkStream.Write", "System.Net.Security.SslStream.Read",
+            // On Linux a synchronous Socket.Receive is often inlined away: its engine's sync paths are the frame left.
+            "System.Net.Sockets.SocketAsyncContext.Receive", "System.Net.Sockets.SocketAsyncContext.Send",
+            "System.Net.Sockets.SocketAsyncContext.Connect", "System.Net.Sockets.SocketAsyncContext.Accept",
         ], "call the async API (ReadAsync, ExecuteReaderAsync, SaveChangesAsync) and await it"),
     ];
 

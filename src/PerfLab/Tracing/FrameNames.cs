@@ -41,10 +41,14 @@ public static partial class FrameNames
         var paren = method.IndexOf('(', StringComparison.Ordinal);
         var name = paren > 0 ? method[..paren] : method;
         name = AsyncLambda().Replace(name, ".${m} lambda b__${n} (async)");
+        name = AsyncLocalFunction().Replace(name, ".${m} local ${f} (async)");
         name = ClosureClass().Replace(name, "");
         name = StateMachine().Replace(name, ".${m} (async)");
         name = Lambda().Replace(name, "${m} lambda b__${n}");
         name = LocalFunction().Replace(name, "${m} local ${f}");
+        // A compiled expression tree: for a minimal API, ASP.NET Core's generated request delegate, into which a small
+        // handler lambda is often inlined (then no frame of the app's own names it).
+        name = CompiledDelegate().Replace(name, "CompiledDelegate.lambda_method${n} (endpoint delegate, handler inlined)");
         return name;
     }
 
@@ -169,6 +173,9 @@ public static partial class FrameNames
     [GeneratedRegex(@"(\+<>c(__DisplayClass[0-9_]+)?)?\+<<(?<m>[^<>]+)>b__(?<n>[0-9_]+)>d(__[0-9]+)?\.MoveNext")]
     private static partial Regex AsyncLambda();
 
+    [GeneratedRegex(@"\+<<(?<m>[^<>]+)>g__(?<f>[^|]+)\|[0-9_]+>d(__[0-9]+)?\.MoveNext")]
+    private static partial Regex AsyncLocalFunction();
+
     [GeneratedRegex(@"\+<(?<m>[^<>]+)>d__[0-9]+\.MoveNext")]
     private static partial Regex StateMachine();
 
@@ -177,4 +184,7 @@ public static partial class FrameNames
 
     [GeneratedRegex(@"<(?<m>[^<>]+|<Main>\$)>g__(?<f>[^|]+)\|[0-9_]+")]
     private static partial Regex LocalFunction();
+
+    [GeneratedRegex(@"^dynamicClass\.lambda_method(?<n>[0-9]+)$")]
+    private static partial Regex CompiledDelegate();
 }

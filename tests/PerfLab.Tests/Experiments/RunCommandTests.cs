@@ -161,6 +161,16 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
     }
 
     [Fact]
+    public async Task Run_MisspelledOption_NamedAsAnOptionNotAnExperiment()
+    {
+        var output = NewFolder();
+        var result = await PerfLabProcess.RunAsync("run", "--output", output);
+        Assert.Equal(2, result.ExitCode);
+        Assert.Contains("unknown option '--output'; see `perflab run --help`", result.Stderr);
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
     public async Task Run_MalformedExperimentFile_NamesFileAndLineAndStartsNothing()
     {
         var folder = WriteExperiment(NewFolder());

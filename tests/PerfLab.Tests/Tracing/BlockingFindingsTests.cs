@@ -62,4 +62,19 @@ public sealed class BlockingFindingsTests
         Assert.Equal(200, requests);
         Assert.Equal(2, TracedRequests.MeanLatencyMs(load));
     }
+
+    [Fact]
+    public void Divisor_RequestsOutlastTheTrace_TheMeasuredRateStandsInForATimedLoad()
+    {
+        // db-wait's starved sync variant: 9.8 RPS, 12 s requests, none finishing inside a 5 s trace. 5022.6 ms of pool
+        // thread time blocked per traced second over 9.8 requests a second is 512.5 ms per request: its 500 ms query.
+        var (requests, note) = TracedRequests.Divisor(traced: 0, measuredRps: 9.8, tracedSeconds: 5.0, timed: true);
+
+        Assert.Equal(49, requests);
+        Assert.Equal(512.5, 5022.6 * 5.0 / requests, 1);
+        Assert.Contains("9.8 RPS x 5.0 s = 49 requests", note, StringComparison.Ordinal);
+        Assert.Equal((3L, (string?)null), TracedRequests.Divisor(traced: 3, measuredRps: 9.8, tracedSeconds: 5.0, timed: false));
+        Assert.Equal((250L, (string?)null), TracedRequests.Divisor(traced: 250, measuredRps: 9.8, tracedSeconds: 5.0, timed: true));
+        Assert.Equal((2L, (string?)null), TracedRequests.Divisor(traced: 2, measuredRps: 1.0, tracedSeconds: 5.0, timed: true));
+    }
 }

@@ -13,6 +13,10 @@ public sealed class FrameNamesTests
         "Microsoft.Extensions.Logging.LoggerMessage.Define local Log")]
     [InlineData("Program.<<Main>$>b__0_0()", "Program.<Main>$ lambda b__0_0")]
     [InlineData("System.Threading.Tasks.Task.Wait()", "System.Threading.Tasks.Task.Wait")]
+    [InlineData("dynamicClass.lambda_method14(pMT: class System.Runtime.CompilerServices.Closure,class System.Object)",
+        "CompiledDelegate.lambda_method14 (endpoint delegate, handler inlined)")]
+    [InlineData("dynamicClass.ResolveService(pMT: class)", "dynamicClass.ResolveService")]
+    [InlineData("Npgsql.Internal.NpgsqlReadBuffer+<<Ensure>g__EnsureLong|42_0>d.MoveNext()", "Npgsql.Internal.NpgsqlReadBuffer.Ensure local EnsureLong (async)")]
     public void Readable_CompilerGeneratedNames_KeepTypeAndMethod(string method, string expected)
     {
         Assert.Equal(expected, FrameNames.Readable(method));
@@ -23,6 +27,7 @@ public sealed class FrameNamesTests
     [InlineData("PerfLab.Sut!PerfLab.Sut.Logging.LockedConsoleLoggerProvider.Write", "LockedConsoleLoggerProvider.Write")]
     [InlineData("System.Private.CoreLib!System.Collections.Generic.Dictionary`2[System.__Canon,System.Int32].TryGetValue", "Dictionary`2[System.__Canon,System.Int32].TryGetValue")]
     [InlineData("Main", "Main")]
+    [InlineData("?!CompiledDelegate.lambda_method14 (endpoint delegate, handler inlined)", "CompiledDelegate.lambda_method14 (endpoint delegate, handler inlined)")]
     public void Place_Frame_IsTypeAndMethodWithoutNamespace(string frame, string expected)
     {
         Assert.Equal(expected, FrameNames.Place(frame));
@@ -60,5 +65,22 @@ public sealed class FrameNamesTests
         Assert.Equal("System.Threading.Tasks.Task`1.get_Result", FrameNames.BlockingWait(stack[1]));
         Assert.True(FrameNames.IsDeepWait(stack[3]));
         Assert.Null(FrameNames.BlockingWait("System.Private.CoreLib!System.Threading.Tasks.Task.Delay"));
+    }
+
+    [Theory]
+    [InlineData("System.Net.Sockets!System.Net.Sockets.SocketAsyncContext.ReceiveFrom", "synchronous socket I/O")]
+    [InlineData("System.Net.Sockets!System.Net.Sockets.SocketAsyncContext.SendTo", "synchronous socket I/O")]
+    [InlineData("System.Private.CoreLib!System.Threading.Thread.Sleep", "Thread.Sleep")]
+    public void BlockingCallsOf_SyncFrames_NamedByTheirKind(string frame, string call)
+    {
+        Assert.Equal(call, BlockingCalls.Of(frame)?.Name);
+    }
+
+    [Theory]
+    [InlineData("System.Net.Sockets!System.Net.Sockets.SocketAsyncContext.ReceiveFromAsync")]
+    [InlineData("System.Net.Sockets!System.Net.Sockets.SocketAsyncContext.HandleEvents")]
+    public void BlockingCallsOf_AsyncOrEngineFrames_NotBlocking(string frame)
+    {
+        Assert.Null(BlockingCalls.Of(frame));
     }
 }

@@ -74,7 +74,7 @@ public sealed class TraceCulpritTests
         Assert.True(run.Findings.Any(f => f.Kind == TraceFindingKind.Contention && f.Place == site.Place && f.Strong), why);
     }
 
-    [Fact(Skip = "Since the merges of this round the breakdown names App (54 %) before the GC (31 %) on the gc-heavy endpoint; written down in docs/limits.md until the cause is found")]
+    [Fact(Skip = "On .NET 10.0.12 this endpoint is bound by its own allocation loop, not the GC (workstation GC: GC 12.5 % of CPU); see docs/limits.md")]
     public async Task Analyze_GcHeavyEndpoint_GcIsTheLargestComponent()
     {
         var run = await CulpritTrace.RunAsync("/diagnostics/gc-heavy?arrays=20000", users: 4, Traced);

@@ -53,10 +53,12 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
         {
             File.Delete(path);
         }
-        var requests = TracedRequests.Between(result, tracedFrom, tracedFrom + Length);
-        if (requests < TraceFindings.MinRequests)
+        var timed = experiment.Scenarios.All(s => s.Model.PlannedLength(profile.Duration) is not null);
+        var (requests, note) = TracedRequests.Divisor(TracedRequests.Between(result, tracedFrom, tracedFrom + Length),
+            measured.Scenarios.Sum(s => s.Rps), trace.TracedSeconds, timed);
+        if (note is not null || requests < TraceFindings.MinRequests)
         {
-            trace = trace with { Warnings = [.. trace.Warnings, TracedRequests.TooFew(requests)] };
+            trace = trace with { Warnings = [.. trace.Warnings, note ?? TracedRequests.TooFew(requests)] };
         }
         var meanMs = TracedRequests.MeanLatencyMs(result);
         var speedscope = Path.Combine(traceFolder, name + ".speedscope.json");

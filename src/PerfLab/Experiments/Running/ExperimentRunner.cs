@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
@@ -52,7 +53,17 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         }
 
         var progress = new List<ExperimentProgress>();
-        var halt = await RunBlocksAsync(progress, state, ct);
+        RunHalt? halt;
+        try
+        {
+            halt = await RunBlocksAsync(progress, state, ct);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException and not PerfLabException && progress.Any(p => p.Runs.Count > 0))
+        {
+            // Nothing already measured is lost to a bug: the runs so far are analysed and written, the run marked incomplete.
+            halt = RunHalt.Fault(ex, request.LogFolder);
+            observer.Message("error: " + halt.Reason);
+        }
 
         var results = progress.Where(p => p.Runs.Count > 0).Select(p => ResultOf(p, settings, halt)).ToList();
         var machineNoise = RunOpening.AtStart(calibration, results);

@@ -31,22 +31,27 @@ public static class RunOpening
     }
 
     /// <summary>
-    /// The report's first line: the calibration with the first measured run's per-second throughput, for the shape of
-    /// the first experiment's blocks; null before any run succeeded.
+    /// The report's first line: the calibration with the per-second throughput of the first measured run that has a
+    /// steady one (timed, not counted in batches whose completions come in bursts, and three seconds with completions
+    /// at least: a run whose requests take longer than its seconds, such as a starved blocking variant's, has none),
+    /// for the shape of that experiment's blocks; null before any run succeeded.
     /// </summary>
     public static MachineNoise? AtStart(CpuCalibration calibration, IReadOnlyList<ExperimentResult> results)
     {
-        var first = results.FirstOrDefault(r => r.Runs.Any(x => x.Status == RunStatus.Ok));
-        var run = first?.Runs.First(x => x.Status == RunStatus.Ok);
-        if (first is null || run is null)
+        var measured = results.SelectMany(e => e.Runs.Where(r => r.Status == RunStatus.Ok).Select(r => (Experiment: e, Run: r))).ToList();
+        if (measured.Count == 0)
         {
             return null;
         }
+        static List<double> PerSecond(RunRecord run) => run.Timeline.Select(p => p.Rps).Where(r => r > 0).ToList();
+        var (first, run) = measured.FirstOrDefault(m => m.Run.BatchTimesMs.Count == 0
+            && double.IsFinite(NoiseEstimate.SecondToSecondCvPercent(PerSecond(m.Run))), measured[0]);
+        var perSecond = run.BatchTimesMs.Count == 0 ? PerSecond(run) : [];
         var windows = run.Cost?.Windows ?? [];
         var shape = windows.Count > 0
             ? new BlockShape(first.Blocks, windows.Count, windows.Average(w => w.Seconds))
             : new BlockShape(first.Blocks, 1, first.Duration.TotalSeconds);
-        return NoiseEstimate.AtStart(run.Timeline.Select(p => p.Rps).Where(r => r > 0).ToList(), calibration, shape);
+        return NoiseEstimate.AtStart(perSecond, calibration, shape);
     }
 
     /// <summary>

@@ -1,5 +1,6 @@
 using System.Globalization;
 using PerfLab.Load;
+using PerfLab.Tracing;
 
 namespace PerfLab.Experiments.Running;
 
@@ -25,6 +26,26 @@ public static class TracedRequests
     {
         var requests = result.Scenarios.Sum(s => s.Requests);
         return requests > 0 ? result.Scenarios.Sum(s => s.Latency.MeanMs * s.Requests) / requests : double.NaN;
+    }
+
+    /// <summary>
+    /// The requests the trace's per-request figures divide by: its own completions, or, when too few completed while it
+    /// ran (each request outlasting the trace, as a starved blocking variant's 12 s requests do) and the load is timed,
+    /// the measured window's rate times the traced seconds. In a steady state the thread time blocked per second over
+    /// the requests completed per second is the time blocked per request (Little's law), whichever requests finished
+    /// inside the trace. A burst's rate is no steady state, so a counted load keeps its own completions.
+    /// </summary>
+    public static (long Requests, string? Note) Divisor(long traced, double measuredRps, double tracedSeconds, bool timed)
+    {
+        if (traced >= TraceFindings.MinRequests || !timed || !(measuredRps > 0))
+        {
+            return (traced, null);
+        }
+        var steady = (long)Math.Round(measuredRps * tracedSeconds);
+        return steady < TraceFindings.MinRequests
+            ? (traced, null)
+            : (steady, string.Create(CultureInfo.InvariantCulture,
+                $"only {traced} requests completed while the trace ran (they outlast it): per-request figures divide by the measured window's rate instead ({measuredRps:0.#} RPS x {tracedSeconds:0.0} s = {steady} requests)."));
     }
 
     public static string TooFew(long requests) => string.Create(CultureInfo.InvariantCulture,

@@ -1,5 +1,6 @@
 using PerfLab.Experiments.Analysis;
 using PerfLab.Common;
+using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
 namespace PerfLab.Tests.Experiments.Analysis;
@@ -74,5 +75,26 @@ public sealed class NoiseEstimateTests
             "cost changes of 2 % or more can (CPU per request varies 1.2 %). A busy thread had a core 81 % of the time; the core's speed varied 1.2 %",
             noise.Describe());
         Assert.EndsWith("; cost per request not measured", new MachineNoise("measured", 5, null, 3, null).Describe());
+    }
+
+    [Fact]
+    public void AtStart_FirstRunHasNoSteadySeconds_TheNextSteadyRunGivesTheRpsNoise()
+    {
+        // A starved blocking variant completes its 12 s requests in a few bursts: two seconds with completions, no CV.
+        var template = PerfLab.Tests.Reports.ReportFixtures.Sample().Experiments[0];
+        var starved = template with { Name = "db-wait", Runs = [TestRuns.Ok("sync", 1, 0, 9.8, 0, 0, 50, 0, 48)] };
+        var steady = template with { Runs = [TestRuns.Ok("newtonsoft", 1, 1, 220, 200, 240, 200, 240, 200, 240)] };
+        var bursts = template with { Name = "sleep-vs-delay", Runs = [TestRuns.Ok("sync", 1, 0, 26, 0, 200, 0, 10, 190) with { BatchTimesMs = [7227, 7826] }] };
+        var calibration = new CpuCalibration([100, 100, 100], [100, 100, 100]);
+
+        var noise = RunOpening.AtStart(calibration, [starved, bursts, steady])!;
+        var alone = RunOpening.AtStart(calibration, [starved])!;
+        var batchesOnly = RunOpening.AtStart(calibration, [bursts])!;
+
+        Assert.Equal(NoiseEstimate.SecondToSecondCvPercent([200, 240, 200, 240, 200, 240]), noise.RpsCvPercent, 6);
+        Assert.True(double.IsNaN(alone.RpsCvPercent));
+        Assert.StartsWith("this machine today: RPS noise not known (no run had three seconds of steady throughput)", alone.Describe());
+        Assert.DoesNotContain("NaN", alone.Describe());
+        Assert.True(double.IsNaN(batchesOnly.RpsCvPercent), "a burst's per-second completions are not the machine's noise");
     }
 }
