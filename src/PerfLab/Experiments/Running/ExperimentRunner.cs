@@ -51,7 +51,6 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             var first = _experiments[0];
             await _starts.Sessions.PrimeAsync(first, ProfileOf(first).Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
         }
-
         var progress = new List<ExperimentProgress>();
         RunHalt? halt;
         try
@@ -64,7 +63,6 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             halt = RunHalt.Fault(ex, request.LogFolder);
             observer.Message("error: " + halt.Reason);
         }
-
         var results = progress.Where(p => p.Runs.Count > 0).Select(p => ResultOf(p, settings, halt)).ToList();
         var machineNoise = RunOpening.AtStart(calibration, results);
         if (machineNoise is not null)
