@@ -1,6 +1,7 @@
 using System.CommandLine;
 using PerfLab.Common;
-using PerfLab.Experiments.Capacity;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 using PerfLab.Reports;
 using PerfLab.Results;
 
@@ -77,7 +78,7 @@ public static class CapacityCommand
     {
         var log = asJson ? Console.Error : Console.Out;
         log.WriteLine(CapacityText.Header(url, slo.Describe(), settings.Duration.TotalSeconds, settings.Warmup.TotalSeconds));
-        var probe = new CapacityProbe(url, slo, settings);
+        var probe = CapacityProbe.ForUrl(url, slo, settings);
         var result = await CapacitySearch.RunAsync(url, slo, range, settings,
             async (index, phase, rate, token) => (await probe.RunAsync(index, phase, rate, token)).Step,
             step => log.WriteLine(CapacityText.Step(step, slo.Latency.Metric)), ct);

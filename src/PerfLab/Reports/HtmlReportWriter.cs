@@ -137,6 +137,7 @@ public sealed partial class HtmlReportWriter : IReportWriter
         Table(html, ReportContent.Counters(experiment), "counters");
         html.Append("<h3>Per-request efficiency</h3>\n");
         Table(html, ReportContent.Efficiency(experiment), "efficiency");
+        HtmlCapacitySection.Write(html, experiment);
         HtmlTimeSection.Write(html, experiment);
         Verdicts(html, experiment);
         FailedRuns(html, experiment);

@@ -90,6 +90,7 @@ public sealed class MarkdownReportWriter : IReportWriter
         WriteHeader(md, experiment);
         WriteEffects(md, experiment);
         WriteFigures(md, experiment);
+        MarkdownCapacitySection.Write(md, experiment);
         MarkdownTimeSection.Write(md, experiment);
         WriteVerdicts(md, experiment);
         WriteFindings(md, experiment);

@@ -37,7 +37,8 @@ public static class ReportWriters
     {
         Directory.CreateDirectory(directory);
         var written = new List<string>();
-        foreach (var writer in writers ?? All)
+        var chosen = (writers ?? All).ToList();
+        foreach (var writer in chosen)
         {
             var path = Path.Combine(directory, writer.FileName);
             WriteFile(path, output => writer.Write(results, output));
@@ -49,6 +50,13 @@ public static class ReportWriters
                 WriteFile(companion, output => output.Write(file.Content));
                 written.Add(companion);
             }
+        }
+        // Each capacity experiment's latency-against-rate curve as a file of its own, which report.md shows.
+        foreach (var experiment in chosen.Any(w => w is MarkdownReportWriter) ? results.Experiments.Where(CapacityContent.HasCapacity) : [])
+        {
+            var path = Path.Combine(directory, CapacityContent.ChartFile(experiment));
+            WriteFile(path, output => output.Write(CapacityContent.ChartDocument(experiment)));
+            written.Add(path);
         }
         return written;
     }

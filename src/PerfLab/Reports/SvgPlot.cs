@@ -7,7 +7,11 @@ namespace PerfLab.Reports;
 /// <summary>One series of an <see cref="SvgPlot"/>: dots for measured points, a line for a curve, or both.</summary>
 /// <param name="Intervals">Per point (same order), the 95 % interval drawn as a whisker; null for none.</param>
 internal sealed record PlotSeries(string Name, IReadOnlyList<(double X, double Y, string Tip)> Points, bool Line, bool Dots,
-    int Colour = -1, IReadOnlyList<(double Low, double High)?>? Intervals = null);
+    int Colour = -1, IReadOnlyList<(double Low, double High)?>? Intervals = null)
+{
+    /// <summary>The dots' radius: a larger one marks the points a chart is about (a capacity found).</summary>
+    public double Radius { get; init; } = 4;
+}
 
 /// <summary>A horizontal reference line (an SLO bound) with its label.</summary>
 internal sealed record PlotLine(double Y, string Label);
@@ -99,7 +103,7 @@ internal static class SvgPlot
         }
         foreach (var p in s.Dots ? s.Points : [])
         {
-            svg.Append(I($"<circle cx=\"{f.Px(p.X):0.#}\" cy=\"{f.Py(p.Y):0.#}\" r=\"4\" fill=\"{colour}\">"))
+            svg.Append(I($"<circle cx=\"{f.Px(p.X):0.#}\" cy=\"{f.Py(p.Y):0.#}\" r=\"{s.Radius:0.#}\" fill=\"{colour}\">"))
                 .Append(I($"<title>{H(p.Tip)}</title></circle>\n"));
         }
         svg.Append(Text(PlotRight + 8, Top + 14 + (16 * index), $"font-size=\"12\" fill=\"{colour}\"", H(s.Name))).Append('\n');

@@ -28,6 +28,10 @@ public sealed record CapacityResult
     public required double StepSeconds { get; init; }
     public required double WarmupSeconds { get; init; }
     public required IReadOnlyList<CapacityStep> Steps { get; init; }
+
+    /// <summary>The step whose rate is the capacity found (the highest that held), or null when none held.</summary>
+    public CapacityStep? StepAtCapacity() =>
+        CapacityRps is { } capacity ? Steps.FirstOrDefault(s => s.Holds && s.AchievedRps == capacity) : null;
 }
 
 [JsonConverter(typeof(JsonStringEnumConverter<CapacityOutcome>))]

@@ -9,7 +9,7 @@ public enum MetricRole
     Compared,
     /// <summary>Per scenario: a threshold can gate it, but it is neither summarized nor compared.</summary>
     GateOnly,
-    /// <summary>A burst or upload experiment's one figure (all scenarios together): summarized and compared.</summary>
+    /// <summary>A run's one figure (a burst's or upload's batch time, a capacity search's capacity): summarized and compared.</summary>
     Batch,
     /// <summary>A counter's average over the measured window (the dotnet-counters name is the key).</summary>
     Counter,
@@ -42,6 +42,11 @@ public sealed record Metric
     public double Scale { get; init; } = 1;
     /// <summary>The names a threshold may use for it, k6's first ("p99", "mean").</summary>
     public IReadOnlyList<string> ThresholdNames { get; init; } = [];
+    /// <summary>
+    /// An experiment's own figure, compared first (the summary's, the stopping rule's, the "change" gate's): throughput,
+    /// a burst's batch time, or a capacity experiment's capacity.
+    /// </summary>
+    public bool Primary { get; init; }
     /// <summary>A change in words, {0} the amount: "serves {0} more requests than"; by default "has a {0} higher HEADER than".</summary>
     public string? MoreWords { get; init; }
     /// <summary>A change down in words: "serves {0} fewer requests than".</summary>

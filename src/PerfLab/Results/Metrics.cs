@@ -11,7 +11,7 @@ public static class Metrics
 {
     public static readonly Metric Rps = new()
     {
-        Key = "rps", Header = "RPS", Unit = "RPS", Role = MetricRole.Compared, HigherIsBetter = true, Decimals = 1,
+        Key = "rps", Header = "RPS", Unit = "RPS", Role = MetricRole.Compared, HigherIsBetter = true, Decimals = 1, Primary = true,
         ThresholdNames = ["rps"], OfScenario = s => s.Rps, OfScenarios = stats => stats.Sum(s => s.Rps),
         MoreWords = "serves {0} more requests than", LessWords = "serves {0} fewer requests than",
     };
@@ -32,7 +32,7 @@ public static class Metrics
 
     public static readonly Metric BatchMeanMs = new()
     {
-        Key = "batch-mean-ms", Header = "batch mean (ms)", Unit = "ms", Role = MetricRole.Batch,
+        Key = "batch-mean-ms", Header = "batch mean (ms)", Unit = "ms", Role = MetricRole.Batch, Primary = true,
         MoreWords = "takes {0} longer per batch than", LessWords = "takes {0} less time per batch than",
         OfRun = run => run.BatchTimesMs.Count > 0 ? run.BatchTimesMs.Average() : double.NaN,
     };
@@ -71,11 +71,23 @@ public static class Metrics
         OfRun = run => run.Cost?.MsPerRequest ?? double.NaN,
     };
 
+    /// <summary>
+    /// A capacity experiment's figure: the highest arrival rate a run's search found its app to sustain within the SLO
+    /// (sent and completed in a step that held; <see cref="CapacityResult.CapacityRps"/>). Compared per run, as a
+    /// batch time is, since a run searches one scenario.
+    /// </summary>
+    public static readonly Metric CapacityRps = new()
+    {
+        Key = "capacity-rps", Header = "capacity (RPS)", Unit = "RPS", Role = MetricRole.Batch, HigherIsBetter = true, Decimals = 1,
+        Primary = true, MoreWords = "sustains {0} more RPS than", LessWords = "sustains {0} fewer RPS than",
+        OfRun = run => run.Capacity?.CapacityRps ?? double.NaN,
+    };
+
     public static readonly IReadOnlyList<Metric> All =
     [
         Rps, MeanMs, Latency("p50", s => s.P50Ms), Latency("p75", s => s.P75Ms), P90Ms, Latency("p95", s => s.P95Ms), P99Ms,
         Latency("p99.9", s => s.P999Ms) with { ThresholdNames = ["p99.9", "p999"] }, Latency("max", s => s.MaxMs),
-        BatchMeanMs, ThreadCount, QueueLength, TimeInGc, AllocRate, WorkingSet, CpuUsage,
+        BatchMeanMs, CapacityRps, ThreadCount, QueueLength, TimeInGc, AllocRate, WorkingSet, CpuUsage,
         CpuMsPerRequest, AllocKbPerRequest, GcPauseMsPerRequest, CpuPerRequest,
     ];
 
@@ -99,7 +111,7 @@ public static class Metrics
     /// </summary>
     public static Metric Primary(bool batches) => batches ? BatchMeanMs : Rps;
 
-    public static bool IsPrimary(string key) => key == Rps.Key || key == BatchMeanMs.Key;
+    public static bool IsPrimary(string key) => Find(key)?.Primary == true;
 
     /// <summary>An entry by its key; null when there is none.</summary>
     public static Metric? Find(string key) => All.FirstOrDefault(m => m.Key == key);

@@ -189,6 +189,9 @@ public sealed record RunRecord
     /// <summary>The CPU the kernel charged the app (and the PostgreSQL backends serving it) over exactly the measured window or slots, against the requests completed in them; null when not measured.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public CpuCost? Cost { get; init; }
+    /// <summary>A capacity experiment's search in this run: the capacity found and every step with its figures; else null.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public CapacityResult? Capacity { get; init; }
 }
 
 /// <summary>Load figures of one scenario in one run (warm-up excluded).</summary>

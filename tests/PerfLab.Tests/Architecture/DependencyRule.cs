@@ -10,8 +10,8 @@ internal sealed record TypeDependency(string FromType, string FromNamespace, str
 /// process through Counters' helpers, and knows nothing of experiments.
 /// Hosts (roles placed on other machines over ssh) sits beside Apps: it drives Load and the app on a host, merges what
 /// generators send, and knows nothing of experiments; experiments and commands use it.
-/// Experiments is layers of its own, each a folder: Capacity (the capacity search) -> Running (the run pipeline) ->
-/// Analysis -> Definitions; nothing below looks up (docs/architecture.md draws it).
+/// Experiments is layers of its own, each a folder: Running (the run pipeline, the capacity search one of its
+/// measurements) -> Analysis -> Definitions; nothing below looks up (docs/architecture.md draws it).
 /// </summary>
 internal static class DependencyRule
 {
@@ -26,9 +26,9 @@ internal static class DependencyRule
 
     private static readonly HashSet<string> Peers = ["Load", "Counters", "Sut", "Database", "Network", "Micro", "Tracing"];
 
-    /// <summary>Experiments' own layers, top first: each may use those after it (the capacity search runs through Running).</summary>
+    /// <summary>Experiments' own layers, top first: each may use those after it.</summary>
     private static readonly string[] ExperimentLayers =
-        [Experiments + ".Capacity", Experiments + ".Running", Experiments + ".Analysis", Experiments + ".Definitions"];
+        [Experiments + ".Running", Experiments + ".Analysis", Experiments + ".Definitions"];
 
     /// <summary>
     /// The folder a namespace lives in: PerfLab.X for PerfLab.X.*, "PerfLab" for the root namespace; within

@@ -38,7 +38,7 @@ public sealed class DependencyRuleTests
             Use("PerfLab.Experiments.Running.Runner", "PerfLab.Experiments.Analysis.Analyzer"),
             Use("PerfLab.Experiments.Running.Runner", "PerfLab.Experiments.Definitions.ExperimentDefinition"),
             Use("PerfLab.Experiments.Analysis.Analyzer", "PerfLab.Experiments.Definitions.ExperimentDefinition"),
-            Use("PerfLab.Experiments.Capacity.CapacityProbe", "PerfLab.Experiments.Running.RunRecordBuilder"),
+            Use("PerfLab.Experiments.Running.CapacityProbe", "PerfLab.Experiments.Definitions.CapacitySlo"),
             Use("PerfLab.Load.LoadEngine", "PerfLab.Common.ExitCode"),
             Use("PerfLab.Reports.Writer", "PerfLab.Results.RunResults"),
             Use("PerfLab.Results.RunResults", "PerfLab.Common.Descriptive"),
@@ -80,7 +80,8 @@ public sealed class DependencyRuleTests
     [InlineData("PerfLab.Experiments.Running.Runner", "PerfLab.Reports.Fmt", "Experiments.Running -> Reports")]
     [InlineData("PerfLab.Experiments.Analysis.Analyzer", "PerfLab.Experiments.Running.Runner", "Experiments.Analysis -> Experiments.Running")]
     [InlineData("PerfLab.Experiments.Definitions.ExperimentLoader", "PerfLab.Experiments.Analysis.VariantStatistics", "Experiments.Definitions -> Experiments.Analysis")]
-    [InlineData("PerfLab.Experiments.Running.Runner", "PerfLab.Experiments.Capacity.CapacitySearch", "Experiments.Running -> Experiments.Capacity")]
+    [InlineData("PerfLab.Experiments.Definitions.CapacitySlo", "PerfLab.Experiments.Running.CapacitySearch",
+        "Experiments.Definitions -> Experiments.Running")]
     [InlineData("PerfLab.Reports.Fmt", "PerfLab.Load.LoadSummary", "Reports -> Load")]
     [InlineData("PerfLab.Results.RunResults", "PerfLab.Experiments.Analysis.Statistics", "Results -> Experiments.Analysis")]
     [InlineData("PerfLab.Sut.SutProcess", "PerfLab.Cli.ExitCode", "Sut -> Cli")]

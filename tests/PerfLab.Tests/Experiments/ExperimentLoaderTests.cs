@@ -82,8 +82,11 @@ public sealed class ExperimentLoaderTests
     [InlineData("model: closed", "model: closd", "demo.yaml:17:14: model 'closd' is not one of closed, open, burst, ramp, upload.")]
     [InlineData("baseline: a", "baseline: z", "demo.yaml:5:11: baseline 'z' is not one of the variants (a, b).")]
     [InlineData("duration: 3m", "duration: forever", "demo.yaml:20:37: expected 'duration' to be a duration like 500ms, 10s or 3m, above zero.")]
-    [InlineData("title: Demo", "titel: Demo", "demo.yaml:2:1: unknown key 'titel' in the experiment; expected one of name, title, seed, reproduces, baseline, variants, load, profiles, claims, thresholds, app, decide, database, cores, sweep, default.")]
-    [InlineData("    metric: rps", "    metric: speed", "demo.yaml:26:13: metric 'speed' is not one of rps, mean-ms, p90-ms, p99-ms, batch-mean-ms, cpu-per-request.")]
+    [InlineData("title: Demo", "titel: Demo",
+        "demo.yaml:2:1: unknown key 'titel' in the experiment; expected one of name, title, seed, reproduces, baseline, variants, load, "
+        + "profiles, claims, thresholds, app, decide, capacity, database, cores, sweep, default.")]
+    [InlineData("    metric: rps", "    metric: speed",
+        "demo.yaml:26:13: metric 'speed' is not one of rps, mean-ms, p90-ms, p99-ms, batch-mean-ms, capacity-rps, cpu-per-request.")]
     [InlineData("name: demo", "name: other", "demo.yaml:1:7: name 'other' must match the file name 'demo'.")]
     [InlineData("quick: { warmup: 2s,", "quick: { precision: 150%, warmup: 2s,", "demo.yaml:21:23: expected 'precision' to be a percentage above 0 and below 100, like 5%.")]
     [InlineData("quick: { warmup: 2s,", "quick: { max-repeat: 9, warmup: 2s,", "demo.yaml:21:24: max-repeat caps the blocks added for a precision: give precision too (e.g. precision: 5%).")]
@@ -181,7 +184,12 @@ public sealed class ExperimentLoaderTests
     public void LoadFolder_BuiltInExperiments_AllParseAndCiteASeed()
     {
         var all = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder);
-        Assert.Equal(["db-wait-min-threads", "db-wait", "framework-adonet", "framework", "gc-cores", "gc", "http2-window", "logging", "platform", "serializer", "sleep-vs-delay", "sync-async-rtt", "sync-async", "sync-over-async"], all.Select(e => e.Name));
+        Assert.Equal(
+            [
+                "db-wait-min-threads", "db-wait", "framework-adonet", "framework", "gc-cores", "gc", "http2-window", "logging", "platform",
+                "serializer", "sleep-vs-delay", "sync-async-capacity", "sync-async-rtt", "sync-async", "sync-over-async",
+            ],
+            all.Select(e => e.Name));
         Assert.All(all, e => Assert.Matches("^00[0-4]$", e.Seed));
         Assert.Equal(new[] { "000", "001", "002", "003", "004" }, all.Select(e => e.Seed).Distinct().Order());
         Assert.All(all, e => Assert.NotEmpty(e.Claims));

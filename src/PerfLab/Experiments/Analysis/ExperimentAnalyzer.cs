@@ -170,5 +170,8 @@ public static class ExperimentAnalyzer
     }
 
     private static string DescribeScenarios(ExperimentDefinition experiment, ProfileDefinition profile) =>
-        string.Join("; ", experiment.Scenarios.Select(s => $"{s.Name}: {s.Model.ForProfile(profile.Shape).Describe()}"));
+        string.Join("; ", experiment.Scenarios.Select(s => $"{s.Name}: " + (experiment.Capacity is { } capacity
+            ? $"{capacity.Describe()}, each step {DurationText.Format(profile.Duration)} after "
+                + $"{DurationText.Format(profile.Warmup)} of warm-up"
+            : s.Model.ForProfile(profile.Shape).Describe())));
 }

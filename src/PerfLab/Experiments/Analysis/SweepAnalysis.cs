@@ -20,7 +20,7 @@ public static class SweepAnalysis
         var points = sweep.Values
             .Select(v => results.FirstOrDefault(r => r.SweepPoint is { } p && p.Sweep == experiment.Name && p.Value == v))
             .ToList();
-        var metric = Metrics.Primary(experiment.Scenarios.Any(s => s.Model.CountsBatches)).Key;
+        var metric = experiment.PrimaryMetric.Key;
         // The variants as they ran (an A/A run has the baseline against itself), else as defined.
         var variants = points.FirstOrDefault(p => p is not null)?.Variants ?? experiment.Variants.Select(v => v.Name).ToList();
         return new SweepResult

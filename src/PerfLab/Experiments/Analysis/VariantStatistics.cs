@@ -46,9 +46,10 @@ public static class VariantStatistics
         Func<string, string, double?> noiseFloor, string measuredFloorSource = "measured")
     {
         var results = new List<Comparison>();
-        var burst = experiment.Scenarios.Any(s => s.Model.CountsBatches);
-        var targets = burst
-            ? [(Metric.AllScenarios, Metrics.BatchMeanMs.Key)]
+        // A run's one figure (a batch time, a capacity) is compared alone; throughput per scenario, with latency beside it.
+        var primary = experiment.PrimaryMetric;
+        var targets = primary.Role == MetricRole.Batch
+            ? [(Metric.AllScenarios, primary.Key)]
             : experiment.Scenarios.Select(s => s.Name).Prepend(Metric.AllScenarios).Distinct()
                 .SelectMany(s => Metrics.Compared.Select(m => (s, m.Key)))
                 .Where(t => experiment.Scenarios.Count > 1 || t.Item1 == Metric.AllScenarios)

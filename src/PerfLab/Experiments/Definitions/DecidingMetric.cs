@@ -7,9 +7,10 @@ namespace PerfLab.Experiments.Definitions;
 /// Which figure decides an experiment's verdict (<c>decide:</c>); the report shows the others beside it. Cost (CPU per
 /// request) for a recommendation whose mechanism is CPU (a serializer, a GC mode, logging, a framework): a neighbour
 /// that takes the core moves throughput but not what a request costs. Throughput or latency for one whose mechanism
-/// is waiting (sync against async, thread-pool minimums), where a request costs the same CPU either way.
+/// is waiting (sync against async, thread-pool minimums), where a request costs the same CPU either way. Capacity (the
+/// highest rate within an SLO) for an experiment with a <c>capacity:</c> block, and only there.
 /// </summary>
-public enum DecidingMetric { Rps, Cost, Latency }
+public enum DecidingMetric { Rps, Cost, Latency, Capacity }
 
 public static class DecidingMetrics
 {
@@ -18,6 +19,7 @@ public static class DecidingMetrics
     {
         DecidingMetric.Cost => Metrics.CpuPerRequest.Key,
         DecidingMetric.Latency => Metrics.P99Ms.Key,
+        DecidingMetric.Capacity => Metrics.CapacityRps.Key,
         _ => Metrics.Rps.Key,
     };
 
@@ -30,6 +32,8 @@ public static class DecidingMetrics
             null or "rps" => DecidingMetric.Rps,
             "cost" => DecidingMetric.Cost,
             "latency" => DecidingMetric.Latency,
+            "capacity" => throw ExperimentLoader.Error(reader.Path, doc["decide"].Start,
+                "decide: capacity needs a capacity: block (slo, from, max) saying within what and over which rates."),
             _ => throw ExperimentLoader.Error(reader.Path, doc["decide"].Start,
                 $"decide: '{text}' is not a metric that can decide; use rps, cost (CPU per request) or latency (p99)."),
         };

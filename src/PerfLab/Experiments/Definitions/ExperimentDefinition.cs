@@ -34,6 +34,14 @@ public sealed record ExperimentDefinition
     public AppDefinition? App { get; init; }
     /// <summary>Which figure decides its verdicts (<c>decide:</c>): throughput, cost per request or latency.</summary>
     public DecidingMetric Decide { get; init; } = DecidingMetric.Rps;
+    /// <summary>The <c>capacity:</c> block: each variant's figure is its capacity within an SLO; null for any other experiment.</summary>
+    public CapacityDefinition? Capacity { get; init; }
+
+    /// <summary>
+    /// The figure this experiment's variants are compared on first (the stopping rule's, the sweep's, the summary's):
+    /// the capacity of a capacity experiment, the batch time of a burst or upload one, else the throughput.
+    /// </summary>
+    public Metric PrimaryMetric => Capacity is not null ? Metrics.CapacityRps : Metrics.Primary(Scenarios.Any(s => s.Model.CountsBatches));
 
     /// <summary>The variants as they will run; in A/A mode the baseline against itself.</summary>
     public IReadOnlyList<VariantDefinition> VariantsToRun(bool aa)

@@ -45,9 +45,8 @@ public static class ExperimentLoader
     {
         var root = Document(text, path);
         var reader = new NodeReader(path);
-        var doc = reader.Mapping(root, "the experiment",
-            ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles", "claims", "thresholds", "app", "decide",
-                .. ConditionsReader.ExperimentKeys]);
+        var doc = reader.Mapping(root, "the experiment", ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles",
+            "claims", "thresholds", "app", "decide", CapacityReader.Key, .. ConditionsReader.ExperimentKeys]);
 
         var name = reader.RequiredString(doc, root, "name");
         var expectedName = Path.GetFileNameWithoutExtension(path);
@@ -63,7 +62,8 @@ public static class ExperimentLoader
             throw Error(path, doc["baseline"].Start,
                 $"baseline '{baseline}' is not one of the variants ({string.Join(", ", variants.Select(v => v.Name))}).");
         }
-        var scenarios = ReadScenarios(reader, doc, root, variants);
+        var capacity = CapacityReader.Read(reader, doc);
+        var scenarios = ReadScenarios(reader, doc, root, variants, capacity);
         if (app is not null && scenarios.FirstOrDefault(s => !s.Model.RunsOnLoadEngine) is { } own)
         {
             throw Error(path, doc["app"].Start,
@@ -77,7 +77,7 @@ public static class ExperimentLoader
         var sweep = ConditionsReader.ReadSweep(reader, doc);
         ConditionsReader.CheckSweep(reader, doc, sweep, conditions, variants, scenarios);
 
-        return new ExperimentDefinition
+        return CapacityReader.Checked(reader, doc, new ExperimentDefinition
         {
             Name = name,
             // A seed experiment cites its article; an app of one's own may have none.
@@ -96,8 +96,9 @@ public static class ExperimentLoader
             Conditions = conditions,
             Sweep = sweep,
             RunsByDefault = ConditionsReader.RunsByDefault(reader, doc),
-            Decide = DecidingMetrics.Read(reader, doc),
-        };
+            Decide = CapacityReader.Decide(reader, doc, capacity),
+            Capacity = capacity,
+        });
     }
 
     private static YamlMappingNode Document(string text, string path)
@@ -134,10 +135,10 @@ public static class ExperimentLoader
     }
 
     private static List<ScenarioDefinition> ReadScenarios(NodeReader reader, Dictionary<string, YamlNode> doc, YamlNode root,
-        List<VariantDefinition> variants)
+        List<VariantDefinition> variants, CapacityDefinition? capacity)
     {
         var load = reader.Mapping(reader.Required(doc, root, "load"), "load", ["scenarios"]);
-        var scenarios = reader.Sequence(load, doc["load"], "scenarios").Select(node => ReadScenario(reader, node)).ToList();
+        var scenarios = reader.Sequence(load, doc["load"], "scenarios").Select(node => ReadScenario(reader, node, capacity)).ToList();
         if (scenarios.Count == 0)
         {
             throw Error(reader.Path, doc["load"].Start, "expected at least one scenario under load.scenarios.");
@@ -209,13 +210,12 @@ public static class ExperimentLoader
         }, app);
     }
 
-    private static ScenarioDefinition ReadScenario(NodeReader reader, YamlNode node)
+    private static ScenarioDefinition ReadScenario(NodeReader reader, YamlNode node, CapacityDefinition? capacity)
     {
         var map = reader.Mapping(node, "a scenario", ["name", "url", "model", "feed", .. ModelKeys, .. RequestReader.ScenarioKeys]);
-        var modelText = reader.RequiredString(map, node, "model");
-        var reading = Load.LoadModel.Cases.FirstOrDefault(r => string.Equals(r.Kind, modelText, StringComparison.OrdinalIgnoreCase))
-            ?? throw Error(reader.Path, map["model"].Start,
-                $"model '{modelText}' is not one of {string.Join(", ", Load.LoadModel.Kinds)}.");
+        var model = capacity is null
+            ? YamlModelSettings.ReadModel(reader, map, node)
+            : CapacityReader.ScenarioModel(reader, map, capacity, ModelKeys);
         var url = reader.RequiredString(map, node, "url");
         if (!url.StartsWith('/') && !url.StartsWith("${", StringComparison.Ordinal))
         {
@@ -225,15 +225,15 @@ public static class ExperimentLoader
         {
             Name = reader.RequiredString(map, node, "name"),
             Url = url,
-            Model = reading.Read(new YamlModelSettings(reader, map, node)),
+            Model = model,
             Feed = map.TryGetValue("feed", out var feedNode) ? ReadFeed(reader, feedNode) : null,
             Request = RequestReader.Read(reader, map),
         };
         if (!scenario.Model.RunsOnLoadEngine && !ReferenceEquals(scenario.Request, Load.RequestSpec.Get))
         {
             throw Error(reader.Path, map["model"].Start,
-                $"a {reading.Kind} scenario sends its own requests: method, headers, body and expect apply to "
-                    + "scenarios the load engine drives.");
+                $"a {model.Kind} scenario sends its own requests: method, headers, body and expect apply to scenarios the load "
+                + "engine drives.");
         }
         var token = scenario.Feed is null ? null : "{" + scenario.Feed.Placeholder + "}";
         if (token is not null && !url.Contains(token, StringComparison.Ordinal)

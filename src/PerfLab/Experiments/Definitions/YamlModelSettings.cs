@@ -13,4 +13,14 @@ internal sealed class YamlModelSettings(NodeReader reader, Dictionary<string, Ya
     public TimeSpan RoundTrip(string key) => reader.RequiredRtt(map, node, key);
 
     public Exception Invalid(string key, string message) => ExperimentLoader.Error(reader.Path, map[key].Start, message);
+
+    /// <summary>A scenario's <c>model:</c> and the keys that model reads, through its entry in <see cref="LoadModel.Cases"/>.</summary>
+    public static LoadModel ReadModel(NodeReader reader, Dictionary<string, YamlNode> map, YamlNode node)
+    {
+        var modelText = reader.RequiredString(map, node, "model");
+        var reading = LoadModel.Cases.FirstOrDefault(r => string.Equals(r.Kind, modelText, StringComparison.OrdinalIgnoreCase))
+            ?? throw ExperimentLoader.Error(reader.Path, map["model"].Start,
+                $"model '{modelText}' is not one of {string.Join(", ", LoadModel.Kinds)}.");
+        return reading.Read(new YamlModelSettings(reader, map, node));
+    }
 }

@@ -50,13 +50,19 @@ internal sealed class StartedBlock(int variants) : IAsyncDisposable
 internal sealed class Measurements(RunRequest request, IRunObserver observer)
 {
     /// <summary>
-    /// The measurement of a model the load engine does not drive (uploads, the one such model, which runs alone), or
-    /// else the load engine's.
+    /// A capacity experiment's search; the measurement of a model the load engine does not drive (uploads, the one such
+    /// model, which runs alone); or else the load engine's.
     /// </summary>
     public IMeasurement For(BlockRun block, VariantDefinition variant)
     {
-        var profile = block.Experiment.Profiles[request.Profile];
-        return block.Experiment.Scenarios is [{ Model: Load.UploadModel upload } scenario]
+        var experiment = block.Experiment;
+        var profile = experiment.Profiles[request.Profile];
+        return experiment.Capacity is not null
+            ? new CapacityMeasurement(experiment, variant, profile, experiment.App is null ? request.ConnectionString : null)
+            {
+                Message = observer.Message,
+            }
+            : experiment.Scenarios is [{ Model: Load.UploadModel upload } scenario]
             ? new UploadMeasurement(scenario.Name, upload.Sized(profile.Shape), profile.Duration)
             : ThroughLoadEngine(block, variant);
     }

@@ -75,9 +75,10 @@ public static class RunOpening
             var profile = e.Profiles[profileName];
             var (blocks, variants) = minimum(e);
             var slots = profile.Slots ?? 1;
-            var known = e.Scenarios.All(s => s.Model.PlannedLength(profile.Duration) is not null);
-            var length = known
-                ? profile.Duration.TotalSeconds
+            // A capacity search's length is its steps', not known before it runs: an estimate, like a count of batches.
+            var known = e.Capacity is null && e.Scenarios.All(s => s.Model.PlannedLength(profile.Duration) is not null);
+            var length = e.Capacity is not null ? RunPlan.PlannedRunSeconds(e, profile) - profile.Warmup.TotalSeconds
+                : known ? profile.Duration.TotalSeconds
                 : Math.Min(profile.Duration.TotalSeconds, CountedBatchSeconds * Math.Max(1, profile.Batches));
             return new MinimumBlocks(e.Name, blocks, variants, profile.Warmup.TotalSeconds, slots, length / slots,
                 variants * RunOverheadSeconds + ExperimentOverheadSeconds / Math.Max(1, blocks), known);

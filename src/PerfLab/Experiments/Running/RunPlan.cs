@@ -81,9 +81,14 @@ public sealed class RunPlan
     public static IEnumerable<(T Variant, int Rep)> Interleave<T>(IReadOnlyList<T> variants, int repeat) =>
         Enumerable.Range(1, repeat).SelectMany(rep => Block(variants, rep).Select(v => (v, rep)));
 
-    /// <summary>Expected seconds of one run; burst and upload durations are caps, so they count batches instead.</summary>
+    /// <summary>
+    /// Expected seconds of one run; burst and upload durations are caps, so they count batches instead; a capacity
+    /// search runs a typical number of steps, each a warm-up and a window, the first warming up longer.
+    /// </summary>
     public static double PlannedRunSeconds(ExperimentDefinition experiment, ProfileDefinition profile) =>
-        experiment.Scenarios.Any(s => s.Model.CountsBatches)
+        experiment.Capacity is { } capacity
+            ? capacity.ExpectedSteps * (profile.Warmup + profile.Duration).TotalSeconds + CapacityStepSettings.FirstWarmup.TotalSeconds
+            : experiment.Scenarios.Any(s => s.Model.CountsBatches)
             ? profile.Warmup.TotalSeconds + (profile.Batches + 1) * 1.5
             : profile.Warmup.TotalSeconds + profile.Duration.TotalSeconds;
 }

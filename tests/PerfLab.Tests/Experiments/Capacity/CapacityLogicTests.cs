@@ -1,4 +1,5 @@
-using PerfLab.Experiments.Capacity;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 using PerfLab.Load;
 using PerfLab.Results;
 

@@ -1,6 +1,7 @@
 using System.Text.Json;
 using PerfLab.Common;
-using PerfLab.Experiments.Capacity;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 using PerfLab.Results;
 using PerfLab.Sut;
 
@@ -70,7 +71,7 @@ public sealed class CapacitySearchTests
         await using var sut = await StartSutAsync();
         var url = new Uri(sut.BaseAddress, "/diagnostics/capacity?slots=8&ms=20").ToString();
         var slo = CapacitySlo.Parse("p99<100ms", null);
-        var probe = new CapacityProbe(url, slo, ShortSteps);
+        var probe = CapacityProbe.ForUrl(url, slo, ShortSteps);
 
         var result = await CapacitySearch.RunAsync(url, slo, new CapacityRange(200, 2_000), ShortSteps,
             async (i, phase, rate, ct) => (await probe.RunAsync(i, phase, rate, ct)).Step, null, CancellationToken.None);

@@ -1,6 +1,6 @@
 using PerfLab.Load;
 
-namespace PerfLab.Experiments.Capacity;
+namespace PerfLab.Experiments.Running;
 
 /// <summary>
 /// Whether latency climbed within a step: above its capacity a server's queue grows for as long as the rate lasts, so

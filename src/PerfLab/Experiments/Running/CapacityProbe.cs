@@ -1,10 +1,10 @@
 using System.Globalization;
 using PerfLab.Common;
-using PerfLab.Experiments.Running;
+using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
 using PerfLab.Results;
 
-namespace PerfLab.Experiments.Capacity;
+namespace PerfLab.Experiments.Running;
 
 /// <summary>How each step runs: its measured window, warm-up, in-flight cap (null: from the rate and the SLO) and timeout.</summary>
 public sealed record CapacityStepSettings(TimeSpan Duration, TimeSpan Warmup, int? Connections = null)
@@ -18,10 +18,15 @@ public sealed record CapacityStepSettings(TimeSpan Duration, TimeSpan Warmup, in
 
 /// <summary>
 /// Runs one constant-rate step of a capacity search with the open-model load engine (latency from the intended send
-/// time, as wrk2) and judges it against the SLO.
+/// time, as wrk2) and judges it against the SLO. <paramref name="scenario"/> gives the requests (URL, feed, method,
+/// body, check); each step gives it an open model at the step's rate.
 /// </summary>
-public sealed class CapacityProbe(string url, CapacitySlo slo, CapacityStepSettings settings)
+public sealed class CapacityProbe(ScenarioPlan scenario, CapacitySlo slo, CapacityStepSettings settings)
 {
+    /// <summary>The probe of `perflab capacity URL`: plain GETs of one URL.</summary>
+    public static CapacityProbe ForUrl(string url, CapacitySlo slo, CapacityStepSettings settings) =>
+        new(new ScenarioPlan("capacity", LoadPlanBuilder.Open(1), RequestFeed.Single(url)), slo, settings);
+
     public async Task<(CapacityStep Step, LoadResult Load)> RunAsync(int index, string phase, double rate, CancellationToken ct)
     {
         var model = new OpenModel(rate, Connections(rate));
@@ -29,7 +34,7 @@ public sealed class CapacityProbe(string url, CapacitySlo slo, CapacityStepSetti
         // throughput has settled (at most FirstWarmup), so a cold start does not read as a break.
         var first = index == 1;
         var warmup = first && settings.Warmup < CapacityStepSettings.FirstWarmup ? CapacityStepSettings.FirstWarmup : settings.Warmup;
-        var plan = new LoadPlan([new ScenarioPlan("capacity", model, RequestFeed.Single(url))], settings.Duration, warmup,
+        var plan = new LoadPlan([scenario with { Model = model }], settings.Duration, warmup,
             TimeSpan.FromMilliseconds(Math.Max(5_000, 10 * slo.LimitMs)))
         {
             WarmupUntilSteady = first,

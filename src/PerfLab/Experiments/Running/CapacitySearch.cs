@@ -1,21 +1,9 @@
 using System.Globalization;
 using PerfLab.Common;
+using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
 
-namespace PerfLab.Experiments.Capacity;
-
-/// <summary>The search's range and precision.</summary>
-/// <param name="From">The first rate tried.</param>
-/// <param name="Max">The highest rate tried.</param>
-/// <param name="Precision">Stop bisecting once the bracket is this narrow, relative to the rate that held (0.05: 5 %).</param>
-public sealed record CapacityRange(double From, double Max, double Precision = 0.05)
-{
-    /// <summary>Each rising step doubles the rate: the bisection then narrows the bracket in a few steps whatever its width.</summary>
-    public const double Growth = 2;
-
-    /// <summary>A bound on bisection steps, so a target whose answer wanders cannot keep the search going.</summary>
-    public const int MaxBisections = 10;
-}
+namespace PerfLab.Experiments.Running;
 
 /// <summary>
 /// The capacity search: constant-rate steps doubling from <see cref="CapacityRange.From"/> until one breaks the SLO
