@@ -49,7 +49,8 @@ public sealed record SutInfo(
     /// <summary>The database server the connection string names (host:port, never its credentials); null without one.</summary>
     public string? DatabaseServer { get; init; }
 
-    public static SutInfo Read(EffectiveVariants variants, DatabaseSettings database, KestrelServerOptions kestrel, IConfiguration configuration)
+    public static SutInfo Read(EffectiveVariants variants, DatabaseSettings database, KestrelServerOptions kestrel,
+        IConfiguration configuration)
     {
         System.Threading.ThreadPool.GetMinThreads(out var minWorker, out var minIo);
         System.Threading.ThreadPool.GetMaxThreads(out var maxWorker, out var maxIo);

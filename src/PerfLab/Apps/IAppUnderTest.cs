@@ -56,7 +56,9 @@ public interface IRunningApp : IAsyncDisposable
     /// <summary>The CPU time the kernel has charged the app's process so far, in nanoseconds; null when it is gone.</summary>
     long? CpuNanoseconds() => Common.CpuClock.ProcessNanoseconds(Pid);
 
-    /// <summary>What the running process shows of its variant: what was confirmed, what could not be, and what is shown not to hold.</summary>
+    /// <summary>
+    /// What the running process shows of its variant: what was confirmed, what could not be, and what is shown not to hold.
+    /// </summary>
     /// <exception cref="Common.PerfLabException">The app could not be asked at all (the built-in SUT's /info did not answer).</exception>
     Task<VariantEffect> CheckVariantAsync(CancellationToken ct);
 }

@@ -126,7 +126,8 @@ public static class RunCommand
         {
             Repeat = parse.GetValue(o.Repeat), Aa = parse.GetValue(o.Aa), Output = parse.GetValue(o.Output), Pin = parse.GetValue(o.Pin),
             Precision = parse.GetValue(o.Precision), Budget = RunTuningOptions.BudgetOf(parse, o.Budget), Trace = parse.GetValue(o.Trace),
-            KeepTraces = parse.GetValue(o.KeepTraces), Connection = parse.GetValue(o.Connection), DataDir = parse.GetValue(o.DataDir), Gates = gates,
+            KeepTraces = parse.GetValue(o.KeepTraces), Connection = parse.GetValue(o.Connection), DataDir = parse.GetValue(o.DataDir),
+            Gates = gates,
             Hosts = parse.GetValue(o.Hosts) is { } hosts ? HostsFile.Read(hosts.FullName) : null,
         }, o.Ci.Begin(parse, "run"), ct);
     }

@@ -87,14 +87,16 @@ public sealed class CapacityProbe(ScenarioPlan scenario, CapacitySlo slo, Capaci
                 : Invariant($"generator sent only {sent:0.#} of {rate:0.#} RPS"));
         }
         return new CapacityStep(index, phase, rate, sent, s.RequestsPerSecond, s.Requests, latency, s.Latency.P50Ms, s.Latency.P99Ms,
-            errors, rise, trending, generator, load.Incomplete, reasons.Count == 0, reasons.Count == 0 ? "holds" : string.Join("; ", reasons))
+            errors, rise, trending, generator, load.Incomplete, reasons.Count == 0,
+            reasons.Count == 0 ? "holds" : string.Join("; ", reasons))
         {
             MachineLoad = MachineLoad.OneMinute(),
         };
     }
 
     private static string ErrorKinds(ErrorCounts errors) => errors.ByKind.Count == 0 ? ""
-        : " (" + string.Join(", ", errors.ByKind.OrderByDescending(p => p.Value).Take(3).Select(p => Invariant($"{p.Key} {p.Value}"))) + ")";
+        : " (" + string.Join(", ", errors.ByKind.OrderByDescending(p => p.Value).Take(3).Select(p => Invariant($"{p.Key} {p.Value}")))
+            + ")";
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

@@ -107,10 +107,12 @@ public static class CapacitySearch
     private static string BusyNote(List<CapacityStep> steps) =>
         steps.Select(s => s.MachineLoad).Where(MachineLoad.IsBusy).Max() is { } load
             ? string.Create(CultureInfo.InvariantCulture,
-                $" The machine was busy (load average up to {load:0.#} on {Environment.ProcessorCount} cores): other work competed for its cores, so the machine may have been the limit.")
+                $" The machine was busy (load average up to {load:0.#} on {Environment.ProcessorCount} cores): ")
+                + "other work competed for its cores, so the machine may have been the limit."
             : "";
 
-    private static string Summary(CapacitySlo slo, CapacityOutcome outcome, CapacityStep? held, CapacityStep? broke, List<CapacityStep> steps)
+    private static string Summary(CapacitySlo slo, CapacityOutcome outcome, CapacityStep? held, CapacityStep? broke,
+        List<CapacityStep> steps)
     {
         string Rps(double value) => value.ToString("N0", CultureInfo.InvariantCulture);
         var last = steps[^1];
@@ -118,9 +120,14 @@ public static class CapacitySearch
         return outcome switch
         {
             CapacityOutcome.Found => $"within {slo.Describe()}: holds at {Rps(held!.AchievedRps)} RPS, breaks at {Rps(broke!.TargetRps)}.",
-            CapacityOutcome.AboveMax => $"within {slo.Describe()}: holds at {Rps(held!.AchievedRps)} RPS, the most asked for (--max); the capacity may be higher.",
-            CapacityOutcome.BelowFrom => $"breaks already at the lowest rate tried, {Rps(last.TargetRps)} RPS ({last.Reason}): lower --from, or check that the URL answers.",
-            CapacityOutcome.GeneratorLimit => $"the generator was the limit at {Rps(last.TargetRps)} RPS ({last.Reason}); {atLeast}. Run the generator on another machine or give it more cores.",
+            CapacityOutcome.AboveMax =>
+                $"within {slo.Describe()}: holds at {Rps(held!.AchievedRps)} RPS, the most asked for (--max); the capacity may be higher.",
+            CapacityOutcome.BelowFrom =>
+                $"breaks already at the lowest rate tried, {Rps(last.TargetRps)} RPS ({last.Reason}): "
+                + "lower --from, or check that the URL answers.",
+            CapacityOutcome.GeneratorLimit =>
+                $"the generator was the limit at {Rps(last.TargetRps)} RPS ({last.Reason}); {atLeast}. "
+                + "Run the generator on another machine or give it more cores.",
             _ => $"stopped early at {Rps(last.TargetRps)} RPS ({last.Reason}); {atLeast}.",
         };
     }

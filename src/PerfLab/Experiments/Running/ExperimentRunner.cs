@@ -91,7 +91,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     private ProfileDefinition ProfileOf(ExperimentDefinition experiment) => experiment.Profiles[request.Profile];
 
     /// <summary>Nothing already measured is lost to a bug: the runs so far are analysed and written, the run marked incomplete.</summary>
-    private async Task<RunHalt?> RunBlocksKeepingWhatWasMeasuredAsync(List<ExperimentProgress> progress, RunState state, CancellationToken ct)
+    private async Task<RunHalt?> RunBlocksKeepingWhatWasMeasuredAsync(List<ExperimentProgress> progress, RunState state,
+        CancellationToken ct)
     {
         try
         {
