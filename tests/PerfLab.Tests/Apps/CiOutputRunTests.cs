@@ -24,7 +24,10 @@ public sealed class CiOutputRunTests(TinyShopBuild tinyShop)
             using var json = JsonDocument.Parse(result.Stdout);
             Assert.Equal("run", json.RootElement.GetProperty("verb").GetString());
             Assert.Equal("passed", json.RootElement.GetProperty("outcome").GetString());
-            var cached = Assert.Single(json.RootElement.GetProperty("changes").EnumerateArray());
+            // The deciding change first (RPS here), the ones beside it (cost per request) after it.
+            var changes = json.RootElement.GetProperty("changes").EnumerateArray().ToList();
+            var cached = Assert.Single(changes, c => c.GetProperty("decides").GetBoolean());
+            Assert.Equal(cached.ToString(), changes[0].ToString());
             Assert.Equal(("caching", "cached", "computed", "rps"), (cached.GetProperty("experiment").GetString(), cached.GetProperty("variant").GetString(),
                 cached.GetProperty("against").GetString(), cached.GetProperty("metric").GetString()));
             // The cached report skips the computation: it serves several times the requests (measured > +100 % in CompareCommandTests).
