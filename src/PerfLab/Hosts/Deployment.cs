@@ -42,7 +42,8 @@ internal static class Deployment
             return ($"exec {Quote(ProcessRunner.DotnetHost)} {Quote(Path.Combine(AppContext.BaseDirectory, "perflab.dll"))}", false);
         }
         var command = $"exec {Dotnet} {Folder}/perflab.dll";
-        var probe = await ssh.RunAsync(host, $"test -f {Folder}/.complete && echo present || echo missing", TimeSpan.FromSeconds(30), ct).ConfigureAwait(false);
+        var probe = await ssh.RunAsync(host, $"test -f {Folder}/.complete && echo present || echo missing", TimeSpan.FromSeconds(30), ct)
+            .ConfigureAwait(false);
         if (probe.ExitCode != 0)
         {
             throw SshClient.Failure(host, probe);
@@ -57,7 +58,8 @@ internal static class Deployment
 
     private static async Task CopyAsync(SshClient ssh, HostRef host, CancellationToken ct)
     {
-        var unpack = $"set -e; d={Folder}; rm -rf \"$d.tmp\"; mkdir -p \"$d.tmp\"; tar -xzf - -C \"$d.tmp\"; touch \"$d.tmp/.complete\"; rm -rf \"$d\"; mv \"$d.tmp\" \"$d\"";
+        var unpack = $"set -e; d={Folder}; rm -rf \"$d.tmp\"; mkdir -p \"$d.tmp\"; tar -xzf - -C \"$d.tmp\"; touch \"$d.tmp/.complete\"; "
+            + $"rm -rf \"$d\"; mv \"$d.tmp\" \"$d\"";
         var tarInfo = new ProcessStartInfo("tar") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         tarInfo.ArgumentList.Add("-czf");
         tarInfo.ArgumentList.Add("-");
@@ -78,8 +80,10 @@ internal static class Deployment
             tarInfo.ArgumentList.Add(Path.GetDirectoryName(full)!);
             tarInfo.ArgumentList.Add(leaf);
         }
-        using var tar = Process.Start(tarInfo) ?? throw new PerfLabException("cannot start tar to pack perflab for the hosts.", ExitCode.Environment);
-        using var remote = Process.Start(ssh.StartInfo(host, unpack)) ?? throw new PerfLabException("cannot start ssh.", ExitCode.Environment);
+        using var tar = Process.Start(tarInfo)
+            ?? throw new PerfLabException("cannot start tar to pack perflab for the hosts.", ExitCode.Environment);
+        using var remote = Process.Start(ssh.StartInfo(host, unpack))
+            ?? throw new PerfLabException("cannot start ssh.", ExitCode.Environment);
         var stderr = remote.StandardError.ReadToEndAsync(ct);
         var stdout = remote.StandardOutput.ReadToEndAsync(ct);
         try

@@ -58,7 +58,10 @@ internal static class GeneratorRole
         }
     }
 
-    /// <summary>End of input (the session closed, the controller stopped) cancels the run; a run that does not end within 5 s more ends the process.</summary>
+    /// <summary>
+    /// End of input (the session closed, the controller stopped) cancels
+    /// the run; a run that does not end within 5 s more ends the process.
+    /// </summary>
     private static async Task WatchInputAsync(TextReader input, CancellationTokenSource stop)
     {
         try

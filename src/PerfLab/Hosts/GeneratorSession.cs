@@ -72,7 +72,10 @@ internal sealed class GeneratorSession : IDisposable
         }
     }
 
-    /// <summary>What the generator measured, once its session has ended; a session that ended without a result fails naming the host.</summary>
+    /// <summary>
+    /// What the generator measured, once its session has ended; a
+    /// session that ended without a result fails naming the host.
+    /// </summary>
     public async Task<GeneratorRun> ResultAsync()
     {
         await _reading.ConfigureAwait(false);
@@ -106,7 +109,10 @@ internal sealed class GeneratorSession : IDisposable
         var message = stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries).LastOrDefault()?.Trim();
         var exit = _process.ExitCode;
         return new PerfLabException(
-            $"{Host}: the load generator {what} ({(exit == SshClient.ConnectionFailed ? "killed, or its session dropped" : string.Create(CultureInfo.InvariantCulture, $"exit {exit}"))}){(message is { Length: > 0 } ? ": " + message : "")}; the run is void.",
+            $"{Host}: the load generator {what} ({(exit == SshClient.ConnectionFailed
+                ? "killed, or its session dropped"
+                : string.Create(CultureInfo.InvariantCulture, $"exit {exit}"))})"
+            + $"{(message is { Length: > 0 } ? ": " + message : "")}; the run is void.",
             ExitCode.Failed);
     }
 

@@ -7,7 +7,8 @@ namespace PerfLab.Hosts;
 /// <summary>What a host is: read over ssh before anything is started there.</summary>
 /// <param name="Address">The address ssh connects to (after the ssh config's HostName).</param>
 /// <param name="Runtime">The newest Microsoft.NETCore.App version installed there; null when none was found.</param>
-public sealed record HostFacts(string Role, string Destination, string Address, int Cores, long MemoryMb, string Os, string Kernel, string? Runtime);
+public sealed record HostFacts(string Role, string Destination, string Address, int Cores, long MemoryMb, string Os, string Kernel,
+    string? Runtime);
 
 /// <summary>
 /// The host's clock minus this machine's, from the exchange with the shortest round trip: the remote time read at the

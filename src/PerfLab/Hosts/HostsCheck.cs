@@ -33,12 +33,14 @@ internal static partial class HostsCheck
         {
             throw new PerfLabException(string.Join(Environment.NewLine, failures), ExitCode.Unreachable);
         }
-        var byDestination = hosts.Zip(checks, (h, c) => (h.Destination, c.Check!)).ToDictionary(p => p.Destination, p => p.Item2, StringComparer.Ordinal);
+        var byDestination = hosts.Zip(checks, (h, c) => (h.Destination, c.Check!))
+            .ToDictionary(p => p.Destination, p => p.Item2, StringComparer.Ordinal);
         var links = new List<LinkRtt>();
         var (_, appPort) = await ssh.ResolveAsync(file.App, ct).ConfigureAwait(false);
         foreach (var generator in file.Load)
         {
-            links.Add(await LinkAsync(ssh, generator, file.App, byDestination[file.App.Destination].Facts.Address, appPort, ct).ConfigureAwait(false));
+            links.Add(await LinkAsync(ssh, generator, file.App, byDestination[file.App.Destination].Facts.Address, appPort, ct)
+                .ConfigureAwait(false));
         }
         if (DbTarget(file, byDestination) is { } db)
         {
@@ -54,7 +56,10 @@ internal static partial class HostsCheck
             var facts = await HostProbe.FactsAsync(ssh, host, ct).ConfigureAwait(false);
             if (!HostProbe.RuntimeFits(facts.Runtime))
             {
-                return (null, $"{host}: no .NET {HostProbe.RuntimeMajor} runtime (found {facts.Runtime ?? "none"}): install Microsoft.NETCore.App {HostProbe.RuntimeMajor}.0 there (the distribution's dotnet-runtime-{HostProbe.RuntimeMajor}.0 package, or dotnet-install.sh --runtime dotnet --channel {HostProbe.RuntimeMajor}.0) so `dotnet` is on the PATH of a non-interactive ssh session.");
+                return (null, $"{host}: no .NET {HostProbe.RuntimeMajor} runtime (found {facts.Runtime ?? "none"}): install "
+                    + $"Microsoft.NETCore.App {HostProbe.RuntimeMajor}.0 there (the distribution's "
+                    + $"dotnet-runtime-{HostProbe.RuntimeMajor}.0 package, or dotnet-install.sh --runtime dotnet "
+                    + $"--channel {HostProbe.RuntimeMajor}.0) so `dotnet` is on the PATH of a non-interactive ssh session.");
             }
             var clock = await HostProbe.ClockAsync(ssh, host, ct).ConfigureAwait(false);
             return (new HostCheck(facts, clock), null);
@@ -92,7 +97,8 @@ internal static partial class HostsCheck
         }
         // A TCP connect is one round trip (SYN, SYN-ACK); bash's /dev/tcp needs nothing installed on the host.
         var script = string.Create(CultureInfo.InvariantCulture,
-            $"LC_ALL=C timeout 15 bash -c 'for i in $(seq {LinkProbes}); do s=$EPOCHREALTIME; if exec 3<>/dev/tcp/{address}/{port}; then e=$EPOCHREALTIME; exec 3>&-; echo \"$s $e\"; fi; done' 2>/dev/null; true");
+            $"LC_ALL=C timeout 15 bash -c 'for i in $(seq {LinkProbes}); do s=$EPOCHREALTIME; if exec 3<>/dev/tcp/{address}/{port}; then "
+                + $"e=$EPOCHREALTIME; exec 3>&-; echo \"$s $e\"; fi; done' 2>/dev/null; true");
         var output = await ssh.RunAsync(from, script, TimeSpan.FromSeconds(30), ct).ConfigureAwait(false);
         double? best = null;
         foreach (var line in output.Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries))

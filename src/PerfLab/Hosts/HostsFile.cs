@@ -57,7 +57,8 @@ public sealed record HostsFile(string Path, string? SshConfig, HostRef App, DbPl
         }
         if (stream.Documents.Count == 0 || stream.Documents[0].RootNode is not YamlMappingNode root)
         {
-            throw new PerfLabException($"{path}:1:1: expected a mapping with app:, load: and optionally db: and ssh-config:.", ExitCode.Usage);
+            throw new PerfLabException($"{path}:1:1: expected a mapping with app:, load: and optionally db: and ssh-config:.",
+                ExitCode.Usage);
         }
         var keys = new Dictionary<string, (YamlNode Key, YamlNode Value)>(StringComparer.Ordinal);
         foreach (var (key, value) in root.Children)
@@ -75,7 +76,8 @@ public sealed record HostsFile(string Path, string? SshConfig, HostRef App, DbPl
         }
         if (!keys.TryGetValue("load", out var load))
         {
-            throw Error(path, root.Start, "load: is missing: list one or more generators, e.g. load: [gen-1, gen-2] (local = this machine).");
+            throw Error(path, root.Start,
+                "load: is missing: list one or more generators, e.g. load: [gen-1, gen-2] (local = this machine).");
         }
         var appHost = new HostRef("app", Destination(path, app.Value, "app"));
         return new HostsFile(
@@ -106,7 +108,8 @@ public sealed record HostsFile(string Path, string? SshConfig, HostRef App, DbPl
         if (node is YamlMappingNode map)
         {
             var entry = map.Children.SingleOrDefault();
-            if (map.Children.Count != 1 || entry.Key is not YamlScalarNode { Value: "connection-string" } || entry.Value is not YamlScalarNode { Value: { Length: > 0 } cs })
+            if (map.Children.Count != 1 || entry.Key is not YamlScalarNode { Value: "connection-string" }
+                || entry.Value is not YamlScalarNode { Value: { Length: > 0 } cs })
             {
                 throw Error(path, node.Start, "db: expected a destination or { connection-string: \"Host=...;Database=...\" }.");
             }

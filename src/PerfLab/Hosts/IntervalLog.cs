@@ -45,7 +45,8 @@ public static class IntervalLog
         foreach (var step in hdr.RecordedValues())
         {
             // Any value of an HdrHistogram bucket lies in the same LatencyHistogram bucket; its midpoint names it.
-            latency.RecordCount((long)LatencyHistogram.Midpoint(LatencyHistogram.IndexOf(step.ValueIteratedTo)), step.CountAtValueIteratedTo);
+            latency.RecordCount((long)LatencyHistogram.Midpoint(LatencyHistogram.IndexOf(step.ValueIteratedTo)),
+                step.CountAtValueIteratedTo);
         }
         return latency;
     }

@@ -3,10 +3,12 @@ using PerfLab.Load;
 namespace PerfLab.Hosts;
 
 /// <summary>What one generator sent back: its own result, its per-second interval log and its measured window's histograms.</summary>
-public sealed record GeneratorRun(HostRef Host, LoadResult Result, IReadOnlyList<LogInterval> Intervals, IReadOnlyList<LogInterval> Windows);
+public sealed record GeneratorRun(HostRef Host, LoadResult Result, IReadOnlyList<LogInterval> Intervals,
+    IReadOnlyList<LogInterval> Windows);
 
 /// <summary>One generator's own figures, kept beside the merged ones.</summary>
-public sealed record GeneratorFigures(string Host, long Requests, double RequestsPerSecond, double P50Ms, double P99Ms, double CoresUsed, int Cores, bool Saturated);
+public sealed record GeneratorFigures(string Host, long Requests, double RequestsPerSecond, double P50Ms, double P99Ms, double CoresUsed,
+    int Cores, bool Saturated);
 
 /// <summary>The load of every generator as one run, and each generator's part.</summary>
 public sealed record RemoteLoadResult(LoadResult Merged, IReadOnlyList<GeneratorFigures> Generators)
@@ -32,7 +34,8 @@ public static class LoadMerge
             MeasuredFromUtc = runs.Min(r => r.Result.MeasuredFromUtc),
             EndedUtc = runs.Max(r => r.Result.EndedUtc),
             Incomplete = runs.Any(r => r.Result.Incomplete),
-            IncompleteReason = string.Join("; ", runs.Where(r => r.Result.IncompleteReason is not null).Select(r => $"{r.Host.Destination}: {r.Result.IncompleteReason}")) is { Length: > 0 } why ? why : null,
+            IncompleteReason = string.Join("; ", runs.Where(r => r.Result.IncompleteReason is not null)
+                .Select(r => $"{r.Host.Destination}: {r.Result.IncompleteReason}")) is { Length: > 0 } why ? why : null,
             Generator = first.Generator with { Saturated = runs.Any(r => r.Result.Generator.Saturated) },
             Scenarios = scenarios,
         };
@@ -108,7 +111,8 @@ public static class LoadMerge
             {
                 var h = histograms.GetValueOrDefault(g.Key);
                 return new LoadSecond(g.Key, g.Any(t => t.Warmup), g.Sum(t => t.Requests), g.Sum(t => t.RequestsPerSecond),
-                    h is null ? g.Max(t => t.P50Ms) : h.Percentile(50) / 1000.0, h is null ? g.Max(t => t.P99Ms) : h.Percentile(99) / 1000.0,
+                    h is null ? g.Max(t => t.P50Ms) : h.Percentile(50) / 1000.0,
+                    h is null ? g.Max(t => t.P99Ms) : h.Percentile(99) / 1000.0,
                     g.Sum(t => t.Errors), g.Sum(t => t.ActiveUsers));
             }),
         ];

@@ -11,7 +11,8 @@ internal static class RemoteLoad
 {
     private static readonly TimeSpan BarrierLead = TimeSpan.FromMilliseconds(500);
 
-    public static async Task<RemoteLoadResult> RunAsync(HostsFile file, IReadOnlyList<string> loadArguments, IProgress<string> say, CancellationToken ct)
+    public static async Task<RemoteLoadResult> RunAsync(HostsFile file, IReadOnlyList<string> loadArguments, IProgress<string> say,
+        CancellationToken ct)
     {
         var ssh = new SshClient(file.SshConfig);
         var clocks = await CheckAsync(ssh, file.Load, say, ct).ConfigureAwait(false);
@@ -49,8 +50,12 @@ internal static class RemoteLoad
         }
     }
 
-    /// <summary>Reachable with the key, a runtime that runs perflab, and the clock offset the barrier needs; every failing host named at once.</summary>
-    private static async Task<ClockOffset[]> CheckAsync(SshClient ssh, IReadOnlyList<HostRef> generators, IProgress<string> say, CancellationToken ct)
+    /// <summary>
+    /// Reachable with the key, a runtime that runs perflab, and the
+    /// clock offset the barrier needs; every failing host named at once.
+    /// </summary>
+    private static async Task<ClockOffset[]> CheckAsync(SshClient ssh, IReadOnlyList<HostRef> generators, IProgress<string> say,
+        CancellationToken ct)
     {
         var checks = await Task.WhenAll(generators.Select(async Task<(ClockOffset? Clock, string? Failure)> (h) =>
         {
@@ -59,7 +64,8 @@ internal static class RemoteLoad
                 var facts = await HostProbe.FactsAsync(ssh, h, ct).ConfigureAwait(false);
                 if (!HostProbe.RuntimeFits(facts.Runtime))
                 {
-                    return (null, $"{h}: no .NET {HostProbe.RuntimeMajor} runtime (found {facts.Runtime ?? "none"}): install it there, see perflab hosts check.");
+                    return (null, $"{h}: no .NET {HostProbe.RuntimeMajor} runtime (found {facts.Runtime ?? "none"}): install it "
+                        + $"there, see perflab hosts check.");
                 }
                 return (await HostProbe.ClockAsync(ssh, h, ct).ConfigureAwait(false), null);
             }
@@ -70,11 +76,13 @@ internal static class RemoteLoad
         })).ConfigureAwait(false);
         if (checks.Any(c => c.Failure is not null))
         {
-            throw new PerfLabException(string.Join(Environment.NewLine, checks.Where(c => c.Failure is not null).Select(c => c.Failure)) + Environment.NewLine + "nothing was started.", ExitCode.Unreachable);
+            throw new PerfLabException(string.Join(Environment.NewLine, checks.Where(c => c.Failure is not null).Select(c => c.Failure))
+                + Environment.NewLine + "nothing was started.", ExitCode.Unreachable);
         }
         foreach (var (h, c) in generators.Zip(checks))
         {
-            say.Report(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{h.Destination}: clock offset {c.Clock!.OffsetMs:+0.000;-0.000} ms ± {c.Clock.UncertaintyMs:0.000}"));
+            say.Report(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $"{h.Destination}: clock offset {c.Clock!.OffsetMs:+0.000;-0.000} ms ± {c.Clock.UncertaintyMs:0.000}"));
         }
         return [.. checks.Select(c => c.Clock!)];
     }

@@ -20,7 +20,10 @@ internal sealed class SshClient(string? configFile)
 
     public string? ConfigFile { get; } = configFile;
 
-    /// <summary>The program and arguments that run <paramref name="command"/> (a POSIX shell command line) on <paramref name="host"/>.</summary>
+    /// <summary>
+    /// The program and arguments that run <paramref name="command"/>
+    /// (a POSIX shell command line) on <paramref name="host"/>.
+    /// </summary>
     public (string Program, List<string> Arguments) Command(HostRef host, string command)
     {
         if (host.IsLocal)
@@ -83,11 +86,15 @@ internal sealed class SshClient(string? configFile)
         }
         catch (PerfLabException ex) when (ex.InnerException is TimeoutException)
         {
-            throw new PerfLabException($"{host}: no answer within {timeout.TotalSeconds:0} s; check that it is up and that ssh {host.Destination} works.", ExitCode.Unreachable, ex);
+            throw new PerfLabException($"{host}: no answer within {timeout.TotalSeconds:0} s; check that it is up and that "
+                + $"ssh {host.Destination} works.", ExitCode.Unreachable, ex);
         }
     }
 
-    /// <summary>The address and port ssh connects to for <paramref name="host"/> (its config applied: HostName, Port), from <c>ssh -G</c>.</summary>
+    /// <summary>
+    /// The address and port ssh connects to for <paramref name="host"/>
+    /// (its config applied: HostName, Port), from <c>ssh -G</c>.
+    /// </summary>
     public async Task<(string Address, int Port)> ResolveAsync(HostRef host, CancellationToken ct)
     {
         if (host.IsLocal)
@@ -126,14 +133,18 @@ internal sealed class SshClient(string? configFile)
         var err = output.Stderr;
         bool Has(string s) => err.Contains(s, StringComparison.OrdinalIgnoreCase);
         var reason =
-            Has("Permission denied") ? $"the host refused the key: add your public key to its ~/.ssh/authorized_keys (ssh-copy-id {host.Destination}), or name the right IdentityFile in the ssh config"
-            : Has("Host key verification failed") || Has("REMOTE HOST IDENTIFICATION") ? $"its host key is unknown or has changed: connect once with ssh {host.Destination} and check the key, or fix known_hosts"
+            Has("Permission denied") ? $"the host refused the key: add your public key to its ~/.ssh/authorized_keys "
+                + $"(ssh-copy-id {host.Destination}), or name the right IdentityFile in the ssh config"
+            : Has("Host key verification failed") || Has("REMOTE HOST IDENTIFICATION")
+                ? $"its host key is unknown or has changed: connect once with ssh {host.Destination} and check the key, or fix known_hosts"
             : Has("Connection refused") ? "nothing listens for ssh there: start sshd on it or fix Port in the ssh config"
             : Has("Could not resolve hostname") ? "its name does not resolve: fix HostName in the ssh config or use an address"
-            : Has("timed out") || Has("No route to host") || Has("Network is unreachable") ? "it does not answer on the network: check that it is up and its address in the ssh config"
+            : Has("timed out") || Has("No route to host") || Has("Network is unreachable")
+                ? "it does not answer on the network: check that it is up and its address in the ssh config"
             : $"ssh failed (exit {output.ExitCode}): {FirstLine(err)}";
         return new PerfLabException($"{host}: {reason}.", ExitCode.Unreachable);
     }
 
-    private static string FirstLine(string text) => text.Split('\n', StringSplitOptions.RemoveEmptyEntries).FirstOrDefault()?.Trim() ?? "no message";
+    private static string FirstLine(string text) => text.Split('\n', StringSplitOptions.RemoveEmptyEntries).FirstOrDefault()?.Trim()
+        ?? "no message";
 }

@@ -9,7 +9,8 @@ internal sealed record ResolvedFeed(Uri[] Uris, IReadOnlyList<string>? Values, s
 /// <summary>Turns a <see cref="RequestFeed"/> into the concrete URLs of a scenario, once, before the run.</summary>
 internal static partial class FeedLoader
 {
-    public static async Task<ResolvedFeed> ResolveAsync(RequestFeed feed, RequestSpec request, bool allowRemote, TimeSpan timeout, CancellationToken ct)
+    public static async Task<ResolvedFeed> ResolveAsync(RequestFeed feed, RequestSpec request, bool allowRemote, TimeSpan timeout,
+        CancellationToken ct)
     {
         var template = feed.UrlTemplate;
         var open = template.IndexOf('{', StringComparison.Ordinal);
@@ -23,11 +24,13 @@ internal static partial class FeedLoader
         {
             if (values is not null && !inBody)
             {
-                throw new PerfLabException($"values were given for '{template}', which has no {{placeholder}} to fill (nor has the body).", ExitCode.Usage);
+                throw new PerfLabException($"values were given for '{template}', which has no {{placeholder}} to fill (nor has the body).",
+                    ExitCode.Usage);
             }
             if (inBody && (values is null || values.Count == 0))
             {
-                throw new PerfLabException($"the body has the placeholder {{{placeholder}}} but no values fill it (give --values, --values-file or --values-url).", ExitCode.Usage);
+                throw new PerfLabException($"the body has the placeholder {{{placeholder}}} but no values fill it (give --values, "
+                    + $"--values-file or --values-url).", ExitCode.Usage);
             }
             var single = TargetGuard.ParseTarget(template, "url");
             TargetGuard.EnsureAllowed(single, allowRemote);
@@ -35,7 +38,8 @@ internal static partial class FeedLoader
         }
         if (values is null || values.Count == 0)
         {
-            throw new PerfLabException($"'{template}' has a placeholder but no values to fill it (give --values, --values-file or --values-url).", ExitCode.Usage);
+            throw new PerfLabException($"'{template}' has a placeholder but no values to fill it (give --values, --values-file or "
+                + $"--values-url).", ExitCode.Usage);
         }
 
         var prefix = template[..open];
@@ -74,12 +78,15 @@ internal static partial class FeedLoader
     /// enclose a bare word, so <c>{"id": {id}}</c> has exactly one placeholder.
     /// </summary>
     public static string? BodyPlaceholder(byte[]? body) =>
-        body is null ? null : PlaceholderPattern().Match(System.Text.Encoding.UTF8.GetString(body)) is { Success: true } m ? m.Groups[1].Value : null;
+        body is null
+            ? null
+            : PlaceholderPattern().Match(System.Text.Encoding.UTF8.GetString(body)) is { Success: true } m ? m.Groups[1].Value : null;
 
     [System.Text.RegularExpressions.GeneratedRegex(@"\{([A-Za-z_][A-Za-z0-9_]*)\}")]
     private static partial System.Text.RegularExpressions.Regex PlaceholderPattern();
 
-    private static async Task<IReadOnlyList<string>?> LoadValuesAsync(RequestFeed feed, bool allowRemote, TimeSpan timeout, CancellationToken ct)
+    private static async Task<IReadOnlyList<string>?> LoadValuesAsync(RequestFeed feed, bool allowRemote, TimeSpan timeout,
+        CancellationToken ct)
     {
         if (feed.Values is not null)
         {
@@ -112,7 +119,8 @@ internal static partial class FeedLoader
             }
             catch (TaskCanceledException ex) when (!ct.IsCancellationRequested)
             {
-                throw new PerfLabException($"cannot fetch values from {feed.ValuesUrl}: no answer within {timeout.TotalSeconds:0.#} s.", ExitCode.Unreachable, ex);
+                throw new PerfLabException($"cannot fetch values from {feed.ValuesUrl}: no answer within {timeout.TotalSeconds:0.#} s.",
+                    ExitCode.Unreachable, ex);
             }
         }
         return null;

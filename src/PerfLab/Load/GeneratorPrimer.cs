@@ -90,7 +90,10 @@ internal static class GeneratorPrimer
             }
         }
 
-        /// <summary>Answers each request head (GET, no body) in the buffer; returns the bytes of an unfinished one, moved to the front.</summary>
+        /// <summary>
+        /// Answers each request head (GET, no body) in the buffer;
+        /// returns the bytes of an unfinished one, moved to the front.
+        /// </summary>
         private async Task<int> AnswerCompleteRequestsAsync(Socket socket, byte[] buffer, int length)
         {
             var start = 0;

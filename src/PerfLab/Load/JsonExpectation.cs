@@ -46,7 +46,8 @@ public sealed class JsonExpectation
         var value = text[(equals + 1)..].Trim();
         if (value.Length == 0)
         {
-            throw Invalid(text, "nothing after '=': give the value, e.g. $.id=5 or $.name=\"Bike\", or leave out '=' to require only that the path exists");
+            throw Invalid(text, "nothing after '=': give the value, e.g. $.id=5 or $.name=\"Bike\", or leave out '=' to "
+                + "require only that the path exists");
         }
         return value switch
         {
@@ -83,7 +84,8 @@ public sealed class JsonExpectation
             else if (rest[i] == '[')
             {
                 var close = rest.IndexOf(']', i);
-                if (close < 0 || !int.TryParse(rest.AsSpan(i + 1, close - i - 1), NumberStyles.None, CultureInfo.InvariantCulture, out var index))
+                if (close < 0 || !int.TryParse(rest.AsSpan(i + 1, close - i - 1), NumberStyles.None, CultureInfo.InvariantCulture,
+                    out var index))
                 {
                     throw Invalid(text, "an array index must be a whole number in brackets, e.g. items[0]");
                 }
@@ -101,7 +103,10 @@ public sealed class JsonExpectation
     private static PerfLabException Invalid(string text, string why) =>
         new($"JSON check '{text}': {why}.", ExitCode.Usage);
 
-    /// <summary>True when <paramref name="json"/> holds the expected value at the path; false for anything else, invalid JSON included.</summary>
+    /// <summary>
+    /// True when <paramref name="json"/> holds the expected value
+    /// at the path; false for anything else, invalid JSON included.
+    /// </summary>
     public bool Matches(ReadOnlySpan<byte> json)
     {
         var reader = new Utf8JsonReader(json, new JsonReaderOptions { CommentHandling = JsonCommentHandling.Skip, MaxDepth = 256 });

@@ -129,7 +129,10 @@ public sealed class LatencyHistogram
         _clamped -= earlier._clamped;
     }
 
-    /// <summary>Adds <paramref name="count"/> values equal to <paramref name="microseconds"/> at once (a bucket read back from another histogram).</summary>
+    /// <summary>
+    /// Adds <paramref name="count"/> values equal to <paramref name="microseconds"/>
+    /// at once (a bucket read back from another histogram).
+    /// </summary>
     internal void RecordCount(long microseconds, long count)
     {
         if (count <= 0)
@@ -144,7 +147,10 @@ public sealed class LatencyHistogram
         _sum += value * count;
     }
 
-    /// <summary>Every non-empty bucket, lowest first: the value every member of the bucket is reported as (its midpoint, rounded down) and its count.</summary>
+    /// <summary>
+    /// Every non-empty bucket, lowest first: the value every member of the
+    /// bucket is reported as (its midpoint, rounded down) and its count.
+    /// </summary>
     internal IEnumerable<(long Value, long Count)> Buckets()
     {
         for (var c = 0; c < ChunkCount; c++)

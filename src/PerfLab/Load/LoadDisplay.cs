@@ -44,8 +44,10 @@ internal static class LoadDisplay
     private static string Line(LoadProgress p)
     {
         var c = CultureInfo.InvariantCulture;
-        var parts = p.Scenarios.Select(s => string.Create(c, $"{s.Name}: {s.CurrentRps:0} req/s p99 {LoadSummary.Ms(s.CurrentP99Ms)} errors {s.Errors} users {s.ActiveUsers}"));
-        return string.Create(c, $"[{p.Elapsed.TotalSeconds,5:0}s/{p.Total?.TotalSeconds:0}s]{(p.WarmingUp ? " warm-up" : "")} {string.Join(" | ", parts)}");
+        var parts = p.Scenarios.Select(s => string.Create(c,
+            $"{s.Name}: {s.CurrentRps:0} req/s p99 {LoadSummary.Ms(s.CurrentP99Ms)} errors {s.Errors} users {s.ActiveUsers}"));
+        return string.Create(c, $"[{p.Elapsed.TotalSeconds,5:0}s/{p.Total?.TotalSeconds:0}s]{(p.WarmingUp ? " warm-up" : "")} ")
+            + string.Join(" | ", parts);
     }
 
     private static Table Table(LoadProgress p)
@@ -53,9 +55,11 @@ internal static class LoadDisplay
         var c = CultureInfo.InvariantCulture;
         var remaining = p.Total is { } total ? total - p.Elapsed : TimeSpan.Zero;
         var table = new Table().Border(TableBorder.Rounded)
-            .Title(string.Create(c, $"perflab load  {p.Elapsed.TotalSeconds:0}s elapsed, {Math.Max(0, remaining.TotalSeconds):0}s left{(p.WarmingUp ? "  (warm-up)" : "")}"))
+            .Title(string.Create(c, $"perflab load  {p.Elapsed.TotalSeconds:0}s elapsed, {Math.Max(0, remaining.TotalSeconds):0}s left")
+                + (p.WarmingUp ? "  (warm-up)" : ""))
             .AddColumn("scenario").AddColumn(new TableColumn("requests").RightAligned()).AddColumn(new TableColumn("req/s").RightAligned())
-            .AddColumn(new TableColumn("p99").RightAligned()).AddColumn(new TableColumn("errors").RightAligned()).AddColumn(new TableColumn("users").RightAligned());
+            .AddColumn(new TableColumn("p99").RightAligned()).AddColumn(new TableColumn("errors").RightAligned())
+            .AddColumn(new TableColumn("users").RightAligned());
         foreach (var s in p.Scenarios)
         {
             table.AddRow(

@@ -36,7 +36,8 @@ public static class LoadEngine
         var feeds = new ResolvedFeed[plan.Scenarios.Count];
         for (var i = 0; i < feeds.Length; i++)
         {
-            feeds[i] = await FeedLoader.ResolveAsync(plan.Scenarios[i].Feed, plan.Scenarios[i].Request, plan.AllowRemote, plan.Timeout, ct).ConfigureAwait(false);
+            feeds[i] = await FeedLoader.ResolveAsync(plan.Scenarios[i].Feed, plan.Scenarios[i].Request, plan.AllowRemote, plan.Timeout, ct)
+                .ConfigureAwait(false);
         }
         foreach (var target in feeds.Select(f => f.Uris[0]).DistinctBy(u => u.GetLeftPart(UriPartial.Authority)))
         {
@@ -103,7 +104,10 @@ public static class LoadEngine
         return Finish(plan, runs, runners, sampler, window, meter, diedReason, ct);
     }
 
-    /// <summary>Each scenario's stop: a timed warm-up's scenarios run warm-up plus duration (re-armed once measuring starts); the others their duration.</summary>
+    /// <summary>
+    /// Each scenario's stop: a timed warm-up's scenarios run warm-up plus
+    /// duration (re-armed once measuring starts); the others their duration.
+    /// </summary>
     private static TimeSpan ScheduleStops(LoadPlan plan, ScenarioRun[] runs, ILoadModelRunner[] runners, bool timedWarmup)
     {
         var total = TimeSpan.Zero;
@@ -155,7 +159,8 @@ public static class LoadEngine
         var reasons = new List<string>();
         if (ct.IsCancellationRequested)
         {
-            reasons.Add(string.Create(CultureInfo.InvariantCulture, $"interrupted after {Stopwatch.GetElapsedTime(window.Started, ended).TotalSeconds:0.0} s"));
+            reasons.Add(string.Create(CultureInfo.InvariantCulture,
+                $"interrupted after {Stopwatch.GetElapsedTime(window.Started, ended).TotalSeconds:0.0} s"));
         }
         if (diedReason is not null)
         {
@@ -164,9 +169,11 @@ public static class LoadEngine
         var results = new ScenarioResult[runs.Length];
         for (var i = 0; i < runs.Length; i++)
         {
-            results[i] = Summarize(runs[i], runners[i], sampler.Timelines[i], reasons, stoppedEarly: ct.IsCancellationRequested || diedReason is not null);
+            results[i] = Summarize(runs[i], runners[i], sampler.Timelines[i], reasons,
+                stoppedEarly: ct.IsCancellationRequested || diedReason is not null);
         }
-        var generator = meter.Stop(window.MeasureStart, ended, results.Sum(r => r.Requests), string.Join("; ", runs.Select(r => r.Transport).Distinct()));
+        var generator = meter.Stop(window.MeasureStart, ended, results.Sum(r => r.Requests),
+            string.Join("; ", runs.Select(r => r.Transport).Distinct()));
         return new LoadResult(window.StartedUtc, window.MeasuredFromUtc, DateTimeOffset.UtcNow, reasons.Count > 0,
             reasons.Count > 0 ? string.Join("; ", reasons) : null, generator, results)
         {
@@ -204,17 +211,21 @@ public static class LoadEngine
         }
     }
 
-    private static ScenarioResult Summarize(ScenarioRun run, ILoadModelRunner runner, IReadOnlyList<LoadSecond> timeline, List<string> reasons, bool stoppedEarly)
+    private static ScenarioResult Summarize(ScenarioRun run, ILoadModelRunner runner, IReadOnlyList<LoadSecond> timeline,
+        List<string> reasons, bool stoppedEarly)
     {
         var plan = run.Plan;
-        var measured = run.Measuring ? run.Recorders.Snapshot().Minus(run.Baseline) : new RecordingSnapshot(plan.Model is OpenModel, run.Recorders.ErrorStatus);
+        var measured = run.Measuring
+            ? run.Recorders.Snapshot().Minus(run.Baseline)
+            : new RecordingSnapshot(plan.Model is OpenModel, run.Recorders.ErrorStatus);
         var seconds = run.Measuring ? Stopwatch.GetElapsedTime(run.MeasureStart, run.MeasureEnd).TotalSeconds : 0;
         var rps = seconds > 0 ? measured.Requests / seconds : 0;
 
         var extra = runner.Summarize(run, measured, seconds, stoppedEarly, reasons);
         if (plan.MaxRequests is { } max && !run.BudgetExhausted && !stoppedEarly)
         {
-            reasons.Add(string.Create(CultureInfo.InvariantCulture, $"{plan.Name}: time limit reached after {measured.Requests} of {max} requests"));
+            reasons.Add(string.Create(CultureInfo.InvariantCulture,
+                $"{plan.Name}: time limit reached after {measured.Requests} of {max} requests"));
         }
 
         var latency = LatencyStats.From(measured.Latency);
@@ -259,7 +270,8 @@ public static class LoadEngine
         Require(plan.Warmup >= TimeSpan.Zero, "warm-up must not be negative.");
         Require(plan.Timeout > TimeSpan.Zero, "timeout must be positive.");
         Require(plan.ConnectTimeout > TimeSpan.Zero, "connect timeout must be positive.");
-        Require(plan.Scenarios.Select(s => s.Name).Distinct(StringComparer.Ordinal).Count() == plan.Scenarios.Count, "scenario names must be unique.");
+        Require(plan.Scenarios.Select(s => s.Name).Distinct(StringComparer.Ordinal).Count() == plan.Scenarios.Count,
+            "scenario names must be unique.");
         foreach (var s in plan.Scenarios)
         {
             Require(s.MaxRequests is null or > 0, $"{s.Name}: the request count must be positive.");

@@ -228,7 +228,8 @@ public sealed record RampModel(int StartUsers, int Step, TimeSpan StepEvery, int
     {
         var ramp = new RampModel(s.Count("from", 10_000), s.Count("step", 10_000), TimeSpan.Zero, s.Count("users", 10_000));
         return ramp.StartUsers <= ramp.MaxUsers ? ramp
-            : throw s.Invalid("from", Text($"a ramp starts at {ramp.StartUsers} users but ends at {ramp.MaxUsers}; expected from <= users."));
+            : throw s.Invalid("from",
+                Text($"a ramp starts at {ramp.StartUsers} users but ends at {ramp.MaxUsers}; expected from <= users."));
     }
     public override string Describe() => Text($"ramp from {StartUsers} to {MaxUsers} users, +{Step} per step");
     public override string SizeOf(ScenarioResult result) => Text($"up to {result.Concurrency} users");

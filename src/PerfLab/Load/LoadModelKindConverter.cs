@@ -19,5 +19,6 @@ public sealed class LoadModelKindConverter : JsonConverter<LoadModel>
         return (LoadModel)RuntimeHelpers.GetUninitializedObject(model.Type);
     }
 
-    public override void Write(Utf8JsonWriter writer, LoadModel value, JsonSerializerOptions options) => writer.WriteStringValue(value.Kind);
+    public override void Write(Utf8JsonWriter writer, LoadModel value, JsonSerializerOptions options) =>
+        writer.WriteStringValue(value.Kind);
 }

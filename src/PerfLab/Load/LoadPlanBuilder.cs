@@ -5,7 +5,10 @@ namespace PerfLab.Load;
 /// <summary>What a user asked of one load run, in the load engine's own terms (from `perflab load`'s options).</summary>
 public sealed record LoadRequest(string Url)
 {
-    /// <summary>A <see cref="LoadModel.Kind"/> (closed, open, burst or ramp); null: chosen from the other values (rate: open, burst size: burst, ramp values: ramp).</summary>
+    /// <summary>
+    /// A <see cref="LoadModel.Kind"/> (closed, open, burst or ramp); null: chosen from the other values (rate: open,
+    /// burst size: burst, ramp values: ramp).
+    /// </summary>
     public string? Kind { get; init; }
     public int Users { get; init; } = 10;
     public TimeSpan? Duration { get; init; }
@@ -52,7 +55,8 @@ public static class LoadPlanBuilder
     /// <summary>Open model: one connection per request per second, at least 64, unless a cap is given.</summary>
     public static OpenModel Open(double rate, int? maxInFlight = null) => new(rate, maxInFlight ?? Math.Max(64, (int)Math.Ceiling(rate)));
 
-    /// <exception cref="PerfLabException">A combination of values that makes no run (Usage), or a target that may not receive load.</exception>
+    /// <exception cref="PerfLabException">A combination of values that makes
+    /// no run (Usage), or a target that may not receive load.</exception>
     public static LoadPlan Build(LoadRequest request)
     {
         var (model, duration) = ModelOf(request);
@@ -60,11 +64,14 @@ public static class LoadPlanBuilder
         {
             Values = request.Values is { Count: > 0 } values ? values : null,
             ValuesFile = request.ValuesFile,
-            ValuesUrl = request.ValuesUrl is { } vu && vu.StartsWith('/') ? new Uri(TargetGuard.ParseTarget(request.Url.Split('{')[0], "url"), vu).ToString() : request.ValuesUrl,
+            ValuesUrl = request.ValuesUrl is { } vu && vu.StartsWith('/')
+                ? new Uri(TargetGuard.ParseTarget(request.Url.Split('{')[0], "url"), vu).ToString()
+                : request.ValuesUrl,
             Order = request.Random ? FeedOrder.Random : FeedOrder.Circular,
             Seed = request.Seed,
         };
-        var plan = new LoadPlan([new ScenarioPlan("default", model, feed) { MaxRequests = request.Requests, Request = RequestOf(request) }], duration,
+        var plan = new LoadPlan(
+            [new ScenarioPlan("default", model, feed) { MaxRequests = request.Requests, Request = RequestOf(request) }], duration,
             request.Warmup ?? TimeSpan.Zero, request.Timeout ?? TimeSpan.FromSeconds(5))
         {
             Http2 = request.Http2,
@@ -76,7 +83,8 @@ public static class LoadPlanBuilder
             throw new PerfLabException("--warmup-until-steady needs a warm-up cap: give --warmup (e.g. -w 30s).", ExitCode.Usage);
         }
         // Checked here too so that a refused or malformed target is reported before any output starts.
-        var parsed = TargetGuard.ParseTarget(request.Url.Replace("{", "", StringComparison.Ordinal).Replace("}", "", StringComparison.Ordinal), "url");
+        var parsed = TargetGuard.ParseTarget(
+            request.Url.Replace("{", "", StringComparison.Ordinal).Replace("}", "", StringComparison.Ordinal), "url");
         TargetGuard.EnsureAllowed(parsed, plan.AllowRemote);
         return plan;
     }
@@ -98,7 +106,8 @@ public static class LoadPlanBuilder
             body = File.ReadAllBytes(file);
         }
         var check = r.ExpectStatus.Count > 0 || r.ExpectJson.Count > 0
-            ? new ResponseCheck(r.ExpectStatus.Count > 0 ? StatusSet.Parse(r.ExpectStatus) : null, [.. r.ExpectJson.Select(JsonExpectation.Parse)])
+            ? new ResponseCheck(r.ExpectStatus.Count > 0 ? StatusSet.Parse(r.ExpectStatus) : null,
+                [.. r.ExpectJson.Select(JsonExpectation.Parse)])
             : null;
         var spec = new RequestSpec
         {
@@ -121,12 +130,14 @@ public static class LoadPlanBuilder
             r => (Open(r.Rate ?? throw new PerfLabException("--model open needs --rate.", ExitCode.Usage), r.Users), Unbounded(r))),
         new(BurstModel.Name, r => r.BurstSize is not null || r.Batches is not null,
             r => (new BurstModel(r.BurstSize ?? 200, r.Batches ?? 10, r.WarmupBatches), r.Duration ?? CountRunTimeCap)),
-        new(RampModel.Name, r => r.RampStart is not null || r.RampStep is not null || r.RampMax is not null || r.RampEvery is not null, RampOf),
+        new(RampModel.Name, r => r.RampStart is not null || r.RampStep is not null || r.RampMax is not null || r.RampEvery is not null,
+            RampOf),
         new(ClosedModel.Name, _ => true, r => (new ClosedModel(r.Users), Unbounded(r))),
     ];
 
     /// <summary>The models `perflab load --model` accepts.</summary>
-    public static IReadOnlyList<string> CommandLineKinds { get; } = [.. LoadModel.Kinds.Where(k => CommandLineModels.Any(m => m.Kind == k))];
+    public static IReadOnlyList<string> CommandLineKinds { get; } =
+        [.. LoadModel.Kinds.Where(k => CommandLineModels.Any(m => m.Kind == k))];
 
     private sealed record CommandLineModel(string Kind, Func<LoadRequest, bool> Implied, Func<LoadRequest, (LoadModel, TimeSpan)> Make);
 

@@ -17,10 +17,16 @@ public sealed record LoadResult(
 {
     public double MeasuredSeconds => (EndedUtc - MeasuredFromUtc).TotalSeconds;
 
-    /// <summary>How long the warm-up lasted: the plan's fixed warm-up, or until the throughput settled (<see cref="LoadPlan.WarmupUntilSteady"/>).</summary>
+    /// <summary>
+    /// How long the warm-up lasted: the plan's fixed warm-up, or until the throughput settled
+    /// (<see cref="LoadPlan.WarmupUntilSteady"/>).
+    /// </summary>
     public double WarmupSeconds { get; init; }
 
-    /// <summary>With <see cref="LoadPlan.WarmupUntilSteady"/>: whether the throughput settled before the warm-up cap; null for a fixed warm-up.</summary>
+    /// <summary>
+    /// With <see cref="LoadPlan.WarmupUntilSteady"/>: whether the
+    /// throughput settled before the warm-up cap; null for a fixed warm-up.
+    /// </summary>
     public bool? Settled { get; init; }
 }
 
@@ -35,7 +41,8 @@ public sealed record LoadResult(
 /// <param name="CoresUsed">CpuSeconds / WallSeconds: 1.0 is one core fully busy.</param>
 /// <param name="AvailableCores">Cores this process may use (Environment.ProcessorCount, which honours affinity).</param>
 /// <param name="CpuMicrosecondsPerRequest">Generator CPU time per measured request, all scenarios together.</param>
-/// <param name="AllocatedBytesPerRequest">Managed bytes this process allocated per measured request (HttpClient's own share included).</param>
+/// <param name="AllocatedBytesPerRequest">Managed bytes this process
+/// allocated per measured request (HttpClient's own share included).</param>
 /// <param name="EventThreadBusy">
 /// The busiest socket event thread's share of the measured period (0..1). With inline completions that thread runs
 /// the whole request loop, so at 0.9 or more the generator is <see cref="Saturated"/> whatever its other cores do.
@@ -57,7 +64,8 @@ public sealed record GeneratorUsage(
 
 /// <param name="Requests">Requests that completed in the measured period, with any HTTP status or an error.</param>
 /// <param name="RequestsPerSecond">Requests / measured seconds.</param>
-/// <param name="Latency">Latency of requests answered with any HTTP status. Open model: from the intended send time (coordinated omission corrected).</param>
+/// <param name="Latency">Latency of requests answered with any HTTP status. Open
+/// model: from the intended send time (coordinated omission corrected).</param>
 /// <param name="UncorrectedLatency">Open model only: latency from the actual send, as a closed-loop tool would report it.</param>
 /// <param name="BytesReceived">Response body bytes.</param>
 /// <param name="Model">The model that sent the requests; results.json and `perflab load --json` write its kind ("closed").</param>
@@ -90,7 +98,10 @@ public sealed record ScenarioResult(
     /// <summary>True when the median latency exceeded a fifth of the measured window: the throughput is bounded by the window.</summary>
     public bool BoundedByWindow { get; init; }
 
-    /// <summary>The measured latencies themselves, so that results of several windows can be merged exactly (<see cref="SlotMerge"/>).</summary>
+    /// <summary>
+    /// The measured latencies themselves, so that results of several
+    /// windows can be merged exactly (<see cref="SlotMerge"/>).
+    /// </summary>
     [System.Text.Json.Serialization.JsonIgnore]
     public LatencyHistogram? Histogram { get; init; }
 
@@ -154,14 +165,19 @@ public sealed record OpenSchedule(double Rate, long Scheduled, long Sent, long L
     public const double LateThresholdMs = 5;
 }
 
-/// <summary>Per-batch wall times, summarized as BenchmarkDotNet does: Error is half the 99.9 % confidence interval of the mean (Student t).</summary>
+/// <summary>
+/// Per-batch wall times, summarized as BenchmarkDotNet does: Error
+/// is half the 99.9 % confidence interval of the mean (Student t).
+/// </summary>
 public sealed record BurstStats(int BatchSize, IReadOnlyList<double> BatchMs, double MeanMs, double? ErrorMs, double StdDevMs);
 
 /// <summary>One user step of a ramp.</summary>
-public sealed record RampStep(int Users, long StartUnixSecond, double Seconds, long Requests, double RequestsPerSecond, double MeanMs, double P99Ms, long Errors);
+public sealed record RampStep(int Users, long StartUnixSecond, double Seconds, long Requests, double RequestsPerSecond, double MeanMs,
+    double P99Ms, long Errors);
 
 /// <summary>One second of a scenario: the interval [UnixSecond, UnixSecond + 1) in UTC, the clock the counters use.</summary>
-public sealed record LoadSecond(long UnixSecond, bool Warmup, long Requests, double RequestsPerSecond, double P50Ms, double P99Ms, long Errors, int ActiveUsers);
+public sealed record LoadSecond(long UnixSecond, bool Warmup, long Requests, double RequestsPerSecond, double P50Ms, double P99Ms,
+    long Errors, int ActiveUsers);
 
 /// <summary>Reported about once a second while a run is going.</summary>
 public sealed record LoadProgress(TimeSpan Elapsed, TimeSpan? Total, bool WarmingUp, IReadOnlyList<ScenarioProgress> Scenarios)

@@ -10,7 +10,10 @@ internal sealed class LoadWorker
     public readonly Random Random;
     public readonly Http11Connection? Connection;
     public readonly byte[] Buffer = [];
-    /// <summary>Where this user's requests are written when their body varies (<see cref="RequestTemplate"/>); grown once, reused.</summary>
+    /// <summary>
+    /// Where this user's requests are written when their body
+    /// varies (<see cref="RequestTemplate"/>); grown once, reused.
+    /// </summary>
     public byte[] Scratch = [];
     public CancellationTokenSource? Timeout;
 

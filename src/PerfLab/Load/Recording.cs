@@ -105,7 +105,10 @@ internal sealed class RecordingSnapshot(bool uncorrected, bool[]? errorStatus = 
 
     private readonly bool[] _errorStatus = errorStatus ?? DefaultErrorStatus;
 
-    /// <summary>Per status code, whether a response with it is an error: not among the expected ones, or without an expectation, 400 and above.</summary>
+    /// <summary>
+    /// Per status code, whether a response with it is an error: not among
+    /// the expected ones, or without an expectation, 400 and above.
+    /// </summary>
     public static bool[] ErrorStatuses(StatusSet? expected)
     {
         var error = new bool[ThreadRecorder.StatusSlots];

@@ -34,7 +34,8 @@ public sealed record RequestSpec
     {
         if (Method.Length == 0 || !Method.All(IsTokenChar))
         {
-            throw new PerfLabException($"'{Method}' is not an HTTP method (letters such as GET, POST, PUT, PATCH, DELETE).", ExitCode.Usage);
+            throw new PerfLabException($"'{Method}' is not an HTTP method (letters such as GET, POST, PUT, PATCH, DELETE).",
+                ExitCode.Usage);
         }
         foreach (var (name, value) in Headers)
         {
@@ -59,7 +60,8 @@ public sealed record RequestSpec
         var colon = text.IndexOf(':', StringComparison.Ordinal);
         if (colon <= 0)
         {
-            throw new PerfLabException($"header '{text}' has no name: write it as \"Name: value\" (e.g. -H \"Content-Type: application/json\").", ExitCode.Usage);
+            throw new PerfLabException($"header '{text}' has no name: write it as \"Name: value\" (e.g. -H \"Content-Type: "
+                + $"application/json\").", ExitCode.Usage);
         }
         return new(text[..colon].Trim(), text[(colon + 1)..].Trim());
     }
@@ -112,7 +114,8 @@ public sealed record StatusSet(string Text, IReadOnlyList<(int From, int To)> Ra
         var items = texts.SelectMany(t => t.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)).ToList();
         if (items.Count == 0)
         {
-            throw new PerfLabException("expected status: give a status such as 201, a list such as 200,201 or a class such as 2xx.", ExitCode.Usage);
+            throw new PerfLabException("expected status: give a status such as 201, a list such as 200,201 or a class such as 2xx.",
+                ExitCode.Usage);
         }
         var ranges = new List<(int, int)>();
         foreach (var item in items)
@@ -128,7 +131,8 @@ public sealed record StatusSet(string Text, IReadOnlyList<(int From, int To)> Ra
             }
             else
             {
-                throw new PerfLabException($"expected status '{item}' is not a status from 100 to 599 or a class such as 2xx.", ExitCode.Usage);
+                throw new PerfLabException($"expected status '{item}' is not a status from 100 to 599 or a class such as 2xx.",
+                    ExitCode.Usage);
             }
         }
         return new StatusSet(string.Join(",", items), ranges);

@@ -57,7 +57,10 @@ internal sealed class RequestTemplate
 
     public Uri UriAt(int index) => _uris.Length == 1 ? _uris[0] : _uris[index];
 
-    /// <summary>The bytes of request <paramref name="index"/>: pre-encoded, or written into <paramref name="scratch"/> (grown when too small).</summary>
+    /// <summary>
+    /// The bytes of request <paramref name="index"/>: pre-encoded, or
+    /// written into <paramref name="scratch"/> (grown when too small).
+    /// </summary>
     public ReadOnlyMemory<byte> For(int index, ref byte[] scratch)
     {
         if (_whole is not null)
@@ -171,7 +174,11 @@ internal sealed class RequestTemplate
     public HttpRequestMessage Message(int index, Version version, HttpVersionPolicy versionPolicy)
     {
         var spec = Spec;
-        var request = new HttpRequestMessage(new HttpMethod(spec.Method), UriAt(index)) { Version = version, VersionPolicy = versionPolicy };
+        var request = new HttpRequestMessage(new HttpMethod(spec.Method), UriAt(index))
+        {
+            Version = version,
+            VersionPolicy = versionPolicy,
+        };
         if (BodyFor(index) is { } body)
         {
             request.Content = new ByteArrayContent(body);

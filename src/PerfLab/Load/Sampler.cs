@@ -100,14 +100,16 @@ internal sealed class Sampler
             {
                 lock (_timelines)
                 {
-                    _timelines[i].Add(new LoadSecond(label, !_previousMeasuring[i], d.Requests, rps, d.Latency.Percentile(50) / 1000.0, p99, d.Errors, run.ActiveUsers));
+                    _timelines[i].Add(new LoadSecond(label, !_previousMeasuring[i], d.Requests, rps, d.Latency.Percentile(50) / 1000.0, p99,
+                        d.Errors, run.ActiveUsers));
                 }
             }
             if (d.TransportErrors > 0 && d.Responses == 0 && !run.Stop.IsCancellationRequested)
             {
                 died ??= current.Responses == 0
                     ? $"{run.Plan.Name}: the target never answered: {run.FirstError}"
-                    : $"{run.Plan.Name}: the target stopped answering ({(d.Refused > 0 ? "connection refused" : "connection errors")}) at unix second {label}";
+                    : $"{run.Plan.Name}: the target stopped answering ({(d.Refused > 0 ? "connection refused" : "connection errors")}) at "
+                        + $"unix second {label}";
             }
             var measured = run.Measuring ? current.Requests - run.Baseline.Requests : 0;
             var errors = run.Measuring ? current.Errors - run.Baseline.Errors : 0;

@@ -78,7 +78,8 @@ public static class SlotMerge
         var all = schedules.OfType<OpenSchedule>().ToList();
         return all.Count == 0
             ? null
-            : new OpenSchedule(all[0].Rate, all.Sum(s => s.Scheduled), all.Sum(s => s.Sent), all.Sum(s => s.LateSends), all.Max(s => s.MaxLagMs));
+            : new OpenSchedule(all[0].Rate, all.Sum(s => s.Scheduled), all.Sum(s => s.Sent), all.Sum(s => s.LateSends),
+                all.Max(s => s.MaxLagMs));
     }
 
     private static GeneratorUsage MergeGenerator(IReadOnlyList<LoadResult> slots, long requests)
@@ -89,6 +90,7 @@ public static class SlotMerge
         var slotRequests = slots.Select(s => s.Scenarios.Sum(r => r.Requests)).ToList();
         var allocated = g.Zip(slotRequests, (x, n) => x.AllocatedBytesPerRequest * n).Sum();
         return new GeneratorUsage(cpu, wall, wall > 0 ? cpu / wall : 0, g[0].AvailableCores, g.Any(x => x.Saturated),
-            requests > 0 ? cpu * 1e6 / requests : 0, requests > 0 ? allocated / requests : 0, g.Max(x => x.EventThreadBusy), g[0].Transport);
+            requests > 0 ? cpu * 1e6 / requests : 0, requests > 0 ? allocated / requests : 0, g.Max(x => x.EventThreadBusy),
+            g[0].Transport);
     }
 }

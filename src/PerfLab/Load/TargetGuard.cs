@@ -9,7 +9,8 @@ internal static class TargetGuard
 {
     public static Uri ParseTarget(string url, string what)
     {
-        if (!Uri.TryCreate(url, UriKind.Absolute, out var uri) || (uri.Scheme != Uri.UriSchemeHttp && uri.Scheme != Uri.UriSchemeHttps) || string.IsNullOrEmpty(uri.Host))
+        if (!Uri.TryCreate(url, UriKind.Absolute, out var uri) || (uri.Scheme != Uri.UriSchemeHttp && uri.Scheme != Uri.UriSchemeHttps)
+            || string.IsNullOrEmpty(uri.Host))
         {
             throw new PerfLabException($"{what}: '{url}' is not an absolute http:// or https:// URL.", ExitCode.Usage);
         }
@@ -26,7 +27,8 @@ internal static class TargetGuard
         if (!allowRemote && !IsLoopback(uri))
         {
             throw new PerfLabException(
-                $"refusing to send load to {uri.Host}: only loopback targets (127.0.0.0/8, ::1, localhost) are allowed without --allow-remote.",
+                $"refusing to send load to {uri.Host}: only loopback targets (127.0.0.0/8, ::1, localhost) are "
+                    + $"allowed without --allow-remote.",
                 ExitCode.Usage);
         }
     }
@@ -43,11 +45,13 @@ internal static class TargetGuard
         }
         catch (OperationCanceledException) when (!ct.IsCancellationRequested)
         {
-            throw new PerfLabException($"cannot reach {uri.GetLeftPart(UriPartial.Authority)}: no answer to a connect within {timeout.TotalSeconds:0.#} s.", ExitCode.Unreachable);
+            throw new PerfLabException($"cannot reach {uri.GetLeftPart(UriPartial.Authority)}: no answer to a connect "
+                + $"within {timeout.TotalSeconds:0.#} s.", ExitCode.Unreachable);
         }
         catch (SocketException ex)
         {
-            throw new PerfLabException($"cannot reach {uri.GetLeftPart(UriPartial.Authority)}: {Describe(ex.SocketErrorCode)}. Is the server running?", ExitCode.Unreachable, ex);
+            throw new PerfLabException($"cannot reach {uri.GetLeftPart(UriPartial.Authority)}: {Describe(ex.SocketErrorCode)}. Is the "
+                + $"server running?", ExitCode.Unreachable, ex);
         }
     }
 

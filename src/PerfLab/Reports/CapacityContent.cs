@@ -49,7 +49,8 @@ internal static class CapacityContent
         var open = variants.Select(v => (Variant: v, Open: Searches(experiment, v)
                 .Where(c => c.Outcome is CapacityOutcome.GeneratorLimit or CapacityOutcome.AboveMax).ToList()))
             .Where(v => v.Open.Count > 0)
-            .Select(v => $"{v.Variant} ({string.Join(", ", v.Open.GroupBy(c => c.Outcome).Select(g => $"{Outcome(g.Key)} ×{g.Count()}"))})")
+            .Select(v =>
+                $"{v.Variant} ({string.Join(", ", v.Open.GroupBy(c => c.Outcome).Select(g => $"{Outcome(g.Key)} ×{g.Count()}"))})")
             .ToList();
         return open.Count == 0 ? "" : "; lower bounds only: " + string.Join(", ", open);
     }

@@ -13,7 +13,8 @@ internal sealed record ChartPage(
 internal sealed record SweepChart(string Id, string Axis, string Metric, IReadOnlyList<double> Values, IReadOnlyList<string> Labels,
     IReadOnlyList<SweepChartSeries> Series);
 
-internal sealed record SweepChartSeries(string Variant, IReadOnlyList<double?> Change, IReadOnlyList<double?> Low, IReadOnlyList<double?> High,
+internal sealed record SweepChartSeries(string Variant, IReadOnlyList<double?> Change, IReadOnlyList<double?> Low,
+    IReadOnlyList<double?> High,
     IReadOnlyList<string> Verdict);
 
 internal sealed record ExperimentCharts(
@@ -85,7 +86,8 @@ internal static class ChartModel
         yield return new BarChart("Throughput", "RPS", groups, experiment.Variants.Select(v =>
         {
             var summary = ReportContent.Summary(experiment, v);
-            var estimates = experiment.Scenarios.Select(s => ReportContent.ScenarioEstimate(summary, s, Metrics.Rps.Key)).Append(summary?.AllRps).ToList();
+            var estimates = experiment.Scenarios.Select(s => ReportContent.ScenarioEstimate(summary, s, Metrics.Rps.Key))
+                .Append(summary?.AllRps).ToList();
             return Series(v, estimates);
         }).ToList());
 

@@ -137,5 +137,8 @@ public sealed record CiChange(string Experiment, string Variant, string Against,
 /// <summary>A seed's claim beside our figure: holds, contrary, equivalent or inconclusive.</summary>
 public sealed record CiClaim(string Experiment, string Claim, string SeedFigure, string OurFigure, string Result, string Note);
 
-/// <summary>Runs of a variant that failed ("failed"), could not run by design ("not applicable"), or a run cut short ("incomplete").</summary>
+/// <summary>
+/// Runs of a variant that failed ("failed"), could not run by
+/// design ("not applicable"), or a run cut short ("incomplete").
+/// </summary>
 public sealed record CiProblem(string Experiment, string Variant, string Kind, string Reason, int Runs);

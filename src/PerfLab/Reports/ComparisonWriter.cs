@@ -59,7 +59,8 @@ public static class ComparisonWriter
 
     public static void WriteConsole(ResultsComparison comparison, IAnsiConsole console)
     {
-        console.Write(new Rule($"[bold]{Markup.Escape(comparison.LabelB)}[/] against [bold]{Markup.Escape(comparison.LabelA)}[/]").LeftJustified());
+        console.Write(new Rule($"[bold]{Markup.Escape(comparison.LabelB)}[/] against [bold]{Markup.Escape(comparison.LabelA)}[/]")
+            .LeftJustified());
         console.Write(ToSpectre(Provenance(comparison)));
         if (comparison.Figures.Count == 0)
         {
@@ -70,13 +71,15 @@ public static class ComparisonWriter
             // One table per experiment keeps the rows narrow enough for a terminal.
             foreach (var experiment in comparison.Figures.Select(f => f.Experiment).Distinct())
             {
-                console.Write(ToSpectre(Figures(comparison, experiment), keepFiguresWhole: console.Profile.Width >= 140).Title($"[bold]{Markup.Escape(experiment)}[/]"));
+                console.Write(ToSpectre(Figures(comparison, experiment), keepFiguresWhole: console.Profile.Width >= 140)
+                    .Title($"[bold]{Markup.Escape(experiment)}[/]"));
             }
             console.Write(ToSpectre(Errors(comparison)).Title("[bold]errors[/]"));
         }
         if (comparison.Thresholds.Count > 0)
         {
-            console.Write(ToSpectre(ThresholdSection.Table(comparison.Thresholds)).Title($"[bold]{Markup.Escape(ThresholdSection.Summary(comparison.Thresholds))}[/]"));
+            console.Write(ToSpectre(ThresholdSection.Table(comparison.Thresholds))
+                .Title($"[bold]{Markup.Escape(ThresholdSection.Summary(comparison.Thresholds))}[/]"));
         }
         console.MarkupLine($"[grey]{Markup.Escape(ResultsComparison.Method)}[/]");
         Lists(comparison, (title, items) =>
@@ -128,7 +131,8 @@ public static class ComparisonWriter
         static string Rate(long errors, long requests, double rate) =>
             requests == 0 ? Fmt.Missing : $"{Fmt.Int(errors)} of {Fmt.Int(requests)} ({Fmt.Num(rate, 2)} %)";
         return new ReportTable(
-            [new("experiment", Align.Left), new("variant", Align.Left), new("scenario", Align.Left), new($"errors {c.LabelA}"), new($"errors {c.LabelB}")],
+            [new("experiment", Align.Left), new("variant", Align.Left), new("scenario", Align.Left), new($"errors {c.LabelA}"),
+                new($"errors {c.LabelB}")],
             [.. c.Errors.Select(e => (IReadOnlyList<Cell>)
                 [new Cell(e.Experiment), new Cell(e.Variant), new Cell(e.Scenario), new Cell(Rate(e.ErrorsA, e.RequestsA, e.RateA)),
                  new Cell(Rate(e.ErrorsB, e.RequestsB, e.RateB), Strong: e.ErrorsB > e.ErrorsA)])]);
@@ -155,7 +159,8 @@ public static class ComparisonWriter
             ];
         }).ToList();
         return new ReportTable(
-            [.. experiment is null ? [new Column("experiment", Align.Left)] : Array.Empty<Column>(), new("variant", Align.Left), new("scenario", Align.Left), new("metric", Align.Left),
+            [.. experiment is null ? [new Column("experiment", Align.Left)] : Array.Empty<Column>(), new("variant", Align.Left),
+                new("scenario", Align.Left), new("metric", Align.Left),
              new(c.LabelA), new(c.LabelB), new($"change {c.LabelB} vs {c.LabelA}"), new("noise floor"), new("verdict", Align.Left)],
             rows);
     }

@@ -14,7 +14,8 @@ internal sealed record StackedSeries(string Label, string Stack, IReadOnlyList<d
 /// <summary>Every successful run's figure against its place in the run order, one series per variant.</summary>
 internal sealed record RunOrderChart(string Title, string Unit, IReadOnlyList<RunOrderSeries> Series);
 
-internal sealed record RunOrderSeries(string Variant, IReadOnlyList<int> Order, IReadOnlyList<int> Repetition, IReadOnlyList<double?> Value);
+internal sealed record RunOrderSeries(string Variant, IReadOnlyList<int> Order, IReadOnlyList<int> Repetition,
+    IReadOnlyList<double?> Value);
 
 internal static class EvidenceCharts
 {
@@ -52,7 +53,8 @@ internal static class EvidenceCharts
                 variant,
                 runs.Select(r => r.Order).ToList(),
                 runs.Select(r => r.Repetition).ToList(),
-                runs.Select(r => Finite(burst && r.BatchTimesMs.Count > 0 ? r.BatchTimesMs.Average() : r.Scenarios.Sum(s => s.Rps))).ToList()));
+                runs.Select(r => Finite(burst && r.BatchTimesMs.Count > 0 ? r.BatchTimesMs.Average() : r.Scenarios.Sum(s => s.Rps)))
+                    .ToList()));
         }
         if (series.Count == 0)
         {

@@ -9,13 +9,17 @@ namespace PerfLab.Reports;
 /// </summary>
 internal static class EvidenceContent
 {
-    /// <summary>One row per variant, one column per block: the all-scenario RPS of that variant's run in that block, with its place in the run order.</summary>
+    /// <summary>
+    /// One row per variant, one column per block: the all-scenario RPS of
+    /// that variant's run in that block, with its place in the run order.
+    /// </summary>
     public static ReportTable RunsInOrder(ExperimentResult experiment)
     {
         var blocks = experiment.Runs.Select(r => r.Repetition).Distinct().Order().ToList();
         var burst = experiment.Runs.Any(r => r.BatchTimesMs.Count > 0);
         var rows = experiment.Variants.Select(variant => (IReadOnlyList<Cell>)
-            [new Cell(variant, Code: true), .. blocks.Select(block => RunCell(experiment.Runs.FirstOrDefault(r => r.Variant == variant && r.Repetition == block), burst))])
+            [new Cell(variant, Code: true), .. blocks.Select(block =>
+                RunCell(experiment.Runs.FirstOrDefault(r => r.Variant == variant && r.Repetition == block), burst))])
             .ToList();
         return new ReportTable([new("variant", Align.Left), .. blocks.Select(b => new Column($"block {Fmt.Int(b)}"))], rows);
     }
@@ -65,7 +69,8 @@ internal static class EvidenceContent
 
     public static string? Noise(ExperimentResult experiment) => experiment.Noise is not { } n ? null :
         $"within a run {Fmt.Num(n.WithinRunCvPercent, 1)} % per second (alone it would give {Fmt.Num(n.ExpectedRunToRunCvPercent, 1)} % " +
-        $"between runs); between runs {Fmt.Num(n.RunToRunCvPercent, 1)} % with the drift removed; drift {Fmt.Signed(n.DriftPercentPerRun, 2)} % " +
+        $"between runs); between runs {Fmt.Num(n.RunToRunCvPercent, 1)} % with the drift removed; " +
+        $"drift {Fmt.Signed(n.DriftPercentPerRun, 2)} % " +
         $"per run ({Fmt.Num(n.DriftShare * 100, 0)} % of the spread), over {Fmt.Int(n.Runs)} runs.";
 
     /// <summary>How the runs warmed up and how their windows closed; null when there is nothing to say.</summary>
@@ -77,21 +82,25 @@ internal static class EvidenceContent
         if (timed.Count > 0)
         {
             var settled = timed.Count(r => r.Settled != false);
-            parts.Add($"warm-up {Fmt.Num(timed.Min(r => r.WarmupSeconds!.Value), 1)}-{Fmt.Num(timed.Max(r => r.WarmupSeconds!.Value), 1)} s, " +
+            parts.Add($"warm-up {Fmt.Num(timed.Min(r => r.WarmupSeconds!.Value), 1)}-" +
+                      $"{Fmt.Num(timed.Max(r => r.WarmupSeconds!.Value), 1)} s, " +
                       $"{Fmt.Int(settled)} of {Fmt.Int(timed.Count)} runs steady before the cap");
         }
         var tiered = ok.Where(r => r.Tiering is not null).ToList();
         if (tiered.Count > 0)
         {
-            var settledAfter = tiered.Where(r => r.Tiering!.SettledAfterSeconds is not null).Select(r => r.Tiering!.SettledAfterSeconds!.Value).ToList();
+            var settledAfter = tiered.Where(r => r.Tiering!.SettledAfterSeconds is not null)
+                .Select(r => r.Tiering!.SettledAfterSeconds!.Value).ToList();
             parts.Add($"tiering settled in {Fmt.Int(settledAfter.Count)} of {Fmt.Int(tiered.Count)} warm-ups" +
                       (settledAfter.Count > 0 ? $" (after {Fmt.Num(settledAfter.Min(), 1)}-{Fmt.Num(settledAfter.Max(), 1)} s)" : "") +
-                      $", then {Fmt.Num(tiered.Min(r => r.Tiering!.WindowCompilesPerSecond), 1)}-{Fmt.Num(tiered.Max(r => r.Tiering!.WindowCompilesPerSecond), 1)} methods compiled a second in the windows");
+                      $", then {Fmt.Num(tiered.Min(r => r.Tiering!.WindowCompilesPerSecond), 1)}-" +
+                      $"{Fmt.Num(tiered.Max(r => r.Tiering!.WindowCompilesPerSecond), 1)} methods compiled a second in the windows");
         }
         var inFlight = ok.Sum(r => r.Scenarios.Sum(s => s.InFlightAtEnd));
         if (inFlight > 0)
         {
-            parts.Add($"{Fmt.Int(inFlight)} requests in flight when windows closed (oldest {Fmt.Num(ok.Max(r => r.Scenarios.Max(s => s.InFlightOldestMs)), 0)} ms), reported, not counted");
+            parts.Add($"{Fmt.Int(inFlight)} requests in flight when windows closed "
+                + $"(oldest {Fmt.Num(ok.Max(r => r.Scenarios.Max(s => s.InFlightOldestMs)), 0)} ms), reported, not counted");
         }
         var bounded = ok.Count(r => r.Scenarios.Any(s => s.BoundedByWindow));
         if (bounded > 0)

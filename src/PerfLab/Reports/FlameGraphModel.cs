@@ -11,7 +11,8 @@ namespace PerfLab.Reports;
 internal sealed record FlameNode(string Name, double Value, double? Delta, IReadOnlyList<FlameNode> Children);
 
 /// <summary>A variant's flame graph and, for a variant that is not the baseline, its differential against the baseline.</summary>
-internal sealed record FlameGraphs(string Variant, long Samples, long CpuSamples, FlameNode Tree, string? Baseline, FlameNode? Differential);
+internal sealed record FlameGraphs(string Variant, long Samples, long CpuSamples, FlameNode Tree, string? Baseline,
+    FlameNode? Differential);
 
 internal static class FlameGraphModel
 {
@@ -24,7 +25,9 @@ internal static class FlameGraphModel
         return evidence.Select(e =>
         {
             var trie = Trie.From(e.TopStacks);
-            var differential = baselineTrie is not null && e != baseline ? Node(trie, trie.Samples, baselineTrie, differential: true) : null;
+            var differential = baselineTrie is not null && e != baseline
+                ? Node(trie, trie.Samples, baselineTrie, differential: true)
+                : null;
             return new FlameGraphs(e.Variant, trie.Samples, e.CpuSamples, Node(trie, trie.Samples, null, differential: false),
                 differential is null ? null : baseline!.Variant, differential);
         }).ToList();

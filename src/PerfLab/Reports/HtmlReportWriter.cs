@@ -133,7 +133,8 @@ public sealed partial class HtmlReportWriter : IReportWriter
         Table(html, ReportContent.Throughput(experiment), "throughput");
         html.Append("<h3>Tail latency</h3>\n");
         Table(html, ReportContent.TailLatency(experiment), "latency");
-        html.Append("<h3>Runtime counters</h3>\n<p class=\"note\">Averages over the measured window of each run (dotnet-counters names), then the median over runs.</p>\n");
+        html.Append("<h3>Runtime counters</h3>\n"
+            + "<p class=\"note\">Averages over the measured window of each run (dotnet-counters names), then the median over runs.</p>\n");
         Table(html, ReportContent.Counters(experiment), "counters");
         html.Append("<h3>Per-request efficiency</h3>\n");
         Table(html, ReportContent.Efficiency(experiment), "efficiency");
@@ -172,7 +173,8 @@ public sealed partial class HtmlReportWriter : IReportWriter
         }
         html.Append($"<li><strong>Load:</strong> {H(experiment.LoadDescription)}; warm-up {H(Fmt.Duration(experiment.Warmup))}, " +
                     $"measured {H(Fmt.Duration(experiment.Duration))} per run.</li>\n");
-        html.Append($"<li><strong>Baseline:</strong> <code>{H(experiment.Baseline)}</code>. {H(ReportContent.RunsLine(experiment))}</li>\n");
+        html.Append($"<li><strong>Baseline:</strong> <code>{H(experiment.Baseline)}</code>. " +
+                    $"{H(ReportContent.RunsLine(experiment))}</li>\n");
         foreach (var (label, text) in EvidenceContent.Facts(experiment))
         {
             html.Append($"<li><strong>{label}:</strong> {H(text)}</li>\n");
@@ -197,7 +199,8 @@ public sealed partial class HtmlReportWriter : IReportWriter
             html.Append($"<p class=\"note\">{H(ReportContent.VerdictLegend)}</p>\n");
             Table(html, ReportContent.Comparisons(experiment), "comparisons");
         }
-        html.Append("<h3>Every run, in run order</h3>\n<p class=\"note\">All-scenario RPS (burst and upload experiments: mean batch time) of each run, with its place in the order (#).</p>\n");
+        html.Append("<h3>Every run, in run order</h3>\n<p class=\"note\">All-scenario RPS (burst and upload experiments: mean batch time) "
+            + "of each run, with its place in the order (#).</p>\n");
         html.Append("<div class=\"side\">\n");
         Table(html, EvidenceContent.RunsInOrder(experiment), "runs");
         html.Append($"<div class=\"charts runorder\" data-experiment=\"{ReportContent.Anchor(experiment)}\"></div>\n</div>\n");
@@ -257,12 +260,14 @@ public sealed partial class HtmlReportWriter : IReportWriter
 
     // The page must make no request at all, not even for a source map when developer tools open.
     private static string StripSourceMap(string script) =>
-        string.Join('\n', script.ReplaceLineEndings("\n").Split('\n').Where(l => !l.StartsWith("//# sourceMappingURL=", StringComparison.Ordinal)));
+        string.Join('\n', script.ReplaceLineEndings("\n").Split('\n')
+            .Where(l => !l.StartsWith("//# sourceMappingURL=", StringComparison.Ordinal)));
 
     private static string Resource(string name)
     {
         using var stream = Assembly.GetExecutingAssembly().GetManifestResourceStream(ResourcePrefix + name)
-            ?? throw new InvalidOperationException($"perflab was built without its embedded {name}; rebuild it (the build runs npm ci for Chart.js, d3 and d3-flame-graph).");
+            ?? throw new InvalidOperationException($"perflab was built without its embedded {name}; rebuild it (the build runs npm ci for "
+                + $"Chart.js, d3 and d3-flame-graph).");
         using var reader = new StreamReader(stream, Encoding.UTF8);
         return reader.ReadToEnd();
     }

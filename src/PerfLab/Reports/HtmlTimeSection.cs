@@ -49,10 +49,13 @@ internal static class HtmlTimeSection
         {
             return;
         }
-        html.Append("<h4>Where threads blocked</h4>\n<p class=\"note\">Each stack is listed root first, the blocking call last.</p>\n<div class=\"callsites\">\n");
+        html.Append("<h4>Where threads blocked</h4>\n"
+            + "<p class=\"note\">Each stack is listed root first, the blocking call last.</p>\n<div class=\"callsites\">\n");
         foreach (var site in sites)
         {
-            html.Append("<details><summary>").Append(TimeContent.Describe(site with { Variant = H(site.Variant) }, m => $"<code>{H(m)}</code>")).Append("</summary>\n<pre>")
+            html.Append("<details><summary>")
+                .Append(TimeContent.Describe(site with { Variant = H(site.Variant) }, m => $"<code>{H(m)}</code>"))
+                .Append("</summary>\n<pre>")
                 .Append(H(string.Join('\n', site.Site.Stack))).Append("</pre></details>\n");
         }
         html.Append("</div>\n");

@@ -38,7 +38,8 @@ public static class JunitWriter
 
     private static List<(string Name, List<JunitCase> Cases)> Suites(CiSummary s) =>
     [
-        ("gates", [.. s.Gates.Select(g => new JunitCase($"{g.Threshold} on {g.Scope}", g.Passed ? null : $"observed {g.Observed}: {g.Threshold} does not hold", null,
+        ("gates", [.. s.Gates.Select(g => new JunitCase($"{g.Threshold} on {g.Scope}",
+            g.Passed ? null : $"observed {g.Observed}: {g.Threshold} does not hold", null,
             $"gate {g.Threshold} on {g.Scope}: observed {g.Observed}, {(g.Passed ? "pass" : "FAIL")}"))]),
         ("claims", [.. s.Claims.Select(c => new JunitCase($"{c.Experiment}: {c.Claim}",
             c.Result is "contrary" or "equivalent" ? $"{c.Result}: ours {c.OurFigure}, seed {c.SeedFigure}" : null,

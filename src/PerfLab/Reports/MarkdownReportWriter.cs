@@ -2,7 +2,10 @@ using PerfLab.Results;
 
 namespace PerfLab.Reports;
 
-/// <summary>report.md: the summary (verdicts, seed reproduction, gates, contents), then provenance and one section per experiment.</summary>
+/// <summary>
+/// report.md: the summary (verdicts, seed reproduction, gates,
+/// contents), then provenance and one section per experiment.
+/// </summary>
 public sealed class MarkdownReportWriter : IReportWriter
 {
     public string Format => "md";
@@ -20,7 +23,8 @@ public sealed class MarkdownReportWriter : IReportWriter
         md.Line();
         if (results.Incomplete)
         {
-            md.Line($"> **Incomplete run:** {Md.Inline(results.IncompleteReason ?? "stopped early")}. The figures cover what was measured before it stopped.");
+            md.Line($"> **Incomplete run:** {Md.Inline(results.IncompleteReason ?? "stopped early")}. The figures cover what "
+                + $"was measured before it stopped.");
             md.Line();
         }
         if (results.MachineNoise is { } noise)
@@ -226,8 +230,10 @@ public sealed class MarkdownReportWriter : IReportWriter
         md.Line();
         foreach (var run in failed)
         {
-            md.Line($"- `{run.Variant}`, repetition {Fmt.Int(run.Repetition)} (run {Fmt.Int(run.Order)}, started {Fmt.Timestamp(run.StartedAt)}): " +
-                    $"{run.Status.ToString().ToLowerInvariant()}{(run.FailureKind is { } kind ? $" ({kind})" : "")}: {Md.Inline(run.FailureReason ?? "no reason recorded")}");
+            md.Line($"- `{run.Variant}`, repetition {Fmt.Int(run.Repetition)} (run {Fmt.Int(run.Order)}, " +
+                $"started {Fmt.Timestamp(run.StartedAt)}): " +
+                $"{run.Status.ToString().ToLowerInvariant()}{(run.FailureKind is { } kind ? $" ({kind})" : "")}: " +
+                $"{Md.Inline(run.FailureReason ?? "no reason recorded")}");
             if (!string.IsNullOrWhiteSpace(run.LogTail))
             {
                 md.Line();

@@ -53,7 +53,9 @@ internal static class MarkdownTimeSection
         md.Line();
         foreach (var site in sites)
         {
-            md.Line($"- {TimeContent.Describe(site with { Variant = Md.Inline(site.Variant) }, m => $"`{Md.Inline(m).Replace("`", "'", StringComparison.Ordinal)}`")}");
+            md.Line($"- {TimeContent.Describe(
+                site with { Variant = Md.Inline(site.Variant) },
+                m => $"`{Md.Inline(m).Replace("`", "'", StringComparison.Ordinal)}`")}");
             if (site.Site.Stack.Count > 0)
             {
                 md.Line();

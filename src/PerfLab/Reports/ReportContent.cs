@@ -120,7 +120,9 @@ internal static class ReportContent
                         .Where(x => x.Scenario == scenario && x.UncorrectedP99Ms is not null)
                         .Select(x => x.UncorrectedP99Ms!.Value)
                         .ToList();
-                    row.Add(values.Count == 0 ? Fmt.Missing : $"{Fmt.Num(Descriptive.Median(values), 2)} (median of {Fmt.Int(values.Count)})");
+                    row.Add(values.Count == 0
+                        ? Fmt.Missing
+                        : $"{Fmt.Num(Descriptive.Median(values), 2)} (median of {Fmt.Int(values.Count)})");
                 }
             }
             rows.Add(row);
@@ -252,7 +254,9 @@ internal static class ReportContent
         {
             var saturated = measured.Count(r => r.GeneratorSaturated);
             line += $". Load generator CPU at most {Fmt.Num(measured.Max(r => r.GeneratorCpuPercent), 0)} % of one core" +
-                    (saturated == 0 ? ", never saturated." : $", saturated in {Fmt.Int(saturated)} of them: those figures understate the SUT.");
+                    (saturated == 0
+                        ? ", never saturated."
+                        : $", saturated in {Fmt.Int(saturated)} of them: those figures understate the SUT.");
         }
         else
         {

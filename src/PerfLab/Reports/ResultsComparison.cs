@@ -18,7 +18,8 @@ public sealed record ComparedFigure(
     Verdict Verdict);
 
 /// <summary>Errors of one experiment, variant and scenario in two result folders, over their successful runs.</summary>
-public sealed record ComparedErrors(string Experiment, string Variant, string Scenario, long ErrorsA, long RequestsA, long ErrorsB, long RequestsB)
+public sealed record ComparedErrors(string Experiment, string Variant, string Scenario, long ErrorsA, long RequestsA, long ErrorsB,
+    long RequestsB)
 {
     public double RateA => RequestsA > 0 ? 100.0 * ErrorsA / RequestsA : double.NaN;
     public double RateB => RequestsB > 0 ? 100.0 * ErrorsB / RequestsB : double.NaN;
@@ -127,11 +128,14 @@ public sealed record ResultsComparison(
             {
                 case Threshold.NoWorse:
                     checks.Add(ThresholdGate.NoWorse(t, $"{LabelB} vs {LabelA}",
-                        Figures.Where(f => t.Covers(f.Scenario)).Select(f => (f.Verdict, $"{f.Experiment} / {f.Variant} {f.Scenario} {f.Metric} {Fmt.Signed(f.ChangePercent)} %"))));
+                        Figures.Where(f => t.Covers(f.Scenario)).Select(f =>
+                            (f.Verdict, $"{f.Experiment} / {f.Variant} {f.Scenario} {f.Metric} {Fmt.Signed(f.ChangePercent)} %"))));
                     break;
                 case Threshold.Change:
-                    checks.AddRange(Figures.Where(f => f.Metric == Metrics.Rps.Key && t.Covers(f.Scenario)).Select(f => new ThresholdCheck(t.Text,
-                        $"{f.Experiment} / {f.Variant} / {f.Scenario}: {LabelB} vs {LabelA}", t.Format(f.ChangePercent), t.Holds(f.ChangePercent))));
+                    checks.AddRange(Figures.Where(f => f.Metric == Metrics.Rps.Key && t.Covers(f.Scenario))
+                        .Select(f => new ThresholdCheck(t.Text,
+                            $"{f.Experiment} / {f.Variant} / {f.Scenario}: {LabelB} vs {LabelA}", t.Format(f.ChangePercent),
+                            t.Holds(f.ChangePercent))));
                     break;
                 default:
                     checks.AddRange(B.Experiments.SelectMany(e => ThresholdGate.Absolute(t, e)));

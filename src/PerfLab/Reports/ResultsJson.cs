@@ -77,7 +77,8 @@ public static class ResultsJson
         var path = Path.Combine(folderOrFile, FileName);
         if (!File.Exists(path))
         {
-            throw new PerfLabException($"'{folderOrFile}' has no {FileName}; is it a result folder written by 'perflab run'?", ExitCode.Usage);
+            throw new PerfLabException($"'{folderOrFile}' has no {FileName}; is it a result folder written by 'perflab run'?",
+                ExitCode.Usage);
         }
         return Read(path);
     }

@@ -10,7 +10,8 @@ namespace PerfLab.Reports;
 internal static class ScalabilityContent
 {
     public const string Intro =
-        "Universal Scalability Law, X(N) = λN / (1 + σ(N−1) + κN(N−1)), fitted by nonlinear least squares to each variant's median " +
+        "Universal Scalability Law, X(N) = λN / (1 + σ(N−1) + κN(N−1)), fitted by nonlinear least squares to each variant's " +
+        "median " +
         "throughput at each number of users: σ is contention (work queueing for one shared resource), κ coherency (the cost of keeping " +
         "shared state consistent, which makes throughput fall past a peak). Intervals are 95 %. The law assumes one app instance and a " +
         "closed model whose users only wait on the app; a variant's lower σ or κ says why it scales better.";
@@ -22,7 +23,8 @@ internal static class ScalabilityContent
             ? Invariant($"predicted peak at {n.Value:0} users [{n.Low:0}, {n.High:0}], {fit.PeakRps:N0} RPS")
             : fit.PeakRps is { } ceiling ? Invariant($"no peak (κ ≤ 0): throughput levels off towards λ/σ = {ceiling:N0} RPS")
             : "no peak and no ceiling within the fit (σ and κ ≤ 0: scales linearly over the users measured)";
-        return Invariant($"{fit.Variant}: λ = {fit.Lambda.Value:0.#} RPS per user, σ = {Param(fit.Sigma)}, κ = {Param(fit.Kappa)}; {peak} (R² {fit.RSquared:0.###}).");
+        return Invariant($"{fit.Variant}: λ = {fit.Lambda.Value:0.#} RPS per user, σ = {Param(fit.Sigma)}, κ = {Param(fit.Kappa)}; ")
+            + Invariant($"{peak} (R² {fit.RSquared:0.###}).");
     }
 
     private static string Param(FitParameter p) => Invariant($"{G(p.Value)} [{G(p.Low)}, {G(p.High)}]");
@@ -37,7 +39,8 @@ internal static class ScalabilityContent
         [
             .. from fit in fits
                from p in fit.Points
-               select (IReadOnlyList<Cell>)[fit.Variant, Fmt.Num(p.Users, 0), Fmt.Num(p.MeasuredRps, 1), Fmt.Num(p.FittedRps, 1), Fmt.Signed(p.ResidualPercent) + " %"],
+               select (IReadOnlyList<Cell>)[fit.Variant, Fmt.Num(p.Users, 0), Fmt.Num(p.MeasuredRps, 1), Fmt.Num(p.FittedRps, 1),
+                   Fmt.Signed(p.ResidualPercent) + " %"],
         ]);
 
     /// <summary>An inline SVG: each variant's measured points (dots) and its fitted curve (line), throughput against users.</summary>
@@ -51,7 +54,8 @@ internal static class ScalabilityContent
             var curve = Enumerable.Range(0, 61).Select(i => 1 + ((maxN - 1) * i / 60.0)).Select(n => (n, Fitted(fit, n), "")).ToList();
             series.Add(new PlotSeries(fit.Variant + " (USL)", curve, Line: true, Dots: false, Colour: v));
             series.Add(new PlotSeries(fit.Variant, [.. fit.Points.Select(p => (p.Users, p.MeasuredRps,
-                Invariant($"{p.Users:0} users: {p.MeasuredRps:0.#} RPS measured, {p.FittedRps:0.#} fitted")))], Line: false, Dots: true, Colour: v));
+                Invariant($"{p.Users:0} users: {p.MeasuredRps:0.#} RPS measured, {p.FittedRps:0.#} fitted")))],
+                Line: false, Dots: true, Colour: v));
         }
         return SvgPlot.Render("usl", "throughput against users with the fitted USL curve", "users (N)", "RPS", series);
     }

@@ -43,11 +43,13 @@ public static class StepSummaryWriter
         }
         foreach (var g in summary.Gates)
         {
-            md.Append(CultureInfo.InvariantCulture, $"- {(g.Passed ? "✓" : "✗")} `{g.Threshold}` on {Cell(g.Scope)}: {Cell(g.Observed)}\n");
+            md.Append(CultureInfo.InvariantCulture,
+                $"- {(g.Passed ? "✓" : "✗")} `{g.Threshold}` on {Cell(g.Scope)}: {Cell(g.Observed)}\n");
         }
         foreach (var c in summary.Claims)
         {
-            md.Append(CultureInfo.InvariantCulture, $"- claim {c.Result}: {Cell(c.Experiment)}: {Cell(c.Claim)} (seed {Cell(c.SeedFigure)}, ours {Cell(c.OurFigure)})\n");
+            md.Append(CultureInfo.InvariantCulture,
+                $"- claim {c.Result}: {Cell(c.Experiment)}: {Cell(c.Claim)} (seed {Cell(c.SeedFigure)}, ours {Cell(c.OurFigure)})\n");
         }
         foreach (var p in summary.Problems)
         {

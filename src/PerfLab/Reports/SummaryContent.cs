@@ -51,7 +51,8 @@ internal static class SummaryContent
                 c.Variant == variant && c.Scenario == Metric.AllScenarios && c.Metric == metric);
             var deciding = Of(key);
             yield return deciding is null
-                ? new SummaryLine(experiment.Name, $"{variant}: no comparison with {experiment.Baseline} (a variant has no successful run)", null, null)
+                ? new SummaryLine(experiment.Name, $"{variant}: no comparison with {experiment.Baseline} (a variant has no successful run)",
+                    null, null)
                     { Baseline = experiment.Baseline }
                 : new SummaryLine(experiment.Name, Sentence(deciding, experiment.Baseline), deciding.Verdict, deciding.ToDecide)
                 {

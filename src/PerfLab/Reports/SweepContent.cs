@@ -12,10 +12,13 @@ internal static class SweepContent
     public static string Heading(SweepResult sweep) => $"Sweep {sweep.Experiment}: {sweep.Title}";
 
     public static string Intro(SweepResult sweep) =>
-        $"Each value of {ConditionNames.Name(sweep.Condition)} ({string.Join(", ", sweep.Values.Select(v => ConditionNames.Value(sweep.Condition, v)))}) " +
-        $"ran as an experiment of its own, in the same interleaved blocks with the same stopping rule; the figures are each variant's change of " +
+        $"Each value of {ConditionNames.Name(sweep.Condition)} " +
+        $"({string.Join(", ", sweep.Values.Select(v => ConditionNames.Value(sweep.Condition, v)))}) " +
+        $"ran as an experiment of its own, in the same interleaved blocks with the same stopping rule; " +
+        $"the figures are each variant's change of " +
         $"{Fmt.Metric(sweep.Metric)} (all scenarios) against `{sweep.Baseline}` at that value, with its 95 % interval and verdict. " +
-        "The crossover is the first value where the change is decided better: the interval excludes zero and the change clears the noise floor.";
+        "The crossover is the first value where the change is decided better: " +
+        "the interval excludes zero and the change clears the noise floor.";
 
     /// <summary>One row per value: the value, the point's experiment, then each variant's change with its interval and verdict.</summary>
     public static ReportTable Changes(SweepResult sweep)

@@ -90,7 +90,8 @@ internal static class HtmlSweepSection
         {
             return;
         }
-        html.Append("<h4>Scalability (USL)</h4>\n<p class=\"note\">").Append(H(ScalabilityContent.Intro)).Append("</p>\n<ul class=\"facts\">\n");
+        html.Append("<h4>Scalability (USL)</h4>\n<p class=\"note\">").Append(H(ScalabilityContent.Intro))
+            .Append("</p>\n<ul class=\"facts\">\n");
         foreach (var fit in fits)
         {
             html.Append("<li>").Append(H(ScalabilityContent.Sentence(fit))).Append("</li>\n");

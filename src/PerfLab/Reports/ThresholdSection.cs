@@ -12,7 +12,8 @@ public static class ThresholdSection
     internal static ReportTable Table(IReadOnlyList<ThresholdCheck> checks) => new(
         [new("threshold", Align.Left), new("on", Align.Left), new("observed"), new("result", Align.Left)],
         [.. checks.Select(c => (IReadOnlyList<Cell>)
-            [new Cell(c.Threshold, Code: true), new Cell(c.Scope), new Cell(c.Observed), new Cell(c.Passed ? "pass" : "FAIL", Strong: !c.Passed)])]);
+            [new Cell(c.Threshold, Code: true), new Cell(c.Scope), new Cell(c.Observed),
+                new Cell(c.Passed ? "pass" : "FAIL", Strong: !c.Passed)])]);
 
     /// <summary>"2 of 9 threshold checks failed" / "all 9 threshold checks passed".</summary>
     public static string Summary(IReadOnlyList<ThresholdCheck> checks)

@@ -42,13 +42,15 @@ internal static class TimeContent
         var evidence = Evidence(experiment);
         var rows = new List<IReadOnlyList<Cell>>
         {
-            Row("traced run", evidence, e => $"repetition {Fmt.Int(e.Repetition)}, {Fmt.Num(e.TracedSeconds, 0)} s, {Fmt.Int(e.Requests)} requests"),
+            Row("traced run", evidence, e =>
+                $"repetition {Fmt.Int(e.Repetition)}, {Fmt.Num(e.TracedSeconds, 0)} s, {Fmt.Int(e.Requests)} requests"),
         };
         foreach (var (key, label) in ComponentsOf(evidence))
         {
             rows.Add(Row($"CPU ms/req: {label}", evidence, e => Ms(e.CpuMsPerRequest.TryGetValue(key, out var v) ? v : null)));
         }
-        rows.Add(Row("CPU ms/req: total", evidence, e => Ms(e.CpuMsPerRequest.Count > 0 ? e.CpuMsPerRequest.Values.Sum() : null), strong: true));
+        rows.Add(Row("CPU ms/req: total", evidence, e => Ms(e.CpuMsPerRequest.Count > 0 ? e.CpuMsPerRequest.Values.Sum() : null),
+            strong: true));
         rows.Add(Row("database ms/req (client)", evidence, e => Ms(e.DatabaseMsPerRequest)));
         rows.Add(Row("lock-blocked ms/req", evidence, e => Ms(e.LockBlockedMsPerRequest)));
         rows.Add(Row("blocking-wait ms/req", evidence, e => Ms(e.BlockingWaitMsPerRequest)));
@@ -79,7 +81,8 @@ internal static class TimeContent
             {
                 continue;
             }
-            string M(Func<DatabaseClientStats, double> pick, int decimals) => Fmt.Num(Descriptive.Median(stats.Select(pick).ToList()), decimals);
+            string M(Func<DatabaseClientStats, double> pick, int decimals) =>
+                Fmt.Num(Descriptive.Median(stats.Select(pick).ToList()), decimals);
             rows.Add(
             [
                 ReportContent.VariantLabel(experiment, variant), M(s => s.CommandsPerRequest, 2), M(s => s.CommandMsPerRequest, 3),
@@ -106,13 +109,17 @@ internal static class TimeContent
 
     /// <summary>"variant: blocking wait in Method, 12 times, 3.4 ms blocked in all", the method through <paramref name="code"/>.</summary>
     public static string Describe(BlockingSite site, Func<string, string> code) =>
-        $"{site.Variant}: {site.Kind} in {code(site.Site.Method)}, {Fmt.Int(site.Site.Count)} times, {Fmt.Num(site.Site.TotalMs, 1)} ms blocked in all";
+        $"{site.Variant}: {site.Kind} in {code(site.Site.Method)}, {Fmt.Int(site.Site.Count)} "
+            + $"times, {Fmt.Num(site.Site.TotalMs, 1)} ms blocked in all";
 
-    private static IReadOnlyList<Cell> Row(string label, IReadOnlyList<VariantEvidence> evidence, Func<VariantEvidence, string> value, bool strong = false) =>
+    private static IReadOnlyList<Cell> Row(string label, IReadOnlyList<VariantEvidence> evidence, Func<VariantEvidence, string> value,
+        bool strong = false) =>
         [new Cell(label, Strong: strong), .. evidence.Select(e => new Cell(value(e), Strong: strong))];
 
     // Three decimals for the CPU components, fewer where waits run to hundreds of milliseconds.
-    private static string Ms(double? value) => value is { } v ? Fmt.Num(v, Math.Abs(v) >= 100 ? 1 : Math.Abs(v) >= 10 ? 2 : 3) : Fmt.Missing;
+    private static string Ms(double? value) => value is { } v
+        ? Fmt.Num(v, Math.Abs(v) >= 100 ? 1 : Math.Abs(v) >= 10 ? 2 : 3)
+        : Fmt.Missing;
 
     private static string Percent(double? share) => share is { } s ? Fmt.Num(s * 100, 1) + " %" : Fmt.Missing;
 }

@@ -19,7 +19,10 @@ public sealed record CapacityResult
     public required CapacityOutcome Outcome { get; init; }
     /// <summary>The highest rate that held (sent and completed per second); null when none did.</summary>
     public double? CapacityRps { get; init; }
-    /// <summary>The lowest rate tried above <see cref="CapacityRps"/> that broke the SLO (the rate asked for); null when none did.</summary>
+    /// <summary>
+    /// The lowest rate tried above <see cref="CapacityRps"/> that
+    /// broke the SLO (the rate asked for); null when none did.
+    /// </summary>
     public double? BreaksAtRps { get; init; }
     /// <summary>The bracket's width relative to <see cref="CapacityRps"/>, in percent; null without both ends.</summary>
     public double? BracketPercent { get; init; }
@@ -43,14 +46,18 @@ public enum CapacityOutcome
     AboveMax,
     /// <summary>The lowest rate tried already broke the SLO (or the target answered errors at every rate).</summary>
     BelowFrom,
-    /// <summary>The generator could not send the rate asked for (or its CPU was saturated): the capacity is at least the last rate that held.</summary>
+    /// <summary>
+    /// The generator could not send the rate asked for (or its CPU was
+    /// saturated): the capacity is at least the last rate that held.
+    /// </summary>
     GeneratorLimit,
     /// <summary>A step ended early (the target stopped answering, or the search was interrupted).</summary>
     Incomplete,
 }
 
 /// <summary>One constant-rate step of a capacity search.</summary>
-/// <param name="Phase">"step" (rising rates), "repeat" (a first step that broke, run once more in case the target was cold) or "bisect" (between the last rate that held and the first that broke).</param>
+/// <param name="Phase">"step" (rising rates), "repeat" (a first step that broke, run once more in case
+/// the target was cold) or "bisect" (between the last rate that held and the first that broke).</param>
 /// <param name="TargetRps">The arrival rate asked of the generator.</param>
 /// <param name="SentRps">Requests the generator actually sent per second of the measured window.</param>
 /// <param name="CompletedRps">Requests that completed per second of the measured window.</param>
@@ -58,9 +65,11 @@ public enum CapacityOutcome
 /// <param name="ErrorPercent">Errors (HTTP status ≥ 400, timeouts, connection errors) in percent of completed requests.</param>
 /// <param name="TrendMs">How much the per-second median latency rose across the window (least-squares fit), in ms.</param>
 /// <param name="Trending">True when <see cref="TrendMs"/> says the queue grew within the step.</param>
-/// <param name="GeneratorLimited">True when the generator, not the target, set the pace (its CPU, or sends behind schedule while the target kept up).</param>
+/// <param name="GeneratorLimited">True when the generator, not the target, set
+/// the pace (its CPU, or sends behind schedule while the target kept up).</param>
 /// <param name="Incomplete">True when the step ended early (the target stopped answering, or the search was interrupted).</param>
-/// <param name="Holds">Whether the step held: SLO latency and errors within their limits, no upward trend, not generator-limited, complete.</param>
+/// <param name="Holds">Whether the step held: SLO latency and errors within
+/// their limits, no upward trend, not generator-limited, complete.</param>
 /// <param name="Reason">Why it broke ("p99 312 ms ≥ 100 ms"), or "holds".</param>
 public sealed record CapacityStep(
     int Index,

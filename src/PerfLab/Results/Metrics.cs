@@ -103,7 +103,8 @@ public static class Metrics
     public static IReadOnlyList<Metric> Efficiency => Of(MetricRole.Efficiency);
 
     /// <summary>The metrics a claim or a comparison may name: compared and batch metrics.</summary>
-    public static IReadOnlyList<Metric> Comparable => [.. All.Where(m => m.Role is MetricRole.Compared or MetricRole.Batch or MetricRole.RunCompared)];
+    public static IReadOnlyList<Metric> Comparable =>
+        [.. All.Where(m => m.Role is MetricRole.Compared or MetricRole.Batch or MetricRole.RunCompared)];
 
     /// <summary>
     /// The figure an experiment is decided on (its stopping rule, sweep and "change" gate): the batch time of a burst or

@@ -21,12 +21,18 @@ public sealed record RunResults
     public string? IncompleteReason { get; init; }
     /// <summary>Sentences about the run as a whole (e.g. each experiment's throughput against the platform ceiling).</summary>
     public IReadOnlyList<string> Notes { get; init; } = [];
-    /// <summary>The CI gates (thresholds from the experiment files and `--threshold`), each checked after the run; empty when none were set.</summary>
+    /// <summary>
+    /// The CI gates (thresholds from the experiment files and `--threshold`), each checked after the run; empty when none were set.
+    /// </summary>
     public IReadOnlyList<ThresholdCheck> Thresholds { get; init; } = [];
-    /// <summary>Experiments that varied one condition: each variant's change along the values (the points are in <see cref="Experiments"/>).</summary>
+    /// <summary>
+    /// Experiments that varied one condition: each variant's change along the values (the points are in <see cref="Experiments"/>).
+    /// </summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public IReadOnlyList<SweepResult>? Sweeps { get; init; }
-    /// <summary>The machine's noise as the run's start found it (a fixed CPU task, the first runs' seconds): the report's first line.</summary>
+    /// <summary>
+    /// The machine's noise as the run's start found it (a fixed CPU task, the first runs' seconds): the report's first line.
+    /// </summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public MachineNoise? MachineNoise { get; init; }
 }
@@ -87,14 +93,20 @@ public sealed record ExperimentResult
     public string? StopReason { get; init; }
     /// <summary>The noise of this experiment's runs taken apart: within a run, run to run, and drift along the invocation.</summary>
     public NoiseBreakdown? Noise { get; init; }
-    /// <summary>The noise of its own slot pairs, throughput and cost, and the smallest change each can decide; null without measured cost.</summary>
+    /// <summary>
+    /// The noise of its own slot pairs, throughput and cost, and the smallest change each can decide; null without measured cost.
+    /// </summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public MachineNoise? MachineNoise { get; init; }
-    /// <summary>The metric whose comparisons decide the verdicts (the experiment file's <c>decide:</c>): rps, cpu-per-request or p99-ms.</summary>
+    /// <summary>
+    /// The metric whose comparisons decide the verdicts (the experiment file's <c>decide:</c>): rps, cpu-per-request or p99-ms.
+    /// </summary>
     public string DecidedBy { get; init; } = "rps";
     /// <summary>Per variant, where its request time goes (from a trace of one of its runs); empty when not traced.</summary>
     public IReadOnlyList<VariantEvidence> Evidence { get; init; } = [];
-    /// <summary>The conditions every variant ran under (a variant may set its own on top; see each run's database path and /info).</summary>
+    /// <summary>
+    /// The conditions every variant ran under (a variant may set its own on top; see each run's database path and /info).
+    /// </summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public Conditions? Conditions { get; init; }
     /// <summary>For a sweep point: the sweep's experiment name and this point's value of its condition.</summary>
@@ -121,11 +133,17 @@ public sealed record NoiseBreakdown
 {
     /// <summary>Coefficient of variation of the per-second RPS inside the measured window, median over runs, in percent.</summary>
     public required double WithinRunCvPercent { get; init; }
-    /// <summary>What that within-run noise alone gives over a whole window: the within-run CV over the square root of the seconds.</summary>
+    /// <summary>
+    /// What that within-run noise alone gives over a whole window: the within-run CV over the square root of the seconds.
+    /// </summary>
     public required double ExpectedRunToRunCvPercent { get; init; }
-    /// <summary>Coefficient of variation of the runs' RPS within each variant, after the drift is taken out, pooled over variants, in percent.</summary>
+    /// <summary>
+    /// Coefficient of variation of the runs' RPS within each variant, after the drift is taken out, pooled over variants, in percent.
+    /// </summary>
     public required double RunToRunCvPercent { get; init; }
-    /// <summary>The trend of RPS along the invocation, in percent per run, from all variants together (each against its own mean).</summary>
+    /// <summary>
+    /// The trend of RPS along the invocation, in percent per run, from all variants together (each against its own mean).
+    /// </summary>
     public required double DriftPercentPerRun { get; init; }
     /// <summary>Share of the variants' spread (in log RPS) that the drift explains, 0..1.</summary>
     public required double DriftShare { get; init; }
@@ -156,7 +174,10 @@ public sealed record RunRecord
     public FailureKind? FailureKind { get; init; }
     public string? LogTail { get; init; }
     public required DateTimeOffset StartedAt { get; init; }
-    /// <summary>What the SUT's /info reported (runtime, GC, thread pool, variant switches); for an app of one's own, what was read from outside (runtime, GC mode).</summary>
+    /// <summary>
+    /// What the SUT's /info reported (runtime, GC, thread pool, variant switches); for an app of one's own, what was read from outside
+    /// (runtime, GC mode).
+    /// </summary>
     public IReadOnlyDictionary<string, string> SutInfo { get; init; } = new Dictionary<string, string>();
     /// <summary>What of the variant was seen in effect (the process environment, the GC mode, /info).</summary>
     public IReadOnlyList<string> Confirmed { get; init; } = [];
@@ -183,10 +204,15 @@ public sealed record RunRecord
     /// <summary>The latency proxy between the SUT and PostgreSQL, configured and measured; null when the SUT connected directly.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public DatabasePathStats? DatabasePath { get; init; }
-    /// <summary>What the SUT's runtime compiled, by tier, during the warm-up and the window; null where its JIT events were not read.</summary>
+    /// <summary>
+    /// What the SUT's runtime compiled, by tier, during the warm-up and the window; null where its JIT events were not read.
+    /// </summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public TieringRecord? Tiering { get; init; }
-    /// <summary>The CPU the kernel charged the app (and the PostgreSQL backends serving it) over exactly the measured window or slots, against the requests completed in them; null when not measured.</summary>
+    /// <summary>
+    /// The CPU the kernel charged the app (and the PostgreSQL backends serving it) over exactly the measured window or slots, against the
+    /// requests completed in them; null when not measured.
+    /// </summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public CpuCost? Cost { get; init; }
     /// <summary>A capacity experiment's search in this run: the capacity found and every step with its figures; else null.</summary>
@@ -215,7 +241,9 @@ public sealed record ScenarioStats
     public IReadOnlyDictionary<string, long> ErrorsByKind { get; init; } = new Dictionary<string, long>();
     /// <summary>Open model only: the same percentiles from the actual send time (not corrected for coordinated omission).</summary>
     public double? UncorrectedP99Ms { get; init; }
-    /// <summary>Requests still in flight when the measured window closed (not counted in Requests or Rps, never dropped silently).</summary>
+    /// <summary>
+    /// Requests still in flight when the measured window closed (not counted in Requests or Rps, never dropped silently).
+    /// </summary>
     public long InFlightAtEnd { get; init; }
     /// <summary>Age in ms of the oldest request in flight when the window closed (0 when none).</summary>
     public double InFlightOldestMs { get; init; }
@@ -276,7 +304,9 @@ public sealed record Comparison
     public string Method { get; init; } = "welch";
     /// <summary>Paired method: how many blocks gave a pair.</summary>
     public int Pairs { get; init; }
-    /// <summary>The smallest change, in percent, this comparison could have called (its interval half-width or the floor, whichever is larger).</summary>
+    /// <summary>
+    /// The smallest change, in percent, this comparison could have called (its interval half-width or the floor, whichever is larger).
+    /// </summary>
     public double? MinimumDetectableEffectPercent { get; init; }
     /// <summary>better, worse, equivalent (the interval within ± the noise floor) or inconclusive.</summary>
     public required Verdict Verdict { get; init; }

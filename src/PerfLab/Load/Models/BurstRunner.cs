@@ -20,7 +20,8 @@ internal sealed class BurstRunner(BurstModel model) : ILoadModelRunner
         var batches = _batchMs;
         if (batches.Count < model.Batches && !stoppedEarly)
         {
-            reasons.Add(string.Create(CultureInfo.InvariantCulture, $"{run.Plan.Name}: time limit reached after {batches.Count} of {model.Batches} batches"));
+            reasons.Add(string.Create(CultureInfo.InvariantCulture,
+                $"{run.Plan.Name}: time limit reached after {batches.Count} of {model.Batches} batches"));
         }
         return new ModelSummary(Burst: new BurstStats(model.BatchSize, [.. batches], batches.Count > 0 ? batches.Average() : 0,
             StudentT.MarginOfError(batches, 0.999), StudentT.StdDev(batches)));

@@ -14,6 +14,10 @@ internal interface ILoadModelRunner
 
     Task RunAsync(ScenarioRun run, LoadPlan plan);
 
-    /// <summary>What this model adds to a scenario's result (schedule, batches or steps); a shortfall goes to <paramref name="reasons"/>.</summary>
-    ModelSummary Summarize(ScenarioRun run, RecordingSnapshot measured, double seconds, bool stoppedEarly, List<string> reasons) => ModelSummary.None;
+    /// <summary>
+    /// What this model adds to a scenario's result (schedule, batches
+    /// or steps); a shortfall goes to <paramref name="reasons"/>.
+    /// </summary>
+    ModelSummary Summarize(ScenarioRun run, RecordingSnapshot measured, double seconds, bool stoppedEarly, List<string> reasons) =>
+        ModelSummary.None;
 }

@@ -14,7 +14,8 @@ internal sealed class OpenRunner(OpenModel model) : ILoadModelRunner
     public ModelSummary Summarize(ScenarioRun run, RecordingSnapshot measured, double seconds, bool stoppedEarly, List<string> reasons)
     {
         var rate = model.Rate;
-        return new ModelSummary(Open: new OpenSchedule(rate, (long)Math.Round(rate * seconds), measured.Sends, measured.LateSends, measured.MaxLagMicros / 1000.0));
+        return new ModelSummary(Open: new OpenSchedule(rate, (long)Math.Round(rate * seconds), measured.Sends, measured.LateSends,
+            measured.MaxLagMicros / 1000.0));
     }
 
     public Task RunAsync(ScenarioRun run, LoadPlan plan)
@@ -30,7 +31,8 @@ internal sealed class OpenRunner(OpenModel model) : ILoadModelRunner
         return Task.WhenAll(tasks);
     }
 
-    private static async Task ConnectionAsync(ScenarioRun run, LoadWorker worker, long start, long end, double ticksPerRequest, int connections)
+    private static async Task ConnectionAsync(ScenarioRun run, LoadWorker worker, long start, long end, double ticksPerRequest,
+        int connections)
     {
         var stop = run.Stop;
         run.UserStarted();

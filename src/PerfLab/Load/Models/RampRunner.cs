@@ -32,9 +32,13 @@ internal sealed class RampRunner(RampModel model) : ILoadModelRunner
         var previousAt = Stopwatch.GetTimestamp();
         for (var step = 0; ; step++)
         {
-            var boundary = step + 1 < model.StepCount ? run.MeasureStart + (long)((step + 1) * model.StepEvery.TotalSeconds * Stopwatch.Frequency) : long.MaxValue;
+            var boundary = step + 1 < model.StepCount
+                ? run.MeasureStart + (long)((step + 1) * model.StepEvery.TotalSeconds * Stopwatch.Frequency)
+                : long.MaxValue;
             var wait = boundary == long.MaxValue ? Timeout.InfiniteTimeSpan : Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), boundary);
-            var finished = await Task.WhenAny(all, wait == Timeout.InfiniteTimeSpan ? Task.Delay(Timeout.Infinite) : Task.Delay(wait < TimeSpan.Zero ? TimeSpan.Zero : wait)).ConfigureAwait(false) == all;
+            var finished = await Task.WhenAny(all, wait == Timeout.InfiniteTimeSpan
+                ? Task.Delay(Timeout.Infinite)
+                : Task.Delay(wait < TimeSpan.Zero ? TimeSpan.Zero : wait)).ConfigureAwait(false) == all;
             var now = Stopwatch.GetTimestamp();
             var current = run.Recorders.Snapshot();
             var d = current.Minus(previous);
