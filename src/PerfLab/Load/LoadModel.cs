@@ -20,12 +20,6 @@ public abstract record LoadModel
     /// <summary>Measured in batches (a count per profile) rather than over a time window: its figure is the batch's mean time.</summary>
     public virtual bool CountsBatches => false;
 
-    /// <summary>
-    /// How long one measured run lasts, as far as it is known before it runs: a timed model fills the profile's duration;
-    /// a counted one ends when its batches are done, the duration only its cap, so its length is not known (null).
-    /// </summary>
-    public TimeSpan? PlannedLength(TimeSpan duration) => CountsBatches ? null : duration;
-
     /// <summary>Its measured window may be served in alternating slots that are merged afterwards (a steady rate or user count).</summary>
     public virtual bool AlternatesInSlots => false;
 

@@ -28,6 +28,12 @@ public sealed record ExperimentDefinition
     public SweepDefinition? Sweep { get; init; }
     /// <summary>False: `perflab run` without names leaves it out (sweeps are long); it runs when named.</summary>
     public bool RunsByDefault { get; init; } = true;
+
+    /// <summary>
+    /// Whether a measured run lasts the profile's duration: false when a scenario counts batches (a burst, an upload),
+    /// which ends when they are done, the duration only its cap.
+    /// </summary>
+    public bool RunsForItsDuration => Scenarios.All(s => !s.Model.CountsBatches);
     /// <summary>Set on a sweep's point: which sweep, and the condition's value here.</summary>
     public SweepPoint? Point { get; init; }
     /// <summary>The user's app this experiment measures; null for the built-in SUT.</summary>

@@ -54,9 +54,8 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
         {
             File.Delete(path);
         }
-        var timed = experiment.Scenarios.All(s => s.Model.PlannedLength(profile.Duration) is not null);
         var (requests, note) = TracedRequests.Divisor(TracedRequests.Between(result, tracedFrom, tracedFrom + Length),
-            measured.Scenarios.Sum(s => s.Rps), trace.TracedSeconds, timed);
+            measured.Scenarios.Sum(s => s.Rps), trace.TracedSeconds, experiment.RunsForItsDuration);
         if (note is not null || requests < TraceFindings.MinRequests)
         {
             trace = trace with { Warnings = [.. trace.Warnings, note ?? TracedRequests.TooFew(requests)] };

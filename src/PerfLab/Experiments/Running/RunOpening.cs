@@ -76,7 +76,7 @@ public static class RunOpening
             var (blocks, variants) = minimum(e);
             var slots = profile.Slots ?? 1;
             // A capacity search's length is its steps', not known before it runs: an estimate, like a count of batches.
-            var known = e.Capacity is null && e.Scenarios.All(s => s.Model.PlannedLength(profile.Duration) is not null);
+            var known = e.Capacity is null && e.RunsForItsDuration;
             var length = e.Capacity is not null ? RunPlan.PlannedRunSeconds(e, profile) - profile.Warmup.TotalSeconds
                 : known ? profile.Duration.TotalSeconds
                 : Math.Min(profile.Duration.TotalSeconds, CountedBatchSeconds * Math.Max(1, profile.Batches));
