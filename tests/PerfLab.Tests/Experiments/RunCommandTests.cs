@@ -384,11 +384,13 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
         var runs = json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray()
             .ToDictionary(r => r.GetProperty("variant").GetString()!, r => r.GetProperty("scenarios")[0]);
-        // A timer-based delay only ever overshoots; 3 ms of slack for a machine shared with other tests.
+        // A timer-based delay only ever overshoots, by about the same for both variants: 8 ms of slack for a machine
+        // shared with the rest of the suite (4.1 ms seen in CI), and the difference between them held closer.
         var fast = runs["fast"].GetProperty("meanMs").GetDouble();
         var slow = runs["slow"].GetProperty("meanMs").GetDouble();
-        Assert.InRange(fast, 20, 24);
-        Assert.InRange(slow, 40, 44);
+        Assert.InRange(fast, 20, 28);
+        Assert.InRange(slow, 40, 48);
+        Assert.InRange(slow - fast, 16, 24);
         // Closed model: throughput is users over latency, counted over each variant's own slots.
         Assert.InRange(runs["fast"].GetProperty("rps").GetDouble(), 0.95 * 4000 / fast, 1.05 * 4000 / fast);
         Assert.InRange(runs["slow"].GetProperty("rps").GetDouble(), 0.95 * 4000 / slow, 1.05 * 4000 / slow);
