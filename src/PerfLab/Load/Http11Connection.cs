@@ -13,9 +13,12 @@ namespace PerfLab.Load;
 /// connection when the server says so, and retries once when the server had closed it while idle. Nothing is
 /// allocated per request and no timer is armed per request: the owner's watchdog calls <see cref="AbortIfOlderThan"/>,
 /// which aborts a request that outlived the timeout. The bytes travel over an <see cref="IConnectionSocket"/>: the
-/// lab's own event loop where the platform has one (<see cref="LoopSocket"/>), else the runtime's sockets.
+/// lab's own event loop where the platform has one (<see cref="LoopSocket"/>), else the runtime's sockets;
+/// <c>newSocket</c> gives another (the microbenchmarks' in-memory socket, which measures the request path
+/// without the kernel).
 /// </summary>
-internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop) : IDisposable
+internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop, Func<IConnectionSocket>? newSocket = null)
+    : IDisposable
 {
     private const long Idle = 0;
     private const long Aborted = -1;
@@ -145,7 +148,7 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
 
     private ValueTask ConnectAsync()
     {
-        var socket = ConnectionSockets.Create();
+        var socket = newSocket is null ? ConnectionSockets.Create() : newSocket();
         // Published before connecting, so that an abort (watchdog or stop) reaches a connect that hangs.
         Volatile.Write(ref _socket, socket);
         return socket.ConnectAsync(endPoint, stop);

@@ -18,14 +18,20 @@ internal sealed class LoadWorker
     public CancellationTokenSource? Timeout;
 
     public LoadWorker(int index, ScenarioRun run)
+        : this(index, run.Plan.Feed.Seed, run.OpenConnection(), run.Stop)
+    {
+    }
+
+    /// <summary>A user on <paramref name="connection"/>, or through HttpClient when it is null.</summary>
+    public LoadWorker(int index, int seed, Http11Connection? connection, CancellationToken stop)
     {
         Index = index;
-        Random = new Random(HashCode.Combine(run.Plan.Feed.Seed, index));
-        Connection = run.OpenConnection();
+        Random = new Random(HashCode.Combine(seed, index));
+        Connection = connection;
         if (Connection is null)
         {
             Buffer = new byte[16 * 1024];
-            Timeout = CancellationTokenSource.CreateLinkedTokenSource(run.Stop);
+            Timeout = CancellationTokenSource.CreateLinkedTokenSource(stop);
         }
     }
 }

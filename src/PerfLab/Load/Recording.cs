@@ -39,6 +39,34 @@ internal sealed class ThreadRecorder(bool uncorrected)
             MaxLagMicros = lag;
         }
     }
+
+    /// <summary>
+    /// One completed request: a response (latency from the intended send time, and from the actual one), or an error
+    /// by kind.
+    /// </summary>
+    public void Record(RequestOutcome outcome, int status, long bytes, long latencyTicks, long uncorrectedTicks)
+    {
+        Requests++;
+        switch (outcome)
+        {
+            case RequestOutcome.Response or RequestOutcome.CheckFailed:
+                CheckFailures += outcome == RequestOutcome.CheckFailed ? 1 : 0;
+                Status[Math.Min(status, StatusSlots - 1)]++;
+                Bytes += bytes;
+                Latency.Record(ScenarioRun.ToMicros(latencyTicks));
+                Uncorrected?.Record(ScenarioRun.ToMicros(uncorrectedTicks));
+                break;
+            case RequestOutcome.Timeout:
+                Timeouts++;
+                break;
+            case RequestOutcome.Refused:
+                Refused++;
+                break;
+            default:
+                ConnectionErrors++;
+                break;
+        }
+    }
 }
 
 /// <summary>

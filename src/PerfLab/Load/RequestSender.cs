@@ -71,36 +71,7 @@ internal sealed class RequestSender(
         {
             return false;
         }
-        Record(recorders.Current, outcome, status, bytes, end - (intended != 0 ? intended : start), end - start);
+        recorders.Current.Record(outcome, status, bytes, end - (intended != 0 ? intended : start), end - start);
         return !context.Stop.IsCancellationRequested;
-    }
-
-    /// <summary>
-    /// One completed request: a response (latency from the intended send time, and from the actual one), or an error
-    /// by kind.
-    /// </summary>
-    private static void Record(ThreadRecorder recorder, RequestOutcome outcome, int status, long bytes, long latencyTicks,
-        long uncorrectedTicks)
-    {
-        recorder.Requests++;
-        switch (outcome)
-        {
-            case RequestOutcome.Response or RequestOutcome.CheckFailed:
-                recorder.CheckFailures += outcome == RequestOutcome.CheckFailed ? 1 : 0;
-                recorder.Status[Math.Min(status, ThreadRecorder.StatusSlots - 1)]++;
-                recorder.Bytes += bytes;
-                recorder.Latency.Record(ScenarioRun.ToMicros(latencyTicks));
-                recorder.Uncorrected?.Record(ScenarioRun.ToMicros(uncorrectedTicks));
-                break;
-            case RequestOutcome.Timeout:
-                recorder.Timeouts++;
-                break;
-            case RequestOutcome.Refused:
-                recorder.Refused++;
-                break;
-            default:
-                recorder.ConnectionErrors++;
-                break;
-        }
     }
 }

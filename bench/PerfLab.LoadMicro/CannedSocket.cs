@@ -1,0 +1,50 @@
+using System.Net;
+using System.Threading.Tasks.Sources;
+using PerfLab.Load.Sockets;
+
+namespace PerfLab.LoadMicro;
+
+/// <summary>
+/// A connection's socket in memory: a send is taken at once, and a receive waits until <see cref="Deliver"/> copies the
+/// canned response into its buffer and completes it on the caller's thread, as the event loop completes a waiting
+/// receive on its own. The request step so suspends and resumes as it does over the kernel, and what is measured is
+/// perflab's code per request without the system calls.
+/// </summary>
+internal sealed class CannedSocket(byte[] response) : IConnectionSocket, IValueTaskSource<int>
+{
+    private ManualResetValueTaskSourceCore<int> _core;
+    private Memory<byte> _buffer;
+
+    public ValueTask ConnectAsync(EndPoint endPoint, CancellationToken ct) => default;
+
+    public ValueTask SendAsync(ReadOnlyMemory<byte> bytes) => default;
+
+    public ValueTask<int> ReceiveAsync(Memory<byte> buffer)
+    {
+        _buffer = buffer;
+        _core.Reset();
+        return new ValueTask<int>(this, _core.Version);
+    }
+
+    /// <summary>The response's event: the waiting receive gets the whole response, and the request step runs on.</summary>
+    public void Deliver()
+    {
+        response.CopyTo(_buffer.Span);
+        _core.SetResult(response.Length);
+    }
+
+    public void Abort()
+    {
+    }
+
+    public void Dispose()
+    {
+    }
+
+    int IValueTaskSource<int>.GetResult(short token) => _core.GetResult(token);
+
+    ValueTaskSourceStatus IValueTaskSource<int>.GetStatus(short token) => _core.GetStatus(token);
+
+    void IValueTaskSource<int>.OnCompleted(Action<object?> continuation, object? state, short token,
+        ValueTaskSourceOnCompletedFlags flags) => _core.OnCompleted(continuation, state, token, flags);
+}
