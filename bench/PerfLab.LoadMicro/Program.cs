@@ -12,4 +12,5 @@ var job = quick
     ? Job.ShortRun.WithIterationCount(15).WithIterationTime(TimeInterval.FromMilliseconds(150)).WithId("Quick")
     : Job.Default;
 var config = DefaultConfig.Instance.AddJob(job.WithToolchain(InProcessEmitToolchain.Instance).AsDefault());
-BenchmarkSwitcher.FromAssembly(typeof(PerfLab.LoadMicro.RequestStepBenchmarks).Assembly).Run(args.Where(a => a != "--quick").ToArray(), config);
+BenchmarkSwitcher.FromAssembly(typeof(PerfLab.LoadMicro.RequestStepBenchmarks).Assembly)
+    .Run(args.Where(a => a != "--quick").ToArray(), config);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Where a generator's CPU goes beyond its system calls: wrk and `perflab load` in turn against the SUT (pinned as in
-# throughput.sh), each sampled by `perf record` (cpu-clock, no call stacks) for SECONDS from its fourth second on
-# (perflab's warm-up and JIT tier-up mostly done). perflab runs with DOTNET_PerfMapEnabled=1, so its JIT-compiled
-# methods have names. Prints per generator the share of its samples by where they fell (the kernel; the generator's
-# own code: wrk's binary, perflab's managed methods; the .NET runtime, its GC and its JIT compiler; libc) and the
-# busiest symbols. Shares, not times: multiply by the CPU per request of throughput.sh for microseconds per request.
+# throughput.sh), each sampled by `perf record` (cpu-clock, no call stacks) for SECONDS from its fourth second on.
+# perflab runs with DOTNET_PerfMapEnabled=1 and DOTNET_EnableWriteXorExecute=0, so its JIT-compiled methods have names
+# (with W^X on, perf sees their code only as memfd:doublemapper). Prints per generator the share of its samples by
+# where they fell (the kernel; the generator's own code: wrk's binary, perflab's managed methods; the .NET runtime, its
+# GC and its JIT compiler; libc) and the busiest symbols. Shares, not times: multiply by the CPU per request of
+# throughput.sh for microseconds per request.
 # Usage: bench/load/profile.sh [seconds=5] [connections=32] [endpoint=/plaintext]
 # Environment: PERFLAB_SOCKETS=runtime for perflab on the runtime's socket engine. Needs perf (linux-perf).
 source "$(dirname "$0")/common.sh"
@@ -31,15 +32,18 @@ summarize() {
   local name="$1" report="$2"
   awk -v n="$name" '
     { pct = $1; sub(/%/, "", pct); dso = $2; sym = ""; for (i = 4; i <= NF; i++) sym = sym (i > 4 ? " " : "") $i
-      place = dso ~ /kernel/ ? "kernel" : dso ~ /^perf-|JIT|\.dll$/ ? "managed code" : dso ~ /clrjit/ ? "JIT compiler" \
+      place = dso ~ /kernel/ ? "kernel" : dso ~ /^perf-|JIT|\.dll$|doublemapper/ ? "managed code" \
+        : dso ~ /clrjit/ ? "JIT compiler" \
         : dso ~ /coreclr/ ? (sym ~ /gc_heap|GCHeap|WKS::|SVR::/ ? "GC" : "runtime") : dso ~ /^libc/ ? "libc" \
         : dso == "wrk" ? "wrk" : "other (" dso ")"
       share[place] += pct; if (++k <= 10) top = top sprintf("    %6.2f%%  %s  %s\n", pct, dso, sym) }
-    END { printf "%s, share of its CPU samples:", n; for (p in share) printf " %s %.1f%%;", p, share[p]; printf "\n  busiest symbols:\n%s", top }' "$report"
+    END { printf "%s, share of its CPU samples:", n; for (p in share) printf " %s %.1f%%;", p, share[p]
+          printf "\n  busiest symbols:\n%s", top }' "$report"
 }
 
 sample "$RESULTS/perf-wrk" wrk -t1 -c "$C" -d "$((S + 5))s" "$BASE$EP"
-sample "$RESULTS/perf-perflab" env DOTNET_PerfMapEnabled=1 dotnet "$PERFLAB" load "$BASE$EP" -c "$C" -d "$((S + 5))s" -w 0s
+sample "$RESULTS/perf-perflab" env DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 \
+  dotnet "$PERFLAB" load "$BASE$EP" -c "$C" -d "$((S + 5))s" -w 0s
 echo "${PERFLAB_SOCKETS:+PERFLAB_SOCKETS=$PERFLAB_SOCKETS }bench/load/profile.sh $S $C $EP ($(machine_note))"
 summarize wrk "$RESULTS/perf-wrk.txt"
 summarize perflab "$RESULTS/perf-perflab.txt"

@@ -52,16 +52,21 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
     public static EndPoint EndPointOf(Uri uri) =>
         IPAddress.TryParse(uri.IdnHost, out var ip) ? new IPEndPoint(ip, uri.Port) : new DnsEndPoint(uri.IdnHost, uri.Port);
 
+    /// <inheritdoc cref="SendAsync(ReadOnlyMemory{byte}, long)"/>
+    public ValueTask<Http11Response> SendAsync(ReadOnlyMemory<byte> request) => SendAsync(request, Stopwatch.GetTimestamp());
+
     /// <summary>
     /// Sends <paramref name="request"/> (connecting first if needed) and reads the whole response. Throws
     /// <see cref="SocketException"/>, <see cref="IOException"/>, <see cref="ObjectDisposedException"/> or
     /// <see cref="OperationCanceledException"/> on failure; <see cref="TimedOut"/> then tells a timeout apart.
+    /// <paramref name="sentAt"/>: the caller's Stopwatch timestamp of the send, which the timeout counts from (the
+    /// caller's clock read serves both: one read per edge of a request).
     /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<Http11Response> SendAsync(ReadOnlyMemory<byte> request)
+    public async ValueTask<Http11Response> SendAsync(ReadOnlyMemory<byte> request, long sentAt)
     {
         _timedOut = false;
-        Volatile.Write(ref _busySince, Stopwatch.GetTimestamp());
+        Volatile.Write(ref _busySince, sentAt);
         try
         {
             for (var attempt = 1; ; attempt++)

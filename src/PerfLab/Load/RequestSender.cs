@@ -47,7 +47,7 @@ internal sealed class RequestSender(
         {
             try
             {
-                var response = await connection.SendAsync(context.Template.For(index, ref worker.Scratch)).ConfigureAwait(false);
+                var response = await connection.SendAsync(context.Template.For(index, ref worker.Scratch), start).ConfigureAwait(false);
                 status = response.Status;
                 bytes = response.BodyBytes;
                 outcome = context.Checks.KeepsBody && context.Checks.Fail(status, connection)

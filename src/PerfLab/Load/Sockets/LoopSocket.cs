@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Threading.Tasks.Sources;
 
 namespace PerfLab.Load.Sockets;
 
@@ -13,13 +14,17 @@ namespace PerfLab.Load.Sockets;
 /// (used only to create, connect, shut down and close it), so an abort from another thread can never reach a
 /// descriptor number reused since.
 /// </summary>
-internal sealed class LoopSocket(EpollLoop loop) : IConnectionSocket
+internal sealed class LoopSocket : IConnectionSocket, IValueTaskSource<int>
 {
     private const int SolSocket = 1;
     private const int SoError = 4;
 
+    private readonly EpollLoop _loop;
     private readonly Readiness _readable = new();
     private readonly Readiness _writable = new();
+    private readonly Action _onReadable;
+    private ManualResetValueTaskSourceCore<int> _received; // RunContinuationsAsynchronously stays false: inline
+    private Memory<byte> _receiveBuffer;
     private Socket? _socket;
     private int _fd = -1;
     private int _slot = -1;
@@ -27,6 +32,12 @@ internal sealed class LoopSocket(EpollLoop loop) : IConnectionSocket
     private volatile bool _connecting;
     private int _emptyAt;   // the readable event count when a read last found the socket empty
     private bool _lastReadFull;  // the last read filled its buffer: more may be waiting without a new event
+
+    public LoopSocket(EpollLoop loop)
+    {
+        _loop = loop;
+        _onReadable = OnReadable;
+    }
 
     public async ValueTask ConnectAsync(EndPoint endPoint, CancellationToken ct)
     {
@@ -65,7 +76,7 @@ internal sealed class LoopSocket(EpollLoop loop) : IConnectionSocket
             // In progress: registered now (a socket not yet connecting would report an event at once), the loop
             // reports the connect's outcome as the first writable event.
             var seen = _writable.Events;
-            _slot = loop.Register(this, _fd);
+            _slot = _loop.Register(this, _fd);
             _connecting = true;
             Interlocked.MemoryBarrier(); // against Abort's flag, written on another thread (a store then a load each)
             try
@@ -85,7 +96,7 @@ internal sealed class LoopSocket(EpollLoop loop) : IConnectionSocket
             }
             return;
         }
-        _slot = loop.Register(this, _fd);
+        _slot = _loop.Register(this, _fd);
     }
 
     /// <summary>SO_ERROR: how a non-blocking connect ended (0: connected).</summary>
@@ -148,23 +159,72 @@ internal sealed class LoopSocket(EpollLoop loop) : IConnectionSocket
                 return new ValueTask<int>(n);
             }
         }
-        return ReceiveLaterAsync(buffer, seen);
+        _receiveBuffer = buffer;
+        _received.Reset();
+        var version = _received.Version;
+        ReceiveWhenReadable(seen);
+        return new ValueTask<int>(this, version);
     }
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<int> ReceiveLaterAsync(Memory<byte> buffer, int seen)
+    /// <summary>
+    /// Receives into the waiting buffer as soon as the socket has bytes: now if an event came since
+    /// <paramref name="seen"/>, else from the loop's thread when the next one does (<see cref="_onReadable"/>). The
+    /// caller awaits <see cref="_received"/> directly, without a state machine of this socket's in between.
+    /// </summary>
+    private void ReceiveWhenReadable(int seen)
     {
         while (true)
         {
-            await _readable.WaitAsync(seen).ConfigureAwait(false);
-            seen = _readable.Events;
-            var n = Receive(buffer.Span, seen);
-            if (n >= 0)
+            var readable = _readable.WaitAsync(seen);
+            if (!readable.IsCompleted)
             {
-                return n;
+                readable.ConfigureAwait(false).GetAwaiter().UnsafeOnCompleted(_onReadable);
+                return;
+            }
+            seen = _readable.Events;
+            if (TryCompleteReceive(seen))
+            {
+                return;
             }
         }
     }
+
+    private void OnReadable()
+    {
+        var seen = _readable.Events;
+        if (!TryCompleteReceive(seen))
+        {
+            ReceiveWhenReadable(seen); // a stale event: the bytes it announced were read already
+        }
+    }
+
+    /// <summary>Completes the waiting receive with its bytes (or its error); false when the socket had none.</summary>
+    private bool TryCompleteReceive(int seen)
+    {
+        int n;
+        try
+        {
+            n = Receive(_receiveBuffer.Span, seen);
+        }
+        catch (Exception ex)
+        {
+            _received.SetException(ex);
+            return true;
+        }
+        if (n < 0)
+        {
+            return false;
+        }
+        _received.SetResult(n);
+        return true;
+    }
+
+    int IValueTaskSource<int>.GetResult(short token) => _received.GetResult(token);
+
+    ValueTaskSourceStatus IValueTaskSource<int>.GetStatus(short token) => _received.GetStatus(token);
+
+    void IValueTaskSource<int>.OnCompleted(Action<object?> continuation, object? state, short token,
+        ValueTaskSourceOnCompletedFlags flags) => _received.OnCompleted(continuation, state, token, flags);
 
     /// <summary>Bytes received (0: the server closed), or -1 when there were none; <paramref name="seen"/>: events before.</summary>
     private int Receive(Span<byte> buffer, int seen)
@@ -252,7 +312,7 @@ internal sealed class LoopSocket(EpollLoop loop) : IConnectionSocket
         }
         if (_slot >= 0)
         {
-            loop.Unregister(_slot, _fd);
+            _loop.Unregister(_slot, _fd);
             _slot = -1;
         }
         socket.Dispose();
