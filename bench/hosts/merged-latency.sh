@@ -20,12 +20,14 @@ fi
 
 lab_up app gen-1 gen-2 gen-3 gen-4
 in_ns "${LAB_NS[app]}" dotnet "$SUT" --urls "http://${LAB_ADDR[app]}:5000" >"$OUT/sut.log" 2>&1 &
-SUT_PID=$!
+STARTER=$!
 for _ in $(seq 1 300); do
   grep -q "listening on" "$OUT/sut.log" && break
-  kill -0 "$SUT_PID" 2>/dev/null || { echo "the SUT exited:" >&2; cat "$OUT/sut.log" >&2; exit 3; }
+  kill -0 "$STARTER" 2>/dev/null || { echo "the SUT exited:" >&2; cat "$OUT/sut.log" >&2; exit 3; }
   sleep 0.1
 done
+# The SUT's own process (the background job is the shell that started it): its CPU is read from /proc.
+SUT_PID="$(pgrep -f "PerfLab.Sut.dll --urls http://${LAB_ADDR[app]}:5000" | head -1)"
 URL="http://${LAB_ADDR[app]}:5000/weatherforecast-async?ms=150"
 note="Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')),"
 note="$note load average before: $(cut -d' ' -f1-3 /proc/loadavg); commit $(git -C "$REPO" rev-parse --short HEAD)."
