@@ -42,7 +42,8 @@ def deciding(experiment):
 
 
 def fmt(c):
-    return f"{c['changePercent']:+.1f} % [{c['lowPercent']:+.1f}, {c['highPercent']:+.1f}]" if c else "-"
+    # results.json writes a figure it could not compute as the string "NaN".
+    return f"{float(c['changePercent']):+.1f} % [{float(c['lowPercent']):+.1f}, {float(c['highPercent']):+.1f}]" if c else "-"
 
 
 rows, verdicts, logs, costs = [], {}, [], []
@@ -60,11 +61,12 @@ for folder in sys.argv[1:]:
         for c in (c for c in alls if c["metric"] == key):
             rps = next((r for r in alls if r["metric"] == "rps" and r["variant"] == c["variant"]), None)
             rows.append(f"| {folder.rstrip('/').split('/')[-1]} | {e['blocks']} | {key} | {fmt(c)} | {c.get('method')} "
-                        f"| **{c['verdict']}** | {fmt(rps)} {rps['verdict'] if rps else ''} |")
+                        f"| {float(c['noiseFloorPercent']):.1f} % | **{c['verdict']}** | {fmt(rps)} {rps['verdict'] if rps else ''} |")
             verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
-            logs.append(math.log1p(c["changePercent"] / 100))
-print("| run | blocks | deciding metric | its all-scenario change [95 % interval] | method | verdict | RPS change beside it |")
-print("|---|---|---|---|---|---|---|")
+            if math.isfinite(float(c["changePercent"])):
+                logs.append(math.log1p(float(c["changePercent"]) / 100))
+print("| run | blocks | deciding metric | its all-scenario change [95 % interval] | method | floor | verdict | RPS change beside it |")
+print("|---|---|---|---|---|---|---|---|")
 print("\n".join(rows))
 if costs:
     costs.sort()
