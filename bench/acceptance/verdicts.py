@@ -1,5 +1,7 @@
-"""Counts the verdicts of result folders (python3 verdicts.py FOLDER...): per folder the primary comparison (all-scenario
-RPS) with its interval and verdict, then how many called a difference, with an exact (Clopper-Pearson) 95 % interval."""
+"""Counts the verdicts of result folders (python3 verdicts.py FOLDER...): per folder the deciding comparison (the
+all-scenario comparison of the experiment's decidedBy metric: cost per request for orders.yaml, RPS where no cost was
+measured) with its interval and verdict, the RPS change beside it, then how many called a difference, with an exact
+(Clopper-Pearson) 95 % interval, and the plain variant's CPU per request (to size EXTRA as 5 % of it)."""
 import json
 import math
 import sys
@@ -32,20 +34,44 @@ def t975(df):
     return table.get(df) or table[min((k for k in table if k >= df), default=29)]
 
 
-rows, verdicts, logs = [], {}, []
+def deciding(experiment):
+    """The all-scenario comparisons of the deciding metric, RPS when that metric was not compared (as perflab falls back)."""
+    alls = [c for c in experiment["comparisons"] if c["scenario"] == "all"]
+    key = experiment.get("decidedBy") or "rps"
+    return key if any(c["metric"] == key for c in alls) else "rps", alls
+
+
+def fmt(c):
+    # results.json writes a figure it could not compute as the string "NaN".
+    return f"{float(c['changePercent']):+.1f} % [{float(c['lowPercent']):+.1f}, {float(c['highPercent']):+.1f}]" if c else "-"
+
+
+rows, verdicts, logs, costs = [], {}, [], []
 for folder in sys.argv[1:]:
-    with open(f"{folder}/results.json", encoding="utf-8") as f:
-        results = json.load(f)
+    try:
+        with open(f"{folder}/results.json", encoding="utf-8") as f:
+            results = json.load(f)
+    except FileNotFoundError:
+        print(f"{folder}: no results.json (the invocation failed; see {folder}.log)", file=sys.stderr)
+        continue
     for e in results["experiments"]:
-        for c in e["comparisons"]:
-            if c["scenario"] == "all" and c["metric"] == "rps":
-                rows.append(f"| {folder.rstrip('/').split('/')[-1]} | {e['blocks']} | {c['changePercent']:+.1f} % "
-                            f"[{c['lowPercent']:+.1f}, {c['highPercent']:+.1f}] | {c.get('method')} | {c['verdict']} |")
-                verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
-                logs.append(math.log1p(c["changePercent"] / 100))
-print("| run | blocks | all-scenario RPS change [95 % interval] | method | verdict |")
-print("|---|---|---|---|---|")
+        costs += [r["cost"]["msPerRequest"] for r in e["runs"]
+                  if r.get("cost") and r["variant"] == e["baseline"] and r["status"] == "Ok"]
+        key, alls = deciding(e)
+        for c in (c for c in alls if c["metric"] == key):
+            rps = next((r for r in alls if r["metric"] == "rps" and r["variant"] == c["variant"]), None)
+            rows.append(f"| {folder.rstrip('/').split('/')[-1]} | {e['blocks']} | {key} | {fmt(c)} | {c.get('method')} "
+                        f"| {float(c['noiseFloorPercent']):.1f} % | **{c['verdict']}** | {fmt(rps)} {rps['verdict'] if rps else ''} |")
+            verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
+            if math.isfinite(float(c["changePercent"])):
+                logs.append(math.log1p(float(c["changePercent"]) / 100))
+print("| run | blocks | deciding metric | its all-scenario change [95 % interval] | method | floor | verdict | RPS change beside it |")
+print("|---|---|---|---|---|---|---|---|")
 print("\n".join(rows))
+if costs:
+    costs.sort()
+    print(f"\nbaseline's CPU per request over {len(costs)} runs: median {costs[len(costs) // 2]:.3f} ms "
+          f"(range {costs[0]:.3f}-{costs[-1]:.3f}); 5 % of the median: {costs[len(costs) // 2] * 50:.0f} µs")
 n = sum(verdicts.values())
 for verdict, k in sorted(verdicts.items()):
     low, high = clopper_pearson(k, n)

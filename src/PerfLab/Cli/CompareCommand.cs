@@ -110,8 +110,9 @@ public static class CompareCommand
         public Option<TimeSpan?> Budget { get; } = RunTuningOptions.Budget();
 
         public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
-            "A CI gate checked after the run, e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (RPS "
-            + "against the baseline), \"no-worse\"; repeatable. A failing gate exits with 5.");
+            "A CI gate checked after the run, e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (the deciding metric's "
+            + "change against the baseline, better positive; \"rps-change>-5%\" for RPS alone), \"no-worse\"; repeatable. "
+            + "A failing gate exits with 5.");
 
         public OutputOptions Ci { get; } = new();
 

@@ -24,11 +24,13 @@ public static class CompareResultsCommand
             HelpName = "file",
         };
         var thresholds = ThresholdOptions.Create(
-            "A CI gate: \"p99<250ms\", \"errors<1%\", \"rps>1000\" on B; \"change>-5%\" (each RPS figure, B against A), \"no-worse\" (no "
-                + "verdict worse); repeatable. A failing gate exits with 5.");
+            "A CI gate: \"p99<250ms\", \"errors<1%\", \"rps>1000\" on B; \"change>-5%\" (each figure of the deciding metric, B "
+                + "against A, better positive; \"rps-change>-5%\" for RPS alone), \"no-worse\" (no verdict worse); repeatable. "
+                + "A failing gate exits with 5.");
 
         var command = new Command("compare-results",
-            "Compare two result folders: RPS, mean and p99 latency and errors of each experiment, variant and scenario, B against A, with "
+            "Compare two result folders: RPS, mean and p99 latency, CPU per request (where measured) and errors of each experiment, "
+                + "variant and scenario, B against A, with "
                 + "a verdict; optionally gated by thresholds.");
         command.Arguments.Add(a);
         command.Arguments.Add(b);

@@ -74,7 +74,8 @@ public static class RunCommand
 
         public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
             "A CI gate checked after the run, on every experiment (beside its file's thresholds:), e.g. \"p99<250ms\", \"errors<1%\", "
-                + "\"change>-5%\" (RPS against the baseline), \"no-worse\"; repeatable. A failing gate exits with 5.");
+                + "\"change>-5%\" (the deciding metric's change against the baseline, better positive: RPS, or a cost drop; "
+                + "\"rps-change>-5%\" for RPS alone), \"no-worse\"; repeatable. A failing gate exits with 5.");
 
         public Option<TimeSpan?> Budget { get; } = RunTuningOptions.Budget();
 

@@ -21,6 +21,12 @@ public static class PerfLabSettings
     /// <summary>Set by perflab for the shell that starts the SUT: where the SUT's output goes.</summary>
     public const string SutLog = "PERFLAB_SUT_LOG";
 
+    /// <summary>
+    /// Set by the ./perflab script before it builds: when the invocation began, in Unix milliseconds, so that a budget
+    /// counts the build too (<see cref="Invocation"/>).
+    /// </summary>
+    public const string InvokedAt = "PERFLAB_INVOKED_AT";
+
     /// <summary>The settings a user may set (the ones a clean test process removes from its children).</summary>
     public static readonly IReadOnlyList<string> UserSettings = [CacheDir, DataDir, PgBinDir, ConnectionString];
 }

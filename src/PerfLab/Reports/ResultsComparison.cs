@@ -95,6 +95,10 @@ public sealed record ResultsComparison(
                 {
                     figures.Add(Figure(ea, eb, variant, Metric.AllScenarios, Metrics.BatchMeanMs.Key, sa?.BatchMeanMs, sb?.BatchMeanMs));
                 }
+                if (CostOf(ea, variant) is var costA && CostOf(eb, variant) is var costB && (costA is not null || costB is not null))
+                {
+                    figures.Add(Figure(ea, eb, variant, Metric.AllScenarios, Metrics.CpuPerRequest.Key, costA, costB));
+                }
             }
         }
         onlyB.AddRange(b.Experiments.Where(e => a.Experiments.All(x => x.Name != e.Name)).Select(e => $"experiment {e.Name}"));
@@ -113,7 +117,7 @@ public sealed record ResultsComparison(
 
     /// <summary>
     /// This comparison with <paramref name="thresholds"/> checked: latency, RPS and errors on B's own runs, "change" on
-    /// each RPS figure of B against A, "no-worse" on every figure's verdict.
+    /// each figure of B against A of the experiment's deciding metric (or the one named), "no-worse" on every verdict.
     /// </summary>
     public ResultsComparison WithGates(IReadOnlyList<Threshold> thresholds)
     {
@@ -132,10 +136,7 @@ public sealed record ResultsComparison(
                             (f.Verdict, $"{f.Experiment} / {f.Variant} {f.Scenario} {f.Metric} {Fmt.Signed(f.ChangePercent)} %"))));
                     break;
                 case Threshold.Change:
-                    checks.AddRange(Figures.Where(f => f.Metric == Metrics.Rps.Key && t.Covers(f.Scenario))
-                        .Select(f => new ThresholdCheck(t.Text,
-                            $"{f.Experiment} / {f.Variant} / {f.Scenario}: {LabelB} vs {LabelA}", t.Format(f.ChangePercent),
-                            t.Holds(f.ChangePercent))));
+                    checks.AddRange(Changes(t));
                     break;
                 default:
                     checks.AddRange(B.Experiments.SelectMany(e => ThresholdGate.Absolute(t, e)));
@@ -143,6 +144,39 @@ public sealed record ResultsComparison(
             }
         }
         return this with { Thresholds = checks };
+    }
+
+    /// <summary>
+    /// "change" on every experiment both folders have: the figures of its deciding metric (B's <c>decide:</c>, when
+    /// both sides measured it; else batch time or RPS), or of the metric the threshold names, better positive.
+    /// </summary>
+    private IEnumerable<ThresholdCheck> Changes(Threshold t)
+    {
+        foreach (var experiment in Figures.Select(f => f.Experiment).Distinct())
+        {
+            var figures = Figures.Where(f => f.Experiment == experiment).ToList();
+            var eb = B.Experiments.First(e => e.Name == experiment);
+            var compared = figures.Where(f => double.IsFinite(f.ChangePercent)).Select(f => f.Metric).ToHashSet();
+            var key = ChangeGate.MetricKey(t, Deciding.Key(compared, eb.DecidedBy), oneOfSeveral: t.Scenario is not null);
+            var read = figures.Where(f => f.Metric == key && t.Covers(f.Scenario)).ToList();
+            if (read.Count == 0 && (t.Scenario is null || eb.Scenarios.Contains(t.Scenario)))
+            {
+                yield return ChangeGate.Missing(t, $"{experiment}: {LabelB} vs {LabelA}", key);
+            }
+            foreach (var f in read)
+            {
+                yield return ChangeGate.Check(t, $"{f.Experiment} / {f.Variant} / {f.Scenario}: {LabelB} vs {LabelA}", key,
+                    f.ChangePercent);
+            }
+        }
+    }
+
+    /// <summary>A variant's CPU per request over its successful runs; null when none measured it.</summary>
+    private static Estimate? CostOf(ExperimentResult experiment, string variant)
+    {
+        var costs = experiment.Runs.Where(r => r.Variant == variant && r.Status == RunStatus.Ok)
+            .Select(r => Metrics.CpuPerRequest.Read(r, Metric.AllScenarios)).Where(double.IsFinite).ToList();
+        return costs.Count == 0 ? null : Statistics.Estimate(costs);
     }
 
     private static ComparedErrors ErrorsOf(ExperimentResult ea, ExperimentResult eb, string variant, string scenario)

@@ -10,13 +10,14 @@ public static class Deciding
     /// The metric key whose all-scenario comparisons decide: the one asked for when it was compared, else the batch
     /// time of a burst or upload experiment, else RPS (cost needs the app's CPU, which only the app's machine reads).
     /// </summary>
-    public static string Key(IEnumerable<Comparison> comparisons, string asked)
-    {
-        var compared = comparisons.Where(c => c.Scenario == Metric.AllScenarios).Select(c => c.Metric).ToHashSet();
-        return compared.Contains(asked) ? asked
-            : compared.Contains(Metrics.BatchMeanMs.Key) ? Metrics.BatchMeanMs.Key
-            : Metrics.Rps.Key;
-    }
+    public static string Key(IEnumerable<Comparison> comparisons, string asked) =>
+        Key(comparisons.Where(c => c.Scenario == Metric.AllScenarios).Select(c => c.Metric).ToHashSet(), asked);
+
+    /// <summary>The deciding key among the metric keys <paramref name="compared"/> (any scenario's, as compare-results has them).</summary>
+    public static string Key(IReadOnlySet<string> compared, string asked) =>
+        compared.Contains(asked) ? asked
+        : compared.Contains(Metrics.BatchMeanMs.Key) ? Metrics.BatchMeanMs.Key
+        : Metrics.Rps.Key;
 
     /// <summary>The key that decides an experiment's verdicts (see <see cref="Key(IEnumerable{Comparison}, string)"/>).</summary>
     public static string Key(ExperimentResult experiment) => Key(experiment.Comparisons, experiment.DecidedBy);

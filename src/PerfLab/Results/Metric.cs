@@ -43,8 +43,8 @@ public sealed record Metric
     /// <summary>The names a threshold may use for it, k6's first ("p99", "mean").</summary>
     public IReadOnlyList<string> ThresholdNames { get; init; } = [];
     /// <summary>
-    /// An experiment's own figure, compared first (the summary's, the stopping rule's, the "change" gate's): throughput,
-    /// a burst's batch time, or a capacity experiment's capacity.
+    /// An experiment's own figure, compared first (the summary's, and the deciding one unless decide: names another):
+    /// throughput, a burst's batch time, or a capacity experiment's capacity.
     /// </summary>
     public bool Primary { get; init; }
     /// <summary>A change in words, {0} the amount: "serves {0} more requests than"; by default "has a {0} higher HEADER than".</summary>

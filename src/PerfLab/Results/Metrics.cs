@@ -107,12 +107,10 @@ public static class Metrics
         [.. All.Where(m => m.Role is MetricRole.Compared or MetricRole.Batch or MetricRole.RunCompared)];
 
     /// <summary>
-    /// The figure an experiment is decided on (its stopping rule, sweep and "change" gate): the batch time of a burst or
-    /// upload experiment, else the throughput.
+    /// An experiment's own figure (its sweep's, and the deciding one when cost or latency was not compared): the batch
+    /// time of a burst or upload experiment, else the throughput.
     /// </summary>
     public static Metric Primary(bool batches) => batches ? BatchMeanMs : Rps;
-
-    public static bool IsPrimary(string key) => Find(key)?.Primary == true;
 
     /// <summary>An entry by its key; null when there is none.</summary>
     public static Metric? Find(string key) => All.FirstOrDefault(m => m.Key == key);

@@ -6,11 +6,13 @@ namespace PerfLab.Results;
 
 /// <summary>
 /// A CI gate, written as k6 writes thresholds: <c>p99&lt;250ms</c>, <c>mean&lt;=20ms</c>, <c>rps&gt;1000</c>,
-/// <c>errors&lt;1%</c> (or a count, <c>errors&lt;=0</c>), <c>change&gt;-5%</c> (the RPS change against the baseline;
-/// in <c>compare-results</c>, B against A), or <c>no-worse</c> (no verdict is "worse"). Latency, RPS and errors hold
-/// for every variant and scenario: the median over a variant's successful runs of each run's figure. A scenario name
-/// and a colon in front (<c>order: p99&lt;250ms</c>, as k6 tags a threshold) limit a threshold to that scenario; a
-/// scoped <c>change</c> reads that scenario's RPS change, a scoped <c>no-worse</c> only its verdicts.
+/// <c>errors&lt;1%</c> (or a count, <c>errors&lt;=0</c>), <c>change&gt;-5%</c> (the change of the experiment's deciding
+/// metric against the baseline, better positive; in <c>compare-results</c>, B against A; <c>rps-change&gt;-5%</c> or
+/// <c>cost-change&gt;-3%</c> name the metric, see <see cref="ChangeGate"/>), or <c>no-worse</c> (no verdict is "worse").
+/// Latency, RPS and errors hold for every variant and scenario: the median over a variant's successful runs of each
+/// run's figure. A scenario name and a colon in front (<c>order: p99&lt;250ms</c>, as k6 tags a threshold) limit a
+/// threshold to that scenario; a scoped <c>change</c> reads that scenario's change, a scoped <c>no-worse</c> only its
+/// verdicts.
 /// </summary>
 public sealed partial record Threshold(string Text, string Metric, string Operator, double Value, bool Percent)
 {
@@ -19,6 +21,9 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
 
     /// <summary>Whether the threshold covers <paramref name="scenario"/> (a name, or "all" for the combined figures).</summary>
     public bool Covers(string scenario) => Scenario is null || Scenario == scenario;
+
+    /// <summary>A change threshold's metric key when it names one (<c>rps-change</c>); null: the deciding metric's.</summary>
+    public string? ChangeOf { get; init; }
 
     public const string NoWorse = "no-worse";
     public const string Change = "change";
@@ -31,8 +36,8 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
 
     public static readonly string Syntax =
         $"a threshold is METRIC<VALUE or METRIC>VALUE (also <=, >=): {Metrics.ThresholdSpellings(m => m.Unit == "ms")} with ms or s " +
-        "(e.g. p99<250ms), rps>1000, cpu-per-request<1.5ms, errors<1% or errors<=0, change>-5% (RPS change "
-            + "against the baseline), or no-worse";
+        "(e.g. p99<250ms), rps>1000, cpu-per-request<1.5ms, errors<1% or errors<=0, change>-5% (the deciding metric's "
+            + "change against the baseline, better positive; rps-change>-5% or cost-change>-3% for one metric), or no-worse";
 
     [GeneratedRegex(@"^\s*(?<metric>[a-z][a-z0-9.-]*)\s*(?<op><=|>=|<|>)\s*(?<value>[-+]?[0-9]+(\.[0-9]+)?)\s*(?<unit>ms|s|%)?\s*$",
         RegexOptions.IgnoreCase)]
@@ -84,6 +89,12 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
                 ? new Threshold(clean, metric, op, unit == "s" ? value * 1000 : value, false)
                 : throw Invalid(text, "cpu-per-request needs a unit: ms or s (e.g. cpu-per-request<1.5ms)");
         }
+        if (metric.EndsWith(ChangeSuffix, StringComparison.Ordinal))
+        {
+            return unit == "%"
+                ? new Threshold(clean, Change, op, value, true) { ChangeOf = ChangeGate.MetricOf(metric[..^ChangeSuffix.Length], text) }
+                : throw Invalid(text, $"{metric} is a percentage, e.g. {metric}>-5%");
+        }
         if (Metrics.ForThreshold(metric) is { } plain)
         {
             return unit.Length == 0
@@ -100,7 +111,9 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
         };
     }
 
-    private static PerfLabException Invalid(string text, string why) => new($"threshold '{text}': {why}.", ExitCode.Usage);
+    private const string ChangeSuffix = "-" + Change;
+
+    internal static PerfLabException Invalid(string text, string why) => new($"threshold '{text}': {why}.", ExitCode.Usage);
 
     /// <summary>Whether <paramref name="observed"/> (ms, RPS, percent or a count, as the metric reads) meets the threshold.</summary>
     public bool Holds(double observed) => double.IsFinite(observed) && Operator switch
@@ -115,7 +128,6 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
     public string Format(double observed) => !double.IsFinite(observed) ? "no figure"
         : Measured is { Unit: "ms" } || Metric == CpuPerRequest ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.##} ms")
         : Measured is { } measured ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.#} ") + measured.Unit
-        : Metric == Change ? string.Create(CultureInfo.InvariantCulture, $"{observed:+0.##;-0.##;0} %")
         : Percent ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.###} %")
         : string.Create(CultureInfo.InvariantCulture, $"{observed:0} errors");
 }

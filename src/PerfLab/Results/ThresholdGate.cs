@@ -100,20 +100,25 @@ public static class ThresholdGate
         return new ThresholdCheck(threshold.Text, $"{scope}: every comparison", observed, worse.Count == 0);
     }
 
-    /// <summary>"change": each variant's all-scenario RPS change against the baseline (a burst experiment's batch time).</summary>
+    /// <summary>
+    /// "change": each variant's change of the experiment's deciding metric (or the one the threshold names) against the
+    /// baseline, all scenarios together, better positive (<see cref="ChangeGate"/>).
+    /// </summary>
     private static IEnumerable<ThresholdCheck> Changes(Threshold threshold, ExperimentResult experiment)
     {
-        // Scoped: the scenario's own RPS change; an experiment of one scenario compares it under "all" only.
-        var scenario = threshold.Scenario is { } s && experiment.Scenarios.Count > 1 ? s : "all";
-        var primary = experiment.Comparisons.Where(c => c.Scenario == scenario && Metrics.IsPrimary(c.Metric)).ToList();
-        if (primary.Count == 0)
+        // Scoped: the scenario's own change; an experiment of one scenario compares it under "all" only.
+        var oneOfSeveral = threshold.Scenario is not null && experiment.Scenarios.Count > 1;
+        var scenario = oneOfSeveral ? threshold.Scenario! : Metric.AllScenarios;
+        var key = ChangeGate.MetricKey(threshold, Deciding.Key(experiment), oneOfSeveral);
+        var compared = experiment.Comparisons.Where(c => c.Scenario == scenario && c.Metric == key).ToList();
+        if (compared.Count == 0)
         {
-            yield return new ThresholdCheck(threshold.Text, experiment.Name, "no comparison against the baseline", Passed: false);
+            yield return ChangeGate.Missing(threshold, experiment.Name, key);
         }
-        foreach (var c in primary)
+        foreach (var c in compared)
         {
-            yield return new ThresholdCheck(threshold.Text, $"{experiment.Name} / {c.Variant} vs {experiment.Baseline} ({c.Metric})",
-                threshold.Format(c.ChangePercent), threshold.Holds(c.ChangePercent));
+            yield return ChangeGate.Check(threshold, $"{experiment.Name} / {c.Variant} vs {experiment.Baseline} ({c.Metric})", key,
+                c.ChangePercent);
         }
     }
 

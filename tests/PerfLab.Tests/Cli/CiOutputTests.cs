@@ -45,7 +45,7 @@ public sealed class CiOutputTests : IDisposable
         // Each RPS figure of B against A is one case; every one fell 20 %, so every one fails, with its figure.
         Assert.NotEmpty(changeGates);
         Assert.All(changeGates, c => Assert.Equal("failure", c.GetProperty("kind").GetString()));
-        Assert.Contains(changeGates, c => c.GetProperty("message").GetString()!.Contains("observed -20 %: change>-5% does not hold", StringComparison.Ordinal));
+        Assert.Contains(changeGates, c => c.GetProperty("message").GetString()!.Contains("observed RPS -20 %: change>-5% does not hold", StringComparison.Ordinal));
         Assert.Equal(changeGates.Count, gates.GetProperty("failures").GetInt32());
         Assert.All(gateCases.Except(changeGates), c => Assert.Equal("passed", c.GetProperty("kind").GetString()));
         Assert.Equal(root.GetProperty("gates").GetArrayLength(), gates.GetProperty("tests").GetInt32());
@@ -55,7 +55,7 @@ public sealed class CiOutputTests : IDisposable
         Assert.StartsWith("earlier step\n", markdown, StringComparison.Ordinal);
         Assert.Contains("### perflab compare-results: gates failed", markdown, StringComparison.Ordinal);
         Assert.Contains("| serializer | system-text-json | run-a | all rps | -20.0 % [", markdown, StringComparison.Ordinal);
-        Assert.Contains("- ✗ `change>-5%` on serializer / system-text-json / all: run-b vs run-a: -20 %", markdown, StringComparison.Ordinal);
+        Assert.Contains("- ✗ `change>-5%` on serializer / system-text-json / all: run-b vs run-a: RPS -20 %", markdown, StringComparison.Ordinal);
         Assert.Contains("- ✓ `errors<1%`", markdown, StringComparison.Ordinal);
     }
 

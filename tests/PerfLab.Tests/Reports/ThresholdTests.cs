@@ -69,8 +69,8 @@ public sealed class ThresholdTests : IDisposable
         Assert.Equal(
             new[]
             {
-                ("change>-5%", "api / b vs a (rps)", "-8 %", false),
-                ("change>-10%", "api / b vs a (rps)", "-8 %", true),
+                ("change>-5%", "api / b vs a (rps)", "RPS -8 %", false),
+                ("change>-10%", "api / b vs a (rps)", "RPS -8 %", true),
                 ("no-worse", "api: every comparison", "1 worse: b all rps -8.0 % (1 of 2 inconclusive)", false),
             },
             checks.Select(c => (c.Threshold, c.Scope, c.Observed, c.Passed)).ToArray());
@@ -206,7 +206,7 @@ public sealed class ThresholdTests : IDisposable
 
         Assert.Equal((int)ExitCode.ThresholdsFailed, result.ExitCode);
         // -20 % RPS everywhere, B against A.
-        Assert.Contains("| `change>-5%` | serializer / newtonsoft / order: after vs before | -20 % | **FAIL** |", result.Stdout);
+        Assert.Contains("| `change>-5%` | serializer / newtonsoft / order: after vs before | RPS -20 % | **FAIL** |", result.Stdout);
         Assert.Contains("| serializer | newtonsoft | order | p99 (ms) |", result.Stdout);
         Assert.Contains("## Errors", result.Stdout);
         var page = File.ReadAllText(html);

@@ -37,6 +37,13 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
     /// <summary>A warm-up's measured part: the engine needs one; it is thrown away.</summary>
     private static readonly TimeSpan WarmupTail = TimeSpan.FromSeconds(1);
 
+    /// <summary>
+    /// Whether an experiment's blocks take turns in slots under <paramref name="profile"/>: it has slots, and every
+    /// scenario's model alternates.
+    /// </summary>
+    public static bool Applies(ExperimentDefinition experiment, ProfileDefinition profile) =>
+        profile.Slots is not null && experiment.Scenarios.All(s => s.Model.AlternatesInSlots);
+
     public int Slots => profile.Slots ?? throw new InvalidOperationException("the profile has no slots");
 
     public TimeSpan SlotLength => profile.Duration / Slots;

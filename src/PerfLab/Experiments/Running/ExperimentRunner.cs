@@ -28,23 +28,26 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     {
         var settings = new AnalysisSettings(request.Profile, request.Repeat, request.Aa, noise);
         var started = DateTimeOffset.UtcNow;
-        var fitted = new List<string>();
-        _experiments = RunOpening.FitBudget(_experiments, request.Profile, request.Budget, e =>
-            (Rule(e).MinBlocks, e.VariantsToRun(request.Aa).Count), fitted);
-        foreach (var change in fitted)
-        {
-            observer.Message("to fit the budget: " + change);
-        }
+        var traced = request.TraceFolder is not null;
+        (int, int) Minimum(ExperimentDefinition e) => (Rule(e).MinBlocks, e.VariantsToRun(request.Aa).Count);
+        // Refused here, before any variant is built or SUT started, when even the shortest minimum overruns the whole budget.
+        RunOpening.FitBudget(_experiments, request.Profile, request.Budget, Spent(), traced, Minimum, []);
         var calibration = await RunOpening.CalibrateAsync(observer, ct);
         var repetitions = request.Repeat ?? _experiments.Select(e => ProfileOf(e).Repeat).DefaultIfEmpty(0).Max();
         // Started now and awaited at the end, so that an interrupted run does not wait for git and dotnet after Ctrl+C.
         var provenance = RunEnvironment.DescribeAsync(request, repetitions, ct);
+        await PrepareAsync(ct);
+        // Fitted once the variants are built and primed: what preparing took is known, and the rest is what is left.
+        var fitted = new List<string>();
+        _experiments = RunOpening.FitBudget(_experiments, request.Profile, request.Budget, Spent(), traced, Minimum, fitted);
+        foreach (var change in fitted)
+        {
+            observer.Message("to fit the budget: " + change);
+        }
         var plan = new RunPlan(_experiments.Select(e => new PlannedExperiment(e.Name,
             RunPlan.PlannedRunSeconds(e, ProfileOf(e)), e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)));
-        var state = new RunState(plan,
-            new RunBudget(request.Budget, p => TimeSpan.FromSeconds(plan.EstimateBlockSeconds(p.Experiment.Name))), settings);
-
-        await PrepareAsync(ct);
+        var state = new RunState(plan, new RunBudget(request.Budget,
+            p => TimeSpan.FromSeconds(plan.EstimateBlockSeconds(p.Experiment.Name)), Invocation.StartedAt), settings);
 
         var progress = new List<ExperimentProgress>();
         var halt = await RunBlocksKeepingWhatWasMeasuredAsync(progress, state, ct);
@@ -84,6 +87,9 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             await _starts.Sessions.PrimeAsync(first, ProfileOf(first).Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
         }
     }
+
+    /// <summary>The time since this invocation began (its build included), which the budget counts.</summary>
+    private static TimeSpan Spent() => DateTimeOffset.UtcNow - Invocation.StartedAt;
 
     /// <summary>What every block of the run shares: the plan it counts in, the time budget, the analysis settings.</summary>
     private sealed record RunState(RunPlan Plan, RunBudget Budget, AnalysisSettings Settings);
@@ -218,8 +224,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     }
 
     /// <summary>Whether the experiment's blocks take turns in slots (<see cref="AlternatingBlock"/>) under this profile.</summary>
-    private bool Alternates(ExperimentDefinition experiment) =>
-        ProfileOf(experiment).Slots is not null && experiment.Scenarios.All(s => s.Model.AlternatesInSlots);
+    private bool Alternates(ExperimentDefinition experiment) => AlternatingBlock.Applies(experiment, ProfileOf(experiment));
 
     /// <summary>
     /// A block of <see cref="AlternatingBlock"/>: every variant's SUT started and confirmed, then measured taking turns;

@@ -13,11 +13,16 @@ namespace PerfLab.Experiments.Running;
 public static class RunOpening
 {
     /// <summary>
-    /// Seconds outside any measurement per run (SUT start and stop,
-    /// /info) and per experiment (traces analysed, the next planned).
+    /// Seconds outside any measurement, as measured on a quiet run of the default suite (2 cores; a busy machine takes
+    /// longer, which the budget's later blocks read from the runs themselves): a SUT started, confirmed and stopped
+    /// for one run of its own (1-3 s) or for its turn in a block of alternating slots (7-8 s: every SUT of the block
+    /// starts together, then waits); a variant's first run traced for 5 s and its trace analysed (6-7 s); per
+    /// experiment, its analysis and the next one's first start.
     /// </summary>
-    private const double RunOverheadSeconds = 5;
-    private const double ExperimentOverheadSeconds = 45;
+    public const double SingleRunStartSeconds = 3;
+    public const double AlternatingStartSeconds = 8;
+    public const double TraceSeconds = 7;
+    public const double ExperimentOverheadSeconds = 5;
 
     /// <summary>
     /// The estimate for one batch (or upload) of a counted run, whose profile duration is only a cap: the seeds' batches
@@ -62,59 +67,84 @@ public static class RunOpening
     }
 
     /// <summary>
-    /// The experiments with their profile fitted into <paramref name="budget"/> (unchanged without one, or when the
-    /// minimum fits); throws a usage error, before anything starts, when even the shortest minimum overruns it.
+    /// The experiments with their profile fitted into what is left of <paramref name="budget"/> after
+    /// <paramref name="spent"/> (perflab's build, the database's start, the variants' builds, the priming run: the
+    /// budget counts from the invocation's start); unchanged without a budget or when the minimum fits. Throws a usage
+    /// error, before anything is measured, when even the shortest timed minimum overruns the whole budget; when it
+    /// overruns only what preparing left, the run goes on and says by how much it will end late.
     /// </summary>
     public static IReadOnlyList<ExperimentDefinition> FitBudget(IReadOnlyList<ExperimentDefinition> experiments,
-        ProfileName profileName, TimeSpan? budget,
+        ProfileName profileName, TimeSpan? budget, TimeSpan spent, bool traced,
         Func<ExperimentDefinition, (int Blocks, int Variants)> minimum, List<string> changes)
     {
         if (budget is not { } total || experiments.Count == 0)
         {
             return experiments;
         }
-        var planned = experiments.Select(e =>
-        {
-            var profile = e.Profiles[profileName];
-            var (blocks, variants) = minimum(e);
-            var slots = profile.Slots ?? 1;
-            // A capacity search's length is its steps', not known before it runs: an estimate, like a count of batches.
-            var known = e.Capacity is null && e.RunsForItsDuration;
-            var length = e.Capacity is not null ? RunPlan.PlannedRunSeconds(e, profile) - profile.Warmup.TotalSeconds
-                : known ? profile.Duration.TotalSeconds
-                : Math.Min(profile.Duration.TotalSeconds, CountedBatchSeconds * Math.Max(1, profile.Batches));
-            return new MinimumBlocks(e.Name, blocks, variants, profile.Warmup.TotalSeconds, slots, length / slots,
-                variants * RunOverheadSeconds + ExperimentOverheadSeconds / Math.Max(1, blocks), known);
-        }).ToList();
-        var fit = BudgetFit.Plan(planned, total);
+        var planned = experiments.Select(e => Minimum(e, e.Profiles[profileName], minimum(e), traced)).ToList();
+        var left = total - spent;
+        var fit = BudgetFit.Plan(planned, left > TimeSpan.Zero ? left : TimeSpan.Zero);
         // The time outside measurement and the length of counted runs are estimates: only the timed minimum itself,
         // shortened as far as it goes, refuses a run; an overrun the estimates alone predict is said, not refused.
         if (!fit.Fits && fit.Planned.Sum(e => e.KnownSeconds) > total.TotalSeconds)
         {
             throw new PerfLabException(fit.Describe(total), ExitCode.Usage);
         }
+        // Said when the minimum had to be shortened or overruns (what preparing took is then part of why), not on every run.
+        if (spent >= TimeSpan.FromSeconds(10) && (!fit.Fits || fit.Changes.Count > 0))
+        {
+            changes.Add($"{Said(spent)} of the {Said(total)} budget went to preparing (perflab's build, the database, the "
+                + $"variants' builds, priming); the minimum blocks are planned into the {Said(left)} left");
+        }
         changes.AddRange(fit.Changes);
         if (!fit.Fits)
         {
             changes.Add(string.Create(CultureInfo.InvariantCulture,
-                $"the minimum blocks may take about {fit.NeededSeconds / 60:0.#} min with starts and traces, over the budget: "
-                    + $"the run ends once they are done"));
+                $"the minimum blocks may take about {fit.NeededSeconds / 60:0.#} min with starts and traces, over the "
+                    + $"{Math.Max(0, left.TotalMinutes):0.#} min left: the run ends once they are done"));
         }
-        return experiments.Select((e, i) =>
+        return [.. experiments.Select((e, i) => Shaped(e, profileName, planned[i], fit.Planned[i]))];
+    }
+
+    /// <summary>
+    /// One experiment's minimum as the budget plans it: every warm-up at its cap (a warm-up until steady that never
+    /// settles, as tiering keeps a runtime comparison from doing, lasts exactly its cap), its slots or window, the time
+    /// outside measurement per block, and its traces.
+    /// </summary>
+    public static MinimumBlocks Minimum(ExperimentDefinition e, ProfileDefinition profile, (int Blocks, int Variants) minimum,
+        bool traced)
+    {
+        var (blocks, variants) = minimum;
+        var slots = profile.Slots ?? 1;
+        // A capacity search's length is its steps', not known before it runs: an estimate, like a count of batches.
+        var known = e.Capacity is null && e.RunsForItsDuration;
+        var length = e.Capacity is not null ? RunPlan.PlannedRunSeconds(e, profile) - profile.Warmup.TotalSeconds
+            : known ? profile.Duration.TotalSeconds
+            : Math.Min(profile.Duration.TotalSeconds, CountedBatchSeconds * Math.Max(1, profile.Batches));
+        var start = AlternatingBlock.Applies(e, profile) ? AlternatingStartSeconds : SingleRunStartSeconds;
+        var once = ExperimentOverheadSeconds + (traced ? variants * TraceSeconds : 0);
+        return new MinimumBlocks(e.Name, blocks, variants, profile.Warmup.TotalSeconds, slots, length / slots,
+            variants * start + once / Math.Max(1, blocks), known);
+    }
+
+    private static string Said(TimeSpan time) => time.TotalSeconds < 120
+        ? string.Create(CultureInfo.InvariantCulture, $"{Math.Max(0, time.TotalSeconds):0} s")
+        : string.Create(CultureInfo.InvariantCulture, $"{time.TotalMinutes:0.#} min");
+
+    private static ExperimentDefinition Shaped(ExperimentDefinition e, ProfileName profileName, MinimumBlocks planned,
+        MinimumBlocks shaped)
+    {
+        if (shaped.WarmupSeconds == planned.WarmupSeconds && shaped.Slots == planned.Slots)
         {
-            var profile = e.Profiles[profileName];
-            var shaped = fit.Planned[i];
-            if (shaped.WarmupSeconds == planned[i].WarmupSeconds && shaped.Slots == planned[i].Slots)
-            {
-                return e;
-            }
-            var fitted = profile with
-            {
-                Warmup = TimeSpan.FromSeconds(shaped.WarmupSeconds),
-                Slots = profile.Slots is null ? null : shaped.Slots,
-                Duration = profile.Slots is null ? profile.Duration : TimeSpan.FromSeconds(shaped.SlotSeconds * shaped.Slots),
-            };
-            return e with { Profiles = e.Profiles.ToDictionary(p => p.Key, p => p.Key == profileName ? fitted : p.Value) };
-        }).ToList();
+            return e;
+        }
+        var profile = e.Profiles[profileName];
+        var fitted = profile with
+        {
+            Warmup = TimeSpan.FromSeconds(shaped.WarmupSeconds),
+            Slots = profile.Slots is null ? null : shaped.Slots,
+            Duration = profile.Slots is null ? profile.Duration : TimeSpan.FromSeconds(shaped.SlotSeconds * shaped.Slots),
+        };
+        return e with { Profiles = e.Profiles.ToDictionary(p => p.Key, p => p.Key == profileName ? fitted : p.Value) };
     }
 }

@@ -76,7 +76,7 @@ public sealed class RunBudgetTests
             .SelectMany(SweepDefinition.Points).ToList();
         var changes = new List<string>();
 
-        var fitted = RunOpening.FitBudget(experiments, ProfileName.Quick, TimeSpan.FromMinutes(20),
+        var fitted = RunOpening.FitBudget(experiments, ProfileName.Quick, TimeSpan.FromMinutes(20), TimeSpan.Zero, traced: true,
             e => (e.Profiles[ProfileName.Quick].Repeat, e.VariantsToRun(false).Count), changes);
 
         Assert.Equal(experiments.Select(e => e.Name), fitted.Select(e => e.Name));
@@ -89,7 +89,7 @@ public sealed class RunBudgetTests
         var gc = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder).First(e => e.Name == "gc");
 
         var ex = Assert.Throws<PerfLab.Common.PerfLabException>(() =>
-            RunOpening.FitBudget([gc], ProfileName.Quick, TimeSpan.FromMinutes(1), _ => (3, 3), []));
+            RunOpening.FitBudget([gc], ProfileName.Quick, TimeSpan.FromMinutes(1), TimeSpan.Zero, traced: true, _ => (3, 3), []));
 
         Assert.Contains("raise --budget to", ex.Message, StringComparison.Ordinal);
     }
