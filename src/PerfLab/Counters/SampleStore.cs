@@ -30,6 +30,7 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
     private long _emittedThrough = long.MinValue;
     private double _cpuCount = Environment.ProcessorCount;
     private readonly bool _countStarvation = definitions.Contains(CounterCatalog.Starvation);
+    private readonly MeterIntervals _intervals = new();
 
     public void OnDynamicEvent(TraceEvent e, string sessionId, string clientId)
     {
@@ -88,6 +89,15 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
         lock (_gate)
         {
             return _buckets.Select(b => Snapshot(b.Key, b.Value)).ToList();
+        }
+    }
+
+    /// <summary>The target's first metrics tick seen (<see cref="CounterRecording.MetersTickUnixMs"/>), null before one.</summary>
+    public long? MetersTick()
+    {
+        lock (_gate)
+        {
+            return _intervals.FirstTickUnixMs;
         }
     }
 
@@ -169,6 +179,19 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
         {
             case "CounterRateValuePublished" or "UpDownCounterRateValuePublished" or "GaugeValuePublished" or "HistogramValuePublished":
                 break;
+            // EventSource makes CollectionStart/Stop a task's start and stop: TraceEvent names them "Collection/Start".
+            case "Collection/Start" or "CollectionStart" when (e.PayloadByName("sessionId") as string) == sessionId:
+                lock (_gate)
+                {
+                    _intervals.OnCollectionStart(e.PayloadByName("intervalEndTime"));
+                }
+                return;
+            case "Collection/Stop" or "CollectionStop" when (e.PayloadByName("sessionId") as string) == sessionId:
+                lock (_gate)
+                {
+                    _intervals.OnCollectionStop();
+                }
+                return;
             case "MultipleSessionsNotSupportedError" when (e.PayloadByName("runningSessionId") as string) != sessionId:
             case "MultipleSessionsConfiguredIncorrectlyError" when (e.PayloadByName("clientId") as string) == clientId:
             case "Error" when (e.PayloadByName("sessionId") as string) == sessionId:
@@ -191,7 +214,11 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
         var tags = e.PayloadByName("tags") as string ?? "";
         var rate = Parse(e.PayloadByName("rate"));
         var value = e.EventName == "GaugeValuePublished" ? Parse(e.PayloadByName("lastValue")) : Parse(e.PayloadByName("value"));
-        var unixMs = CounterCollector.UnixMs(e);
+        long unixMs;
+        lock (_gate)
+        {
+            unixMs = _intervals.FiledAt(CounterCollector.UnixMs(e));
+        }
 
         if (instrument == CounterCatalog.CpuCountInstrument && value is > 0)
         {
