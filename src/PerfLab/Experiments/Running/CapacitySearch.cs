@@ -103,12 +103,16 @@ public static class CapacitySearch
         };
     }
 
-    /// <summary>A note when the machine was busy during the search: then its capacity, as much as the target's, was found.</summary>
+    /// <summary>
+    /// A note when the machine was busy during the search: then its capacity, as much as the target's, was found. The
+    /// load average counts every runnable task, this run's own too: on a machine that also holds the generator and
+    /// PostgreSQL, the steps that break fill its cores themselves, so the note does not claim the load was someone else's.
+    /// </summary>
     private static string BusyNote(List<CapacityStep> steps) =>
         steps.Select(s => s.MachineLoad).Where(MachineLoad.IsBusy).Max() is { } load
             ? string.Create(CultureInfo.InvariantCulture,
-                $" The machine was busy (load average up to {load:0.#} on {Environment.ProcessorCount} cores): ")
-                + "other work competed for its cores, so the machine may have been the limit."
+                $" The machine was busy (load average up to {load:0.#} on {Environment.ProcessorCount} cores, ")
+                + "this run's own SUT, generator and database included): its cores may have been the limit, not the target's design."
             : "";
 
     private static string Summary(CapacitySlo slo, CapacityOutcome outcome, CapacityStep? held, CapacityStep? broke,

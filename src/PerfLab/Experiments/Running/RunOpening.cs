@@ -36,8 +36,9 @@ public static class RunOpening
 
     /// <summary>
     /// The report's first line: the calibration with the per-second throughput of the first measured run that has a
-    /// steady one (timed, not counted in batches whose completions come in bursts, and three seconds with completions
-    /// at least: a run whose requests take longer than its seconds, such as a starved blocking variant's, has none),
+    /// steady one (timed, not counted in batches whose completions come in bursts, not a capacity search, and three
+    /// seconds with completions at least: a run whose requests take longer than its seconds, such as a starved
+    /// blocking variant's, has none),
     /// for the shape of that experiment's blocks; null before any run succeeded.
     /// </summary>
     public static MachineNoise? AtStart(CpuCalibration calibration, IReadOnlyList<ExperimentResult> results)
@@ -48,9 +49,11 @@ public static class RunOpening
             return null;
         }
         static List<double> PerSecond(RunRecord run) => run.Timeline.Select(p => p.Rps).Where(r => r > 0).ToList();
-        var (first, run) = measured.FirstOrDefault(m => m.Run.BatchTimesMs.Count == 0
+        // A capacity search's timeline is its steps' rising rates, not a steady load: its seconds say nothing of noise.
+        static bool Steady(RunRecord run) => run.BatchTimesMs.Count == 0 && run.Capacity is null;
+        var (first, run) = measured.FirstOrDefault(m => Steady(m.Run)
             && double.IsFinite(NoiseEstimate.SecondToSecondCvPercent(PerSecond(m.Run))), measured[0]);
-        var perSecond = run.BatchTimesMs.Count == 0 ? PerSecond(run) : [];
+        var perSecond = Steady(run) ? PerSecond(run) : [];
         var windows = run.Cost?.Windows ?? [];
         var shape = windows.Count > 0
             ? new BlockShape(first.Blocks, windows.Count, windows.Average(w => w.Seconds))

@@ -97,4 +97,27 @@ public sealed class NoiseEstimateTests
         Assert.DoesNotContain("NaN", alone.Describe());
         Assert.True(double.IsNaN(batchesOnly.RpsCvPercent), "a burst's per-second completions are not the machine's noise");
     }
+
+    [Fact]
+    public void AtStart_CapacitySearchesOnly_RpsNoiseNotKnown()
+    {
+        // A search's seconds are its steps' rising rates (here a steady-looking 200-240): not the machine's noise, and a
+        // "changes under 0.5 % cannot be decided" from them would contradict the search's own wide interval.
+        var template = PerfLab.Tests.Reports.ReportFixtures.Sample().Experiments[0];
+        var search = new CapacityResult
+        {
+            Url = "http://127.0.0.1:5000/customer/orders/1", Slo = "p99<100ms, errors<1%", LatencyMetric = "p99", LatencyLimitMs = 100,
+            Outcome = CapacityOutcome.Found, CapacityRps = 220, Summary = "holds at 220 RPS", StepSeconds = 3, WarmupSeconds = 1, Steps = [],
+        };
+        var capacity = template with
+        {
+            Name = "sync-async-capacity",
+            Runs = [TestRuns.Ok("sync", 1, 0, 220, 200, 240, 200, 240, 200, 240) with { Capacity = search }],
+        };
+
+        var noise = RunOpening.AtStart(new CpuCalibration([100, 100, 100], [100, 100, 100]), [capacity])!;
+
+        Assert.True(double.IsNaN(noise.RpsCvPercent));
+        Assert.StartsWith("this machine today: RPS noise not known", noise.Describe());
+    }
 }
