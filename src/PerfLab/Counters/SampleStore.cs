@@ -38,7 +38,7 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
         {
             OnEventCounter(e);
         }
-        else if (e.ProviderName == "System.Diagnostics.Metrics")
+        else if (e.ProviderName == "System.Diagnostics.Metrics" && !_intervals.Take(e, sessionId))
         {
             OnMeterEvent(e, sessionId, clientId);
         }
@@ -93,13 +93,7 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
     }
 
     /// <summary>The target's first metrics tick seen (<see cref="CounterRecording.MetersTickUnixMs"/>), null before one.</summary>
-    public long? MetersTick()
-    {
-        lock (_gate)
-        {
-            return _intervals.FirstTickUnixMs;
-        }
-    }
+    public long? MetersTick() => _intervals.FirstTickUnixMs;
 
     public IReadOnlyList<ThreadPoolAdjustment> Adjustments()
     {
@@ -179,19 +173,6 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
         {
             case "CounterRateValuePublished" or "UpDownCounterRateValuePublished" or "GaugeValuePublished" or "HistogramValuePublished":
                 break;
-            // EventSource makes CollectionStart/Stop a task's start and stop: TraceEvent names them "Collection/Start".
-            case "Collection/Start" or "CollectionStart" when (e.PayloadByName("sessionId") as string) == sessionId:
-                lock (_gate)
-                {
-                    _intervals.OnCollectionStart(e.PayloadByName("intervalEndTime"));
-                }
-                return;
-            case "Collection/Stop" or "CollectionStop" when (e.PayloadByName("sessionId") as string) == sessionId:
-                lock (_gate)
-                {
-                    _intervals.OnCollectionStop();
-                }
-                return;
             case "MultipleSessionsNotSupportedError" when (e.PayloadByName("runningSessionId") as string) != sessionId:
             case "MultipleSessionsConfiguredIncorrectlyError" when (e.PayloadByName("clientId") as string) == clientId:
             case "Error" when (e.PayloadByName("sessionId") as string) == sessionId:
@@ -214,11 +195,7 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
         var tags = e.PayloadByName("tags") as string ?? "";
         var rate = Parse(e.PayloadByName("rate"));
         var value = e.EventName == "GaugeValuePublished" ? Parse(e.PayloadByName("lastValue")) : Parse(e.PayloadByName("value"));
-        long unixMs;
-        lock (_gate)
-        {
-            unixMs = _intervals.FiledAt(CounterCollector.UnixMs(e));
-        }
+        var unixMs = _intervals.FiledAt(CounterCollector.UnixMs(e));
 
         if (instrument == CounterCatalog.CpuCountInstrument && value is > 0)
         {

@@ -11,7 +11,7 @@ public sealed class MeterIntervalsTests
     public void FiledAt_ValueWrittenPastTheSecondsEdge_FiledAtItsIntervalsTick()
     {
         var intervals = new MeterIntervals();
-        intervals.OnCollectionStart(Tick);
+        intervals.OnCollection(Tick, start: true);
 
         // Written 40 ms after its tick, in the next second: still the sample of second 1002.
         Assert.Equal(1_002_970, intervals.FiledAt(1_003_010));
@@ -24,11 +24,11 @@ public sealed class MeterIntervalsTests
         var intervals = new MeterIntervals();
         Assert.Equal(1_003_010, intervals.FiledAt(1_003_010));
 
-        intervals.OnCollectionStart(Tick);
-        intervals.OnCollectionStop();
+        intervals.OnCollection(Tick, start: true);
+        intervals.OnCollection(null, start: false);
         Assert.Equal(1_003_500, intervals.FiledAt(1_003_500));
 
-        intervals.OnCollectionStart("not a time");
+        intervals.OnCollection("not a time", start: true);
         Assert.Equal(1_003_600, intervals.FiledAt(1_003_600));
     }
 
