@@ -1,6 +1,5 @@
 using System.CommandLine;
 using System.Net;
-using System.Text.Json;
 using PerfLab.Common;
 using PerfLab.Hosts;
 
@@ -70,7 +69,7 @@ public static class HostCommand
     {
         var index = new Option<int>("--index") { Description = "This generator's place among the generators, from 0.", Required = true };
         var count = new Option<int>("--of") { Description = "How many generators share the load.", Required = true };
-        var command = new Command("load", "Load generator i of N: reads the controller's load arguments (a JSON array) and a start time, "
+        var command = new Command("load", "Load generator i of N: reads the controller's load plan (one JSON line) and a start time, "
             + "streams HdrHistogram interval logs and its result.");
         command.Options.Add(index);
         command.Options.Add(count);
@@ -86,9 +85,7 @@ public static class HostCommand
             {
                 return (int)ExitCode.Interrupted;
             }
-            var args = JsonSerializer.Deserialize<string[]>(line)
-                ?? throw new PerfLabException("expected the load arguments as a JSON array.", ExitCode.Usage);
-            var plan = share.Apply(LoadCommand.PlanFromArguments(args));
+            var plan = share.Apply(PlanWire.Read(line));
             return await GeneratorRole.RunAsync(plan, share, Console.In, Console.Out, ct);
         });
         return command;

@@ -27,21 +27,6 @@ public static class LoadCommand
         return command;
     }
 
-    /// <summary>
-    /// The plan that `perflab load` with these arguments would run:
-    /// how a remote generator reads the controller's command line.
-    /// </summary>
-    internal static LoadPlan PlanFromArguments(IReadOnlyList<string> args)
-    {
-        var o = new LoadOptions();
-        var pr = Create(o).Parse([.. args]);
-        if (pr.Errors.Count > 0)
-        {
-            throw new PerfLabException($"load arguments: {pr.Errors[0].Message}", ExitCode.Usage);
-        }
-        return LoadPlanBuilder.Build(o.Read(pr));
-    }
-
     private static async Task<int> RunAsync(ParseResult pr, LoadOptions o, CancellationToken ct)
     {
         if (pr.GetValue(o.Hosts) is { } hostsFile)

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using System.CommandLine.Parsing;
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
@@ -20,34 +19,18 @@ internal static class RemoteLoadCommand
         var hosts = HostsFile.Read(hostsFile.FullName);
         await EnsureTargetIsAppHostAsync(hosts, plan, ct);
         var asJson = pr.Tokens.Any(t => t.Value == "--json");
-        var result = await RemoteLoad.RunAsync(hosts, ForwardedArguments(pr), new SyncProgress(line => Console.Error.WriteLine(line)), ct);
+        var result = await RemoteLoad.RunAsync(hosts, plan, new SyncProgress(line => Console.Error.WriteLine(line)), ct);
         var text = asJson
             ? JsonSerializer.Serialize(new { merged = result.Merged, generators = result.Generators }, LoadSummary.JsonOptions)
                 + Environment.NewLine
             : LoadSummary.ToText(result.Merged) + GeneratorTable(result);
         Console.Out.Write(text);
-        return (int)(ct.IsCancellationRequested ? ExitCode.Interrupted : result.Merged.Incomplete ? ExitCode.Failed : ExitCode.Success);
-    }
-
-    /// <summary>
-    /// The controller's load arguments as the generators parse
-    /// them: all but --hosts (a generator sends from where it is).
-    /// </summary>
-    private static List<string> ForwardedArguments(ParseResult pr)
-    {
-        var tokens = pr.Tokens.Where(t => t.Type != TokenType.Command).Select(t => t.Value).ToList();
-        var forwarded = new List<string>();
-        for (var i = 0; i < tokens.Count; i++)
+        if (result.Failure is { } failure)
         {
-            if (tokens[i] == "--hosts")
-            {
-                i++;
-                continue;
-            }
-            forwarded.Add(tokens[i]);
+            // The others' figures are printed above, marked incomplete; the run itself failed.
+            throw failure;
         }
-        forwarded.Add("--allow-remote");
-        return forwarded;
+        return (int)(ct.IsCancellationRequested ? ExitCode.Interrupted : result.Merged.Incomplete ? ExitCode.Failed : ExitCode.Success);
     }
 
     /// <summary>

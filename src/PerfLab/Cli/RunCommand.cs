@@ -88,8 +88,8 @@ public static class RunCommand
 
         public Option<FileInfo?> Hosts { get; } = new("--hosts")
         {
-            Description = "Run the built-in SUT and PostgreSQL on the hosts this file names (app:, db:), over ssh; " +
-                "load: [local] (see docs/hosts.md).",
+            Description = "Run the built-in SUT, PostgreSQL and the load generators on the hosts this file names (app:, db:, " +
+                "load:), over ssh (see docs/hosts.md).",
             HelpName = "hosts.yaml",
         };
 

@@ -8,11 +8,12 @@ namespace PerfLab.Hosts;
 
 /// <summary>
 /// The load role on its host (<c>perflab host load</c>), speaking a line protocol over its ssh session. In: the
-/// controller's <c>perflab load</c> arguments (a JSON array), then <c>go UNIX-MS</c> (the common start, on this host's
-/// clock). Out: <c>ready</c>; <c>hdr LINE</c> for every line of an HdrHistogram interval log (one interval per second
-/// and scenario, tagged with the scenario); at the end <c>window LINE</c> per scenario (the measured window's histogram,
-/// and the uncorrected one as SCENARIO.uncorrected) and <c>result JSON</c> (this generator's own figures, its CPU
-/// included). End of input at any moment stops the run: a closed session or Ctrl+C at the controller leaves nothing here.
+/// controller's load plan (one JSON line, <see cref="PlanWire"/>), then <c>go UNIX-MS</c> (the common start, on this
+/// host's clock). Out: <c>ready</c>; <c>hdr LINE</c> for every line of an HdrHistogram interval log (one interval per
+/// second and scenario, tagged with the scenario); <c>measuring</c> and <c>measured</c> as the measured window opens and
+/// closes (the controller reads the app's CPU then); at the end <c>window LINE</c> per scenario (the measured window's
+/// histogram, and the uncorrected one as SCENARIO.uncorrected) and <c>result JSON</c> (this generator's own figures, its
+/// CPU included). End of input at any moment stops the run: a closed session or Ctrl+C at the controller leaves nothing here.
 /// </summary>
 internal static class GeneratorRole
 {
@@ -22,6 +23,8 @@ internal static class GeneratorRole
 
     public static async Task<int> RunAsync(LoadPlan plan, LoadShare share, TextReader input, TextWriter output, CancellationToken ct)
     {
+        // perflab's own cold start before the barrier, not after it: every generator then starts when told.
+        await GeneratorPrimer.EnsurePrimedAsync(ct).ConfigureAwait(false);
         output.WriteLine("ready");
         output.Flush();
         var go = await input.ReadLineAsync(ct).ConfigureAwait(false);
@@ -36,7 +39,7 @@ internal static class GeneratorRole
         var start = DateTimeOffset.FromUnixTimeMilliseconds(startMs) + share.Phase(plan);
         await WaitUntilAsync(start, stop.Token).ConfigureAwait(false);
         var log = new IntervalStream(output, DateTimeOffset.UtcNow);
-        var result = await LoadEngine.RunAsync(plan, log, stop.Token).ConfigureAwait(false);
+        var result = await LoadEngine.RunAsync(plan with { Probe = new WindowLines(output) }, log, stop.Token).ConfigureAwait(false);
         lock (output)
         {
             foreach (var s in result.Scenarios)
@@ -119,6 +122,23 @@ internal static class GeneratorRole
                     _writer.Append(new LogInterval(value.IntervalStartUtc, value.IntervalEndUtc, s.Name, s.IntervalLatency!));
                 }
                 _output.Flush();
+            }
+        }
+    }
+
+    /// <summary>The measured window's edges, told to the controller as they happen.</summary>
+    private sealed class WindowLines(TextWriter output) : IWindowProbe
+    {
+        public void WindowStarted() => Say("measuring");
+
+        public void WindowEnded() => Say("measured");
+
+        private void Say(string word)
+        {
+            lock (output)
+            {
+                output.WriteLine(word);
+                output.Flush();
             }
         }
     }

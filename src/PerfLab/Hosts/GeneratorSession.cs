@@ -20,10 +20,13 @@ internal sealed class GeneratorSession : IDisposable
     private readonly Task _reading;
     private string? _result;
 
-    private GeneratorSession(HostRef host, Process process)
+    private readonly IWindowProbe? _window;
+
+    private GeneratorSession(HostRef host, Process process, IWindowProbe? window)
     {
         Host = host;
         _process = process;
+        _window = window;
         _stderr = process.StandardError.ReadToEndAsync();
         _reading = Task.Run(ReadAsync);
     }
@@ -32,13 +35,15 @@ internal sealed class GeneratorSession : IDisposable
 
     public Task Exited => _reading;
 
-    public static GeneratorSession Start(SshClient ssh, HostRef host, string perflab, LoadShare share, IReadOnlyList<string> loadArguments)
+    /// <param name="plan">The whole load's plan, as <see cref="PlanWire"/> writes it: the role takes its share itself.</param>
+    /// <param name="window">Told when this generator's measured window opens and closes.</param>
+    public static GeneratorSession Start(SshClient ssh, HostRef host, string perflab, LoadShare share, string plan, IWindowProbe? window)
     {
         var command = string.Create(CultureInfo.InvariantCulture, $"{perflab} host load --index {share.Index} --of {share.Count}");
         var process = Process.Start(ssh.StartInfo(host, command))
             ?? throw new PerfLabException($"{host}: cannot start ssh.", ExitCode.Environment);
-        var session = new GeneratorSession(host, process);
-        process.StandardInput.WriteLine(JsonSerializer.Serialize(loadArguments));
+        var session = new GeneratorSession(host, process, window);
+        process.StandardInput.WriteLine(plan);
         process.StandardInput.Flush();
         return session;
     }
@@ -123,6 +128,14 @@ internal sealed class GeneratorSession : IDisposable
             if (line == "ready")
             {
                 _ready.TrySetResult();
+            }
+            else if (line == "measuring")
+            {
+                _window?.WindowStarted();
+            }
+            else if (line == "measured")
+            {
+                _window?.WindowEnded();
             }
             else if (line.StartsWith("hdr ", StringComparison.Ordinal))
             {

@@ -15,6 +15,10 @@ public sealed record RemoteLoadResult(LoadResult Merged, IReadOnlyList<Generator
 {
     /// <summary>Generators that were their own limit: the merged throughput describes them, not the target.</summary>
     public IEnumerable<string> SaturatedHosts => Generators.Where(g => g.Saturated).Select(g => g.Host);
+
+    /// <summary>Why a generator failed mid-run, its host named; null when all ran. The others' figures are the merged ones.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public Exception? Failure { get; init; }
 }
 
 /// <summary>
@@ -36,7 +40,11 @@ public static class LoadMerge
             Incomplete = runs.Any(r => r.Result.Incomplete),
             IncompleteReason = string.Join("; ", runs.Where(r => r.Result.IncompleteReason is not null)
                 .Select(r => $"{r.Host.Destination}: {r.Result.IncompleteReason}")) is { Length: > 0 } why ? why : null,
-            Generator = first.Generator with { Saturated = runs.Any(r => r.Result.Generator.Saturated) },
+            // The busiest generator speaks for them (each one's own figures are kept beside): a saturated one flags the run.
+            Generator = runs.Select(r => r.Result.Generator).MaxBy(g => g.CoresUsed / Math.Max(1, g.AvailableCores))! with
+            {
+                Saturated = runs.Any(r => r.Result.Generator.Saturated),
+            },
             Scenarios = scenarios,
         };
         var figures = runs.Select(r => new GeneratorFigures(

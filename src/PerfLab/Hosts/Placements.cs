@@ -3,19 +3,20 @@ using PerfLab.Common;
 namespace PerfLab.Hosts;
 
 /// <summary>Where a run places each role: the app, the database and the load, from a hosts file or all on this machine.</summary>
+/// <param name="Load">Where each run's load is sent from: this process, or one or more generators.</param>
 /// <param name="DatabaseConnection">The hosts file's db: { connection-string: ... }: a server perflab starts nothing for.</param>
-public sealed record Placements(Placement App, Placement Db, Placement Load, string? DatabaseConnection = null)
+public sealed record Placements(Placement App, Placement Db, LoadSource Load, string? DatabaseConnection = null)
 {
-    public static Placements Local { get; } = new(new Here("app"), new Here("db"), new Here("load"));
+    public static Placements Local { get; } = new(new Here("app"), new Here("db"), LoadSource.Here);
 
     /// <summary>
-    /// Every role on a host of its own or here, for the provenance; the db left out when it is a server given by its
-    /// connection string.
+    /// Every role on a host of its own or here (each generator), for the provenance; the db left out when it is a server
+    /// given by its connection string.
     /// </summary>
-    public IReadOnlyList<Placement> Recorded => DatabaseConnection is null ? [App, Db, Load] : [App, Load];
+    public IReadOnlyList<Placement> Recorded => DatabaseConnection is null ? [App, Db, .. Load.Hosts] : [App, .. Load.Hosts];
 
     /// <summary>Some role runs elsewhere than this machine.</summary>
-    public bool AnyElsewhere => !App.ObservedHere || !Db.ObservedHere || !Load.ObservedHere;
+    public bool AnyElsewhere => !App.ObservedHere || !Db.ObservedHere || Load.Hosts.Any(h => !h.ObservedHere);
 
     /// <summary>
     /// The file's hosts checked before anything starts there (reachable with the key, a runtime that runs perflab, the
@@ -23,11 +24,11 @@ public sealed record Placements(Placement App, Placement Db, Placement Load, str
     /// </summary>
     public static async Task<Placements> ResolveAsync(HostsFile file, IProgress<string> say, CancellationToken ct)
     {
-        if (file.Load.Count != 1 || !file.Load[0].IsLocal)
+        if (file.App.IsLocal && file.Load.FirstOrDefault(h => !h.IsLocal) is { } generator)
         {
             throw new PerfLabException(
-                $"{file.Path}: perflab run sends its load from this machine: give load: [local]. " +
-                "Several generators are for perflab load --hosts (docs/hosts.md).",
+                $"{file.Path}: {generator} cannot reach an app on this machine (it listens on loopback): place the app on a host " +
+                "of the file (app: HOST), or send the load from here (load: [local]).",
                 ExitCode.Usage);
         }
         if (file.App.IsLocal && file.Db is DbOnHost { Host: { IsLocal: false } dbHost })
@@ -54,11 +55,36 @@ public sealed record Placements(Placement App, Placement Db, Placement Load, str
         }
         Placement Place(HostRef host) =>
             placed.TryGetValue(host.Destination, out var on) ? on with { Role = host.Role } : new Here(host.Role);
+        var load = file.Load is [{ IsLocal: true }] ? LoadSource.Here : await GeneratorsAsync(file, ssh, placed, ct);
         return file.Db switch
         {
-            DbOnHost { Host: var db } => new Placements(Place(file.App), Place(db), new Here("load")),
-            DbExternal { ConnectionString: var cs } => new Placements(Place(file.App), new Here("db"), new Here("load"), cs),
+            DbOnHost { Host: var db } => new Placements(Place(file.App), Place(db), load),
+            DbExternal { ConnectionString: var cs } => new Placements(Place(file.App), new Here("db"), load, cs),
             _ => throw new InvalidOperationException("a db placement of an unknown kind"),
         };
+    }
+
+    /// <summary>
+    /// The file's generators, from the hosts checked and deployed above; "local" among them runs perflab here, on this
+    /// machine's clock.
+    /// </summary>
+    private static async Task<LoadSource> GeneratorsAsync(HostsFile file, SshClient ssh, Dictionary<string, OnHost> placed,
+        CancellationToken ct)
+    {
+        var generators = new List<Generator>();
+        var hosts = new List<Placement>();
+        foreach (var h in file.Load)
+        {
+            if (placed.TryGetValue(h.Destination, out var on))
+            {
+                generators.Add(new Generator(h, on.Perflab, on.Offset));
+                hosts.Add(on with { Role = h.Role });
+                continue;
+            }
+            var (here, _) = await Deployment.EnsureAsync(ssh, h, ct);
+            generators.Add(new Generator(h, here, new ClockOffset(0, 0, 0)));
+            hosts.Add(new Here(h.Role));
+        }
+        return new LoadFromHosts(new Generators(ssh, generators), hosts);
     }
 }

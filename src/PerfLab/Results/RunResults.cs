@@ -218,6 +218,9 @@ public sealed record RunRecord
     /// <summary>A capacity experiment's search in this run: the capacity found and every step with its figures; else null.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public CapacityResult? Capacity { get; init; }
+    /// <summary>Each generator's own figures when several sent the load (the run's are their merged histograms); else null.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public IReadOnlyList<GeneratorRecord>? Generators { get; init; }
 }
 
 /// <summary>Load figures of one scenario in one run (warm-up excluded).</summary>

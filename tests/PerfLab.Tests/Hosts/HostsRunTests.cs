@@ -4,7 +4,8 @@ namespace PerfLab.Tests.Hosts;
 
 /// <summary>
 /// perflab run --hosts end to end: the built-in SUT in an app namespace (its counters read there and streamed back),
-/// perflab's PostgreSQL in a db namespace (open to the app's address only), the load from the controller's namespace.
+/// perflab's PostgreSQL in a db namespace (open to the app's address only), the load from the controller's namespace or
+/// from two generator namespaces.
 /// Alone (the quiet collection): it starts a cluster,
 /// seeds it and runs two variants.
 /// </summary>
@@ -42,15 +43,9 @@ public sealed class HostsRunTests
     {
         using var lab = NetnsLab.Create(["app", "db"]);
         var (appAddress, dbAddress) = (lab.Hosts["app"].Address, lab.Hosts["db"].Address);
-        var experiments = Directory.CreateDirectory(Path.Combine(lab.Folder, "experiments")).FullName;
-        await File.WriteAllTextAsync(Path.Combine(experiments, "placed.yaml"), Experiment);
-        var hosts = HostsCheckTests.Write(lab, "ssh-config: ./ssh_config\napp: app\ndb: db\nload: [local]\n");
-        var output = Path.Combine(lab.Folder, "out");
 
-        var result = await HostsCheckTests.RunInController(lab, "run", "placed", "--experiments", experiments, "--profile", "smoke",
-            "--hosts", hosts, "--out", output);
+        var output = await RunPlacedAsync(lab, "[local]");
 
-        Assert.True(result.ExitCode == 0, result.ToString());
         using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(output, "results.json")));
         var placed = json.RootElement.GetProperty("provenance").GetProperty("hosts").EnumerateArray()
             .ToDictionary(h => h.GetProperty("role").GetString()!,
@@ -83,6 +78,44 @@ public sealed class HostsRunTests
     }
 
     [Fact]
+    public async Task Run_TwoGeneratorsOnHostsOfTheirOwn_EachRunMergesBothAndNamesEachHost()
+    {
+        using var lab = NetnsLab.Create(["app", "db", "gen-1", "gen-2"]);
+
+        var output = await RunPlacedAsync(lab, "[gen-1, gen-2]");
+
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(output, "results.json")));
+        var generators = json.RootElement.GetProperty("provenance").GetProperty("hosts").EnumerateArray()
+            .Where(h => h.GetProperty("role").GetString() == "load")
+            .Select(h => (h.GetProperty("host").GetString()!, h.GetProperty("address").GetString()!)).ToList();
+        Assert.Equal(new[] { ("gen-1", lab.Hosts["gen-1"].Address), ("gen-2", lab.Hosts["gen-2"].Address) }, generators);
+        var runs = json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray().ToList();
+        Assert.Equal(2, runs.Count);
+        foreach (var run in runs)
+        {
+            Assert.Equal("Ok", run.GetProperty("status").GetString());
+            var forecast = run.GetProperty("scenarios")[0];
+            var each = run.GetProperty("generators").EnumerateArray().ToList();
+            Assert.Equal(new[] { "gen-1", "gen-2" }, each.Select(g => g.GetProperty("host").GetString()));
+            // Each sent its 2 of the 4 users; the run's requests are theirs added, none lost or counted twice.
+            Assert.All(each, g => Assert.True(g.GetProperty("requests").GetInt64() > 0, g.ToString()));
+            Assert.Equal(each.Sum(g => g.GetProperty("requests").GetInt64()), forecast.GetProperty("requests").GetInt64());
+            Assert.True(forecast.GetProperty("rps").GetDouble() > 0, forecast.ToString());
+            Assert.Equal(0, forecast.GetProperty("errors").GetInt64());
+            // A 20 ms endpoint: no request is faster, and 4 users can complete at most 4 / 20 ms = 200 a second (2 % slack
+            // for the window's edges); each generator's 2 users at most half that.
+            Assert.InRange(forecast.GetProperty("p50Ms").GetDouble(), 20, 2000);
+            Assert.InRange(forecast.GetProperty("rps").GetDouble(), 0.1, 204);
+            Assert.All(each, g => Assert.InRange(g.GetProperty("rps").GetDouble(), 0.1, 102));
+            Assert.True(run.GetProperty("cost").GetProperty("appCpuSeconds").GetDouble() > 0, run.GetProperty("cost").ToString());
+        }
+        var report = await File.ReadAllTextAsync(Path.Combine(output, "report.md"));
+        Assert.Contains($"load: gen-1 ({lab.Hosts["gen-1"].Address}", report, StringComparison.Ordinal);
+        Assert.Contains($"load: gen-2 ({lab.Hosts["gen-2"].Address}", report, StringComparison.Ordinal);
+        await AssertNothingLeftAsync(lab, "app", "db", "gen-1", "gen-2");
+    }
+
+    [Fact]
     public async Task Run_DatabaseOnAHostButAppHere_UsageErrorBeforeAnythingStarts()
     {
         using var lab = NetnsLab.Create(["db"]);
@@ -95,6 +128,22 @@ public sealed class HostsRunTests
         Assert.Contains("PostgreSQL on db host 'db' is open to the app's host only, but the app runs here", result.Stderr,
             StringComparison.Ordinal);
         Assert.Empty(lab.ProcessesBesidesSshd("db"));
+    }
+
+    /// <summary>perflab run of the placed experiment, app on "app", PostgreSQL on "db", the load from <paramref name="load"/>.</summary>
+    /// <returns>The output folder of a run that exited 0.</returns>
+    private static async Task<string> RunPlacedAsync(NetnsLab lab, string load)
+    {
+        var experiments = Directory.CreateDirectory(Path.Combine(lab.Folder, "experiments")).FullName;
+        await File.WriteAllTextAsync(Path.Combine(experiments, "placed.yaml"), Experiment);
+        var hosts = HostsCheckTests.Write(lab, $"ssh-config: ./ssh_config\napp: app\ndb: db\nload: {load}\n");
+        var output = Path.Combine(lab.Folder, "out");
+
+        var result = await HostsCheckTests.RunInController(lab, "run", "placed", "--experiments", experiments, "--profile", "smoke",
+            "--hosts", hosts, "--out", output);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        return output;
     }
 
     private static async Task AssertNothingLeftAsync(NetnsLab lab, params string[] hosts)

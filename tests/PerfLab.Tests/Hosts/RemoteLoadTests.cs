@@ -67,6 +67,10 @@ public sealed class RemoteLoadTests
         Assert.True(result.ExitCode == (int)ExitCode.Failed, result.ToString());
         Assert.Contains("load host 'gen-2': the load generator ended mid-run", result.Stderr, StringComparison.Ordinal);
         Assert.Contains("killed, or its session dropped", result.Stderr, StringComparison.Ordinal);
+        // What the other generator measured until then is kept: printed, marked incomplete, before the failure.
+        Assert.Contains("INCOMPLETE: load host 'gen-2': the load generator ended mid-run", result.Stdout, StringComparison.Ordinal);
+        Assert.Contains("(kept: what gen-1 measured until then)", result.Stdout, StringComparison.Ordinal);
+        Assert.Matches(@"gen-1\s+[1-9]\d* req", result.Stdout);
         await AssertNothingLeftAsync(lab, "gen-1", "gen-2");
     }
 
@@ -182,8 +186,8 @@ public sealed class RemoteLoadTests
         {
             if (lab.ProcessesBesidesSshd(host).FirstOrDefault(p => p.Contains("host load", StringComparison.Ordinal)) is { } role)
             {
-                // Past its start-up: the role is sending load when it is killed.
-                await Task.Delay(TimeSpan.FromSeconds(3));
+                // Past its start-up (the process, perflab's own priming, the barrier): the role is sending load when it is killed.
+                await Task.Delay(TimeSpan.FromSeconds(6));
                 return role.Split(' ')[0];
             }
             if (controller.IsCompleted)

@@ -129,7 +129,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             var watch = watches[i];
             watch.WarmingUp();
             var plan = plans[i] with { Duration = WarmupTail, TargetSettled = () => watch.Settled };
-            warmups[i] = await LoadEngine.RunAsync(plan, progress: null, ct);
+            warmups[i] = (await participants[i].Measurement.Load.SendAsync(plan, ct)).Merged;
         }
         message(string.Create(System.Globalization.CultureInfo.InvariantCulture,
             $"warmed up {string.Join(", ", participants.Select((p, i) => $"{p.Variant.Name} {warmups[i]?.WarmupSeconds ?? 0:0} s"))}; " +
@@ -150,7 +150,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
                     continue;
                 }
                 var plan = plans[i] with { Warmup = SlotWarmup, Duration = SlotLength, WarmupUntilSteady = false };
-                var slot = await LoadEngine.RunAsync(plan, progress: null, ct);
+                var slot = (await participants[i].Measurement.Load.SendAsync(plan, ct)).Merged;
                 slots[i].Add(slot);
                 measured(i, slot);
             }

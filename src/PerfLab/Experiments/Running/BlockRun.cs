@@ -80,6 +80,7 @@ internal sealed class Measurements(RunRequest request, IRunObserver observer)
             Capture = trace,
             Traced = block.Progress.Traced.Add,
             Message = observer.Message,
+            Load = request.Load,
         };
     }
 }

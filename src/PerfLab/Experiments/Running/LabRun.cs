@@ -96,6 +96,7 @@ public static class LabRun
                 TraceFolder = trace ? Path.Combine(outDir, "traces") : null,
                 KeepTraces = choices.KeepTraces,
                 App = placements.App,
+                Load = placements.Load,
                 Hosts = placements.AnyElsewhere
                     ? [.. placements.Recorded.Select(p =>
                         new RoleHost(p.Role, p.HostName, p.Address, p.Cores, p.Clock.OffsetMs, p.Clock.UncertaintyMs))]
@@ -128,7 +129,8 @@ public static class LabRun
 
     /// <summary>
     /// What a run on other hosts cannot do, refused before anything starts: an app of one's own (only the built-in SUT
-    /// has an app role), a database round trip set by a proxy on this machine, cores taken from this machine's CPUs.
+    /// has an app role), generators for a measurement that sends its own load, a database round trip set by a proxy on
+    /// this machine, cores taken from this machine's CPUs.
     /// </summary>
     private static void CheckPlacements(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices)
     {
@@ -140,6 +142,14 @@ public static class LabRun
         {
             throw new PerfLabException(
                 $"{own.Name} runs an app of its own; with --hosts only the built-in SUT runs on the app host (docs/hosts.md).",
+                ExitCode.Usage);
+        }
+        if (choices.Hosts.Load.Any(h => !h.IsLocal)
+            && selected.FirstOrDefault(e => e.Capacity is not null || e.Scenarios.Any(s => !s.Model.RunsOnLoadEngine)) is { } apart)
+        {
+            throw new PerfLabException(
+                $"{apart.Name} measures with a load of its own (a capacity search or uploads), sent from this machine: " +
+                "give load: [local] for it.",
                 ExitCode.Usage);
         }
         if (ConditionsOf(selected).Any(c => c.DatabaseRttMs is not null))

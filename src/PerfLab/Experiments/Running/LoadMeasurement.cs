@@ -4,6 +4,7 @@ using PerfLab.Counters;
 using PerfLab.Database;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
+using PerfLab.Hosts;
 using PerfLab.Load;
 using PerfLab.Results;
 
@@ -19,6 +20,9 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     public EvidenceCapture? Capture { get; init; }
     public Action<TracedRun>? Traced { get; init; }
     public Action<string>? Message { get; init; }
+
+    /// <summary>Where the load is sent from: this process, or the hosts file's generators (their figures merged).</summary>
+    public LoadSource Load { get; init; } = LoadSource.Here;
 
     private static readonly string Unavailable = ErrorCounts.HttpKind(503);
 
@@ -36,19 +40,23 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
             TargetSettled = () => tiering.Settled,
             Probe = meter,
         };
-        LoadResult load;
+        RemoteLoadResult sent;
         CounterRecording? recording;
         try
         {
-            (load, recording) = await CounterSession.WithCountersAsync(sut, () => LoadEngine.RunAsync(plan, progress: null, ct), ct);
+            (sent, recording) = await CounterSession.WithCountersAsync(sut, () => Load.SendAsync(plan, ct), ct);
         }
         catch (PerfLabException ex)
         {
             return Failed(FailureKind.LoadFailed, $"the load could not run: {ex.Message}");
         }
 
+        var load = sent.Merged;
         var record = await RecordAsync(sut, id, info, (load, recording), ct);
-        record = record with { Tiering = tiering.Summarize(load.MeasuredFromUtc, [(load.MeasuredFromUtc, load.EndedUtc)]) };
+        record = RunRecordBuilder.WithGenerators(record, sent.Generators) with
+        {
+            Tiering = tiering.Summarize(load.MeasuredFromUtc, [(load.MeasuredFromUtc, load.EndedUtc)]),
+        };
         record = WithCost(record, [meter.Take(load.Scenarios.Sum(s => s.Requests))]);
         await TraceAsync(sut, id, record, ct);
         return record;
@@ -72,7 +80,9 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         }
         if (load.Incomplete && !ct.IsCancellationRequested)
         {
-            return Failed(FailureKind.LoadStoppedEarly, $"the load stopped early: {load.IncompleteReason}");
+            // What was measured until then is kept (a generator that died, the others' figures), the run failed.
+            return RunRecordBuilder.MarkFailed(RunRecordBuilder.FromLoad(id, info, load, recording), FailureKind.LoadStoppedEarly,
+                $"the load stopped early: {load.IncompleteReason}") with { LogTail = sut.TailOfLog() };
         }
         var record = RunRecordBuilder.FromLoad(id, info, load, recording);
         if (ct.IsCancellationRequested)

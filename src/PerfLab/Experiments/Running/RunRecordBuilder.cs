@@ -1,5 +1,6 @@
 using PerfLab.Apps;
 using PerfLab.Counters;
+using PerfLab.Hosts;
 using PerfLab.Load;
 using PerfLab.Results;
 using PerfLab.Sut;
@@ -61,6 +62,15 @@ public static class RunRecordBuilder
             Database = DatabaseClientWindow.From(recording, outcome.MeasuredFrom, outcome.Ended, times.Count),
         };
     }
+
+    /// <summary>The run with each generator's own figures, when its load came from more than this process.</summary>
+    public static RunRecord WithGenerators(RunRecord record, IReadOnlyList<GeneratorFigures> generators) => generators.Count == 0
+        ? record
+        : record with
+        {
+            Generators = [.. generators.Select(g => new GeneratorRecord(g.Host, g.Requests, g.RequestsPerSecond, g.P50Ms, g.P99Ms,
+                g.CoresUsed * 100, g.Cores, g.Saturated))],
+        };
 
     public static RunRecord Failed(RunIdentity id, RunFailure failure) =>
         Empty(id, RunStatus.Failed, failure.Info ?? new Dictionary<string, string>()) with

@@ -40,6 +40,9 @@ public sealed record RunRequest(IReadOnlyList<ExperimentDefinition> Experiments,
     /// <summary>Where the built-in SUT runs: this machine, or the hosts file's app host.</summary>
     public Placement App { get; init; } = Placements.Local.App;
 
+    /// <summary>Where each run's load is sent from: this process, or the hosts file's generators.</summary>
+    public LoadSource Load { get; init; } = LoadSource.Here;
+
     /// <summary>Each role's host, for the provenance; null when everything runs on this machine.</summary>
     public IReadOnlyList<RoleHost>? Hosts { get; init; }
 }
