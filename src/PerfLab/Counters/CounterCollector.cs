@@ -236,6 +236,7 @@ public static class CounterCollector
             IntervalSeconds = options.Interval.TotalSeconds,
             StartedUnixMs = startedUnixMs,
             EndedUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds(),
+            MetersTickUnixMs = store.MetersTick(),
             Ending = ending,
             EndingDetail = detail,
             Counters = store.Descriptors(),

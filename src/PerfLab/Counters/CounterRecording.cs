@@ -16,6 +16,12 @@ public sealed record CounterRecording
     /// <summary>UTC unix milliseconds; the load engine uses the same clock.</summary>
     public required long StartedUnixMs { get; init; }
     public required long EndedUnixMs { get; init; }
+    /// <summary>
+    /// UTC unix milliseconds of the target's first metrics tick (its timer's phase: a meter's sample of second S holds
+    /// the interval that ended on the tick in [S, S + 1)); null when no meter published. The target starts its timer
+    /// when it enables the session, which on a busy machine is hundreds of milliseconds after <see cref="StartedUnixMs"/>.
+    /// </summary>
+    public long? MetersTickUnixMs { get; init; }
     public required CollectionEnding Ending { get; init; }
     /// <summary>Why it ended, in words, when it did not simply complete.</summary>
     public string? EndingDetail { get; init; }

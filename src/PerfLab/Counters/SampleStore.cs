@@ -30,6 +30,7 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
     private long _emittedThrough = long.MinValue;
     private double _cpuCount = Environment.ProcessorCount;
     private readonly bool _countStarvation = definitions.Contains(CounterCatalog.Starvation);
+    private readonly MeterIntervals _intervals = new();
 
     public void OnDynamicEvent(TraceEvent e, string sessionId, string clientId)
     {
@@ -37,7 +38,7 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
         {
             OnEventCounter(e);
         }
-        else if (e.ProviderName == "System.Diagnostics.Metrics")
+        else if (e.ProviderName == "System.Diagnostics.Metrics" && !_intervals.Take(e, sessionId))
         {
             OnMeterEvent(e, sessionId, clientId);
         }
@@ -90,6 +91,9 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
             return _buckets.Select(b => Snapshot(b.Key, b.Value)).ToList();
         }
     }
+
+    /// <summary>The target's first metrics tick seen (<see cref="CounterRecording.MetersTickUnixMs"/>), null before one.</summary>
+    public long? MetersTick() => _intervals.FirstTickUnixMs;
 
     public IReadOnlyList<ThreadPoolAdjustment> Adjustments()
     {
@@ -191,7 +195,7 @@ internal sealed class SampleStore(double intervalSeconds, IReadOnlyList<CounterD
         var tags = e.PayloadByName("tags") as string ?? "";
         var rate = Parse(e.PayloadByName("rate"));
         var value = e.EventName == "GaugeValuePublished" ? Parse(e.PayloadByName("lastValue")) : Parse(e.PayloadByName("value"));
-        var unixMs = CounterCollector.UnixMs(e);
+        var unixMs = _intervals.FiledAt(CounterCollector.UnixMs(e));
 
         if (instrument == CounterCatalog.CpuCountInstrument && value is > 0)
         {

@@ -105,6 +105,7 @@ internal sealed class RemoteSut(OnHost host, Func<string, SutLaunch> launchFor, 
                 {
                     StartedUnixMs = Ms(read.StartedUnixMs),
                     EndedUnixMs = Ms(read.EndedUnixMs),
+                    MetersTickUnixMs = read.MetersTickUnixMs is { } tick ? Ms(tick) : null,
                     Samples = [.. read.Samples.Select(Aligned)],
                     Adjustments = [.. read.Adjustments.Select(a => a with { UnixMs = Ms(a.UnixMs) })],
                 };

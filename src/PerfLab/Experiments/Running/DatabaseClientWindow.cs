@@ -51,10 +51,12 @@ public static class DatabaseClientWindow
         };
     }
 
-    // The samples of the window in which Npgsql published. A sample filed under second S covers the interval that
-    // ended when it was published, somewhere in [S, S + 1): only those from floor(from) + 2 to floor(ended) - 1 lie
-    // wholly inside the load; a partly loaded edge second would dilute the rates. A window too short for any
-    // interior second falls back to all of its samples.
+    // The samples of the window in which Npgsql published. A sample filed under second S covers the interval whose
+    // tick fell in [S, S + 1) (MeterIntervals): only those from floor(from) + 2 to floor(ended) - 1 lie wholly inside
+    // the load; a partly loaded edge second would dilute the rates. A tick the target's timer skipped (its thread
+    // woke over an interval late) leaves a second without a sample and the next sample holding two intervals, so the
+    // window starts at a sample whose second before has one. A window too short for any interior second falls back to
+    // all of its samples.
     private static List<CounterSample> Interior(CounterRecording recording, DateTimeOffset measuredFrom, DateTimeOffset ended)
     {
         var from = measuredFrom.ToUnixTimeSeconds();
@@ -64,13 +66,18 @@ public static class DatabaseClientWindow
                 && s.Values.Keys.Any(k => k.StartsWith("npgsql-", StringComparison.Ordinal)))
             .OrderBy(s => s.UnixSeconds)
             .ToList();
-        var interior = npgsql.Where(s => s.UnixSeconds >= from + 2 && s.UnixSeconds <= to - 1).ToList();
+        var seconds = npgsql.Select(s => s.UnixSeconds).ToHashSet();
+        var interior = npgsql.Where(s => s.UnixSeconds >= from + 2 && s.UnixSeconds <= to - 1)
+            .SkipWhile(s => !seconds.Contains(s.UnixSeconds - 1))
+            .ToList();
         return interior.Count > 0 ? interior : npgsql;
     }
 
-    // The requests completed in the intervals the samples cover. The metrics timer ticks once a second from the
-    // session's start, so the sample of second S covers [S - 1 + phase, S + phase): (1 - phase) of the load's second
-    // S - 1 and phase of its second S. Null (use the window's mean rate) when a second is missing or was warm-up, the
+    // The requests completed in the intervals the samples cover. The target's metrics timer ticks once a second, so
+    // the sample of second S covers [S - 1 + phase, S + phase): (1 - phase) of the load's second S - 1 and phase of
+    // its second S. The phase is the target's own tick: the collector's start came 250-380 ms before it on a busy
+    // machine, and a load still climbing through the window (a SUT not warm when the window opened) then read 1.08 to
+    // 1.12 commands per request. Null (use the window's mean rate) when a second is missing or was warm-up, the
     // interval is not a second, or nothing completed.
     private static double? RequestsCovered(List<CounterSample> samples, CounterRecording recording, IEnumerable<LoadSecond>? loadSeconds)
     {
@@ -80,7 +87,8 @@ public static class DatabaseClientWindow
         }
         var bySecond = loadSeconds.GroupBy(p => p.UnixSecond)
             .ToDictionary(g => g.Key, g => (Warmup: g.Any(p => p.Warmup), Requests: g.Sum(p => p.Requests)));
-        var phase = (recording.StartedUnixMs % 1000 + 1000) % 1000 / 1000.0;
+        var tick = recording.MetersTickUnixMs ?? recording.StartedUnixMs;
+        var phase = (tick % 1000 + 1000) % 1000 / 1000.0;
         var total = 0.0;
         for (var second = samples[0].UnixSeconds; second <= samples[^1].UnixSeconds; second++)
         {

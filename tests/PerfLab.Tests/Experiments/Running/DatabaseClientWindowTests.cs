@@ -57,6 +57,43 @@ public sealed class DatabaseClientWindowTests
     }
 
     [Fact]
+    public void From_TheSutsTimerStartedAfterTheCollector_ItsOwnTickSplitsTheSeconds()
+    {
+        // A SUT still warming up when the window opened: its load climbs from nothing. The collector asked for the
+        // session at .00 but the SUT's timer ticks at .25, as on a busy machine (its session enabled 250 ms later).
+        long Ramp(long second) => Math.Clamp((second - 1002) * 50, 0, 150);
+        var load = Enumerable.Range(999, 11).Select(s => new LoadSecond(s, s < 1001, Ramp(s), Ramp(s), 1, 2, 0, 8));
+        var samples = Enumerable.Range(999, 11).Select(s => Sample(s, new()
+        {
+            [CounterNames.NpgsqlCommands] = (1 - Phase) * Ramp(s - 1) + Phase * Ramp(s),
+        }));
+        var recording = Recording(samples) with { StartedUnixMs = 989_000, MetersTickUnixMs = 990_250 };
+
+        var db = DatabaseClientWindow.From(recording, From, To, requests: 700, load)!;
+
+        Assert.Equal(1, db.CommandsPerRequest, 9);
+        // Split at the collector's .00 instead, the same commands read 487.5 / 450 = 1.083 per request.
+        var byCollector = DatabaseClientWindow.From(recording with { MetersTickUnixMs = null }, From, To, requests: 700, load)!;
+        Assert.Equal(487.5 / 450, byCollector.CommandsPerRequest, 9);
+    }
+
+    [Fact]
+    public void From_TickSkippedBeforeTheFirstInteriorSecond_WindowStartsAfterTheLongInterval()
+    {
+        // The target's timer skipped its tick of second 1001: the sample of 1002 holds two intervals, 1001's and its own.
+        var samples = Enumerable.Range(999, 11).Where(s => s != 1001).Select(s => Sample(s, new()
+        {
+            [CounterNames.NpgsqlCommands] = s == 1002 ? Covered(1001) + Covered(1002) : Covered(s),
+            [CounterNames.NpgsqlCommandTime] = 20 * (s == 1002 ? Covered(1001) + Covered(1002) : Covered(s)),
+        }));
+
+        var db = DatabaseClientWindow.From(Recording(samples), From, To, requests: 1600, Load())!;
+
+        Assert.Equal(1, db.CommandsPerRequest, 9);
+        Assert.Equal(20, db.CommandMsPerRequest, 9);
+    }
+
+    [Fact]
     public void From_NoLoadTimeline_TheWindowsMeanRateDividesInstead()
     {
         var samples = Enumerable.Range(1000, 9).Select(s => Sample(s, new() { [CounterNames.NpgsqlCommands] = 150, [CounterNames.NpgsqlCommandTime] = 3000 }));
