@@ -112,7 +112,7 @@ public static class CapacitySearch
         steps.Select(s => s.MachineLoad).Where(MachineLoad.IsBusy).Max() is { } load
             ? string.Create(CultureInfo.InvariantCulture,
                 $" The machine was busy (load average up to {load:0.#} on {Environment.ProcessorCount} cores, ")
-                + "this run's own SUT, generator and database included): its cores may have been the limit, not the target's design."
+                + "this run's own SUT, generator and database included): the machine may have been the limit, not the target's design."
             : "";
 
     private static string Summary(CapacitySlo slo, CapacityOutcome outcome, CapacityStep? held, CapacityStep? broke,
