@@ -58,7 +58,11 @@ public sealed class PostgresFixture : IAsyncLifetime
     }
 
     /// <summary>A private, seeded cluster of the test's own, which it may stop and start at will.</summary>
-    public static Task<IsolatedPostgres> StartIsolatedAsync() => IsolatedPostgres.CreateAsync();
+    /// <param name="sharedBuffers">Its shared_buffers: more than the default 32MB holds all of the seeded tables at once.</param>
+    public static Task<IsolatedPostgres> StartIsolatedAsync(string sharedBuffers = DefaultSharedBuffers) =>
+        IsolatedPostgres.CreateAsync(sharedBuffers);
+
+    internal const string DefaultSharedBuffers = "32MB";
 
     public async Task DisposeAsync()
     {
@@ -136,10 +140,10 @@ public sealed class PostgresFixture : IAsyncLifetime
             rm -rf "$2"
             """;
 
-        public static async Task<TestCluster> StartClusterAsync(string name)
+        public static async Task<TestCluster> StartClusterAsync(string name, string sharedBuffers = DefaultSharedBuffers)
         {
             var dataDir = Path.Combine(Root.Value, name + "-" + Guid.NewGuid().ToString("N")[..8]);
-            var cluster = new ManagedCluster(dataDir, sharedBuffers: "32MB");
+            var cluster = new ManagedCluster(dataDir, sharedBuffers: sharedBuffers);
             var started = await cluster.StartAsync(port: null, CancellationToken.None);
             return new TestCluster(cluster, started.Status.Port!.Value);
         }
@@ -231,9 +235,9 @@ public sealed class IsolatedPostgres : IAsyncDisposable
     /// <summary>The seeded <c>adventureworks</c> database.</summary>
     public string ConnectionString => ManagedCluster.ConnectionStringFor(Port);
 
-    internal static async Task<IsolatedPostgres> CreateAsync()
+    internal static async Task<IsolatedPostgres> CreateAsync(string sharedBuffers)
     {
-        var started = await PostgresFixture.TestFolders.StartClusterAsync("isolated");
+        var started = await PostgresFixture.TestFolders.StartClusterAsync("isolated", sharedBuffers);
         var isolated = new IsolatedPostgres(started.Cluster, started.Port);
         await Seeder.SeedAsync(isolated.ConnectionString, null, CancellationToken.None);
         return isolated;

@@ -33,7 +33,7 @@ internal static class ReportContent
             Row("CPU", $"{p.CpuModel}, {Fmt.Int(p.LogicalCores)} logical cores"),
             Row("OS", p.OperatingSystem),
             Row("core layout", pinned),
-            Row("database", p.Database),
+            Row("database", p.DatabaseState is { } state ? $"{p.Database}; {state.Describe()}" : p.Database),
             Row("profile", new Cell(p.Profile, Code: true)),
             Row("repetitions", Fmt.Int(p.Repetitions) + " per variant, variants interleaved"),
         };

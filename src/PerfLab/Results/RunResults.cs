@@ -56,6 +56,10 @@ public sealed record Provenance
     /// <summary>Where each role ran when a hosts file placed some elsewhere; null when everything ran on this machine.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public IReadOnlyList<RoleHost>? Hosts { get; init; }
+
+    /// <summary>The state PostgreSQL was brought to before each block, and its settings; null when no experiment used it.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public DatabaseState? DatabaseState { get; init; }
 }
 
 /// <summary>One role's host: its name in the hosts file ("local": this machine), address, cores, and clock minus this machine's.</summary>

@@ -17,6 +17,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 {
     private readonly ConditionedStarts _starts = new(request, observer);
     private readonly Measurements _measurements = new(request, observer);
+    private readonly DatabaseBeforeBlocks _database = new(request.ConnectionString, observer.Message);
 
     // Runs started so far in this invocation: a run's place in it (blocks added later come after every minimum block).
     private int _runsStarted;
@@ -63,7 +64,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             StartedAt = started,
             FinishedAt = DateTimeOffset.UtcNow,
             Profile = request.Profile.Key(),
-            Provenance = await provenance,
+            Provenance = (await provenance) with { DatabaseState = _database.State },
             Experiments = results,
             Incomplete = halt is not null,
             IncompleteReason = halt?.Reason,
@@ -193,6 +194,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     /// <returns>Why the whole run must stop (Ctrl+C, the database went down), or null to go on.</returns>
     private async Task<RunHalt?> RunBlockAsync(BlockRun block, CancellationToken ct)
     {
+        await _database.ResetAsync(ct);
         if (Alternates(block.Experiment))
         {
             return await RunAlternatingBlockAsync(block, ct);
