@@ -16,6 +16,11 @@ def delta(first, last, key):
     return "n/a" if a is None or b is None else str(b - a)
 
 
+def signed(value):
+    """A percentage with its sign; results.json writes NaN as a string."""
+    return f"{value:+.1f}" if isinstance(value, (int, float)) else str(value)
+
+
 def verdict(folder):
     """The async-against-sync all-scenario RPS change of the run, with its interval and verdict."""
     try:
@@ -26,7 +31,7 @@ def verdict(folder):
     for experiment in results["experiments"]:
         for c in experiment["comparisons"]:
             if c["scenario"] == "all" and c["metric"] == "rps":
-                return (f"{c['variant']} {c['changePercent']:+.1f} % [{c['lowPercent']:+.1f}, {c['highPercent']:+.1f}] "
+                return (f"{c['variant']} {signed(c['changePercent'])} % [{signed(c['lowPercent'])}, {signed(c['highPercent'])}] "
                         f"{c['verdict']}, {experiment['blocks']} blocks")
     return "no comparison"
 

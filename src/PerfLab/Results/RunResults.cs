@@ -56,7 +56,6 @@ public sealed record Provenance
     /// <summary>Where each role ran when a hosts file placed some elsewhere; null when everything ran on this machine.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public IReadOnlyList<RoleHost>? Hosts { get; init; }
-
     /// <summary>The state PostgreSQL was brought to before each block, and its settings; null when no experiment used it.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public DatabaseState? DatabaseState { get; init; }
