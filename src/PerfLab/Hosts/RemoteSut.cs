@@ -43,11 +43,13 @@ internal sealed class RemoteSut(OnHost host, Func<string, SutLaunch> launchFor, 
             await session.DisposeAsync();
             throw new PerfLabException($"{host.Host}: the app role answered '{ready}', not its address.", ExitCode.Failed);
         }
-        return new Running(session, address, parts.Length > 1 ? parts[1] : "", launch, host.Offset);
+        return new Running(session, address, parts.Length > 1 ? parts[1] : "", launch, host.Offset, say ?? progress);
     }
 
     /// <param name="clock">The app host's clock minus this machine's: what it sends is put on this machine's clock.</param>
-    private sealed class Running(RoleSession session, Uri address, string remoteLog, SutLaunch launch, ClockOffset clock) : IRunningApp
+    /// <param name="tell">Where the progress of sending a trace back goes.</param>
+    private sealed class Running(RoleSession session, Uri address, string remoteLog, SutLaunch launch, ClockOffset clock,
+        IProgress<string>? tell) : IRunningApp
     {
         public Uri BaseAddress => address;
 
@@ -143,7 +145,7 @@ internal sealed class RemoteSut(OnHost host, Func<string, SutLaunch> launchFor, 
 
         /// <summary>Taken by the app role on its host (<see cref="AppTrace"/>), the file sent back to <paramref name="path"/>.</summary>
         public Task<TracedStretch> TraceAsync(TimeSpan length, string path, CancellationToken ct) =>
-            RemoteTrace.TraceAsync(session, clock, length, path, ct);
+            RemoteTrace.TraceAsync(session, clock, length, path, tell, ct);
 
         /// <summary>Read by the app role on its host (<see cref="AppJitWatch"/>), each event streamed back as it is read.</summary>
         public async Task<IAsyncDisposable?> WatchJitAsync(Action<long, OptimizationTier> onCompiled, Action<int> onBackground,

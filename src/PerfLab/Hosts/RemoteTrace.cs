@@ -16,8 +16,9 @@ internal static class RemoteTrace
     // minutes only on a slow link).
     private static readonly TimeSpan Transfer = TimeSpan.FromMinutes(5);
 
+    /// <param name="say">Told how long the file took to come back, once it has.</param>
     public static async Task<TracedStretch> TraceAsync(RoleSession session, ClockOffset clock, TimeSpan length, string path,
-        CancellationToken ct)
+        IProgress<string>? say, CancellationToken ct)
     {
         var described = new TaskCompletionSource<TracedStretch>(TaskCreationOptions.RunContinuationsAsynchronously);
         var whole = false;
@@ -33,10 +34,14 @@ internal static class RemoteTrace
             {
                 throw new PerfLabException($"{session.Host}: the app's session has ended.", ExitCode.Failed);
             }
+            var asked = System.Diagnostics.Stopwatch.StartNew();
             var stretch = await DescribedAsync(session, receiver, described.Task, length + Transfer, ct);
             // Its lines come in order: the end line, checked, came before the description.
-            await receiver.Completed;
+            var bytes = await receiver.Completed;
             whole = true;
+            say?.Report(string.Create(CultureInfo.InvariantCulture,
+                $"{session.Host.Destination}: its {stretch.Seconds:F1} s trace came back ({bytes / 1e6:F1} MB), "
+                    + $"{asked.Elapsed.TotalSeconds - stretch.Seconds:F1} s after it ended"));
             return stretch with { StartedUnixMs = clock.Here(stretch.StartedUnixMs) };
         }
         finally
