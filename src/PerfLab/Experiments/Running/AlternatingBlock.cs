@@ -54,7 +54,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         var watches = new List<TieringWatch>();
         foreach (var p in participants)
         {
-            watches.Add(await TieringWatch.StartAsync(p.Sut.Pid, ct));
+            watches.Add(await TieringWatch.StartAsync(p.Sut, ct));
         }
         try
         {
@@ -89,6 +89,10 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             catch (PerfLabException ex)
             {
                 failure = ex.Message;
+            }
+            catch (OperationCanceledException) when (ct.IsCancellationRequested)
+            {
+                // Ctrl+C: the slots measured so far are kept, the others' runs are recorded as interrupted.
             }
             return true;
         }, ct);
