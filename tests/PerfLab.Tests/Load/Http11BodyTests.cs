@@ -9,7 +9,7 @@ namespace PerfLab.Tests.Load;
 /// </summary>
 public sealed class Http11BodyTests
 {
-    // A 1,604-byte JSON body in two chunks with an extension and a trailer field, as a server may frame it.
+    // A 1,321-byte JSON body in two chunks with an extension and a trailer field, as a server may frame it.
     private static readonly string Json =
         "{" + string.Join(",", Enumerable.Range(0, 40).Select(i => $"\"k{i:00}\":\"value number {i:00} of forty\"")) + "}";
     private static readonly byte[] Chunked = Encoding.ASCII.GetBytes(
