@@ -4,7 +4,8 @@
 # HdrHistogram interval logs added), the controller in a namespace of its own. Prints mean/p50/p99/RPS of each, their
 # differences from the single generator (target: mean within 0.5 ms, p99 within 2 ms, RPS within 2 %), and the CPU of
 # the controller (user+sys of its process), of each generator (its own figure over its window) and of the app (/proc).
-# Usage (root): bench/hosts/merged-latency.sh [seconds=10] [rate=200] [rounds=1]; SKIP_BUILD=1 uses the Release build there.
+# Usage (root): bench/hosts/merged-latency.sh [seconds=10] [rate=200] [rounds=1]; SKIP_BUILD=1 uses the Release build there;
+# QUIET=1 labels the figures as from a quiet machine (say it only when nothing else runs).
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$REPO/bench/hosts/netns.sh"
@@ -69,7 +70,11 @@ row() {
   echo "\`bench/hosts/merged-latency.sh $D $RATE $ROUNDS\`: \`perflab load --hosts\` at $RATE req/s (open model, at most 128"
   echo "in flight) on the SUT's \`/weatherforecast-async?ms=150\` in an app namespace, ${WARMUP} s warm-up and ${D} s measured,"
   echo "from 1, 2 and 4 generator namespaces (controller in a fifth); every namespace shares this machine's cores."
-  echo "**Busy machine** (other helpers building and testing): the figures show the merge, not a quiet lab. $note"
+  if [[ -n "${QUIET:-}" ]]; then
+    echo "**Quiet machine** (nothing else running, as the operator said with QUIET=1). $note"
+  else
+    echo "**Busy machine** (or not said to be quiet: QUIET=1): the figures show the merge, not a quiet lab. $note"
+  fi
   echo
   printf '%s' "| generators | round | RPS | mean ms | p50 ms | p99 ms | Δmean ms | Δp99 ms | ΔRPS % | controller CPU s "
   echo "| app CPU s | each generator's CPU (cores) |"

@@ -17,6 +17,7 @@ public static class CounterCollector
     private const long ThreadingKeyword = 0x10000;
     private const long TimeSeriesValuesKeyword = 0x2;
     private const string SharedMetricsSession = "SHARED";
+    private const string MetricsProvider = "System.Diagnostics.Metrics";
     private static readonly TimeSpan _stopBudget = TimeSpan.FromMilliseconds(700);
 
     /// <exception cref="PerfLabException">The pid is not an attachable .NET
@@ -59,7 +60,13 @@ public static class CounterCollector
 
         using (session)
         {
-            var (ending, detail) = await RecordAsync(session, new EventRouting(store, sessionId, clientId), pid, options, progress, ct)
+            var listening = new Listening(options.Listening);
+            if (!providers.Any(p => p.Name == MetricsProvider))
+            {
+                listening.Now();
+            }
+            var routing = new EventRouting(store, sessionId, clientId, listening);
+            var (ending, detail) = await RecordAsync(session, routing, pid, options, progress, ct)
                 .ConfigureAwait(false);
             return Recording(target, runtime, options, store, startedUnixMs, ending, detail);
         }
@@ -93,7 +100,32 @@ public static class CounterCollector
             _ => runtime is null ? (true, true) : (runtime.Major >= 9, runtime.Major < 9),
         };
 
-    private sealed record EventRouting(SampleStore Store, string SessionId, string ClientId);
+    private sealed record EventRouting(SampleStore Store, string SessionId, string ClientId, Listening Listening);
+
+    // The options' callback, called once: when the meters' session reports its first enumeration of the instruments
+    // done (InitialInstrumentEnumerationComplete, .NET 8+), or on its first value from an older runtime.
+    private sealed class Listening(Action? callback)
+    {
+        private int _called;
+
+        public void Now()
+        {
+            if (Interlocked.Exchange(ref _called, 1) == 0)
+            {
+                callback?.Invoke();
+            }
+        }
+
+        public void OnEvent(TraceEvent e, string sessionId)
+        {
+            if (_called == 0 && e.ProviderName == MetricsProvider && (e.PayloadByName("sessionId") as string) == sessionId
+                && e.EventName is "InitialInstrumentEnumerationComplete" or "CollectionStart" or "CounterRateValuePublished"
+                    or "UpDownCounterRateValuePublished" or "GaugeValuePublished" or "HistogramValuePublished")
+            {
+                Now();
+            }
+        }
+    }
 
     // Reads the session on a thread of its own and emits samples as they ripen, until the duration or the token ends
     // the collection (an ordinary ending) or the stream closes (the process exited, or the session broke).
@@ -145,7 +177,11 @@ public static class CounterCollector
         try
         {
             using var source = new EventPipeEventSource(session.EventStream);
-            source.Dynamic.All += e => routing.Store.OnDynamicEvent(e, routing.SessionId, routing.ClientId);
+            source.Dynamic.All += e =>
+            {
+                routing.Listening.OnEvent(e, routing.SessionId);
+                routing.Store.OnDynamicEvent(e, routing.SessionId, routing.ClientId);
+            };
             // Only arrive when System.Runtime was asked for (see Providers).
             source.Clr.ThreadPoolWorkerThreadAdjustmentAdjustment += routing.Store.OnAdjustment;
             source.Process();
@@ -208,7 +244,7 @@ public static class CounterCollector
             .ToList();
         if (meters.Count > 0)
         {
-            providers.Add(new("System.Diagnostics.Metrics", EventLevel.Informational, TimeSeriesValuesKeyword,
+            providers.Add(new(MetricsProvider, EventLevel.Informational, TimeSeriesValuesKeyword,
                 new Dictionary<string, string>
                 {
                     ["SessionId"] = sessionId,

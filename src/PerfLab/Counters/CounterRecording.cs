@@ -116,4 +116,11 @@ public sealed record CounterOptions
     /// on every request (docs/benchmarks.md, "Counter cost"); System.Runtime alone does not.
     /// </summary>
     public IReadOnlyList<string> Providers { get; init; } = CounterCatalog.Providers;
+    /// <summary>
+    /// Called once the collector listens: the meters' session has enabled the instruments that exist (or, with no
+    /// meter asked, the session has started). An up-down counter's value counts from that moment (Npgsql's pending
+    /// connection requests started while load runs would read below zero), so a load waits for it. Not sent to a host.
+    /// </summary>
+    [JsonIgnore]
+    public Action? Listening { get; init; }
 }

@@ -6,7 +6,8 @@ namespace PerfLab.Hosts;
 
 /// <summary>
 /// The app role's counters: EventPipe read here, on the app's host, where the SUT's diagnostics socket is. On
-/// <c>counters OPTIONS</c> a collection starts and each sample goes out as <c>sample JSON</c> as it is read; on
+/// <c>counters OPTIONS</c> a collection starts, <c>counters-listening</c> goes out once it listens (see
+/// <see cref="CounterOptions.Listening"/>) and each sample goes out as <c>sample JSON</c> as it is read; on
 /// <c>counters-stop</c> the collection ends and the whole recording goes out as <c>recording JSON</c> (or
 /// <c>counters-failed MESSAGE</c> when the process refused the session). On <c>cpu</c> it answers <c>cpu NANOSECONDS</c>,
 /// the CPU the kernel has charged the app so far (its cost per request, read at the measured window's edges).
@@ -45,7 +46,8 @@ internal sealed class AppCounters(int pid, RoleLines lines)
             try
             {
                 var live = new InlineProgress<CounterSample>(s => lines.Write("sample", JsonSerializer.Serialize(s, RoleLines.Json)));
-                var recording = await CounterCollector.CollectAsync(pid, options, live, stop.Token);
+                var listening = options with { Listening = () => lines.Write("counters-listening", "") };
+                var recording = await CounterCollector.CollectAsync(pid, listening, live, stop.Token);
                 lines.Write("recording", JsonSerializer.Serialize(recording, RoleLines.Json));
             }
             catch (PerfLabException ex)

@@ -89,6 +89,7 @@ internal sealed class RemoteSut(OnHost host, Func<string, SutLaunch> launchFor, 
             var recording = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
             session.Handle("sample", json => live?.Report(Aligned(JsonSerializer.Deserialize<CounterSample>(json, RoleLines.Json)!)));
             session.Handle("recording", json => recording.TrySetResult(json));
+            session.Handle("counters-listening", _ => options.Listening?.Invoke());
             session.Handle("counters-failed", message => recording.TrySetException(
                 new PerfLabException($"{session.Host}: its counters could not be read: {message}", Common.ExitCode.Unreachable)));
             try
@@ -119,6 +120,7 @@ internal sealed class RemoteSut(OnHost host, Func<string, SutLaunch> launchFor, 
             {
                 session.Handle("sample", null);
                 session.Handle("recording", null);
+                session.Handle("counters-listening", null);
                 session.Handle("counters-failed", null);
             }
         }

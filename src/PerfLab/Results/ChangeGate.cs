@@ -14,15 +14,11 @@ public static class ChangeGate
     /// The metric key a <c>METRIC-change</c> names: a comparable metric's key or threshold name (rps, p99, mean,
     /// cpu-per-request, batch-mean-ms, capacity-rps), or a word of <c>decide:</c> (cost, latency).
     /// </summary>
-    public static string MetricOf(string name, string text) => name switch
-    {
-        "cost" => Metrics.CpuPerRequest.Key,
-        "latency" => Metrics.P99Ms.Key,
-        _ => Metrics.Comparable.FirstOrDefault(m => m.Key == name || m.ThresholdNames.Contains(name))?.Key
+    public static string MetricOf(string name, string text) =>
+        (Metrics.Deciding(name) ?? Metrics.Comparable.FirstOrDefault(m => m.Key == name || m.ThresholdNames.Contains(name)))?.Key
             ?? throw Threshold.Invalid(text, $"'{name}' is not a metric a change can be read of; use change (the deciding "
                 + $"metric), rps-change, cost-change, latency-change (p99) or one of "
-                + $"{string.Join(", ", Metrics.Comparable.Select(m => m.ThresholdNames.FirstOrDefault() ?? m.Key))} with -change"),
-    };
+                + $"{string.Join(", ", Metrics.Comparable.Select(m => m.ThresholdNames.FirstOrDefault() ?? m.Key))} with -change");
 
     /// <summary>
     /// The key <paramref name="threshold"/> reads on an experiment decided by <paramref name="deciding"/>. Limited to one

@@ -112,6 +112,19 @@ public static class Metrics
     /// </summary>
     public static Metric Primary(bool batches) => batches ? BatchMeanMs : Rps;
 
+    /// <summary>
+    /// The metric a word of <c>decide:</c> names (rps, cost: CPU per request, latency: p99, capacity), as experiment files
+    /// and change gates (<c>cost-change</c>) spell it; null for any other word.
+    /// </summary>
+    public static Metric? Deciding(string word) => word switch
+    {
+        "rps" => Rps,
+        "cost" => CpuPerRequest,
+        "latency" => P99Ms,
+        "capacity" => CapacityRps,
+        _ => null,
+    };
+
     /// <summary>An entry by its key; null when there is none.</summary>
     public static Metric? Find(string key) => All.FirstOrDefault(m => m.Key == key);
 

@@ -57,8 +57,14 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
     // A site seen in fewer samples is a momentary wait (a lazy initialisation, a first call), not a blocked pool thread.
     private const int MinSamples = 3;
 
+    /// <summary>
+    /// The places that blocked pool threads, most samples first. A wait with nothing under it but the runtime's own
+    /// threading and tracing code or unresolved frames (call site "?": a work item of the runtime's, such as an
+    /// EventSource answering the trace session) names no code anyone could change: its samples stay in the pool's
+    /// blocked time (<see cref="ThreadTime"/>) but it is not a site.
+    /// </summary>
     public List<BlockingWaitSite> Sites(double intervalMs) =>
-        _sites.Where(s => s.Value.Samples >= MinSamples).OrderByDescending(s => s.Value.Samples)
+        _sites.Where(s => s.Value.Samples >= MinSamples && s.Value.Wait.CallSite != UnknownCallSite).OrderByDescending(s => s.Value.Samples)
             .Select(s => new BlockingWaitSite(FrameNames.Place(s.Value.Wait.CallSite), FrameNames.MethodPart(s.Value.Wait.CallSite),
                 s.Value.Wait.WaitFrame, s.Value.Waits, s.Value.Samples, s.Value.Samples * intervalMs,
                 s.Value.Example.TakeLast(exampleFrames).ToList(),
@@ -109,7 +115,7 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
         }
         var site = FrameNames.CallSite(frames, wait - 1);
         var call = BlockingCalls.Of(frames[wait])!;
-        var callSite = site >= 0 ? frames[site] : "?";
+        var callSite = site >= 0 ? frames[site] : UnknownCallSite;
         var waitFrame = FrameNames.WithoutGenericArguments(FrameNames.MethodPart(frames[wait]));
         return new Sample(true, false, new WaitStack(callSite + "\n" + call.Name, callSite, waitFrame, call,
             frames.Skip(wait).Any(FrameNames.IsDeepWait)));
@@ -126,6 +132,8 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
     private static bool IsIdle(string[] frames) =>
         frames.Any(f => f.Contains("System.Threading.LowLevelLifoSemaphore", StringComparison.Ordinal))
         && !RunsWorkItem(frames);
+
+    private const string UnknownCallSite = "?";
 
     private enum PoolThreadState { Running, Blocked, Idle, OutsideManaged }
 

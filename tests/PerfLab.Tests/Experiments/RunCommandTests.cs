@@ -267,6 +267,38 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         Assert.True(File.Exists(Path.Combine(output, "report.md")));
     }
 
+    [Fact]
+    public async Task Run_InterruptedInABlocksWarmUp_WritesWhatItHasAndExits130()
+    {
+        // Variants taking turns run through a block of slots, a path of its own: Ctrl+C in its warm-up once lost the
+        // whole run (the cost meter's database look-up threw past the block), where it must end as a single run does.
+        var db = await postgres.CreateDatabaseAsync();
+        var folder = NewFolder();
+        Directory.CreateDirectory(folder);
+        File.WriteAllText(Path.Combine(folder, "turns.yaml"), TakingTurns.Replace("smoke: { warmup: 1s", "smoke: { warmup: 30s",
+            StringComparison.Ordinal));
+        var output = NewFolder();
+        using var perflab = Start("run", "--experiments", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
+
+        await WaitForLineAsync(perflab, "[2/2]", TimeSpan.FromSeconds(90));
+        await WaitForFileLineAsync(perflab, Path.Combine(output, "logs", "turns-slow-1.log"), "perflab-sut: listening on", TimeSpan.FromSeconds(60));
+        await WaitForFileLineAsync(perflab, Path.Combine(output, "logs", "turns-fast-1.log"), "perflab-sut: listening on", TimeSpan.FromSeconds(60));
+        // Both SUTs are up: their /info checks and the counters take a second or two, then the 30 s warm-up runs.
+        await Task.Delay(TimeSpan.FromSeconds(5));
+        Assert.Equal(0, Kill(perflab.Process.Id, 2)); // SIGINT, as Ctrl+C
+        var exit = await perflab.WaitAsync(TimeSpan.FromSeconds(60));
+
+        Assert.True(exit == 130, perflab.Output);
+        Assert.DoesNotContain("interrupted.", perflab.Output, StringComparison.Ordinal);
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
+        Assert.True(json.RootElement.GetProperty("incomplete").GetBoolean());
+        // On a machine slow enough that the warm-up had not begun, the block has no runs to record yet: that is fine.
+        var runs = json.RootElement.GetProperty("experiments").EnumerateArray().SelectMany(e => e.GetProperty("runs").EnumerateArray()).ToList();
+        Assert.True(runs.Count is 0 or 2, json.RootElement.ToString());
+        Assert.All(runs, r => Assert.Equal("Interrupted", r.GetProperty("failureKind").GetString()));
+        Assert.True(File.Exists(Path.Combine(output, "report.md")));
+    }
+
     [Theory]
     [InlineData("--precision", "0%", "--precision: '0%' is not a percentage")]
     [InlineData("--precision", "five", "--precision: 'five' is not a percentage")]

@@ -19,9 +19,11 @@ public sealed class LoadEngineTests
         Assert.False(result.Incomplete, result.IncompleteReason);
         Assert.Equal(0, s.Errors.Total);
         // The server's Task.Delay may fire up to a timer tick early (its clock is Linux's coarse monotonic clock, 4 ms
-        // at HZ=250: a minimum of 46.9 ms was seen), and the histogram keeps 3 significant digits.
-        Assert.InRange(s.Latency.P50Ms, 49, 70);
-        Assert.InRange(s.Latency.MeanMs, 49, 75);
+        // at HZ=250: a minimum of 46.9 ms was seen), and the histogram keeps 3 significant digits. Late is bounded
+        // loosely: with the whole suite beside it (load average near 30) the mean read 78 ms once; a latency counted
+        // from the wrong moment (a queue, a whole connection) would be far outside. Accuracy is bench/load/latency.sh's.
+        Assert.InRange(s.Latency.P50Ms, 49, 75);
+        Assert.InRange(s.Latency.MeanMs, 49, 85);
         Assert.InRange(s.Latency.MinMs, 45, 70);
         Assert.True(s.Latency.P99Ms >= s.Latency.P50Ms);
         // 8 users at ~50 ms each: about 160 req/s; far fewer means the engine serialized users.

@@ -90,7 +90,8 @@ internal static class CulpritTrace
             "components: " + string.Join(", ", p.Components.Select(c => $"{c.Component} {c.Ms:F0} ms ({c.Share:P0})")),
             $"gc: {string.Join("/", p.Gc.CountByGeneration)} pause {p.Gc.PauseMs:F0} ms heaps {p.Gc.Heaps}",
             "contention: " + string.Join("; ", p.Contention.Take(5).Select(c => $"{c.Place} x{c.Count} {c.BlockedMs:F0} ms (spin {c.AcquireCpuMs:F0} ms)")),
-            "waits: " + string.Join("; ", p.BlockingWaits.Take(5).Select(w => $"{w.Place} [{w.WaitFrame}] {w.Ms:F0} ms")),
+            "waits: " + string.Join("; ", p.BlockingWaits.Take(5).Select(w => $"{w.Place} [{w.WaitFrame}] {w.Ms:F0} ms, stack "
+                + string.Join(" > ", w.ExampleStack))),
             "findings: " + string.Join("; ", run.Findings.Select(f => $"{f.Kind} @ {f.Place}: {f.Message}")),
         };
         return string.Join(Environment.NewLine, lines);

@@ -98,7 +98,7 @@ public sealed class TraceCulpritTests
         var why = CulpritTrace.Describe(run);
 
         Assert.True(run.Requests > 100, why);
-        Assert.Empty(run.Profile.BlockingWaits);
+        Assert.True(run.Profile.BlockingWaits.Count == 0, why);
         Assert.DoesNotContain(run.Findings, f => f.Kind == TraceFindingKind.SyncOverAsync);
         Assert.DoesNotContain(run.Findings, f => f.Kind == TraceFindingKind.Contention && f.Strong);
         Assert.Equal(0, run.Profile.ThreadPool.BlockingAdjustments);

@@ -117,6 +117,27 @@ public sealed class TraceTalliesTests
     }
 
     [Fact]
+    public void Waits_NothingButTheRuntimesCodeUnderTheWait_BlockedTimeButNoSite()
+    {
+        var tally = new WaitTally(exampleFrames: 10);
+        // A work item of the runtime's own (an EventSource answering the trace session) waiting on a handle: no frame
+        // under the wait is code anyone could change.
+        string[] runtimes = [Pool, "System.Private.CoreLib!System.Diagnostics.Tracing.EventSource.SendCommand", "?",
+            "System.Private.CoreLib!System.Threading.WaitHandle.WaitOneNoCheck"];
+        string[] apps = [Pool, "App!App.Orders.Count", "System.Private.CoreLib!System.Threading.WaitHandle.WaitOneNoCheck"];
+        for (var i = 0; i < 6; i++)
+        {
+            tally.Add(1, managed: false, runtimes);
+            tally.Add(2, managed: false, apps);
+        }
+
+        var site = Assert.Single(tally.Sites(intervalMs: 1));
+
+        Assert.Equal(("Orders.Count", "WaitHandle.WaitOne"), (site.Place, site.Call));
+        Assert.Equal(12, tally.ThreadTime(intervalMs: 1).BlockedMs, 6);
+    }
+
+    [Fact]
     public void Gc_PausesOnlyForGcSuspensions_CpuIsPauseOnceAtMostTimesHeaps()
     {
         var gc = new GcTally();

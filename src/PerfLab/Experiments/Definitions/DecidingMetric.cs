@@ -15,13 +15,8 @@ public enum DecidingMetric { Rps, Cost, Latency, Capacity }
 public static class DecidingMetrics
 {
     /// <summary>The metric key of the comparisons a deciding metric reads ("rps", "cpu-per-request", "p99-ms").</summary>
-    public static string MetricKey(this DecidingMetric decide) => decide switch
-    {
-        DecidingMetric.Cost => Metrics.CpuPerRequest.Key,
-        DecidingMetric.Latency => Metrics.P99Ms.Key,
-        DecidingMetric.Capacity => Metrics.CapacityRps.Key,
-        _ => Metrics.Rps.Key,
-    };
+    public static string MetricKey(this DecidingMetric decide) =>
+        Metrics.Deciding(decide.ToString().ToLowerInvariant())?.Key ?? Metrics.Rps.Key;
 
     /// <summary>The <c>decide:</c> key of an experiment file; rps when absent.</summary>
     internal static DecidingMetric Read(NodeReader reader, Dictionary<string, YamlNode> doc)

@@ -90,6 +90,10 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             {
                 failure = ex.Message;
             }
+            catch (OperationCanceledException) when (ct.IsCancellationRequested)
+            {
+                // Ctrl+C: the slots measured so far are kept, the others' runs are recorded as interrupted.
+            }
             return true;
         }, ct);
 

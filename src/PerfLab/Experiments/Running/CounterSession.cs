@@ -7,6 +7,8 @@ namespace PerfLab.Experiments.Running;
 /// <summary>The SUT's runtime counters, read over EventPipe for exactly the duration of a measurement.</summary>
 public static class CounterSession
 {
+    private static readonly TimeSpan _listeningWait = TimeSpan.FromSeconds(10);
+
     /// <summary>
     /// Runs <paramref name="measure"/> with the counters collector attached to the SUT for exactly its duration; the
     /// session is stopped (and what it read kept) whether the measurement returns or throws.
@@ -28,10 +30,14 @@ public static class CounterSession
         Func<CounterOptions, CancellationToken, Task<CounterRecording>> collect, Func<Task<T>> measure, CancellationToken ct)
     {
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        var counters = CollectCountersAsync(collect, stop.Token);
+        var listening = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var counters = CollectCountersAsync(collect, () => listening.TrySetResult(), stop.Token);
         T result;
         try
         {
+            // Load starts once the counters listen: an up-down counter counts from then (CounterOptions.Listening). A
+            // collector that cannot attach ends at once; one that never says so costs this wait, once.
+            await Task.WhenAny(listening.Task, counters, Task.Delay(_listeningWait, ct));
             result = await measure();
         }
         finally
@@ -50,7 +56,7 @@ public static class CounterSession
     /// that does pays an aggregator update or two per command, next to a round trip to PostgreSQL.
     /// </summary>
     private static async Task<CounterRecording?> CollectCountersAsync(
-        Func<CounterOptions, CancellationToken, Task<CounterRecording>> collect, CancellationToken ct)
+        Func<CounterOptions, CancellationToken, Task<CounterRecording>> collect, Action listening, CancellationToken ct)
     {
         try
         {
@@ -58,6 +64,7 @@ public static class CounterSession
             {
                 Interval = TimeSpan.FromSeconds(1),
                 Providers = [CounterCatalog.RuntimeEventSource, CounterCatalog.NpgsqlMeter],
+                Listening = listening,
             };
             return await collect(options, ct);
         }

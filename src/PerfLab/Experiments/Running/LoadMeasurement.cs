@@ -113,10 +113,17 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
             // An app on another host reads its own CPU clock there; its database's backends are not this machine's to read.
             return new CostMeter(sut.Pid, null, sut.CpuNanoseconds);
         }
-        if (connectionString is not null && !_databaseLooked)
+        if (connectionString is not null && !_databaseLooked && !ct.IsCancellationRequested)
         {
-            _database = await PostgresBackends.FindAsync(connectionString, ct);
-            _databaseLooked = true;
+            try
+            {
+                _database = await PostgresBackends.FindAsync(connectionString, ct);
+                _databaseLooked = true;
+            }
+            catch (OperationCanceledException) when (ct.IsCancellationRequested)
+            {
+                // Ctrl+C: the run ends as interrupted and measures nothing more; its meter needs no database.
+            }
         }
         return new CostMeter(sut.Pid, _database);
     }
