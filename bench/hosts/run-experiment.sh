@@ -2,7 +2,8 @@
 # An experiment over four namespace hosts, as on real machines: the built-in SUT on "app", PostgreSQL on "db", the load
 # from "gen-1" and "gen-2", perflab as the controller in a fifth namespace. Prints perflab's output, then which
 # processes ran in which namespace while it ran (sampled once a second), and leaves the results in $OUT/run.
-# Usage (root): bench/hosts/run-experiment.sh [experiment=sync-async] [profile=smoke]; SKIP_BUILD=1 uses the build there.
+# Usage (root): bench/hosts/run-experiment.sh [experiment=sync-async] [profile=smoke]; SKIP_BUILD=1 uses the build there;
+# PERFLAB_ARGS adds options to the run (e.g. PERFLAB_ARGS="--trace true --keep-traces": traces taken on the app host).
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$REPO/bench/hosts/netns.sh"
@@ -32,7 +33,7 @@ watch_roles &
 WATCH=$!
 set +e
 in_ns "$LAB_CTRL" timeout 1800 dotnet "$PERFLAB" run "$EXPERIMENT" --profile "$PROFILE" --hosts "$LAB_DIR/hosts.yaml" \
-  --out "$OUT/run" 2>&1 | tee "$OUT/run.log"
+  --out "$OUT/run" ${PERFLAB_ARGS:-} 2>&1 | tee "$OUT/run.log"
 code=${PIPESTATUS[0]}
 set -e
 kill "$WATCH"; wait "$WATCH" 2>/dev/null || true

@@ -1,4 +1,6 @@
+using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 using PerfLab.Counters;
+using PerfLab.Tracing;
 
 namespace PerfLab.Apps;
 
@@ -25,8 +27,8 @@ public interface IRunningApp : IAsyncDisposable
     Uri BaseAddress { get; }
 
     /// <summary>
-    /// The pid of an app placed on another host: no process of this machine. Counters, JIT events, CPU cost and traces
-    /// are read here by pid, so for such an app they find nothing and the run goes on without them.
+    /// The pid of an app placed on another host: no process of this machine. Its counters, JIT events, CPU clock and
+    /// traces are read by its role on its host, through the members below; whatever else reads by pid finds nothing.
     /// </summary>
     const int Elsewhere = -1;
 
@@ -55,6 +57,23 @@ public interface IRunningApp : IAsyncDisposable
 
     /// <summary>The CPU time the kernel has charged the app's process so far, in nanoseconds; null when it is gone.</summary>
     long? CpuNanoseconds() => Common.CpuClock.ProcessNanoseconds(Pid);
+
+    /// <summary>
+    /// An EventPipe trace of the app for <paramref name="length"/> (shorter when <paramref name="ct"/> fires), written to
+    /// <paramref name="path"/> on this machine, with the CPU the kernel charged it meanwhile: taken here, or on its host
+    /// and the file sent back.
+    /// </summary>
+    /// <exception cref="Common.PerfLabException">The process refused the session, or the file did not come back whole.</exception>
+    async Task<TracedStretch> TraceAsync(TimeSpan length, string path, CancellationToken ct) =>
+        await TraceSession.CaptureAsync(Pid, length, path, ct) with { AppModule = MainModule.Of(Pid) };
+
+    /// <summary>
+    /// The app's JIT events (<see cref="JitEventSession"/>) given to the callbacks, times in Unix ms on this machine's
+    /// clock, until the returned watch is disposed; null when the process refused the session.
+    /// </summary>
+    async Task<IAsyncDisposable?> WatchJitAsync(Action<long, OptimizationTier> onCompiled, Action<int> onBackground,
+        CancellationToken ct) =>
+        await JitEventSession.StartAsync(Pid, onCompiled, onBackground, ct);
 
     /// <summary>
     /// What the running process shows of its variant: what was confirmed, what could not be, and what is shown not to hold.

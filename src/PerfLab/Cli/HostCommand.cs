@@ -29,7 +29,7 @@ public static class HostCommand
         var listen = Address("--listen", "This host's address the app listens on (port chosen by the system).");
         var command = new Command("app",
             "The app role: reads the built-in SUT's launch (one JSON line), starts it on this host's address, says ready URL, " +
-            "streams its counters on request, stops it when its input closes.");
+            "streams its counters and JIT events and sends its traces on request, stops it when its input closes.");
         command.Options.Add(listen);
         command.SetAction(async (pr, ct) =>
             await AppRole.RunAsync(pr.GetRequiredValue(listen), new RoleLines(Console.In, Console.Out), ct));

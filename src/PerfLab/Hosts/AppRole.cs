@@ -9,7 +9,8 @@ namespace PerfLab.Hosts;
 /// <summary>
 /// The app role on its host (<c>perflab host app</c>): reads the launch (one JSON line: the variant's settings and
 /// environment, the connection string to the database host), starts the built-in SUT listening on this host's address,
-/// answers <c>ready URL LOG</c>, reads its counters on request (<see cref="AppCounters"/>), and stops it when its
+/// answers <c>ready URL LOG</c>, reads its counters, traces and JIT events on request (<see cref="AppCounters"/>,
+/// <see cref="AppTrace"/>, <see cref="AppJitWatch"/>: EventPipe works on the app's own host), and stops it when its
 /// session's input ends. An app that exits by itself sends the tail of its log and ends the session, which the
 /// controller sees as the app having crashed.
 /// </summary>
@@ -43,9 +44,18 @@ internal static class AppRole
             lines.Write("ready", $"{sut.BaseAddress} {logFile}");
             var exited = sut.Process.WaitForExitAsync(CancellationToken.None);
             var counters = new AppCounters(sut.Pid, lines);
-            var served = lines.EachLineAsync(counters.HandleAsync, ct);
+            var trace = new AppTrace(sut.Pid, lines);
+            var jit = new AppJitWatch(sut.Pid, lines);
+            var served = lines.EachLineAsync(async line =>
+            {
+                await counters.HandleAsync(line);
+                await trace.HandleAsync(line);
+                await jit.HandleAsync(line);
+            }, ct);
             var first = await Task.WhenAny(served, exited);
             await counters.StopAsync();
+            await trace.AbandonAsync();
+            await jit.StopAsync();
             if (first == exited)
             {
                 lines.Write("log", File.Exists(logFile) ? string.Join('\n', File.ReadLines(logFile).TakeLast(30)) : "(no log)");

@@ -14,7 +14,11 @@ public sealed record HostFacts(string Role, string Destination, string Address, 
 /// The host's clock minus this machine's, from the exchange with the shortest round trip: the remote time read at the
 /// midpoint of the exchange is off by at most half its round trip, which is the uncertainty.
 /// </summary>
-public sealed record ClockOffset(double OffsetMs, double UncertaintyMs, double RoundTripMs);
+public sealed record ClockOffset(double OffsetMs, double UncertaintyMs, double RoundTripMs)
+{
+    /// <summary>A time the host read on its clock (Unix ms), on this machine's.</summary>
+    public long Here(long hostUnixMs) => hostUnixMs - (long)Math.Round(OffsetMs);
+}
 
 /// <summary>Reads a host's facts and its clock offset, each with one ssh session.</summary>
 internal static class HostProbe

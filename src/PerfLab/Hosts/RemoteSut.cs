@@ -1,17 +1,19 @@
 using System.Net.Http.Json;
 using System.Text.Json;
+using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Counters;
 using PerfLab.Sut;
+using PerfLab.Tracing;
 
 namespace PerfLab.Hosts;
 
 /// <summary>
 /// The built-in SUT started on the app's host by its role (<see cref="AppRole"/>), one ssh session per process. The
 /// variant is checked through /info from here, over the network, as locally; what /info does not speak for (runtime
-/// switches read from the process) is unconfirmed, since the process is not on this machine. Its counters are read
-/// over EventPipe on its host and streamed back, on this machine's clock.
+/// switches read from the process) is unconfirmed, since the process is not on this machine. Its counters, JIT events
+/// and traces are read over EventPipe on its host and streamed back, on this machine's clock.
 /// </summary>
 /// <param name="launchFor">The launch for a log file, as for a local SUT; its CPU set is this machine's and is not sent.</param>
 internal sealed class RemoteSut(OnHost host, Func<string, SutLaunch> launchFor, IProgress<string>? say) : IAppUnderTest
@@ -41,11 +43,13 @@ internal sealed class RemoteSut(OnHost host, Func<string, SutLaunch> launchFor, 
             await session.DisposeAsync();
             throw new PerfLabException($"{host.Host}: the app role answered '{ready}', not its address.", ExitCode.Failed);
         }
-        return new Running(session, address, parts.Length > 1 ? parts[1] : "", launch, host.Offset);
+        return new Running(session, address, parts.Length > 1 ? parts[1] : "", launch, host.Offset, say ?? progress);
     }
 
     /// <param name="clock">The app host's clock minus this machine's: what it sends is put on this machine's clock.</param>
-    private sealed class Running(RoleSession session, Uri address, string remoteLog, SutLaunch launch, ClockOffset clock) : IRunningApp
+    /// <param name="tell">Where the progress of sending a trace back goes.</param>
+    private sealed class Running(RoleSession session, Uri address, string remoteLog, SutLaunch launch, ClockOffset clock,
+        IProgress<string>? tell) : IRunningApp
     {
         public Uri BaseAddress => address;
 
@@ -141,7 +145,16 @@ internal sealed class RemoteSut(OnHost host, Func<string, SutLaunch> launchFor, 
             }
         }
 
-        private long Ms(long remoteUnixMs) => remoteUnixMs - (long)Math.Round(clock.OffsetMs);
+        /// <summary>Taken by the app role on its host (<see cref="AppTrace"/>), the file sent back to <paramref name="path"/>.</summary>
+        public Task<TracedStretch> TraceAsync(TimeSpan length, string path, CancellationToken ct) =>
+            RemoteTrace.TraceAsync(session, clock, length, path, tell, ct);
+
+        /// <summary>Read by the app role on its host (<see cref="AppJitWatch"/>), each event streamed back as it is read.</summary>
+        public async Task<IAsyncDisposable?> WatchJitAsync(Action<long, OptimizationTier> onCompiled, Action<int> onBackground,
+            CancellationToken ct) =>
+            await RemoteJitWatch.StartAsync(session, clock, onCompiled, onBackground, ct);
+
+        private long Ms(long remoteUnixMs) => clock.Here(remoteUnixMs);
 
         // A sample covers a whole second: it moves only by whole seconds of offset (none on clocks kept by NTP).
         private CounterSample Aligned(CounterSample sample) =>

@@ -43,6 +43,9 @@ internal sealed class RoleSession : IAsyncDisposable
 
     public int ExitCode => _process.HasExited ? _process.ExitCode : 0;
 
+    /// <summary>Completes when the role's output ends: it exited, was killed, or the connection dropped.</summary>
+    public Task Ended => _reading;
+
     /// <summary>Starts <paramref name="command"/> on the host and sends it <paramref name="input"/> (one line) first.</summary>
     public static RoleSession Start(SshClient ssh, HostRef host, string what, string command, string? input, IProgress<string>? say)
     {

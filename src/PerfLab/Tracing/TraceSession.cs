@@ -8,6 +8,18 @@ namespace PerfLab.Tracing;
 public sealed record TraceOptions(int ProcessId, TimeSpan Duration, string OutputPath);
 
 /// <summary>
+/// A trace written to a file, with what the kernel charged the process while it ran: the analysis scales the samples'
+/// CPU to <see cref="ChargedMs"/> and leaves the trace's own threads out (<see cref="SamplerCharge"/>).
+/// </summary>
+/// <param name="StartedUnixMs">When the session started, on the clock of the process's host.</param>
+/// <param name="Seconds">How long the session ran, start to stop.</param>
+/// <param name="ChargedMs">The process's CPU over the session (/proc/PID/stat); NaN when unknown.</param>
+/// <param name="Threads">Per-thread CPU over the session; empty when it could not be read.</param>
+/// <param name="AppModule">The app's own module, whose frames the analysis calls the app's code; null when unknown.</param>
+public sealed record TracedStretch(long StartedUnixMs, double Seconds, long Bytes, double ChargedMs,
+    IReadOnlyList<ThreadGroupCpu> Threads, string? AppModule = null);
+
+/// <summary>
 /// An EventPipe session on one process that writes a .nettrace file: CPU samples with stacks, GC, contention,
 /// thread-pool and exception events, plus the JIT/loader events and the rundown that let an analyser name methods.
 /// </summary>
@@ -53,6 +65,34 @@ public static class TraceSession
             await StopAsync(session);
             await copy;
             return file.Length;
+        }
+    }
+
+    /// <summary>
+    /// A trace of <paramref name="length"/> (shorter when <paramref name="ct"/> fires) into <paramref name="path"/>, with
+    /// the CPU the kernel charged the process and each of its threads meanwhile, all read on the process's host.
+    /// </summary>
+    public static async Task<TracedStretch> CaptureAsync(int pid, TimeSpan length, string path, CancellationToken ct)
+    {
+        var cpuBefore = CpuMs(pid);
+        var threadsBefore = ThreadCpu.Read(pid);
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var started = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+        var bytes = await CollectAsync(new TraceOptions(pid, length, path), ct);
+        var seconds = clock.Elapsed.TotalSeconds;
+        var threads = ThreadCpu.Read(pid).Since(threadsBefore);
+        return new TracedStretch(started, seconds, bytes, CpuMs(pid) - cpuBefore, threads);
+    }
+
+    private static double CpuMs(int pid)
+    {
+        try
+        {
+            return ProcStat.Read($"/proc/{pid}/stat").CpuTicks * 1000 / ProcStat.TicksPerSecond;
+        }
+        catch (Exception ex) when (ex is IOException or FormatException or UnauthorizedAccessException)
+        {
+            return double.NaN;
         }
     }
 

@@ -3,7 +3,8 @@ using System.Text.Json;
 namespace PerfLab.Tests.Hosts;
 
 /// <summary>
-/// perflab run --hosts end to end: the built-in SUT in an app namespace (its counters read there and streamed back),
+/// perflab run --hosts end to end: the built-in SUT in an app namespace (its counters, JIT events and traces read there
+/// and sent back),
 /// perflab's PostgreSQL in a db namespace (open to the app's address only), the load from the controller's namespace or
 /// from two generator namespaces.
 /// Alone (the quiet collection): it starts a cluster,
@@ -39,12 +40,12 @@ public sealed class HostsRunTests
         """;
 
     [Fact]
-    public async Task Run_AppAndDatabaseOnHostsOfTheirOwn_AppReadsTheDbHostAndTheResultNamesEachHost()
+    public async Task Run_AppAndDatabaseOnHostsOfTheirOwn_AppReadsTheDbHostAndItsCountersTracesAndJitComeBack()
     {
         using var lab = NetnsLab.Create(["app", "db"]);
         var (appAddress, dbAddress) = (lab.Hosts["app"].Address, lab.Hosts["db"].Address);
 
-        var output = await RunPlacedAsync(lab, "[local]");
+        var output = await RunPlacedAsync(lab, "[local]", "--trace", "true", "--keep-traces");
 
         using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(output, "results.json")));
         var placed = json.RootElement.GetProperty("provenance").GetProperty("hosts").EnumerateArray()
@@ -69,7 +70,9 @@ public sealed class HostsRunTests
             Assert.InRange(run.GetProperty("counters").GetProperty("working-set").GetDouble(), 10, 4000);
             // Its CPU clock read on its host at the window's edges: serving requests cost it some CPU.
             Assert.True(run.GetProperty("cost").GetProperty("appCpuSeconds").GetDouble() > 0, run.GetProperty("cost").ToString());
+            AssertTieringCameBack(run);
         }
+        AssertTracesCameBack(lab, output, json.RootElement.GetProperty("experiments")[0]);
         var report = await File.ReadAllTextAsync(Path.Combine(output, "report.md"));
         Assert.Contains($"app: app ({appAddress}", report, StringComparison.Ordinal);
         Assert.Contains($"db: db ({dbAddress}", report, StringComparison.Ordinal);
@@ -108,6 +111,7 @@ public sealed class HostsRunTests
             Assert.InRange(forecast.GetProperty("rps").GetDouble(), 0.1, 204);
             Assert.All(each, g => Assert.InRange(g.GetProperty("rps").GetDouble(), 0.1, 102));
             Assert.True(run.GetProperty("cost").GetProperty("appCpuSeconds").GetDouble() > 0, run.GetProperty("cost").ToString());
+            AssertTieringCameBack(run);
         }
         var report = await File.ReadAllTextAsync(Path.Combine(output, "report.md"));
         Assert.Contains($"load: gen-1 ({lab.Hosts["gen-1"].Address}", report, StringComparison.Ordinal);
@@ -130,17 +134,52 @@ public sealed class HostsRunTests
         Assert.Empty(lab.ProcessesBesidesSshd("db"));
     }
 
+    /// <summary>
+    /// The app's JIT events, read by its role in the app namespace and streamed back: a fresh SUT compiles the forecast
+    /// endpoint's code when the warm-up first asks it, and the watch covers the warm-up's 1 s and the window's 2 s.
+    /// </summary>
+    private static void AssertTieringCameBack(JsonElement run)
+    {
+        var tiering = run.GetProperty("tiering");
+        Assert.Equal(JsonValueKind.Object, tiering.ValueKind);
+        Assert.True(tiering.GetProperty("warmupFirstCompiles").GetInt32() > 0, tiering.ToString());
+        Assert.True(tiering.GetProperty("seconds").GetArrayLength() >= 3, tiering.ToString());
+    }
+
+    /// <summary>
+    /// Each variant traced by the app role in its namespace (written in that host's cache, deleted there once sent), the
+    /// .nettrace sent back into the results and analysed here: CPU samples with stacks over the 5 s trace.
+    /// </summary>
+    private static void AssertTracesCameBack(NetnsLab lab, string output, JsonElement experiment)
+    {
+        var evidence = experiment.GetProperty("evidence").EnumerateArray().ToList();
+        Assert.Equal(["async", "sync"], evidence.Select(e => e.GetProperty("variant").GetString()).Order());
+        foreach (var e in evidence)
+        {
+            Assert.True(e.GetProperty("cpuSamples").GetInt64() > 0, e.ToString());
+            Assert.True(e.GetProperty("requests").GetInt64() > 0, e.ToString());
+            Assert.InRange(e.GetProperty("tracedSeconds").GetDouble(), 4, 8);
+            var name = $"placed-{e.GetProperty("variant").GetString()}-{e.GetProperty("repetition").GetInt32()}";
+            var nettrace = File.ReadAllBytes(Path.Combine(output, "traces", name + ".nettrace"));
+            Assert.Equal("Nettrace", System.Text.Encoding.ASCII.GetString(nettrace, 0, 8));
+            Assert.True(File.Exists(Path.Combine(output, e.GetProperty("speedscopeFile").GetString()!)), e.ToString());
+        }
+        var onAppHost = Path.Combine(lab.Folder, $"cache-{lab.Hosts["app"].Namespace}", "traces");
+        Assert.True(Directory.Exists(onAppHost), onAppHost);
+        Assert.Empty(Directory.EnumerateFiles(onAppHost));
+    }
+
     /// <summary>perflab run of the placed experiment, app on "app", PostgreSQL on "db", the load from <paramref name="load"/>.</summary>
     /// <returns>The output folder of a run that exited 0.</returns>
-    private static async Task<string> RunPlacedAsync(NetnsLab lab, string load)
+    private static async Task<string> RunPlacedAsync(NetnsLab lab, string load, params string[] more)
     {
         var experiments = Directory.CreateDirectory(Path.Combine(lab.Folder, "experiments")).FullName;
         await File.WriteAllTextAsync(Path.Combine(experiments, "placed.yaml"), Experiment);
         var hosts = HostsCheckTests.Write(lab, $"ssh-config: ./ssh_config\napp: app\ndb: db\nload: {load}\n");
         var output = Path.Combine(lab.Folder, "out");
 
-        var result = await HostsCheckTests.RunInController(lab, "run", "placed", "--experiments", experiments, "--profile", "smoke",
-            "--hosts", hosts, "--out", output);
+        var result = await HostsCheckTests.RunInController(lab, ["run", "placed", "--experiments", experiments, "--profile", "smoke",
+            "--hosts", hosts, "--out", output, .. more]);
 
         Assert.True(result.ExitCode == 0, result.ToString());
         return output;

@@ -54,7 +54,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         var watches = new List<TieringWatch>();
         foreach (var p in participants)
         {
-            watches.Add(await TieringWatch.StartAsync(p.Sut.Pid, ct));
+            watches.Add(await TieringWatch.StartAsync(p.Sut, ct));
         }
         try
         {

@@ -1,6 +1,5 @@
 using System.Globalization;
 using PerfLab.Apps;
-using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
@@ -37,17 +36,14 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
         var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress);
         var load = LoadEngine.RunAsync(plan, progress: null, ct);
         await Task.Delay(Lead, ct);
-        var cpuBefore = CpuMs(sut.Pid);
-        var threadsBefore = Tracing.ThreadCpu.Read(sut.Pid);
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        var tracedFrom = DateTimeOffset.UtcNow;
-        await TraceSession.CollectAsync(new TraceOptions(sut.Pid, Length, path), ct);
-        var seconds = clock.Elapsed.TotalSeconds;
-        var threads = Tracing.ThreadCpu.Read(sut.Pid).Since(threadsBefore);
-        var charged = SamplerCharge.Of(CpuMs(sut.Pid) - cpuBefore, threads);
+        // Traced where the app runs (here, or by its role on its host and the file sent back), analysed here alike.
+        var stretch = await sut.TraceAsync(Length, path, ct);
+        var (seconds, threads) = (stretch.Seconds, stretch.Threads);
+        var tracedFrom = DateTimeOffset.FromUnixTimeMilliseconds(stretch.StartedUnixMs);
+        var charged = SamplerCharge.Of(stretch.ChargedMs, threads);
         var result = await load;
 
-        var analyzed = TraceAnalysis.Analyze(path, new TraceAnalysisOptions(AppModule: Apps.MainModule.Of(sut.Pid)));
+        var analyzed = TraceAnalysis.Analyze(path, new TraceAnalysisOptions(AppModule: stretch.AppModule));
         var covered = WithSamplerCoverage(analyzed, charged.SampledMs / seconds * analyzed.TracedSeconds);
         var trace = ToMeasuredCpu(covered, charged.AppMs / seconds);
         if (!keepTrace)
@@ -114,18 +110,6 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
             Gc = trace.Gc with { ShareOfCpu = double.NaN, ShareOfCpuUpper = double.NaN },
             Warnings = [.. trace.Warnings, warning],
         };
-    }
-
-    private static double CpuMs(int pid)
-    {
-        try
-        {
-            return ProcStat.Read($"/proc/{pid}/stat").CpuTicks * 1000 / ProcStat.TicksPerSecond;
-        }
-        catch (Exception ex) when (ex is IOException or FormatException or UnauthorizedAccessException)
-        {
-            return double.NaN;
-        }
     }
 
     public static VariantEvidence ToEvidence(TraceProfile trace, string variant, int repetition, long requests,

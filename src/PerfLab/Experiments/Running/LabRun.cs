@@ -78,11 +78,11 @@ public static class LabRun
         await using (database)
         {
             Directory.CreateDirectory(outDir);
-            var trace = (choices.Trace ?? choices.Profile != ProfileName.Smoke) && placements.App.ObservedHere;
+            var trace = choices.Trace ?? choices.Profile != ProfileName.Smoke;
             if (!placements.App.ObservedHere)
             {
-                console.WriteLine($"the app runs on {placements.App.HostName}: its counters and CPU are read there; its JIT tiering " +
-                    "and traces are not read on other hosts yet, and the run goes on without them.");
+                console.WriteLine($"the app runs on {placements.App.HostName}: its counters, CPU, JIT tiering and traces are read " +
+                    "there and sent back.");
             }
             var request = new RunRequest(selected, choices.Profile, layout)
             {

@@ -33,7 +33,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
             RunRecordBuilder.Failed(id, new RunFailure(kind, reason, sut.TailOfLog(), info));
 
         // A steady warm-up also waits for the SUT's tiering to settle: throughput can plateau while tiering goes on.
-        await using var tiering = await TieringWatch.StartAsync(sut.Pid, ct);
+        await using var tiering = await TieringWatch.StartAsync(sut, ct);
         var meter = await CostMeterAsync(sut, ct);
         var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress) with
         {

@@ -10,21 +10,26 @@ namespace PerfLab.Experiments.Running;
 public sealed class TieringWatch : IAsyncDisposable
 {
     private readonly JitActivity _activity;
-    private readonly JitEventSession? _session;
+    private readonly IAsyncDisposable? _session;
 
-    private TieringWatch(JitActivity activity, JitEventSession? session)
+    private TieringWatch(JitActivity activity, IAsyncDisposable? session)
     {
         _activity = activity;
         _session = session;
     }
 
+    /// <summary>The watch on the app's JIT events: read here by pid, or by its role on its host and streamed back.</summary>
+    public static async Task<TieringWatch> StartAsync(Apps.IRunningApp sut, CancellationToken ct)
+    {
+        var activity = new JitActivity(DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
+        return new TieringWatch(activity, await sut.WatchJitAsync(activity.OnCompiled, activity.OnBackground, ct));
+    }
+
+    /// <summary>The watch on a process of this machine.</summary>
     public static async Task<TieringWatch> StartAsync(int pid, CancellationToken ct)
     {
         var activity = new JitActivity(DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
-        var session = pid == Apps.IRunningApp.Elsewhere
-            ? null
-            : await JitEventSession.StartAsync(pid, activity.OnCompiled, activity.OnBackground, ct);
-        return new TieringWatch(activity, session);
+        return new TieringWatch(activity, await JitEventSession.StartAsync(pid, activity.OnCompiled, activity.OnBackground, ct));
     }
 
     /// <summary>This SUT's warm-up starts now (in a block, the SUTs warm up in turn while the watches run throughout).</summary>
