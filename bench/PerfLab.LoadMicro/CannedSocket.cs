@@ -8,9 +8,10 @@ namespace PerfLab.LoadMicro;
 /// A connection's socket in memory: a send is taken at once, and a receive waits until <see cref="Deliver"/> copies the
 /// canned response into its buffer and completes it on the caller's thread, as the event loop completes a waiting
 /// receive on its own. The request step so suspends and resumes as it does over the kernel, and what is measured is
-/// perflab's code per request without the system calls.
+/// perflab's code per request without the system calls. A response in several pieces is delivered piece by piece,
+/// each into the receive the previous one's continuation left waiting (a server that flushed more than once).
 /// </summary>
-internal sealed class CannedSocket(byte[] response) : IConnectionSocket, IValueTaskSource<int>
+internal sealed class CannedSocket(byte[][] pieces) : IConnectionSocket, IValueTaskSource<int>
 {
     private ManualResetValueTaskSourceCore<int> _core;
     private Memory<byte> _buffer;
@@ -26,11 +27,14 @@ internal sealed class CannedSocket(byte[] response) : IConnectionSocket, IValueT
         return new ValueTask<int>(this, _core.Version);
     }
 
-    /// <summary>The response's event: the waiting receive gets the whole response, and the request step runs on.</summary>
+    /// <summary>The response's events: each waiting receive gets its piece, and the request step runs on.</summary>
     public void Deliver()
     {
-        response.CopyTo(_buffer.Span);
-        _core.SetResult(response.Length);
+        foreach (var piece in pieces)
+        {
+            piece.CopyTo(_buffer.Span);
+            _core.SetResult(piece.Length);
+        }
     }
 
     public void Abort()

@@ -21,7 +21,7 @@ public class RequestStepBenchmarks
     private LoadWorker _worker = null!;
     private CancellationTokenSource _stop = null!;
 
-    [Params("plaintext", "info")]
+    [Params("plaintext", "info", "info-split")]
     public string Response { get; set; } = "plaintext";
 
     [Params(false, true)]
@@ -31,7 +31,7 @@ public class RequestStepBenchmarks
     public void Setup()
     {
         _stop = new CancellationTokenSource();
-        _socket = new CannedSocket(Responses.Whole(Response));
+        _socket = new CannedSocket(Responses.Pieces(Response));
         var recorders = new RecorderSet(uncorrected: Open);
         var checks = new ResponseChecks(recorders.ErrorStatus, null);
         var template = new RequestTemplate(RequestSpec.Get, [Target], null, null);

@@ -2,7 +2,11 @@ using System.Text;
 
 namespace PerfLab.LoadMicro;
 
-/// <summary>Responses as the SUT's Kestrel sends them: /plaintext (13 bytes, Content-Length) and /info (1.6 KB of JSON, chunked).</summary>
+/// <summary>
+/// Responses as the SUT's Kestrel sends them: /plaintext (13 bytes, Content-Length) and /info (1.6 KB of JSON,
+/// chunked), whole, and /info as two pieces ("info-split": the head with the JSON chunk, then the last chunk, as when
+/// the server's final flush travels in a segment of its own).
+/// </summary>
 internal static class Responses
 {
     public const string PlaintextHead =
@@ -19,7 +23,19 @@ internal static class Responses
         _ => throw new ArgumentException($"no canned response '{name}'", nameof(name)),
     };
 
-    public static string Head(string name) => name == "info" ? InfoHead : PlaintextHead;
+    /// <summary>The response as the socket delivers it: one piece, or two for "info-split".</summary>
+    public static byte[][] Pieces(string name)
+    {
+        if (name != "info-split")
+        {
+            return [Whole(name)];
+        }
+        var whole = Whole("info");
+        var last = "0\r\n\r\n"u8.Length;
+        return [whole[..^last], whole[^last..]];
+    }
+
+    public static string Head(string name) => name.StartsWith("info", StringComparison.Ordinal) ? InfoHead : PlaintextHead;
 
     /// <summary>A JSON object of about 1.6 KB, like the SUT's /info.</summary>
     private static string InfoBody()

@@ -24,6 +24,7 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
     private const long Aborted = -1;
 
     private readonly Http11ResponseReader _reader = new();
+    private readonly EpollLoop? _loop = newSocket is null ? EpollLoop.Next() : null;
     private IConnectionSocket? _socket;
     private long _busySince;
     private bool _timedOut;
@@ -43,6 +44,12 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
 
     /// <summary>Whether responses complete on an event thread, without a hop to the thread pool.</summary>
     public static bool InlineCompletions => ConnectionSockets.InlineCompletions;
+
+    /// <summary>
+    /// The event loop this connection's sockets (a reconnect's too) are driven by, and its user's paced sends wait on;
+    /// null on the runtime's sockets.
+    /// </summary>
+    public EpollLoop? Loop => _loop;
 
     /// <summary>True when the last request failed because the watchdog aborted it.</summary>
     public bool TimedOut => _timedOut;
@@ -153,7 +160,7 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
 
     private ValueTask ConnectAsync()
     {
-        var socket = newSocket is null ? ConnectionSockets.Create() : newSocket();
+        var socket = newSocket is null ? ConnectionSockets.Create(_loop) : newSocket();
         // Published before connecting, so that an abort (watchdog or stop) reaches a connect that hangs.
         Volatile.Write(ref _socket, socket);
         return socket.ConnectAsync(endPoint, stop);

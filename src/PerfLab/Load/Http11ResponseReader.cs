@@ -1,4 +1,3 @@
-using System.Buffers.Text;
 using System.Runtime.CompilerServices;
 using PerfLab.Load.Sockets;
 
@@ -6,9 +5,10 @@ namespace PerfLab.Load;
 
 /// <summary>
 /// Reads one HTTP/1.1 response from a connection's socket into a buffer reused from one response to the next: the
-/// status line and headers (<see cref="Http11Head"/>), then a Content-Length, chunked or read-to-close body that is
-/// counted, not kept, unless <see cref="KeepBody"/> asks for it (a JSON check reads it). Interim responses (100
-/// Continue, 103 Early Hints) are skipped. Nothing is allocated per response.
+/// status line and headers (<see cref="Http11Head"/>), then a Content-Length, chunked or read-to-close body
+/// (<see cref="Http11Body"/>) that is counted, not kept, unless <see cref="KeepBody"/> asks for it (a JSON check reads
+/// it). The buffer (16 KiB) takes a whole response of the usual size in one receive. Interim responses (100 Continue,
+/// 103 Early Hints) are skipped. Nothing is allocated per response.
 /// </summary>
 internal sealed class Http11ResponseReader
 {
@@ -19,6 +19,7 @@ internal sealed class Http11ResponseReader
     private int _start;
     private int _end;
     private readonly KeptBody _kept = new();
+    private readonly Http11Body _body = new();
 
     /// <summary>Keep each response's body (up to 16 MiB) for <see cref="Body"/>; off, bodies are counted and dropped.</summary>
     public bool KeepBody { get; set; }
@@ -46,7 +47,8 @@ internal sealed class Http11ResponseReader
 
     /// <summary>
     /// Reads the response to the request just sent; <paramref name="headRequest"/>: it was a HEAD, whose response
-    /// has no body whatever its Content-Length says. Close: the connection must be closed after it.
+    /// has no body whatever its Content-Length says. Close: the connection must be closed after it. Head and body are
+    /// read in this one method, each receive awaited here: one state machine a response, and none more for a chunked body.
     /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<(Http11Response Response, bool Close)> ReadAsync(IConnectionSocket socket, bool headRequest)
@@ -56,7 +58,6 @@ internal sealed class Http11ResponseReader
             int headEnd;
             while ((headEnd = _buffer.AsSpan(_start, _end - _start).IndexOf("\r\n\r\n"u8)) < 0)
             {
-                // The receive is awaited here rather than in a helper: one state machine fewer on every response.
                 MakeRoom();
                 var n = await socket.ReceiveAsync(_buffer.AsMemory(_end)).ConfigureAwait(false);
                 if (n == 0)
@@ -72,40 +73,59 @@ internal sealed class Http11ResponseReader
             {
                 continue; // an interim response (100 Continue, 103 Early Hints): the real one follows
             }
-            long body = 0;
-            var close = head.Close;
-            if (head.Status is 204 or 304 or 101 || headRequest)
+            var close = StartBody(head, headRequest);
+            var kept = KeepBody ? _kept : null;
+            _start += _body.Advance(_buffer.AsSpan(_start, _end - _start), kept);
+            while (!_body.Done)
             {
-                // no body (a HEAD response's Content-Length is the GET's)
-            }
-            else if (head.Chunked)
-            {
-                body = await ReadChunkedAsync(socket).ConfigureAwait(false);
-            }
-            else if (head.ContentLength >= 0)
-            {
-                if (_end - _start >= head.ContentLength)
+                MakeRoom();
+                var n = await socket.ReceiveAsync(_buffer.AsMemory(_end)).ConfigureAwait(false);
+                if (n == 0)
                 {
-                    Consume((int)head.ContentLength); // the usual case: the body came with the head
+                    _body.Closed();
+                    break;
                 }
-                else
-                {
-                    await SkipAsync(socket, head.ContentLength).ConfigureAwait(false);
-                }
-                body = head.ContentLength;
+                _end += n;
+                _start += _body.Advance(_buffer.AsSpan(_start, _end - _start), kept);
             }
-            else
-            {
-                body = await ReadToCloseAsync(socket).ConfigureAwait(false);
-                close = true;
-            }
-            return (new Http11Response(head.Status, body), close);
+            return (new Http11Response(head.Status, _body.Bytes), close);
         }
     }
 
-    /// <summary>Makes room after <c>_end</c>: compacts the buffer, or grows it up to <see cref="MaxHeadBytes"/>.</summary>
+    /// <summary>Sets <see cref="_body"/>'s framing from the head; returns whether the connection closes after the response.</summary>
+    private bool StartBody(in Http11Head.Head head, bool headRequest)
+    {
+        if (head.Status is 204 or 304 or 101 || headRequest)
+        {
+            _body.StartLength(0); // no body (a HEAD response's Content-Length is the GET's)
+        }
+        else if (head.Chunked)
+        {
+            _body.StartChunked();
+        }
+        else if (head.ContentLength >= 0)
+        {
+            _body.StartLength(head.ContentLength);
+        }
+        else
+        {
+            _body.StartToClose();
+            return true;
+        }
+        return head.Close;
+    }
+
+    /// <summary>
+    /// Makes room after <c>_end</c>: starts over at the buffer's beginning once all it held was taken (a long body
+    /// streams through the same 16 KiB), compacts a partial line or head, or grows it up to <see cref="MaxHeadBytes"/>.
+    /// </summary>
     private void MakeRoom()
     {
+        if (_start == _end)
+        {
+            _start = _end = 0;
+            return;
+        }
         if (_end < _buffer.Length)
         {
             return;
@@ -124,117 +144,5 @@ internal sealed class Http11ResponseReader
         {
             throw new Http11ProtocolException($"a response line or header block longer than {MaxHeadBytes / 1024} KiB");
         }
-    }
-
-    /// <summary>Takes <paramref name="count"/> body bytes the buffer already holds.</summary>
-    private void Consume(int count)
-    {
-        Keep(_buffer.AsSpan(_start, count));
-        _start += count;
-    }
-
-    /// <summary>Consumes <paramref name="count"/> body bytes: what the buffer holds, then reads that are discarded.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask SkipAsync(IConnectionSocket socket, long count)
-    {
-        var held = _end - _start;
-        if (held >= count)
-        {
-            Consume((int)count);
-            return;
-        }
-        Keep(_buffer.AsSpan(_start, held));
-        count -= held;
-        _start = _end = 0;
-        while (count > 0)
-        {
-            var n = await socket.ReceiveAsync(_buffer.AsMemory(0, (int)Math.Min(_buffer.Length, count))).ConfigureAwait(false);
-            if (n == 0)
-            {
-                throw new Http11ProtocolException("the server closed the connection before the end of the body");
-            }
-            Keep(_buffer.AsSpan(0, n));
-            count -= n;
-        }
-    }
-
-    /// <summary>With <see cref="KeepBody"/>, appends body bytes to <see cref="Body"/>.</summary>
-    private void Keep(ReadOnlySpan<byte> bytes)
-    {
-        if (KeepBody)
-        {
-            _kept.Append(bytes);
-        }
-    }
-
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<long> ReadToCloseAsync(IConnectionSocket socket)
-    {
-        long total = _end - _start;
-        Keep(_buffer.AsSpan(_start, _end - _start));
-        _start = _end = 0;
-        int n;
-        while ((n = await socket.ReceiveAsync(_buffer).ConfigureAwait(false)) > 0)
-        {
-            Keep(_buffer.AsSpan(0, n));
-            total += n;
-        }
-        return total;
-    }
-
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<long> ReadChunkedAsync(IConnectionSocket socket)
-    {
-        long total = 0;
-        while (true)
-        {
-            var line = await ReadLineAsync(socket).ConfigureAwait(false);
-            var sizeText = _buffer.AsSpan(line.Start, line.Length);
-            var semicolon = sizeText.IndexOf((byte)';');
-            if (semicolon >= 0)
-            {
-                sizeText = sizeText[..semicolon];
-            }
-            sizeText = sizeText.Trim((byte)' ');
-            if (!Utf8Parser.TryParse(sizeText, out long size, out var used, 'X') || used != sizeText.Length || size < 0)
-            {
-                throw new Http11ProtocolException($"invalid chunk size '{Http11Head.Printable(sizeText)}'");
-            }
-            if (size == 0)
-            {
-                while ((await ReadLineAsync(socket).ConfigureAwait(false)).Length > 0)
-                {
-                    // trailer fields: not needed
-                }
-                return total;
-            }
-            await SkipAsync(socket, size).ConfigureAwait(false);
-            total += size;
-            if ((await ReadLineAsync(socket).ConfigureAwait(false)).Length != 0)
-            {
-                throw new Http11ProtocolException("a chunk not followed by CRLF");
-            }
-        }
-    }
-
-    private readonly record struct Line(int Start, int Length);
-
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<Line> ReadLineAsync(IConnectionSocket socket)
-    {
-        int end;
-        while ((end = _buffer.AsSpan(_start, _end - _start).IndexOf("\r\n"u8)) < 0)
-        {
-            MakeRoom();
-            var n = await socket.ReceiveAsync(_buffer.AsMemory(_end)).ConfigureAwait(false);
-            if (n == 0)
-            {
-                throw new Http11ProtocolException("the server closed the connection inside a chunked body");
-            }
-            _end += n;
-        }
-        var line = new Line(_start, end);
-        _start += end + 2;
-        return line;
     }
 }

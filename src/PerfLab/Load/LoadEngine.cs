@@ -17,8 +17,9 @@ public static class LoadEngine
 {
     /// <summary>
     /// Thread-pool threads kept ready from the first run on (the minimum is raised, never lowered again: runs may
-    /// overlap, and a pool minimum costs nothing while idle). Responses complete on the socket event thread, but the open
-    /// model's send times and the sampler are timer continuations on the pool: with the default minimum (one per core)
+    /// overlap, and a pool minimum costs nothing while idle). Responses and the open model's paced sends run on the socket
+    /// event thread, but users start on the pool, the sampler is a timer continuation there, and without the event loop
+    /// (the runtime's sockets, HttpClient) the open model's send times are too: with the default minimum (one per core)
     /// a process whose other pool work is busy at start (an in-process server's first requests, say) held the schedule
     /// back by 0.6-1.5 s until the pool injected threads.
     /// </summary>

@@ -67,6 +67,27 @@ public sealed class LoadEngineTests
     }
 
     [Fact]
+    public async Task RunAsync_OpenModelOnAFixed20msDelay_LatencyFromTheIntendedTimeNeverBelowTheActualOne()
+    {
+        await using var server = await TestServer.StartAsync();
+        var result = await LoadEngine.RunAsync(Plan(new OpenModel(100, 4), server.Url("/delay?ms=20"), TimeSpan.FromSeconds(3)));
+
+        var s = Assert.Single(result.Scenarios);
+        Assert.False(result.Incomplete, result.IncompleteReason);
+        Assert.Equal(0, s.Errors.Total);
+        Assert.InRange(s.Open!.Sent, 297, 303);
+        // Every request leaves at or after its intended time (the pacer never ends a wait early), so each latency from
+        // the intended time is at least its latency from the actual send: the whole distribution sits on or above it.
+        var actual = s.UncorrectedLatency!;
+        Assert.True(s.Latency.MinMs >= actual.MinMs && s.Latency.P50Ms >= actual.P50Ms && s.Latency.MeanMs >= actual.MeanMs,
+            $"from intended: min {s.Latency.MinMs} p50 {s.Latency.P50Ms} mean {s.Latency.MeanMs}; "
+            + $"from the send: min {actual.MinMs} p50 {actual.P50Ms} mean {actual.MeanMs}");
+        // The server's Task.Delay may end a coarse tick (4 ms) early; 4 users at 25 req/s each never queue on a 20 ms delay.
+        Assert.InRange(s.Latency.MinMs, 15, 60);
+        Assert.InRange(s.Latency.P50Ms, 15, 60);
+    }
+
+    [Fact]
     public async Task RunAsync_OpenModelAcrossAOneSecondStall_CorrectedP99NearStallWhileUncorrectedStaysLow()
     {
         await using var server = await TestServer.StartAsync();

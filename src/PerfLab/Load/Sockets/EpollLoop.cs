@@ -1,4 +1,6 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
+using System.Net.Sockets;
 using System.Runtime.InteropServices;
 
 namespace PerfLab.Load.Sockets;
@@ -10,7 +12,9 @@ namespace PerfLab.Load.Sockets;
 /// socket engine (even with inline completions) there is no per-operation queue and lock, no dictionary look-up per
 /// event, and no read tried before the response's event came (that read fails with EAGAIN on every request).
 /// The loops are made once per process, on first use, and live as long as it (background threads, idle in the
-/// kernel between runs), as the runtime's socket engine does.
+/// kernel between runs), as the runtime's socket engine does. Each loop also keeps its users' paced sends
+/// (<see cref="LoopTimers"/>): its wait ends at the earliest (to the nanosecond with epoll_pwait2, else at the next
+/// whole millisecond), and an eventfd, registered like a socket, wakes it when another thread arms an earlier one.
 /// </summary>
 internal sealed class EpollLoop
 {
@@ -21,9 +25,11 @@ internal sealed class EpollLoop
     public const string SwitchVariable = "PERFLAB_SOCKETS";
 
     private const int BatchSize = 256;
+    private const ulong WakeSlot = ulong.MaxValue; // the eventfd's event: no socket's slot
     private static readonly byte[] s_noEvent = new byte[16]; // EPOLL_CTL_DEL ignores it (kernels before 2.6.9 wanted one)
     private static readonly Lazy<EpollLoop[]?> s_loops = new(StartLoops);
     private static int s_next;
+    private static bool s_nanosecondWaits;
 
     // struct epoll_event is packed (12 bytes) on x64, naturally aligned (16 bytes) on Arm64.
     private static readonly int s_eventSize = RuntimeInformation.ProcessArchitecture switch
@@ -34,12 +40,22 @@ internal sealed class EpollLoop
     };
 
     private readonly int _epoll;
+    private readonly int _wakeFd;
     private readonly Lock _gate = new();
     private readonly Stack<int> _freeSlots = new();
     private LoopSocket?[] _sockets = new LoopSocket?[64];
     private int _usedSlots;
 
-    private EpollLoop(int epoll) => _epoll = epoll;
+    private EpollLoop(int epoll, int wakeFd)
+    {
+        _epoll = epoll;
+        _wakeFd = wakeFd;
+        Timers = new LoopTimers(Wake);
+        AddWatch(wakeFd, LibC.EpollIn | LibC.EpollEt, WakeSlot);
+    }
+
+    /// <summary>The paced sends this loop's thread makes.</summary>
+    public LoopTimers Timers { get; }
 
     /// <summary>Whether this process uses its own event loops (Linux on x64 or Arm64).</summary>
     public static bool Available => s_loops.Value is not null;
@@ -66,17 +82,19 @@ internal sealed class EpollLoop
             for (var i = 0; i < loops.Length; i++)
             {
                 var epoll = LibC.epoll_create1(LibC.EpollCloExec);
-                if (epoll < 0)
+                var wakeFd = LibC.eventfd(0, LibC.EfdNonBlock | LibC.EfdCloExec);
+                if (epoll < 0 || wakeFd < 0)
                 {
                     return null;
                 }
-                loops[i] = new EpollLoop(epoll);
+                loops[i] = new EpollLoop(epoll, wakeFd);
             }
         }
-        catch (Exception ex) when (ex is DllNotFoundException or EntryPointNotFoundException)
+        catch (Exception ex) when (ex is DllNotFoundException or EntryPointNotFoundException or SocketException)
         {
             return null;
         }
+        s_nanosecondWaits = CanWaitNanoseconds(loops[0]._epoll);
         foreach (var loop in loops)
         {
             new Thread(loop.Run) { IsBackground = true, Name = ThreadName }.Start();
@@ -99,16 +117,27 @@ internal sealed class EpollLoop
             }
             Volatile.Write(ref _sockets[slot], socket);
         }
-        var ev = new byte[s_eventSize];
-        BinaryPrimitives.WriteUInt32LittleEndian(ev, LibC.EpollIn | LibC.EpollOut | LibC.EpollRdHup | LibC.EpollEt);
-        BinaryPrimitives.WriteUInt64LittleEndian(ev.AsSpan(s_eventSize - 8), (ulong)slot);
-        if (LibC.epoll_ctl(_epoll, LibC.EpollCtlAdd, fd, ev) < 0)
+        try
         {
-            var errno = Marshal.GetLastPInvokeError();
+            AddWatch(fd, LibC.EpollIn | LibC.EpollOut | LibC.EpollRdHup | LibC.EpollEt, (ulong)slot);
+        }
+        catch (SocketException)
+        {
             Release(slot);
-            throw LibC.Error(errno);
+            throw;
         }
         return slot;
+    }
+
+    private void AddWatch(int fd, uint events, ulong slot)
+    {
+        var ev = new byte[s_eventSize];
+        BinaryPrimitives.WriteUInt32LittleEndian(ev, events);
+        BinaryPrimitives.WriteUInt64LittleEndian(ev.AsSpan(s_eventSize - 8), slot);
+        if (LibC.epoll_ctl(_epoll, LibC.EpollCtlAdd, fd, ev) < 0)
+        {
+            throw LibC.Error(Marshal.GetLastPInvokeError());
+        }
     }
 
     /// <summary>Stops watching <paramref name="fd"/> (before it is closed, so the number can be reused safely).</summary>
@@ -129,11 +158,13 @@ internal sealed class EpollLoop
 
     private void Run()
     {
+        Timers.RunOn(Environment.CurrentManagedThreadId);
         var size = s_eventSize;
         var events = new byte[BatchSize * size];
+        var timeout = new long[2];
         while (true)
         {
-            var count = LibC.epoll_wait(_epoll, events, BatchSize, -1);
+            var count = Wait(events, timeout);
             if (count < 0)
             {
                 if (Marshal.GetLastPInvokeError() == LibC.EIntr)
@@ -146,6 +177,12 @@ internal sealed class EpollLoop
             {
                 var at = events.AsSpan(i * size, size);
                 var slot = BinaryPrimitives.ReadUInt64LittleEndian(at[(size - 8)..]);
+                if (slot == WakeSlot)
+                {
+                    long drained = 0;
+                    _ = LibC.read(_wakeFd, ref drained, sizeof(long));
+                    continue;
+                }
                 // Read per event: a connection's continuation may register another one (and grow the table) meanwhile.
                 // A stale event for a slot reused since is a spurious readiness, which costs one read that finds nothing.
                 var table = Volatile.Read(ref _sockets);
@@ -154,6 +191,51 @@ internal sealed class EpollLoop
                     socket.OnEvents(BinaryPrimitives.ReadUInt32LittleEndian(at));
                 }
             }
+            Timers.FireDue();
+        }
+    }
+
+    /// <summary>Waits for events until the earliest timer is due (for ever when none is armed).</summary>
+    private int Wait(byte[] events, long[] timeout)
+    {
+        var due = Timers.NextDue();
+        if (due == long.MaxValue)
+        {
+            return LibC.epoll_wait(_epoll, events, BatchSize, -1);
+        }
+        var ticks = due - Stopwatch.GetTimestamp();
+        if (ticks <= 0)
+        {
+            return LibC.epoll_wait(_epoll, events, BatchSize, 0);
+        }
+        if (!s_nanosecondWaits)
+        {
+            // Rounded up: a send before its time would understate its latency.
+            var ms = Math.Ceiling(ticks * 1000.0 / Stopwatch.Frequency);
+            return LibC.epoll_wait(_epoll, events, BatchSize, (int)Math.Min(int.MaxValue, ms));
+        }
+        var nanoseconds = (long)Math.Ceiling(ticks * (1e9 / Stopwatch.Frequency));
+        timeout[0] = nanoseconds / 1_000_000_000;
+        timeout[1] = nanoseconds % 1_000_000_000;
+        return LibC.epoll_pwait2(_epoll, events, BatchSize, timeout, 0);
+    }
+
+    private void Wake()
+    {
+        long one = 1;
+        _ = LibC.write(_wakeFd, ref one, sizeof(long));
+    }
+
+    /// <summary>Whether epoll_pwait2 works here (glibc 2.35 and Linux 5.11 on, no filter refusing it): a zero wait tells.</summary>
+    private static bool CanWaitNanoseconds(int epoll)
+    {
+        try
+        {
+            return LibC.epoll_pwait2(epoll, new byte[s_eventSize], 1, [0, 0], 0) >= 0;
+        }
+        catch (EntryPointNotFoundException)
+        {
+            return false;
         }
     }
 }

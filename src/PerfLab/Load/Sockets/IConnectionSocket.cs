@@ -24,7 +24,8 @@ internal interface IConnectionSocket : IDisposable
 /// <summary>Which socket a new connection gets: the lab's event loop where it runs (Linux, x64 or Arm64), else the runtime's.</summary>
 internal static class ConnectionSockets
 {
-    public static IConnectionSocket Create() => EpollLoop.Next() is { } loop ? new LoopSocket(loop) : new RuntimeSocket();
+    /// <summary>A socket on <paramref name="loop"/> (a user's connections and paced sends keep to one), or the runtime's.</summary>
+    public static IConnectionSocket Create(EpollLoop? loop) => loop is not null ? new LoopSocket(loop) : new RuntimeSocket();
 
     /// <summary>Whether responses complete on an event thread without a hop to the thread pool.</summary>
     public static bool InlineCompletions => EpollLoop.Available || RuntimeSocket.InlineCompletions;

@@ -3,7 +3,10 @@ using System.Runtime.InteropServices;
 
 namespace PerfLab.Load.Sockets;
 
-/// <summary>The few Linux calls the generator's event loop makes itself: epoll, send and recv on non-blocking sockets.</summary>
+/// <summary>
+/// The few Linux calls the generator's event loop makes itself: epoll, send and recv on non-blocking sockets, and an
+/// eventfd that wakes the loop when another thread asks it for an earlier timer.
+/// </summary>
 internal static class LibC
 {
     public const int EAgain = 11;
@@ -18,6 +21,8 @@ internal static class LibC
     public const uint EpollHup = 0x010;
     public const uint EpollRdHup = 0x2000;
     public const uint EpollEt = 1u << 31;
+    public const int EfdNonBlock = 0x800;
+    public const int EfdCloExec = 0x80000;
 
     /// <summary>A failed call's errno as the runtime's own <see cref="SocketException"/> would name it.</summary>
     public static SocketException Error(int errno) => new((int)(errno switch
@@ -46,6 +51,22 @@ internal static class LibC
 
     [DllImport("libc", SetLastError = true)]
     public static extern int epoll_wait(int epfd, [Out] byte[] events, int maxEvents, int timeoutMs);
+
+    /// <summary>
+    /// epoll_wait with a nanosecond timeout (Linux 5.11, glibc 2.35): a paced send wakes at its time, not at the next
+    /// whole millisecond. <paramref name="timeout"/>: struct timespec, seconds then nanoseconds; null waits forever.
+    /// </summary>
+    [DllImport("libc", SetLastError = true)]
+    public static extern int epoll_pwait2(int epfd, [Out] byte[] events, int maxEvents, long[]? timeout, nint sigmask);
+
+    [DllImport("libc", SetLastError = true)]
+    public static extern int eventfd(uint initval, int flags);
+
+    [DllImport("libc", SetLastError = true)]
+    public static extern nint read(int fd, ref long value, nint length);
+
+    [DllImport("libc", SetLastError = true)]
+    public static extern nint write(int fd, ref long value, nint length);
 
     [DllImport("libc", SetLastError = true)]
     public static extern nint send(int fd, ref byte buffer, nint length, int flags);

@@ -1,0 +1,147 @@
+using System.Diagnostics;
+using System.Threading.Tasks.Sources;
+
+namespace PerfLab.Load.Sockets;
+
+/// <summary>
+/// An event loop's timers, as wrk2's: the open model's paced sends wait here, and the loop's epoll wait ends at the
+/// earliest of them, so a request due at a time is sent by the loop's thread itself, right then, with no timer
+/// object, no thread-pool hop and nothing allocated per request (Task.Delay cost all three on every paced request).
+/// Waits are nearly always armed on the loop's own thread (the previous response's continuation); one armed
+/// elsewhere that comes due before the loop's current wait ends wakes the loop through its eventfd.
+/// </summary>
+internal sealed class LoopTimers(Action wake)
+{
+    private readonly Lock _gate = new();
+    private readonly PriorityQueue<(LoopTimer Timer, int Generation), long> _due = new();
+    private int _count;
+    private int _loopThread = -1;
+
+    /// <summary>Called once by the loop's thread: arming from it needs no wake-up.</summary>
+    public void RunOn(int managedThreadId) => _loopThread = managedThreadId;
+
+    /// <summary>A user's timer for its paced sends; it completes on <paramref name="stop"/> too (with false).</summary>
+    public LoopTimer NewTimer(CancellationToken stop) => new(this, stop);
+
+    /// <summary>The Stopwatch timestamp of the earliest armed timer; long.MaxValue when none is.</summary>
+    public long NextDue()
+    {
+        if (Volatile.Read(ref _count) == 0)
+        {
+            return long.MaxValue; // one armed meanwhile by another thread wakes the loop (Add)
+        }
+        lock (_gate)
+        {
+            return _due.TryPeek(out _, out var due) ? due : long.MaxValue;
+        }
+    }
+
+    internal void Add(LoopTimer timer, int generation, long due)
+    {
+        bool mustWake;
+        lock (_gate)
+        {
+            var earliest = _due.TryPeek(out _, out var first) ? first : long.MaxValue;
+            _due.Enqueue((timer, generation), due);
+            Volatile.Write(ref _count, _due.Count);
+            mustWake = due < earliest && Environment.CurrentManagedThreadId != _loopThread;
+        }
+        if (mustWake)
+        {
+            wake();
+        }
+    }
+
+    /// <summary>Completes every timer due by now, on the loop's thread: each continuation sends its request here.</summary>
+    public void FireDue()
+    {
+        if (Volatile.Read(ref _count) == 0)
+        {
+            return;
+        }
+        var now = Stopwatch.GetTimestamp();
+        while (true)
+        {
+            (LoopTimer Timer, int Generation) entry;
+            lock (_gate)
+            {
+                if (!_due.TryPeek(out entry, out var due) || due > now)
+                {
+                    return;
+                }
+                _due.Dequeue();
+                Volatile.Write(ref _count, _due.Count);
+            }
+            // Outside the lock: the continuation arms this user's next wait.
+            entry.Timer.Complete(true, entry.Generation);
+        }
+    }
+}
+
+/// <summary>
+/// One user's paced wait on its loop (<see cref="LoopTimers"/>): awaited without allocating, completed by the loop when
+/// due (true) or by the run's stop (false), never before its time. A wait the stop ended leaves its entry in the loop's
+/// queue until its time (at most the run's end); the entry's generation then no longer matches and it is ignored.
+/// </summary>
+internal sealed class LoopTimer : IValueTaskSource<bool>, IDisposable
+{
+    private readonly LoopTimers _timers;
+    private readonly CancellationToken _stop;
+    private readonly CancellationTokenRegistration _stopped;
+    private ManualResetValueTaskSourceCore<bool> _core; // RunContinuationsAsynchronously stays false: inline
+    private int _state; // the wait's generation, shifted left once, plus 1 while the wait is armed
+
+    internal LoopTimer(LoopTimers timers, CancellationToken stop)
+    {
+        _timers = timers;
+        _stop = stop;
+        _stopped = stop.Register(static s => ((LoopTimer)s!).Complete(false, -1), this);
+    }
+
+    /// <summary>Completes at <paramref name="due"/> (a Stopwatch timestamp) with true, or at the run's stop with false.</summary>
+    public ValueTask<bool> UntilAsync(long due)
+    {
+        if (_stop.IsCancellationRequested)
+        {
+            return new ValueTask<bool>(false);
+        }
+        _core.Reset();
+        var generation = ((Volatile.Read(ref _state) >> 1) + 1) & 0x3FFF_FFFF;
+        // A full fence: a stop that comes after this store finds the wait armed, one before it is seen below.
+        Interlocked.Exchange(ref _state, (generation << 1) | 1);
+        var version = _core.Version;
+        _timers.Add(this, generation, due);
+        if (_stop.IsCancellationRequested)
+        {
+            Complete(false, -1);
+        }
+        return new ValueTask<bool>(this, version);
+    }
+
+    /// <summary>Completes the armed wait once; <paramref name="generation"/>: only that wait's (-1: whichever is armed).</summary>
+    internal void Complete(bool result, int generation)
+    {
+        while (true)
+        {
+            var state = Volatile.Read(ref _state);
+            if ((state & 1) == 0 || (generation >= 0 && state >> 1 != generation))
+            {
+                return;
+            }
+            if (Interlocked.CompareExchange(ref _state, state & ~1, state) == state)
+            {
+                _core.SetResult(result);
+                return;
+            }
+        }
+    }
+
+    bool IValueTaskSource<bool>.GetResult(short token) => _core.GetResult(token);
+
+    ValueTaskSourceStatus IValueTaskSource<bool>.GetStatus(short token) => _core.GetStatus(token);
+
+    void IValueTaskSource<bool>.OnCompleted(Action<object?> continuation, object? state, short token,
+        ValueTaskSourceOnCompletedFlags flags) => _core.OnCompleted(continuation, state, token, flags);
+
+    public void Dispose() => _stopped.Dispose();
+}

@@ -1,0 +1,119 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using System.Net;
+using PerfLab.Load;
+
+namespace PerfLab.Tests.Load;
+
+/// <summary>
+/// The open model's pacer, both kinds (a timer of the lab's event loop, and Task.Delay where there is no loop): a wait
+/// never ends before its time (latency is counted from that time), waits end in the order they are due whatever order
+/// they were armed in, and the run's stop ends a wait at once, with false.
+/// </summary>
+public sealed class PacerTests
+{
+    public static TheoryData<string> Kinds => ["loop", "delay"];
+
+    private static readonly long Ms = Stopwatch.Frequency / 1000;
+
+    private static Http11Connection? Connection(string kind, CancellationToken stop)
+    {
+        if (kind == "delay")
+        {
+            return null;
+        }
+        var connection = new Http11Connection(new IPEndPoint(IPAddress.Loopback, 9), stop);
+        Assert.True(connection.Loop is not null, "no epoll loop on this platform");
+        return connection;
+    }
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task UntilAsync_WaitsArmedOutOfOrder_EndInDueOrderAndNeverEarly(string kind)
+    {
+        using var stop = new CancellationTokenSource();
+        using var connection = Connection(kind, stop.Token);
+        int[] offsetsMs = [50, 10, 40, 20, 30, 60];
+        var pacers = offsetsMs.Select(_ => Pacer.For(connection, stop.Token)).ToArray();
+        var ended = new ConcurrentQueue<(int OffsetMs, long Due, long At, bool Result, bool Armed)>();
+        var start = Stopwatch.GetTimestamp() + (100 * Ms);
+
+        // Armed from the test's thread, not the loop's: each earlier one must wake the loop from its longer wait.
+        var waits = offsetsMs.Select((offset, i) => WaitAsync(pacers[i], offset, start + (offset * Ms), ended)).ToArray();
+        await Task.WhenAll(waits).WaitAsync(TimeSpan.FromSeconds(30));
+
+        var all = ended.ToArray();
+        Assert.All(all, e =>
+            Assert.True(e.Result && e.At >= e.Due, $"+{e.OffsetMs} ms: ended {(e.At - e.Due) / (double)Ms:0.000} ms after due"));
+        if (kind == "loop")
+        {
+            // One loop fires its timers in due order (Task.Delay's timers promise no order for continuations). A wait
+            // already due when it was armed (this thread held up that long) ends at once, before the loop's: left out.
+            var armed = all.Where(e => e.Armed).Select(e => e.OffsetMs).ToArray();
+            Assert.True(armed.Length >= 2, $"only {armed.Length} waits were still ahead when armed");
+            Assert.Equal(armed.Order(), armed);
+        }
+        foreach (var pacer in pacers)
+        {
+            pacer.Dispose();
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task UntilAsync_EarlierWaitArmedWhileTheLoopWaitsForALaterOne_EndsWithoutWaitingForIt(string kind)
+    {
+        using var stop = new CancellationTokenSource();
+        using var connection = Connection(kind, stop.Token);
+        using var far = Pacer.For(connection, stop.Token);
+        using var near = Pacer.For(connection, stop.Token);
+        var farWait = far.UntilAsync(Stopwatch.GetTimestamp() + (60_000 * Ms)).AsTask();
+        await Task.Delay(50); // the loop is asleep until the far one's time by now
+
+        var due = Stopwatch.GetTimestamp() + (20 * Ms);
+        Assert.True(await near.UntilAsync(due).AsTask().WaitAsync(TimeSpan.FromSeconds(30)));
+        Assert.True(Stopwatch.GetTimestamp() >= due);
+        Assert.False(farWait.IsCompleted);
+
+        stop.Cancel();
+        Assert.False(await farWait.WaitAsync(TimeSpan.FromSeconds(30)));
+    }
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task UntilAsync_RunStops_EndsTheWaitWithFalse(string kind)
+    {
+        using var stop = new CancellationTokenSource();
+        using var connection = Connection(kind, stop.Token);
+        using var pacer = Pacer.For(connection, stop.Token);
+        var wait = pacer.UntilAsync(Stopwatch.GetTimestamp() + (60_000 * Ms)).AsTask();
+
+        stop.Cancel();
+
+        Assert.False(await wait.WaitAsync(TimeSpan.FromSeconds(30)));
+        Assert.False(await pacer.UntilAsync(Stopwatch.GetTimestamp() + (60_000 * Ms)));
+    }
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task UntilAsync_TimeAlreadyPassed_EndsAtOnce(string kind)
+    {
+        using var stop = new CancellationTokenSource();
+        using var connection = Connection(kind, stop.Token);
+        using var pacer = Pacer.For(connection, stop.Token);
+
+        var wait = pacer.UntilAsync(Stopwatch.GetTimestamp() - Ms);
+
+        Assert.True(wait.IsCompletedSuccessfully);
+        Assert.True(await wait);
+    }
+
+    private static async Task WaitAsync(Pacer pacer, int offsetMs, long due, ConcurrentQueue<(int, long, long, bool, bool)> ended)
+    {
+        var wait = pacer.UntilAsync(due);
+        var armed = !wait.IsCompleted;
+        // ConfigureAwait(false): the clock is read where the wait ends (on the loop's thread for the loop's timers).
+        var result = await wait.ConfigureAwait(false);
+        ended.Enqueue((offsetMs, due, Stopwatch.GetTimestamp(), result, armed));
+    }
+}
