@@ -23,7 +23,8 @@ watch_roles() { # which of perflab's processes run in each host namespace, once 
   while true; do
     for name in app db gen-1 gen-2; do
       for pid in $(ip netns pids "${LAB_NS[$name]}" 2>/dev/null); do
-        echo "$name $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | cut -c1-120)"
+        # A process gone between the listing and the read is skipped quietly (2>/dev/null before the < is opened).
+        echo "$name $(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | cut -c1-120)"
       done
     done >>"$OUT/where.txt"
     sleep 1
