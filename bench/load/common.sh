@@ -53,3 +53,19 @@ median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]
 machine_note() {
   echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), load average before the run: $(cut -d' ' -f1-3 /proc/loadavg); .NET $(dotnet --version); commit $(git -C "$REPO" rev-parse --short HEAD)."
 }
+
+# The preamble of the generator profiles (profile.sh, syscalls.sh): TOOL present (else name its Debian PACKAGE, exit 3),
+# perflab built, the SUT started and its JIT warmed by wrk.
+profile_preamble() {
+  command -v "$1" >/dev/null || { echo "$1 is not installed (apt-get install -y $2)" >&2; exit 3; }
+  build
+  start_sut
+  taskset -c "$CLIENT_CORE" wrk -t1 -c "$C" -d 5s "$BASE$EP" >/dev/null # the SUT's JIT, first
+}
+
+# Starts "$@" pinned to the generator's core in the background; PINNED_PID is its pid, 3 s later (its start-up done).
+start_pinned_settled() {
+  taskset -c "$CLIENT_CORE" "$@" >/dev/null 2>&1 &
+  PINNED_PID=$!
+  sleep 3
+}

@@ -10,17 +10,13 @@
 # Environment: PERFLAB_SOCKETS=runtime for perflab on the runtime's socket engine. Needs perf (linux-perf).
 source "$(dirname "$0")/common.sh"
 S="${1:-5}"; C="${2:-32}"; EP="${3:-/plaintext}"
-command -v perf >/dev/null || { echo "perf is not installed (apt-get install -y linux-perf)" >&2; exit 3; }
-build
-start_sut
-taskset -c "$CLIENT_CORE" wrk -t1 -c "$C" -d 5s "$BASE$EP" >/dev/null # the SUT's JIT, first
+profile_preamble perf linux-perf
 
 # Runs "$@" pinned, samples it for S seconds from its fourth second; writes perf's report sorted by dso,symbol.
 sample() {
   local out="$1"; shift
-  taskset -c "$CLIENT_CORE" "$@" >/dev/null 2>&1 &
-  local pid=$!
-  sleep 3
+  start_pinned_settled "$@"
+  local pid=$PINNED_PID
   perf record -e cpu-clock -F 2999 -p "$pid" -o "$out.data" -- sleep "$S" >/dev/null 2>&1 || true
   wait "$pid" || true
   perf report -i "$out.data" --no-children --sort dso,sym --stdio 2>/dev/null | grep -v '^#' | grep -v '^$' >"$out.txt" || true

@@ -9,17 +9,13 @@
 # Environment: PERFLAB_SOCKETS=runtime for perflab on the runtime's socket engine. Needs strace (apt-get install strace).
 source "$(dirname "$0")/common.sh"
 S="${1:-3}"; C="${2:-32}"; EP="${3:-/plaintext}"
-command -v strace >/dev/null || { echo "strace is not installed (apt-get install -y strace)" >&2; exit 3; }
-build
-start_sut
-taskset -c "$CLIENT_CORE" wrk -t1 -c "$C" -d 5s "$BASE$EP" >/dev/null # the SUT's JIT, first
+profile_preamble strace strace
 
 # Runs "$@" pinned, counts its calls for S seconds from its third second; prints strace's table.
 count_calls() {
   local out="$1"; shift
-  taskset -c "$CLIENT_CORE" "$@" >/dev/null 2>&1 &
-  local pid=$! args=()
-  sleep 3
+  start_pinned_settled "$@"
+  local pid=$PINNED_PID args=()
   for t in /proc/"$pid"/task/*; do args+=(-p "${t##*/}"); done
   timeout -s INT "$S" strace -c -f -o "$out" "${args[@]}" >/dev/null 2>&1 || true
   wait "$pid" || true
