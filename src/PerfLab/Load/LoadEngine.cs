@@ -82,6 +82,8 @@ public static class LoadEngine
         if (window.TimedWarmup)
         {
             var (warmedUp, settled) = await WarmUpAsync(plan, sampler, allDone, ct).ConfigureAwait(false);
+            warmedUp = warmedUp && await FirstAnswersAsync(plan, runs.Where((_, i) => runners[i].UsesTimedWarmup).ToArray(), allDone, ct)
+                .ConfigureAwait(false);
             if (warmedUp && !ct.IsCancellationRequested)
             {
                 for (var i = 0; i < runs.Length; i++)
@@ -116,7 +118,8 @@ public static class LoadEngine
         {
             var limit = runners[i].UsesTimedWarmup ? plan.Warmup + plan.Duration : plan.Duration;
             total = limit > total ? limit : total;
-            runs[i].StopAfter(limit);
+            // Re-armed with the duration when measuring starts; until then room for a warm-up held by its first answer.
+            runs[i].StopAfter(runners[i].UsesTimedWarmup && timedWarmup ? limit + plan.Timeout : limit);
             if (runners[i].UsesTimedWarmup && !timedWarmup)
             {
                 runs[i].BeginMeasurement();
@@ -151,6 +154,27 @@ public static class LoadEngine
             }
         }
         return (!allDone.IsCompleted, false);
+    }
+
+    /// <summary>
+    /// A warm-up never ends before each of its scenarios has had a first response: a cold app (the JIT, EF Core building
+    /// its model and first query, a busy machine) can take longer than a short warm-up to answer at all, and a window
+    /// opened then measures the app's start, not its load (seen on a loaded CI machine: 4 users, no answer after 6 s,
+    /// a measured window of 0 requests). Waits at most the request timeout more, when those first requests time out.
+    /// Returns whether the load is still running.
+    /// </summary>
+    private static async Task<bool> FirstAnswersAsync(LoadPlan plan, ScenarioRun[] warmed, Task allDone, CancellationToken ct)
+    {
+        var waited = Stopwatch.StartNew();
+        while (waited.Elapsed < plan.Timeout && warmed.Any(r => r.Recorders.Snapshot().Responses == 0))
+        {
+            if (await Task.WhenAny(allDone, Task.Delay(TimeSpan.FromMilliseconds(100), ct)).ConfigureAwait(false) == allDone
+                || ct.IsCancellationRequested)
+            {
+                return false;
+            }
+        }
+        return !allDone.IsCompleted;
     }
 
     private static LoadResult Finish(LoadPlan plan, ScenarioRun[] runs, ILoadModelRunner[] runners, Sampler sampler, Window window,

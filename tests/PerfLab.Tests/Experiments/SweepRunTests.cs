@@ -74,7 +74,7 @@ public sealed class SweepRunTests(PostgresFixture postgres) : IClassFixture<Post
                 var through = path.GetProperty("measuredRttMs").GetDouble();
                 Assert.InRange(through, rtt, rtt + 20);
                 Assert.InRange(path.GetProperty("directRttMs").GetDouble(), 0.001, 20);
-                Assert.True(run.GetProperty("scenarios")[0].GetProperty("requests").GetInt64() > 0);
+                Assert.True(run.GetProperty("scenarios")[0].GetProperty("requests").GetInt64() > 0, run.ToString() + "\n" + result.Stdout);
             }
         }
         // At 2 ms every page waits for at least one query through the proxy: no mean below the RTT.

@@ -12,16 +12,16 @@ public sealed class WindowTests
     public async Task RunAsync_LatencyLongerThanTheWindow_CountsWhatCompletedInsideAndReportsWhatWasInFlight()
     {
         await using var server = await TestServer.StartAsync();
-        // 20 users, 3 s per request: the first 20 requests are sent in the 2 s warm-up and complete 1 s into the 2 s
-        // window; the next 20 leave then and are 1 s old when the window closes.
-        var result = await LoadEngine.RunAsync(Plan(new ClosedModel(20), server.Url("/delay?ms=3000"), TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(2)));
+        // 20 users, 3 s per request: the first 20 complete at 3 s, inside the 4 s warm-up; the next 20 leave then and
+        // complete 2 s into the 3.5 s window; the third 20 leave then and are 1.5 s old when the window closes.
+        var result = await LoadEngine.RunAsync(Plan(new ClosedModel(20), server.Url("/delay?ms=3000"), TimeSpan.FromSeconds(3.5), TimeSpan.FromSeconds(4)));
 
         var s = Assert.Single(result.Scenarios);
         Assert.Equal(20, s.Requests);
-        Assert.InRange(s.RequestsPerSecond, 8.5, 10.5);
+        Assert.InRange(s.RequestsPerSecond, 5.2, 6.2);
         Assert.Equal(20, s.InFlightAtEnd);
-        // About 1 s: they left when the first 20 came back (a little after 3 s on a busy machine), the window closed at 4 s.
-        Assert.InRange(s.InFlightOldestMs, 500, 1500);
+        // About 1.5 s: they left when the second 20 came back (a little after 6 s on a busy machine), the window closed at 7.5 s.
+        Assert.InRange(s.InFlightOldestMs, 1000, 2000);
         Assert.True(s.BoundedByWindow);
         Assert.InRange(s.Latency.P50Ms, 2990, 3300);
     }
@@ -55,6 +55,23 @@ public sealed class WindowTests
         Assert.InRange(result.WarmupSeconds, 5.5, 29);
         var s = Assert.Single(result.Scenarios);
         Assert.InRange(s.Latency.P50Ms, 19, 40);   // the window holds only the steady phase
+    }
+
+    [Fact]
+    public async Task RunAsync_FirstAnswerLaterThanTheWarmup_WarmupHeldUntilItSoTheWindowMeasuresLoad()
+    {
+        await using var server = await TestServer.StartAsync();
+        // A cold app: the requests of its first half second take 2.5 s, later ones 20 ms. A 1 s warm-up ended on time
+        // would open a window in which nothing completes.
+        var result = await LoadEngine.RunAsync(Plan(new ClosedModel(4), server.Url("/slowstart?slowMs=2500&ms=20&seconds=0.5"),
+            TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1)));
+
+        Assert.False(result.Incomplete, result.IncompleteReason);
+        Assert.InRange(result.WarmupSeconds, 2.45, 4);
+        var s = Assert.Single(result.Scenarios);
+        // 4 users at 20 ms (a timer tick or so more): up to 200 in the 1 s window; far fewer on a busy machine.
+        Assert.InRange(s.Requests, 40, 200);
+        Assert.InRange(s.Latency.P50Ms, 19, 40);
     }
 
     [Fact]
