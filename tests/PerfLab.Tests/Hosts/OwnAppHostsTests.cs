@@ -62,7 +62,8 @@ public sealed partial class OwnAppHostsTests(TinyShopBuild tinyShop)
             Assert.True(run.GetProperty("cost").GetProperty("appCpuSeconds").GetDouble() > 0, run.GetProperty("cost").ToString());
         }
         // The variant checked by the role on the app host as locally: the environment read from the process over its IPC.
-        var cached = experiment.GetProperty("variantEffects").EnumerateArray().Single(v => v.GetProperty("variant").GetString() == "cached");
+        var cached = experiment.GetProperty("variantEffects").EnumerateArray()
+            .Single(v => v.GetProperty("variant").GetString() == "cached");
         Assert.Contains("TINYSHOP_GREETING=placed (process environment)", cached.GetProperty("confirmed").EnumerateArray()
             .Select(c => c.GetString()));
         // Each variant traced in the app namespace, the file sent back and analysed here.
@@ -95,7 +96,8 @@ public sealed partial class OwnAppHostsTests(TinyShopBuild tinyShop)
         var seen = new List<string>();
         while (!ct.IsCancellationRequested)
         {
-            seen.AddRange(lab.ProcessesBesidesSshd("app").Where(p => p.Contains("TinyShop.dll", StringComparison.Ordinal) && !seen.Contains(p)));
+            seen.AddRange(lab.ProcessesBesidesSshd("app")
+                .Where(p => p.Contains("TinyShop.dll", StringComparison.Ordinal) && !seen.Contains(p)));
             try
             {
                 await Task.Delay(100, ct);
