@@ -1,0 +1,100 @@
+using System.Text.Json;
+using PerfLab.Testing;
+
+namespace PerfLab.Tests.Experiments;
+
+/// <summary>`perflab run --invocations` end to end: child perflab processes, real PostgreSQL, real SUTs, one pooled result.</summary>
+public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>
+{
+    private const string Tiny = """
+        name: tinyinvocations
+        title: Tiny invocations
+        seed: "000"
+        reproduces: nothing, a test
+        baseline: sync
+        default: false
+        variants:
+          - name: sync
+            settings: { DataAccess: sync }
+          - name: async
+            settings: { DataAccess: async }
+        load:
+          scenarios:
+            - name: orders
+              url: /customer/orders?pageNumber=1&pageSize=10
+              model: closed
+              users: 4
+        profiles:
+          article: { warmup: 1s, duration: 2s, repeat: 2 }
+          quick: { warmup: 1s, duration: 2s, repeat: 2 }
+          smoke: { warmup: 1s, duration: 2s, repeat: 2 }
+        """;
+
+    private static readonly string[] Verdicts = ["better", "worse", "equivalent", "inconclusive"];
+
+    private static string NewFolder() => Path.Combine(Path.GetTempPath(), "perflab-invocations-" + Guid.NewGuid().ToString("N")[..12]);
+
+    [Fact]
+    public async Task Run_TwoInvocations_EachInItsFolderAndTheTopResultPoolsTheirEstimates()
+    {
+        var db = await postgres.CreateDatabaseAsync();
+        var folder = NewFolder();
+        Directory.CreateDirectory(folder);
+        File.WriteAllText(Path.Combine(folder, "tinyinvocations.yaml"), Tiny);
+        var output = NewFolder();
+
+        var result = await PerfLabProcess.RunAsync("run", "tinyinvocations", "--experiments", folder, "--profile", "smoke",
+            "--trace", "false", "--invocations", "2", "--budget", "10m", "--out", output, "--connection-string", db);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Contains("invocation 1/2: ", result.Stdout);
+        Assert.Contains("invocation 2/2: ", result.Stdout);
+        foreach (var k in new[] { 1, 2 })
+        {
+            Assert.True(File.Exists(Path.Combine(output, $"invocation-{k}", "results.json")), $"invocation-{k}\n{result}");
+        }
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
+        var invocations = json.RootElement.GetProperty("invocations").EnumerateArray().ToList();
+        Assert.Equal(["invocation-1", "invocation-2"], invocations.Select(i => i.GetProperty("folder").GetString()));
+        var experiment = Assert.Single(json.RootElement.GetProperty("experiments").EnumerateArray());
+        // Both invocations' runs: two blocks of two variants each, the second invocation's blocks numbered 3 and 4.
+        Assert.Equal([1, 1, 2, 2, 3, 3, 4, 4], experiment.GetProperty("runs").EnumerateArray()
+            .Select(r => r.GetProperty("repetition").GetInt32()).Order());
+        var rps = experiment.GetProperty("comparisons").EnumerateArray()
+            .Single(c => c.GetProperty("scenario").GetString() == "all" && c.GetProperty("metric").GetString() == "rps");
+        Assert.Equal("invocations", rps.GetProperty("method").GetString());
+        Assert.Contains(rps.GetProperty("verdict").GetString(), Verdicts);
+        var estimates = rps.GetProperty("invocations").GetProperty("estimates").EnumerateArray().ToList();
+        Assert.Equal([1, 2], estimates.Select(e => e.GetProperty("invocation").GetInt32()));
+        // Each estimate is its invocation's own paired comparison, as its own results.json has it.
+        foreach (var (estimate, k) in estimates.Zip([1, 2]))
+        {
+            using var own = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, $"invocation-{k}", "results.json")));
+            var ownRps = own.RootElement.GetProperty("experiments")[0].GetProperty("comparisons").EnumerateArray()
+                .Single(c => c.GetProperty("scenario").GetString() == "all" && c.GetProperty("metric").GetString() == "rps");
+            Assert.Equal(ownRps.GetProperty("changePercent").GetDouble(), estimate.GetProperty("changePercent").GetDouble());
+            Assert.Equal("paired", ownRps.GetProperty("method").GetString());
+        }
+        var changes = estimates.Select(e => e.GetProperty("changePercent").GetDouble()).ToList();
+        var pooled = rps.GetProperty("changePercent").GetDouble();
+        Assert.InRange(pooled, changes.Min() - 1e-9, changes.Max() + 1e-9);
+        Assert.Contains("; invocations: ", result.Stdout);
+        Assert.Contains("## Invocations", File.ReadAllText(Path.Combine(output, "report.md")));
+        Assert.Contains("id=\"invocations\"", File.ReadAllText(Path.Combine(output, "report.html")));
+    }
+
+    [Theory]
+    [InlineData("0", "--invocations must be a whole number from 1 to 100, not 0.")]
+    [InlineData("-3", "--invocations must be a whole number from 1 to 100, not -3.")]
+    [InlineData("two", "'two' is not valid for --invocations: expected a whole number.")]
+    public async Task Run_BadInvocations_UsageErrorNamingIt(string count, string message)
+    {
+        var output = NewFolder();
+
+        var result = await PerfLabProcess.RunAsync("run", "--invocations", count, "--out", output);
+
+        Assert.True(result.ExitCode == 2, result.ToString());
+        Assert.Contains(message, result.Stderr);
+        Assert.False(Directory.Exists(output));
+    }
+}
