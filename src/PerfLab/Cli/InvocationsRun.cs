@@ -60,7 +60,8 @@ internal static class InvocationsRun
             var folder = $"invocation-{k}";
             Console.WriteLine($"invocation {k}/{ask.Count}: {Path.Combine(outDir, folder)} (budget {DurationText.Format(share)})");
             var started = DateTimeOffset.Now;
-            lastExit = await RunChildAsync([.. ask.Arguments, "--out", Path.Combine(outDir, folder), "--budget", Seconds(share)], ct);
+            lastExit = await RunChildAsync([.. ask.Arguments, "--out", Path.Combine(outDir, folder), "--budget", Seconds(share)],
+                outputs.StdoutReserved, ct);
             var results = Path.Combine(outDir, folder, ResultsJson.FileName);
             if (ct.IsCancellationRequested)
             {
@@ -69,7 +70,8 @@ internal static class InvocationsRun
             else if (File.Exists(results))
             {
                 var read = ResultsJson.Read(results);
-                done.Add(new InvocationOutcome(new InvocationRecord(k, folder, started, DateTimeOffset.Now, read.Incomplete, lastExit), read));
+                var record = new InvocationRecord(k, folder, started, DateTimeOffset.Now, read.Incomplete, lastExit);
+                done.Add(new InvocationOutcome(record, read));
             }
             else
             {
@@ -93,10 +95,11 @@ internal static class InvocationsRun
     /// shared, its budget counted from its own start. Ctrl+C reaches it with the terminal's process group; a SIGINT sent
     /// to this process alone is passed on, so the child stops as it would have, writing what it measured.
     /// </summary>
-    private static async Task<int> RunChildAsync(IReadOnlyList<string> arguments, CancellationToken ct)
+    /// <param name="stdoutReserved">--json: the child's output lines are passed to stderr, where this process's go.</param>
+    private static async Task<int> RunChildAsync(IReadOnlyList<string> arguments, bool stdoutReserved, CancellationToken ct)
     {
         var self = Environment.ProcessPath ?? "dotnet";
-        var info = new ProcessStartInfo(self) { UseShellExecute = false };
+        var info = new ProcessStartInfo(self) { UseShellExecute = false, RedirectStandardOutput = stdoutReserved };
         if (Path.GetFileNameWithoutExtension(self) == "dotnet")
         {
             info.ArgumentList.Add(typeof(InvocationsRun).Assembly.Location);
@@ -107,11 +110,21 @@ internal static class InvocationsRun
         }
         info.Environment[PerfLabSettings.InvokedAt] = DateTimeOffset.Now.ToUnixTimeMilliseconds().ToString(CultureInfo.InvariantCulture);
         using var child = Process.Start(info) ?? throw new PerfLabException($"could not start {self}.", ExitCode.Environment);
+        var relay = stdoutReserved ? RelayAsync(child.StandardOutput) : Task.CompletedTask;
         using (ct.Register(() => ProcessTree.Interrupt(child)))
         {
             await child.WaitForExitAsync(CancellationToken.None);
         }
+        await relay;
         return child.ExitCode;
+    }
+
+    private static async Task RelayAsync(StreamReader output)
+    {
+        while (await output.ReadLineAsync(CancellationToken.None) is { } line)
+        {
+            Console.Error.WriteLine(line);
+        }
     }
 
     private static string Seconds(TimeSpan share) =>

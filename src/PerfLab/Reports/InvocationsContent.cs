@@ -38,8 +38,10 @@ internal static class InvocationsContent
                 .OrderBy(c => headline.IndexOf(c.Metric) is var i and >= 0 ? i : int.MaxValue))
             {
                 var row = new List<Cell> { new(experiment.Name, Code: true), c.Variant, Fmt.Metric(c.Metric) };
-                row.AddRange((results.Invocations ?? []).Select(i => (Cell)(c.Invocations!.Estimates.FirstOrDefault(e => e.Invocation == i.Number)
-                    is { } e ? Fmt.Change(e.ChangePercent, e.LowPercent, e.HighPercent) : Fmt.Missing)));
+                row.AddRange((results.Invocations ?? []).Select(i =>
+                    (Cell)(c.Invocations!.Estimates.FirstOrDefault(e => e.Invocation == i.Number) is { } e
+                        ? Fmt.Change(e.ChangePercent, e.LowPercent, e.HighPercent)
+                        : Fmt.Missing)));
                 row.AddRange([new Cell(Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent), Strong: true), c.Invocations!.IntervalFrom,
                     new Cell(Fmt.Verdict(c.Verdict), Strong: c.Verdict != Verdict.Inconclusive)]);
                 rows.Add(row);

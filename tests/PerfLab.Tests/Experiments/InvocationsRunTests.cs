@@ -1,3 +1,5 @@
+using System.Diagnostics;
+using System.Text;
 using System.Text.Json;
 using PerfLab.Testing;
 
@@ -25,9 +27,9 @@ public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixtur
               model: closed
               users: 4
         profiles:
-          article: { warmup: 1s, duration: 2s, repeat: 2 }
-          quick: { warmup: 1s, duration: 2s, repeat: 2 }
-          smoke: { warmup: 1s, duration: 2s, repeat: 2 }
+          article: { warmup: 1s, duration: 1s, repeat: 2 }
+          quick: { warmup: 1s, duration: 1s, repeat: 2 }
+          smoke: { warmup: 1s, duration: 1s, repeat: 2 }
         """;
 
     private static readonly string[] Verdicts = ["better", "worse", "equivalent", "inconclusive"];
@@ -44,11 +46,16 @@ public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixtur
         var output = NewFolder();
 
         var result = await PerfLabProcess.RunAsync("run", "tinyinvocations", "--experiments", folder, "--profile", "smoke",
-            "--trace", "false", "--invocations", "2", "--budget", "10m", "--out", output, "--connection-string", db);
+            "--trace", "false", "--invocations", "2", "--budget", "10m", "--out", output, "--connection-string", db, "--json");
 
         Assert.True(result.ExitCode == 0, result.ToString());
-        Assert.Contains("invocation 1/2: ", result.Stdout);
-        Assert.Contains("invocation 2/2: ", result.Stdout);
+        // --json: stdout is the pooled summary alone; the invocations' progress went to stderr.
+        using var summary = JsonDocument.Parse(result.Stdout);
+        var ciChange = summary.RootElement.GetProperty("changes").EnumerateArray()
+            .Single(c => c.GetProperty("scenario").GetString() == "all" && c.GetProperty("metric").GetString() == "rps");
+        Assert.Contains(ciChange.GetProperty("verdict").GetString(), Verdicts);
+        Assert.Contains("invocation 1/2: ", result.Stderr);
+        Assert.Contains("invocation 2/2: ", result.Stderr);
         foreach (var k in new[] { 1, 2 })
         {
             Assert.True(File.Exists(Path.Combine(output, $"invocation-{k}", "results.json")), $"invocation-{k}\n{result}");
@@ -78,9 +85,72 @@ public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixtur
         var changes = estimates.Select(e => e.GetProperty("changePercent").GetDouble()).ToList();
         var pooled = rps.GetProperty("changePercent").GetDouble();
         Assert.InRange(pooled, changes.Min() - 1e-9, changes.Max() + 1e-9);
-        Assert.Contains("; invocations: ", result.Stdout);
+        Assert.Contains("; invocations: ", result.Stderr);
         Assert.Contains("## Invocations", File.ReadAllText(Path.Combine(output, "report.md")));
         Assert.Contains("id=\"invocations\"", File.ReadAllText(Path.Combine(output, "report.html")));
+    }
+
+    [Fact]
+    public async Task Run_CtrlCDuringTheSecondInvocation_CombinesTheFirstAndExits130()
+    {
+        var db = await postgres.CreateDatabaseAsync();
+        var folder = NewFolder();
+        Directory.CreateDirectory(folder);
+        File.WriteAllText(Path.Combine(folder, "tinyinvocations.yaml"), Tiny);
+        var output = NewFolder();
+        var lines = new StringBuilder();
+        var secondMeasuring = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var perflab = Process.Start(PerfLabProcess.WithSigintDefault(PerfLabProcess.StartInfo(null, "run", "tinyinvocations",
+            "--experiments", folder, "--profile", "smoke", "--trace", "false", "--invocations", "2", "--budget", "10m",
+            "--out", output, "--connection-string", db)))!;
+        void Collect(string? line)
+        {
+            lock (lines)
+            {
+                lines.AppendLine(line);
+                var text = lines.ToString();
+                // The second invocation has begun its blocks: its SIGINT handler is in place, and its SUTs run.
+                if (text.IndexOf("invocation 2/2", StringComparison.Ordinal) is var at and >= 0
+                    && text.IndexOf("] tinyinvocations: ", at, StringComparison.Ordinal) >= 0)
+                {
+                    secondMeasuring.TrySetResult();
+                }
+            }
+        }
+        perflab.OutputDataReceived += (_, e) => Collect(e.Data);
+        perflab.ErrorDataReceived += (_, e) => Collect(e.Data);
+        perflab.BeginOutputReadLine();
+        perflab.BeginErrorReadLine();
+        try
+        {
+            await Task.WhenAny(secondMeasuring.Task, perflab.WaitForExitAsync()).WaitAsync(TimeSpan.FromSeconds(120));
+            Assert.True(secondMeasuring.Task.IsCompleted, lines.ToString());
+            // To the controller alone, as a signal from another terminal: it passes it on to the invocation it runs.
+            Process.Start("kill", ["-INT", perflab.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)])!.WaitForExit();
+            await perflab.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(60));
+            perflab.WaitForExit();
+        }
+        finally
+        {
+            if (!perflab.HasExited)
+            {
+                perflab.Kill(entireProcessTree: true);
+            }
+        }
+
+        Assert.True(perflab.ExitCode == 130, lines.ToString());
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
+        Assert.True(json.RootElement.GetProperty("incomplete").GetBoolean());
+        Assert.Contains("interrupted during invocation 2 of 2", json.RootElement.GetProperty("incompleteReason").GetString());
+        var invocation = Assert.Single(json.RootElement.GetProperty("invocations").EnumerateArray());
+        Assert.Equal("invocation-1", invocation.GetProperty("folder").GetString());
+        var rps = json.RootElement.GetProperty("experiments")[0].GetProperty("comparisons").EnumerateArray()
+            .Single(c => c.GetProperty("scenario").GetString() == "all" && c.GetProperty("metric").GetString() == "rps");
+        Assert.Single(rps.GetProperty("invocations").GetProperty("estimates").EnumerateArray());
+        // One invocation cannot say how invocations vary: no pooled interval, no decided verdict.
+        Assert.Equal("inconclusive", rps.GetProperty("verdict").GetString());
+        Assert.True(File.Exists(Path.Combine(output, "report.md")));
+        Assert.True(File.Exists(Path.Combine(output, "invocation-2", "results.json")), lines.ToString());
     }
 
     [Theory]

@@ -103,7 +103,8 @@ public static class LabRun
     /// <summary>The output folder asked (or results/&lt;timestamp&gt;) as a full path, refused when it exists already.</summary>
     public static string OutputFolder(string? asked)
     {
-        var outDir = Path.GetFullPath(asked ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
+        var outDir = Path.GetFullPath(asked
+            ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
         if (Directory.Exists(outDir) || File.Exists(outDir))
         {
             throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.",
