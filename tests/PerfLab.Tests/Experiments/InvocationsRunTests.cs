@@ -36,13 +36,23 @@ public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixtur
 
     private static string NewFolder() => Path.Combine(Path.GetTempPath(), "perflab-invocations-" + Guid.NewGuid().ToString("N")[..12]);
 
+    private static string WriteExperiment()
+    {
+        var folder = NewFolder();
+        Directory.CreateDirectory(folder);
+        File.WriteAllText(Path.Combine(folder, "tinyinvocations.yaml"), Tiny);
+        return folder;
+    }
+
+    /// <summary>An experiment's comparison of all scenarios' RPS in results.json.</summary>
+    private static JsonElement AllRps(JsonElement experiment) => experiment.GetProperty("comparisons").EnumerateArray()
+        .Single(c => c.GetProperty("scenario").GetString() == "all" && c.GetProperty("metric").GetString() == "rps");
+
     [Fact]
     public async Task Run_TwoInvocations_EachInItsFolderAndTheTopResultPoolsTheirEstimates()
     {
         var db = await postgres.CreateDatabaseAsync();
-        var folder = NewFolder();
-        Directory.CreateDirectory(folder);
-        File.WriteAllText(Path.Combine(folder, "tinyinvocations.yaml"), Tiny);
+        var folder = WriteExperiment();
         var output = NewFolder();
 
         var result = await PerfLabProcess.RunAsync("run", "tinyinvocations", "--experiments", folder, "--profile", "smoke",
@@ -67,8 +77,7 @@ public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixtur
         // Both invocations' runs: two blocks of two variants each, the second invocation's blocks numbered 3 and 4.
         Assert.Equal([1, 1, 2, 2, 3, 3, 4, 4], experiment.GetProperty("runs").EnumerateArray()
             .Select(r => r.GetProperty("repetition").GetInt32()).Order());
-        var rps = experiment.GetProperty("comparisons").EnumerateArray()
-            .Single(c => c.GetProperty("scenario").GetString() == "all" && c.GetProperty("metric").GetString() == "rps");
+        var rps = AllRps(experiment);
         Assert.Equal("invocations", rps.GetProperty("method").GetString());
         Assert.Contains(rps.GetProperty("verdict").GetString(), Verdicts);
         var estimates = rps.GetProperty("invocations").GetProperty("estimates").EnumerateArray().ToList();
@@ -77,8 +86,7 @@ public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixtur
         foreach (var (estimate, k) in estimates.Zip([1, 2]))
         {
             using var own = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, $"invocation-{k}", "results.json")));
-            var ownRps = own.RootElement.GetProperty("experiments")[0].GetProperty("comparisons").EnumerateArray()
-                .Single(c => c.GetProperty("scenario").GetString() == "all" && c.GetProperty("metric").GetString() == "rps");
+            var ownRps = AllRps(own.RootElement.GetProperty("experiments")[0]);
             Assert.Equal(ownRps.GetProperty("changePercent").GetDouble(), estimate.GetProperty("changePercent").GetDouble());
             Assert.Equal("paired", ownRps.GetProperty("method").GetString());
         }
@@ -94,9 +102,7 @@ public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixtur
     public async Task Run_CtrlCDuringTheSecondInvocation_CombinesTheFirstAndExits130()
     {
         var db = await postgres.CreateDatabaseAsync();
-        var folder = NewFolder();
-        Directory.CreateDirectory(folder);
-        File.WriteAllText(Path.Combine(folder, "tinyinvocations.yaml"), Tiny);
+        var folder = WriteExperiment();
         var output = NewFolder();
         var lines = new StringBuilder();
         var secondMeasuring = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -144,8 +150,7 @@ public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixtur
         Assert.Contains("interrupted during invocation 2 of 2", json.RootElement.GetProperty("incompleteReason").GetString());
         var invocation = Assert.Single(json.RootElement.GetProperty("invocations").EnumerateArray());
         Assert.Equal("invocation-1", invocation.GetProperty("folder").GetString());
-        var rps = json.RootElement.GetProperty("experiments")[0].GetProperty("comparisons").EnumerateArray()
-            .Single(c => c.GetProperty("scenario").GetString() == "all" && c.GetProperty("metric").GetString() == "rps");
+        var rps = AllRps(json.RootElement.GetProperty("experiments")[0]);
         Assert.Single(rps.GetProperty("invocations").GetProperty("estimates").EnumerateArray());
         // One invocation cannot say how invocations vary: no pooled interval, no decided verdict.
         Assert.Equal("inconclusive", rps.GetProperty("verdict").GetString());
