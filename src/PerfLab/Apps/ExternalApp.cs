@@ -1,32 +1,32 @@
+using System.Net;
 using PerfLab.Common;
 
 namespace PerfLab.Apps;
 
 /// <summary>
 /// A user's app as an app under test: published from its project (or a git ref of it), a built DLL, or a command;
-/// started on a free loopback port that it is told through --urls, ASPNETCORE_URLS or {port}; ready once its
-/// readiness path answers 2xx; its output in a log file, as the built-in SUT's.
+/// started on a free port of loopback (or of <paramref name="listen"/>, the address of the app's host when its role
+/// starts it there) that it is told through --urls, ASPNETCORE_URLS or {port}; ready once its readiness path answers
+/// 2xx; its output in a log file, as the built-in SUT's.
 /// </summary>
-public sealed class ExternalApp(AppLaunch launch) : IAppUnderTest
+public sealed class ExternalApp(AppLaunch launch, IPAddress? listen = null) : IAppUnderTest
 {
     private const string LogVariable = "PERFLAB_APP_LOG";
     private string? _dll;
 
-    public async Task PrepareAsync(IProgress<string>? progress, CancellationToken ct)
+    public async Task PrepareAsync(IProgress<string>? progress, CancellationToken ct) =>
+        _dll = await BuildAsync(launch.Source, progress, ct);
+
+    /// <summary>The DLL the app runs from: its project published in Release first (cached), or its DLL; null for a command.</summary>
+    /// <exception cref="PerfLabException">The project does not build, or the DLL does not exist.</exception>
+    public static async Task<string?> BuildAsync(AppSource source, IProgress<string>? progress, CancellationToken ct) => source.Kind switch
     {
-        switch (launch.Source.Kind)
-        {
-            case AppSourceKind.Project:
-                _dll = (await AppBuilds.PublishAsync(launch.Source.Path, launch.Source.GitRef, progress, ct)).Dll;
-                break;
-            case AppSourceKind.Dll when !File.Exists(launch.Source.Path):
-                throw new PerfLabException($"the app's DLL {launch.Source.Path} does not exist; build it first or give its "
-                    + "project instead.", ExitCode.Usage);
-            case AppSourceKind.Dll:
-                _dll = Path.GetFullPath(launch.Source.Path);
-                break;
-        }
-    }
+        AppSourceKind.Project => (await AppBuilds.PublishAsync(source.Path, source.GitRef, progress, ct)).Dll,
+        AppSourceKind.Dll when !File.Exists(source.Path) => throw new PerfLabException(
+            $"the app's DLL {source.Path} does not exist; build it first or give its project instead.", ExitCode.Usage),
+        AppSourceKind.Dll => Path.GetFullPath(source.Path),
+        _ => null,
+    };
 
     public async Task<IRunningApp> StartAsync(string logFile, IProgress<string>? progress, CancellationToken ct)
     {
@@ -35,7 +35,9 @@ public sealed class ExternalApp(AppLaunch launch) : IAppUnderTest
             await PrepareAsync(progress, ct);
         }
         Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(logFile))!);
-        var address = new Uri($"http://127.0.0.1:{LoopbackPorts.PickFree()}/");
+        var ip = listen ?? IPAddress.Loopback;
+        var host = ip.AddressFamily == System.Net.Sockets.AddressFamily.InterNetworkV6 ? $"[{ip}]" : ip.ToString();
+        var address = new Uri($"http://{host}:{LoopbackPorts.PickFree(ip)}/");
         var process = ProcessRunner.Launch(Spec(address, logFile));
         try
         {

@@ -17,7 +17,7 @@ public static class CompareCommand
             + "and verdicts as `perflab run`.");
         verb.Arguments.Add(o.App);
         foreach (var option in new Option[] { o.Command, o.Urls, o.Users, o.Rate, o.Variants, o.Ready, o.Profile, o.Repeat, o.Precision,
-            o.Budget, o.Thresholds, o.Output, o.Trace, o.Pin, o.Invocations })
+            o.Budget, o.Thresholds, o.Output, o.Trace, o.Pin, o.Hosts, o.Invocations })
         {
             verb.Options.Add(option);
         }
@@ -34,7 +34,7 @@ public static class CompareCommand
             {
                 Repeat = parse.GetValue(o.Repeat), Output = parse.GetValue(o.Output), Pin = parse.GetValue(o.Pin),
                 Precision = parse.GetValue(o.Precision), Budget = RunTuningOptions.BudgetOf(parse, o.Budget),
-                Trace = parse.GetValue(o.Trace), Gates = gates,
+                Trace = parse.GetValue(o.Trace), Gates = gates, Hosts = HostsOption.Read(parse, o.Hosts),
             }, o.Ci.Begin(parse, "compare"), ct, InvocationsAsk.Of(parse, o.Invocations, o.Output, o.Budget, o.Ci.Junit, o.Ci.Json));
         });
         return verb;
@@ -106,6 +106,8 @@ public static class CompareCommand
         };
 
         public Option<double?> Precision { get; } = RunTuningOptions.Precision();
+
+        public Option<FileInfo?> Hosts { get; } = HostsOption.Create();
 
         public Option<TimeSpan?> Budget { get; } = RunTuningOptions.Budget();
 

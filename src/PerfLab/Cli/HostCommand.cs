@@ -28,8 +28,9 @@ public static class HostCommand
     {
         var listen = Address("--listen", "This host's address the app listens on (port chosen by the system).");
         var command = new Command("app",
-            "The app role: reads the built-in SUT's launch (one JSON line), starts it on this host's address, says ready URL, " +
-            "streams its counters and JIT events and sends its traces on request, stops it when its input closes.");
+            "The app role: reads what to start (one JSON line: the built-in SUT's launch, or a user's app from its build copied " +
+            "here), starts it on this host's address, says ready URL, checks its variant, streams its counters and JIT events and " +
+            "sends its traces on request, stops it when its input closes.");
         command.Options.Add(listen);
         command.SetAction(async (pr, ct) =>
             await AppRole.RunAsync(pr.GetRequiredValue(listen), new RoleLines(Console.In, Console.Out), ct));

@@ -2,7 +2,6 @@ using System.CommandLine;
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
-using PerfLab.Hosts;
 using PerfLab.Reports;
 using PerfLab.Results;
 
@@ -89,12 +88,7 @@ public static class RunCommand
 
         public Option<int> Invocations { get; } = RunTuningOptions.Invocations();
 
-        public Option<FileInfo?> Hosts { get; } = new("--hosts")
-        {
-            Description = "Run the built-in SUT, PostgreSQL and the load generators on the hosts this file names (app:, db:, " +
-                "load:), over ssh (see docs/hosts.md).",
-            HelpName = "hosts.yaml",
-        };
+        public Option<FileInfo?> Hosts { get; } = HostsOption.Create();
 
         private static Option<ProfileName> ProfileOption()
         {
@@ -131,7 +125,7 @@ public static class RunCommand
             Precision = parse.GetValue(o.Precision), Budget = RunTuningOptions.BudgetOf(parse, o.Budget), Trace = parse.GetValue(o.Trace),
             KeepTraces = parse.GetValue(o.KeepTraces), Connection = parse.GetValue(o.Connection), DataDir = parse.GetValue(o.DataDir),
             Gates = gates,
-            Hosts = parse.GetValue(o.Hosts) is { } hosts ? HostsFile.Read(hosts.FullName) : null,
+            Hosts = HostsOption.Read(parse, o.Hosts),
         }, o.Ci.Begin(parse, "run"), ct, InvocationsAsk.Of(parse, o.Invocations, o.Output, o.Budget, o.Ci.Junit, o.Ci.Json));
     }
 

@@ -15,31 +15,33 @@ public static class LoopbackPorts
     private const int Lowest = 10000;
     private const int Attempts = 200;
 
-    /// <summary>A loopback port that is free now and outside the ephemeral range.</summary>
-    public static int PickFree()
+    /// <summary>
+    /// A port of loopback (or of <paramref name="on"/>, an address of this host) free now and outside the ephemeral range.
+    /// </summary>
+    public static int PickFree(IPAddress? on = null)
     {
         var (ephemeralLow, _) = EphemeralRange();
         var highest = Math.Max(Lowest + 1, ephemeralLow - 1);
         for (var i = 0; i < Attempts; i++)
         {
             var candidate = Random.Shared.Next(Lowest, highest + 1);
-            if (IsFree(candidate))
+            if (IsFree(candidate, on))
             {
                 return candidate;
             }
         }
         // Every try was taken: fall back to the OS's pick rather than fail.
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        using var listener = new TcpListener(on ?? IPAddress.Loopback, 0);
         listener.Start();
         return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 
-    /// <summary>Whether a listener can bind the port on 127.0.0.1 right now.</summary>
-    public static bool IsFree(int port)
+    /// <summary>Whether a listener can bind the port on 127.0.0.1 (or <paramref name="on"/>) right now.</summary>
+    public static bool IsFree(int port, IPAddress? on = null)
     {
         try
         {
-            using var listener = new TcpListener(IPAddress.Loopback, port);
+            using var listener = new TcpListener(on ?? IPAddress.Loopback, port);
             listener.Start();
             return true;
         }

@@ -1,21 +1,25 @@
 using System.Globalization;
 using System.Net;
 using System.Text.Json;
+using PerfLab.Apps;
 using PerfLab.Common;
-using PerfLab.Sut;
 
 namespace PerfLab.Hosts;
 
 /// <summary>
-/// The app role on its host (<c>perflab host app</c>): reads the launch (one JSON line: the variant's settings and
-/// environment, the connection string to the database host), starts the built-in SUT listening on this host's address,
-/// answers <c>ready URL LOG</c>, reads its counters, traces and JIT events on request (<see cref="AppCounters"/>,
-/// <see cref="AppTrace"/>, <see cref="AppJitWatch"/>: EventPipe works on the app's own host), and stops it when its
-/// session's input ends. An app that exits by itself sends the tail of its log and ends the session, which the
-/// controller sees as the app having crashed.
+/// The app role on its host (<c>perflab host app</c>): reads what to start (<see cref="AppOrder"/>, one JSON line: the
+/// built-in SUT's launch with the connection string to the database host, or a user's app from the build the
+/// controller copied here), starts it listening on this host's address, answers <c>ready URL LOG</c>, checks its
+/// variant on request as a local run does (<c>check</c>, answered <c>effect JSON</c>: the built-in SUT's /info, the
+/// process's environment and GC mode read here), reads its counters, traces and JIT events on request
+/// (<see cref="AppCounters"/>, <see cref="AppTrace"/>, <see cref="AppJitWatch"/>: EventPipe works on the app's own host),
+/// and stops it when its session's input ends. An app that exits by itself sends the tail of its log and ends the
+/// session, which the controller sees as the app having crashed.
 /// </summary>
 internal static class AppRole
 {
+    private static readonly TimeSpan ExitPoll = TimeSpan.FromMilliseconds(200);
+
     public static async Task<int> RunAsync(IPAddress listen, RoleLines lines, CancellationToken ct)
     {
         var json = await lines.Input.ReadLineAsync(ct);
@@ -23,47 +27,89 @@ internal static class AppRole
         {
             return (int)ExitCode.Interrupted;
         }
-        var launch = JsonSerializer.Deserialize<SutLaunch>(json)
+        var order = JsonSerializer.Deserialize<AppOrder>(json, RoleLines.Json)
             ?? throw new PerfLabException("expected the app's launch as one JSON line.", ExitCode.Usage);
-        var host = listen.AddressFamily == System.Net.Sockets.AddressFamily.InterNetworkV6 ? $"[{listen}]" : listen.ToString();
         var logFile = Path.Combine(RoleLines.Cache, "logs",
             string.Create(CultureInfo.InvariantCulture, $"app-{DateTime.UtcNow:yyyyMMdd-HHmmss-fff}.log"));
-        launch = launch with { Urls = $"http://{host}:0", LogFile = logFile };
-        SutProcess sut;
+        IRunningApp app;
         try
         {
-            sut = await SutProcess.StartAsync(launch, progress: new InlineProgress<string>(m => lines.Write("say", m)), ct: ct);
+            app = await order.On(listen).StartAsync(logFile, new InlineProgress<string>(m => lines.Write("say", m)), ct);
         }
         catch (PerfLabException ex)
         {
             lines.Write("failed", ex.Message);
             return (int)ex.ExitCode;
         }
-        await using (sut)
+        await using (app)
         {
-            lines.Write("ready", $"{sut.BaseAddress} {logFile}");
-            var exited = sut.Process.WaitForExitAsync(CancellationToken.None);
-            var counters = new AppCounters(sut.Pid, lines);
-            var trace = new AppTrace(sut.Pid, lines);
-            var jit = new AppJitWatch(sut.Pid, lines);
-            var served = lines.EachLineAsync(async line =>
+            lines.Write("ready", $"{app.BaseAddress} {logFile}");
+            return await ServeAsync(app, lines, logFile, ct);
+        }
+    }
+
+    /// <summary>Answers the controller's requests until the session's input ends (success) or the app exits by itself.</summary>
+    private static async Task<int> ServeAsync(IRunningApp app, RoleLines lines, string logFile, CancellationToken ct)
+    {
+        using var gone = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        var exited = ExitedAsync(app, gone.Token);
+        var counters = new AppCounters(app.Pid, lines);
+        var trace = new AppTrace(app.Pid, lines);
+        var jit = new AppJitWatch(app.Pid, lines);
+        var served = lines.EachLineAsync(async line =>
+        {
+            await CheckAsync(app, line, lines);
+            await counters.HandleAsync(line);
+            await trace.HandleAsync(line);
+            await jit.HandleAsync(line);
+        }, ct);
+        var first = await Task.WhenAny(served, exited);
+        await gone.CancelAsync();
+        await counters.StopAsync();
+        await trace.AbandonAsync();
+        await jit.StopAsync();
+        if (first != exited || !app.HasExited)
+        {
+            return (int)ExitCode.Success;
+        }
+        lines.Write("log", File.Exists(logFile) ? string.Join('\n', File.ReadLines(logFile).TakeLast(30)) : "(no log)");
+        lines.Write("failed", string.Create(CultureInfo.InvariantCulture, $"the app exited by itself (exit code {app.ExitCode})"));
+        return (int)ExitCode.Failed;
+    }
+
+    /// <summary>
+    /// On <c>check</c>: the variant checked here, as a local run checks it, sent as <c>effect JSON</c> or
+    /// <c>effect-failed MESSAGE</c>.
+    /// </summary>
+    private static async Task CheckAsync(IRunningApp app, string line, RoleLines lines)
+    {
+        if (line != "check")
+        {
+            return;
+        }
+        try
+        {
+            var effect = await app.CheckVariantAsync(CancellationToken.None);
+            lines.Write("effect", JsonSerializer.Serialize(effect, RoleLines.Json));
+        }
+        catch (PerfLabException ex)
+        {
+            lines.Write("effect-failed", ex.Message.Replace('\n', ' '));
+        }
+    }
+
+    // IRunningApp has no exit task (a local run reads HasExited when it needs to): polled, an exit is seen within 0.2 s.
+    private static async Task ExitedAsync(IRunningApp app, CancellationToken ct)
+    {
+        try
+        {
+            while (!app.HasExited)
             {
-                await counters.HandleAsync(line);
-                await trace.HandleAsync(line);
-                await jit.HandleAsync(line);
-            }, ct);
-            var first = await Task.WhenAny(served, exited);
-            await counters.StopAsync();
-            await trace.AbandonAsync();
-            await jit.StopAsync();
-            if (first == exited)
-            {
-                lines.Write("log", File.Exists(logFile) ? string.Join('\n', File.ReadLines(logFile).TakeLast(30)) : "(no log)");
-                lines.Write("failed",
-                    string.Create(CultureInfo.InvariantCulture, $"the app exited by itself (exit code {sut.Process.ExitCode})"));
-                return (int)ExitCode.Failed;
+                await Task.Delay(ExitPoll, ct);
             }
         }
-        return (int)ExitCode.Success;
+        catch (OperationCanceledException)
+        {
+        }
     }
 }

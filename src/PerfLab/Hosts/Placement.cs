@@ -49,6 +49,9 @@ public abstract record Placement(string Role)
     /// <summary>The built-in SUT placed here, started by <paramref name="launchFor"/>'s launch (its log file given).</summary>
     public abstract IAppUnderTest BuiltInSut(Func<string, SutLaunch> launchFor, IProgress<string>? say);
 
+    /// <summary>A user's app placed here, started with <paramref name="launch"/> (a project, a DLL, or a command).</summary>
+    public abstract IAppUnderTest OwnApp(AppLaunch launch, IProgress<string>? say);
+
     /// <summary>PostgreSQL placed here, seeded and warmed, reachable from the app's placement.</summary>
     public abstract Task<RunDatabase> StartDatabaseAsync(DatabaseAsk ask, Placement app, TextWriter log, CancellationToken ct);
 }
@@ -63,6 +66,8 @@ public sealed record Here(string Role) : Placement(Role)
     public override bool ObservedHere => true;
 
     public override IAppUnderTest BuiltInSut(Func<string, SutLaunch> launchFor, IProgress<string>? say) => new BuiltInSut(launchFor);
+
+    public override IAppUnderTest OwnApp(AppLaunch launch, IProgress<string>? say) => new ExternalApp(launch);
 
     /// <summary>perflab's own cluster on loopback, or the server the command line or the hosts file names.</summary>
     public override async Task<RunDatabase> StartDatabaseAsync(DatabaseAsk ask, Placement app, TextWriter log, CancellationToken ct)
@@ -101,7 +106,10 @@ internal sealed record OnHost(string Role, HostRef Host, SshClient Ssh, HostFact
     public override bool ObservedHere => false;
 
     public override IAppUnderTest BuiltInSut(Func<string, SutLaunch> launchFor, IProgress<string>? say) =>
-        new RemoteSut(this, launchFor, say);
+        new RemoteApp(this, logFile => new SutOrder(launchFor(logFile)), say);
+
+    /// <summary>Its build copied to this host (once, by content) and started there by the app role.</summary>
+    public override IAppUnderTest OwnApp(AppLaunch launch, IProgress<string>? say) => new RemoteOwnApp(this, launch, say);
 
     /// <summary>
     /// The db role on this host, open to the app's host alone: on its address when the app is elsewhere, on loopback

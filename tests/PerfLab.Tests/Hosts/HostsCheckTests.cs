@@ -92,9 +92,15 @@ public sealed class HostsCheckTests
     }
 
     /// <summary>perflab run as the controller, inside the lab's controller namespace (the only one that reaches the hosts).</summary>
-    internal static async Task<CliResult> RunInController(NetnsLab lab, params string[] args)
+    internal static Task<CliResult> RunInController(NetnsLab lab, params string[] args) => RunInController(lab, null, args);
+
+    /// <param name="environment">
+    /// The CLI's environment beside the usual (see <see cref="PerfLabProcess.StartInfo"/>), e.g. its cache.
+    /// </param>
+    internal static async Task<CliResult> RunInController(NetnsLab lab, IReadOnlyDictionary<string, string>? environment,
+        params string[] args)
     {
-        var info = PerfLabProcess.StartInfo(null, args);
+        var info = PerfLabProcess.StartInfo(environment, args);
         info.FileName = "ip";
         foreach (var (arg, i) in new[] { "netns", "exec", lab.Controller, "dotnet" }.Select((a, i) => (a, i)))
         {

@@ -185,7 +185,8 @@ public sealed class HostsRunTests
         return output;
     }
 
-    private static async Task AssertNothingLeftAsync(NetnsLab lab, params string[] hosts)
+    /// <summary>Every role ended with its session: each host holds its sshd alone (within 15 s).</summary>
+    internal static async Task AssertNothingLeftAsync(NetnsLab lab, params string[] hosts)
     {
         var deadline = DateTime.UtcNow.AddSeconds(15);
         while (hosts.Any(h => lab.ProcessesBesidesSshd(h).Count > 0) && DateTime.UtcNow < deadline)

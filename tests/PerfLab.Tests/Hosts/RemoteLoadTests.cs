@@ -60,6 +60,7 @@ public sealed class RemoteLoadTests
         var run = HostsCheckTests.RunInController(lab, "load", Url(lab), "-R", "40", "-c", "16", "-d", "30s", "--hosts", file);
 
         var role = await WaitForRoleAsync(lab, "gen-2", run);
+        await WaitUntilSendingAsync(lab, "gen-1", run);
         Assert.False(run.IsCompleted, run.IsCompleted ? (await run).ToString() : "");
         NetnsLab.Run("kill", "-9", role);
         var result = await run;
@@ -197,6 +198,24 @@ public sealed class RemoteLoadTests
             await Task.Delay(100);
         }
         throw new TimeoutException($"no load role appeared on {host}");
+    }
+
+    /// <summary>
+    /// Until the host's generator has held connections to the app for two whole seconds: past its start and the barrier,
+    /// with answers back (150 ms each), so it has measured something. Six seconds after the role appeared were not
+    /// always enough with the whole suite and three builds beside it (load average 28: "gen-1 0 req").
+    /// </summary>
+    private static async Task WaitUntilSendingAsync(NetnsLab lab, string host, Task controller)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(60);
+        var seen = 0;
+        while (seen < 3 && !controller.IsCompleted && DateTime.UtcNow < deadline)
+        {
+            var connections = NetnsLab.Run("ip", "netns", "exec", lab.Hosts[host].Namespace, "ss", "-tnH", "state", "established",
+                "dst", string.Create(CultureInfo.InvariantCulture, $"{lab.Hosts["app"].Address}:{Port}"));
+            seen = connections.Trim().Length > 0 ? seen + 1 : 0;
+            await Task.Delay(1000);
+        }
     }
 
     /// <summary>Every listed host's namespace holds its sshd and nothing else, within 10 s.</summary>

@@ -32,7 +32,9 @@ public sealed class LoadEngineTests
         // The warm-up second is in the timeline, flagged, and outside the statistics.
         Assert.InRange((result.MeasuredFromUtc - result.StartedUtc).TotalSeconds, 0.95, 1.5);
         Assert.Contains(s.Timeline, p => p.Warmup);
-        Assert.True(server.Requests > s.Requests + 50, $"server {server.Requests}, measured {s.Requests}");
+        // The warm-up's answers are not counted (about 160 of them on a quiet machine; 49 seen with the whole suite and
+        // three builds beside it, so no more than "some" is asserted).
+        Assert.True(server.Requests > s.Requests, $"server {server.Requests}, measured {s.Requests}");
     }
 
     [Fact]
@@ -70,7 +72,8 @@ public sealed class LoadEngineTests
     public async Task RunAsync_OpenModelOnAFixed20msDelay_LatencyFromTheIntendedTimeNeverBelowTheActualOne()
     {
         await using var server = await TestServer.StartAsync();
-        var result = await LoadEngine.RunAsync(Plan(new OpenModel(100, 4), server.Url("/delay?ms=20"), TimeSpan.FromSeconds(3)));
+        // 16 connections, so that a latency of up to 160 ms (a loaded machine: 264 of 300 sent with 4) never holds a send back.
+        var result = await LoadEngine.RunAsync(Plan(new OpenModel(100, 16), server.Url("/delay?ms=20"), TimeSpan.FromSeconds(3)));
 
         var s = Assert.Single(result.Scenarios);
         Assert.False(result.Incomplete, result.IncompleteReason);
@@ -82,7 +85,7 @@ public sealed class LoadEngineTests
         Assert.True(s.Latency.MinMs >= actual.MinMs && s.Latency.P50Ms >= actual.P50Ms && s.Latency.MeanMs >= actual.MeanMs,
             $"from intended: min {s.Latency.MinMs} p50 {s.Latency.P50Ms} mean {s.Latency.MeanMs}; "
             + $"from the send: min {actual.MinMs} p50 {actual.P50Ms} mean {actual.MeanMs}");
-        // The server's Task.Delay may end a coarse tick (4 ms) early; 4 users at 25 req/s each never queue on a 20 ms delay.
+        // The server's Task.Delay may end a coarse tick (4 ms) early; 16 users at 6.25 req/s each never queue on a 20 ms delay.
         Assert.InRange(s.Latency.MinMs, 15, 60);
         Assert.InRange(s.Latency.P50Ms, 15, 60);
     }

@@ -148,11 +148,11 @@ public static class LabRun
         {
             return;
         }
-        if (selected.FirstOrDefault(e => e.App is not null) is { } own)
+        // An app of one's own is published here and its build copied to the app host; a command line has nothing to copy.
+        if (selected.FirstOrDefault(e => e.App is { } app
+                && e.Variants.Any(v => app.LaunchFor(v, null).Source.Kind == Apps.AppSourceKind.Command)) is { } command)
         {
-            throw new PerfLabException(
-                $"{own.Name} runs an app of its own; with --hosts only the built-in SUT runs on the app host (docs/hosts.md).",
-                ExitCode.Usage);
+            throw new PerfLabException(RemoteOwnApp.CommandRefused(command.Name), ExitCode.Usage);
         }
         if (choices.Hosts.Load.Any(h => !h.IsLocal)
             && selected.FirstOrDefault(e => e.Capacity is not null || e.Scenarios.Any(s => !s.Model.RunsOnLoadEngine)) is { } apart)

@@ -33,7 +33,7 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
             if (!_apps.TryGetValue((experiment.Name, variant.Name), out var app))
             {
                 app = experiment.App is { } own
-                    ? new ExternalApp(own.LaunchFor(variant, request.Layout.Sut))
+                    ? request.App.OwnApp(own.LaunchFor(variant, request.Layout.Sut), Say)
                     : request.App.BuiltInSut(logFile => Launch(variant, logFile), Say);
                 _apps[(experiment.Name, variant.Name)] = app;
             }

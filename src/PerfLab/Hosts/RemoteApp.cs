@@ -1,4 +1,3 @@
-using System.Net.Http.Json;
 using System.Text.Json;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 using PerfLab.Apps;
@@ -10,23 +9,27 @@ using PerfLab.Tracing;
 namespace PerfLab.Hosts;
 
 /// <summary>
-/// The built-in SUT started on the app's host by its role (<see cref="AppRole"/>), one ssh session per process. The
-/// variant is checked through /info from here, over the network, as locally; what /info does not speak for (runtime
-/// switches read from the process) is unconfirmed, since the process is not on this machine. Its counters, JIT events
-/// and traces are read over EventPipe on its host and streamed back, on this machine's clock.
+/// An app started on the app's host by its role (<see cref="AppRole"/>), one ssh session per process: the built-in SUT
+/// or a user's app, as <paramref name="orderFor"/> says. Its variant is checked by the role on that host as a local
+/// run checks it (the built-in SUT's /info, the process's environment and GC mode); its counters, JIT events and traces
+/// are read over EventPipe there and streamed back, on this machine's clock.
 /// </summary>
-/// <param name="launchFor">The launch for a log file, as for a local SUT; its CPU set is this machine's and is not sent.</param>
-internal sealed class RemoteSut(OnHost host, Func<string, SutLaunch> launchFor, IProgress<string>? say) : IAppUnderTest
+/// <param name="orderFor">What to start, for a log file's name (the built-in SUT's launch, or the user's app's build).</param>
+internal sealed class RemoteApp(OnHost host, Func<string, AppOrder> orderFor, IProgress<string>? say) : IAppUnderTest
 {
     private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(90);
+
+    // The role reads the process's environment over the diagnostics IPC (10 s at most) and /info (10 s at most).
+    private static readonly TimeSpan CheckTimeout = TimeSpan.FromSeconds(30);
 
     public Task PrepareAsync(IProgress<string>? progress, CancellationToken ct) => Task.CompletedTask;
 
     public async Task<IRunningApp> StartAsync(string logFile, IProgress<string>? progress, CancellationToken ct)
     {
-        var launch = launchFor(logFile) with { CpuSet = null };
+        var order = orderFor(logFile);
         var command = $"{host.Perflab} host app --listen {await OnHost.AddressOfAsync(host, ct)}";
-        var session = RoleSession.Start(host.Ssh, host.Host, "the app", command, JsonSerializer.Serialize(launch), say ?? progress);
+        var session = RoleSession.Start(host.Ssh, host.Host, "the app", command, JsonSerializer.Serialize(order, RoleLines.Json),
+            say ?? progress);
         string ready;
         try
         {
@@ -43,12 +46,12 @@ internal sealed class RemoteSut(OnHost host, Func<string, SutLaunch> launchFor, 
             await session.DisposeAsync();
             throw new PerfLabException($"{host.Host}: the app role answered '{ready}', not its address.", ExitCode.Failed);
         }
-        return new Running(session, address, parts.Length > 1 ? parts[1] : "", launch, host.Offset, say ?? progress);
+        return new Running(session, address, parts.Length > 1 ? parts[1] : "", order.Http2Only, host.Offset, say ?? progress);
     }
 
     /// <param name="clock">The app host's clock minus this machine's: what it sends is put on this machine's clock.</param>
     /// <param name="tell">Where the progress of sending a trace back goes.</param>
-    private sealed class Running(RoleSession session, Uri address, string remoteLog, SutLaunch launch, ClockOffset clock,
+    private sealed class Running(RoleSession session, Uri address, string remoteLog, bool http2Only, ClockOffset clock,
         IProgress<string>? tell) : IRunningApp
     {
         public Uri BaseAddress => address;
@@ -63,27 +66,36 @@ internal sealed class RemoteSut(OnHost host, Func<string, SutLaunch> launchFor, 
             session.TailOfLog(lines) is { Length: > 0 } tail ? tail : $"  | (the app's log is on {session.Host.Destination}: {remoteLog})";
 
         public HttpClient CreateClient(TimeSpan timeout, Uri? through = null) =>
-            SutProcess.ClientFor(through ?? address, SutLaunch.IsHttp2Only(launch.Settings), timeout);
+            SutProcess.ClientFor(through ?? address, http2Only, timeout);
 
+        /// <summary>Checked by the app role on its host (<c>check</c>), exactly as a local run checks the app.</summary>
         public async Task<VariantEffect> CheckVariantAsync(CancellationToken ct)
         {
-            SutInfo info;
+            var answer = new TaskCompletionSource<VariantEffect>(TaskCreationOptions.RunContinuationsAsynchronously);
+            session.Handle("effect", json => answer.TrySetResult(JsonSerializer.Deserialize<VariantEffect>(json, RoleLines.Json)!));
+            session.Handle("effect-failed", message => answer.TrySetException(
+                new PerfLabException($"{session.Host}: {message}", Common.ExitCode.Failed)));
             try
             {
-                using var client = CreateClient(TimeSpan.FromSeconds(10));
-                info = await client.GetFromJsonAsync("/info", SutInfoJsonContext.Default.SutInfo, ct)
-                    ?? throw new PerfLabException("the SUT answered /info with nothing.", Common.ExitCode.Failed);
+                if (!session.Send("check"))
+                {
+                    throw new PerfLabException($"{session.Host}: the app's session has ended.", Common.ExitCode.Failed);
+                }
+                var done = await Task.WhenAny(answer.Task, session.Ended, Task.Delay(CheckTimeout, ct));
+                ct.ThrowIfCancellationRequested();
+                return done == answer.Task
+                    ? await answer.Task
+                    : throw new PerfLabException(done == session.Ended
+                        ? $"{session.Host}: the app's session ended before its variant was checked."
+                        : string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                            $"{session.Host}: the app role did not answer the variant check within {CheckTimeout.TotalSeconds:0} s."),
+                        Common.ExitCode.Failed);
             }
-            catch (Exception ex) when (ex is HttpRequestException or JsonException
-                || (ex is TaskCanceledException && !ct.IsCancellationRequested))
+            finally
             {
-                throw new PerfLabException($"the SUT on {session.Host.Destination} did not answer /info: {ex.Message}",
-                    Common.ExitCode.Failed, ex);
+                session.Handle("effect", null);
+                session.Handle("effect-failed", null);
             }
-            var check = VariantCheck.Check(launch, info);
-            var unconfirmed = launch.Environment.Keys.Where(k => !check.CoveredEnvironment.Contains(k))
-                .Select(k => $"{k} (the process runs on {session.Host.Destination}: not read from here)").ToList();
-            return new VariantEffect(check.Confirmed, unconfirmed, check.Mismatches, info.ToMap());
         }
 
         /// <summary>Read by the app role on its host (<see cref="AppCounters"/>), each sample streamed back as it is read.</summary>

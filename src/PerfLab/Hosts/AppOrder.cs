@@ -1,0 +1,49 @@
+using System.Net;
+using System.Text.Json.Serialization;
+using PerfLab.Apps;
+using PerfLab.Sut;
+
+namespace PerfLab.Hosts;
+
+/// <summary>
+/// What the app role starts on its host, sent by the controller as one JSON line: the built-in SUT's launch
+/// (<see cref="SutOrder"/>) or a user's app whose build the controller copied there (<see cref="OwnAppOrder"/>). Each
+/// gives the role an <see cref="IAppUnderTest"/> listening on the host's address, so the role serves either alike.
+/// </summary>
+[JsonPolymorphic(TypeDiscriminatorPropertyName = "app")]
+[JsonDerivedType(typeof(SutOrder), "sut")]
+[JsonDerivedType(typeof(OwnAppOrder), "own")]
+internal abstract record AppOrder
+{
+    /// <summary>Whether the app serves HTTP/2 only (h2c), so a client must speak HTTP/2 to it.</summary>
+    [JsonIgnore]
+    public abstract bool Http2Only { get; }
+
+    /// <summary>The app as it starts on this host, listening on <paramref name="listen"/>.</summary>
+    public abstract IAppUnderTest On(IPAddress listen);
+
+    /// <summary>An address as a URL's host part.</summary>
+    protected static string UrlHost(IPAddress ip) =>
+        ip.AddressFamily == System.Net.Sockets.AddressFamily.InterNetworkV6 ? $"[{ip}]" : ip.ToString();
+}
+
+/// <summary>The built-in SUT, from the copy of it beside perflab's build on the host.</summary>
+internal sealed record SutOrder(SutLaunch Launch) : AppOrder
+{
+    public override bool Http2Only => SutLaunch.IsHttp2Only(Launch.Settings);
+
+    public override IAppUnderTest On(IPAddress listen) =>
+        new BuiltInSut(logFile => Launch with { Urls = $"http://{UrlHost(listen)}:0", LogFile = logFile, CpuSet = null });
+}
+
+/// <summary>
+/// A user's app from its build, which the controller put in the host's builds folder under <paramref name="Build"/>
+/// (<see cref="Deployment"/>): the DLL <paramref name="Dll"/> there, started with the variant's launch as locally.
+/// </summary>
+internal sealed record OwnAppOrder(AppLaunch Launch, string Build, string Dll) : AppOrder
+{
+    public override bool Http2Only => false;
+
+    public override IAppUnderTest On(IPAddress listen) => new ExternalApp(
+        Launch with { Source = new AppSource(AppSourceKind.Dll, Path.Combine(Deployment.FolderHere(Build), Dll)), CpuSet = null }, listen);
+}
