@@ -17,7 +17,7 @@ public static class CompareCommand
             + "and verdicts as `perflab run`.");
         verb.Arguments.Add(o.App);
         foreach (var option in new Option[] { o.Command, o.Urls, o.Users, o.Rate, o.Variants, o.Ready, o.Profile, o.Repeat, o.Precision,
-            o.Budget, o.Thresholds, o.Output, o.Trace, o.Pin, o.Hosts })
+            o.Budget, o.Thresholds, o.Output, o.Trace, o.Pin, o.Hosts, o.Invocations })
         {
             verb.Options.Add(option);
         }
@@ -35,7 +35,7 @@ public static class CompareCommand
                 Repeat = parse.GetValue(o.Repeat), Output = parse.GetValue(o.Output), Pin = parse.GetValue(o.Pin),
                 Precision = parse.GetValue(o.Precision), Budget = RunTuningOptions.BudgetOf(parse, o.Budget),
                 Trace = parse.GetValue(o.Trace), Gates = gates, Hosts = HostsOption.Read(parse, o.Hosts),
-            }, o.Ci.Begin(parse, "compare"), ct);
+            }, o.Ci.Begin(parse, "compare"), ct, InvocationsAsk.Of(parse, o.Invocations, o.Output, o.Budget, o.Ci.Junit, o.Ci.Json));
         });
         return verb;
     }
@@ -110,6 +110,8 @@ public static class CompareCommand
         public Option<FileInfo?> Hosts { get; } = HostsOption.Create();
 
         public Option<TimeSpan?> Budget { get; } = RunTuningOptions.Budget();
+
+        public Option<int> Invocations { get; } = RunTuningOptions.Invocations();
 
         public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
             "A CI gate checked after the run, e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (the deciding metric's "

@@ -65,6 +65,9 @@ internal sealed class CiOutputs
 
     public string Verb { get; }
 
+    /// <summary>--json: stdout carries the JSON summary alone, so whatever else a child process prints must go to stderr.</summary>
+    public bool StdoutReserved => _stdout is not null;
+
     public int Finish(RunResults results, string outDir, int exitCode) =>
         Finish(CiSummary.Of(results, Verb, exitCode) with { Reports = [Path.Combine(outDir, "report.md")] });
 

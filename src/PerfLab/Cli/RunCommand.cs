@@ -18,7 +18,7 @@ public static class RunCommand
         foreach (var option in new Option[]
         {
             o.Profile, o.Repeat, o.Precision, o.Budget, o.Output, o.Aa, o.Pin, o.Trace, o.KeepTraces, o.Thresholds, o.Connection, o.DataDir,
-            o.Folder, o.Hosts,
+            o.Folder, o.Hosts, o.Invocations,
         })
         {
             command.Options.Add(option);
@@ -86,6 +86,8 @@ public static class RunCommand
 
         public Option<string?> Folder { get; } = ExperimentOptions.Folder();
 
+        public Option<int> Invocations { get; } = RunTuningOptions.Invocations();
+
         public Option<FileInfo?> Hosts { get; } = HostsOption.Create();
 
         private static Option<ProfileName> ProfileOption()
@@ -124,7 +126,7 @@ public static class RunCommand
             KeepTraces = parse.GetValue(o.KeepTraces), Connection = parse.GetValue(o.Connection), DataDir = parse.GetValue(o.DataDir),
             Gates = gates,
             Hosts = HostsOption.Read(parse, o.Hosts),
-        }, o.Ci.Begin(parse, "run"), ct);
+        }, o.Ci.Begin(parse, "run"), ct, InvocationsAsk.Of(parse, o.Invocations, o.Output, o.Budget, o.Ci.Junit, o.Ci.Json));
     }
 
     /// <summary>
@@ -132,9 +134,14 @@ public static class RunCommand
     /// compare`'s command line), writes the reports, names the exit.
     /// </summary>
     /// <param name="outputs">--junit, --json and the CI step summary, written after the reports.</param>
+    /// <param name="invocations">`--invocations`: more than one repeats the run in child processes and pools them.</param>
     internal static async Task<int> RunSelectedAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, CiOutputs outputs,
-        CancellationToken ct)
+        CancellationToken ct, InvocationsAsk? invocations = null)
     {
+        if (invocations is { Count: > 1 })
+        {
+            return await InvocationsRun.RunAsync(selected, choices, invocations, outputs, ct);
+        }
         var (results, folder) = await LabRun.RunAsync(selected, choices, new ConsoleRunObserver(), Console.Out, ct);
         ReportWriters.WriteAll(results, folder);
         ConsoleRunObserver.PrintSummary(results, folder);

@@ -25,6 +25,15 @@ internal static class RunTuningOptions
         CustomParser = r => OptionChecks.Duration(r, "--budget", TimeSpan.FromSeconds(1), TimeSpan.FromDays(7), unitRequired: true),
     };
 
+    public static Option<int> Invocations() => new Option<int>("--invocations")
+    {
+        Description = "Repeat the whole run as this many invocations, each a fresh perflab process with fresh SUTs in "
+            + "<out>/invocation-K with an even share of --budget, and pool their changes: the 95 % interval then includes "
+            + "what lasts an invocation (default 1: one invocation).",
+        HelpName = "count",
+        DefaultValueFactory = _ => 1,
+    }.Check(v => v is >= 1 and <= 100, v => $"--invocations must be a whole number from 1 to 100, not {v}.");
+
     /// <summary>
     /// The budget asked, or 20 minutes. Applied here rather than as the option's default value, which help would show
     /// as "00:20:00" instead of the "20m" a user types.

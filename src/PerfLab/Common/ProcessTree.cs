@@ -10,6 +10,7 @@ namespace PerfLab.Common;
 internal static class ProcessTree
 {
     private const int SigTerm = 15;
+    private const int SigInt = 2;
     private static readonly TimeSpan KillGrace = TimeSpan.FromSeconds(5);
 
     // Kills the tree and waits (briefly) until the process has exited.
@@ -70,6 +71,22 @@ internal static class ProcessTree
         {
             await StopAsync(process, grace);
             return true;
+        }
+    }
+
+    // SIGINT, as Ctrl+C sends it: the process stops as it would at the terminal. Nothing when it has exited already.
+    public static void Interrupt(Process process)
+    {
+        try
+        {
+            if (!process.HasExited)
+            {
+                _ = Kill(process.Id, SigInt);
+            }
+        }
+        catch (InvalidOperationException)
+        {
+            // Not started or already reaped: nothing to interrupt.
         }
     }
 

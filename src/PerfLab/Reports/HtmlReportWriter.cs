@@ -71,6 +71,7 @@ public sealed partial class HtmlReportWriter : IReportWriter
         }
         // The answer first: verdicts, the seed claims, the gates, then where to find the details.
         HtmlSummarySection.Write(html, results);
+        InvocationsContent.WriteHtml(html, results);
         SeedReproduction(html, results);
         ThresholdSection.WriteHtml(html, results.Thresholds);
         html.Append("<nav>Contents: <a href=\"#provenance\">provenance</a>")

@@ -34,6 +34,7 @@ public sealed class MarkdownReportWriter : IReportWriter
         }
         // The answer first: verdicts, the seed claims, the gates, then where to find the details.
         MarkdownSummarySection.Write(md, results);
+        InvocationsContent.WriteMarkdown(md, results);
         WriteSeedReproduction(md, results);
         ThresholdSection.WriteMarkdown(md, results.Thresholds);
         WriteContents(md, results);

@@ -97,6 +97,7 @@ internal static class SummaryContent
         $"{line.Experiment}: {line.Text}" + (line.Verdict is { } v ? $": {Fmt.Verdict(v)}" : "") +
         (line.Fallback is { } fallback ? $" ({fallback})" : "") +
         (BesideText(line) is { } beside ? $"; beside: {beside}" : "") +
+        (InvocationsContent.Text(line.Deciding) is { } each ? $"; {each}" : "") +
         (line.ToDecide is { } decide ? $"; to decide: {decide}" : "");
 
     /// <summary>The summary for the terminal at the end of a run: one line per variant.</summary>

@@ -27,6 +27,7 @@ internal static class MarkdownSummarySection
             };
             var fallback = line.Fallback is { } f ? $" ({Md.Inline(f)})" : "";
             var beside = SummaryContent.BesideText(line) is { } b ? $"; beside: {Md.Inline(b)}" : "";
+            beside += InvocationsContent.Text(line.Deciding) is { } each ? $"; {Md.Inline(each)}" : "";
             var decide = line.ToDecide is { } d ? $"; to decide: {Md.Inline(d)}" : "";
             md.Line($"- `{line.Experiment}` {Md.Inline(line.Text)}{verdict}{fallback}{beside}{decide}");
         }
@@ -71,7 +72,11 @@ internal static class HtmlSummarySection
         {
             html.Append(": <span class=\"verdict ").Append(Fmt.Verdict(v)).Append("\">").Append(Fmt.Verdict(v)).Append("</span>");
         }
-        var notes = new[] { ("", line.Fallback), ("beside: ", SummaryContent.BesideText(line)), ("to decide: ", line.ToDecide) };
+        var notes = new[]
+        {
+            ("", line.Fallback), ("beside: ", SummaryContent.BesideText(line)), ("", InvocationsContent.Text(line.Deciding)),
+            ("to decide: ", line.ToDecide),
+        };
         foreach (var (label, text) in notes)
         {
             if (text is not null)

@@ -121,7 +121,7 @@ public static class Statistics
         && double.IsFinite(e.Low) && double.IsFinite(e.High) && e.Low <= e.Median && e.Median <= e.High;
 
     /// <summary>A log-scale change and its interval turned into percent, with the verdict of <see cref="Decide"/>.</summary>
-    private static (double Change, double Low, double High, Verdict Verdict) Verdicted(double diff, double low, double high,
+    public static (double Change, double Low, double High, Verdict Verdict) Verdicted(double diff, double low, double high,
         bool higherIsBetter, double noiseFloorPercent)
     {
         var change = (Math.Exp(diff) - 1) * 100;

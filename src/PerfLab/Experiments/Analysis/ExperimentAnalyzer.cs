@@ -11,12 +11,18 @@ public sealed record AnalysisSettings(ProfileName Profile, int? Repeat, bool Aa,
 /// <summary>Turns an experiment's runs into its result: summaries, comparisons, findings, claims and notes.</summary>
 public static class ExperimentAnalyzer
 {
-    public static ExperimentResult Analyze(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs, AnalysisSettings settings)
+    /// <param name="pooled">
+    /// The comparisons when they come from elsewhere (pooled over invocations, <see cref="InvocationPooling"/>): the
+    /// claims are judged on them too; null: compared from <paramref name="runs"/>.
+    /// </param>
+    public static ExperimentResult Analyze(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs, AnalysisSettings settings,
+        IReadOnlyList<Comparison>? pooled = null)
     {
         var variants = experiment.VariantsToRun(settings.Aa);
         var analyzed = experiment with { Variants = variants, Claims = settings.Aa ? [] : experiment.Claims };
         double? Floor(string scenario, string metric) => settings.Aa ? 0 : settings.Noise.For(experiment.Name, scenario, metric);
-        var comparisons = VariantStatistics.Compare(analyzed, runs, Floor, settings.Aa ? "none (A/A: compared against zero)" : "measured");
+        var comparisons = pooled
+            ?? VariantStatistics.Compare(analyzed, runs, Floor, settings.Aa ? "none (A/A: compared against zero)" : "measured");
         var profile = experiment.Profiles[settings.Profile];
         return new ExperimentResult
         {
@@ -35,7 +41,9 @@ public static class ExperimentAnalyzer
             Summaries = VariantStatistics.Summarize(analyzed, runs),
             Comparisons = comparisons,
             Findings = Diagnosis.Diagnose(analyzed, runs),
-            Claims = VariantStatistics.CheckClaims(analyzed, runs, Floor),
+            Claims = VariantStatistics.CheckClaims(analyzed, runs, Floor, pooled is null ? null : claim => pooled.FirstOrDefault(c =>
+                claim.Against == experiment.Baseline && c.Variant == claim.Variant && c.Scenario == claim.Scenario
+                && c.Metric == claim.Metric)),
             Notes = settings.Aa ? AaNotes(analyzed, runs, comparisons, settings.Repeat ?? profile.Repeat) : NotesOf(experiment, runs),
             Noise = NoiseAnalysis.Of(runs),
             MachineNoise = NoiseEstimate.OfRuns(experiment.Baseline, runs),

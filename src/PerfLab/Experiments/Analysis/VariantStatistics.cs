@@ -198,8 +198,10 @@ public static class VariantStatistics
         return (double)calls / trials;
     }
 
+    /// <param name="given">The comparison a claim is judged on when it was made elsewhere (pooled invocations); null or a null
+    /// answer: compared from the runs.</param>
     public static IReadOnlyList<ClaimCheck> CheckClaims(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
-        Func<string, string, double?> noiseFloor)
+        Func<string, string, double?> noiseFloor, Func<ClaimDefinition, Comparison?>? given = null)
     {
         return experiment.Claims.Select(claim =>
         {
@@ -217,7 +219,7 @@ public static class VariantStatistics
                     Note = $"no successful run of {claim.Variant} and {claim.Against} in this result",
                 };
             }
-            var comparison = CompareOne(runs, claim.Against, claim.Variant, claim.Scenario, claim.Metric,
+            var comparison = given?.Invoke(claim) ?? CompareOne(runs, claim.Against, claim.Variant, claim.Scenario, claim.Metric,
                 noiseFloor(claim.Scenario, claim.Metric) ?? DefaultNoiseFloorPercent);
             double Median(string v) => Descriptive.Median(runs.Where(r => r.Variant == v && r.Status == RunStatus.Ok)
                 .Select(r => MetricOf(r, claim.Scenario, claim.Metric)).Where(double.IsFinite).ToList());

@@ -63,13 +63,7 @@ public static class LabRun
         IRunObserver observer,
         TextWriter console, CancellationToken ct)
     {
-        var outDir = Path.GetFullPath(choices.Output
-            ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
-        if (Directory.Exists(outDir) || File.Exists(outDir))
-        {
-            throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.",
-                ExitCode.Usage);
-        }
+        var outDir = OutputFolder(choices.Output);
         CheckPlacements(selected, choices);
         var placements = choices.Hosts is { } file
             ? await Placements.ResolveAsync(file, new InlineProgress<string>(console.WriteLine), ct)
@@ -106,6 +100,27 @@ public static class LabRun
         }
     }
 
+    /// <summary>The output folder asked (or results/&lt;timestamp&gt;) as a full path, refused when it exists already.</summary>
+    public static string OutputFolder(string? asked)
+    {
+        var outDir = Path.GetFullPath(asked
+            ?? Path.Combine("results", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
+        if (Directory.Exists(outDir) || File.Exists(outDir))
+        {
+            throw new PerfLabException($"the output folder {outDir} already exists; results are never overwritten. Choose another --out.",
+                ExitCode.Usage);
+        }
+        return outDir;
+    }
+
+    /// <summary>Each experiment's gates (its file's thresholds and the command line's) checked on the results.</summary>
+    public static RunResults Gated(RunResults results, IReadOnlyList<ExperimentDefinition> selected, IReadOnlyList<Threshold> gates) =>
+        results with
+        {
+            Thresholds = ThresholdGate.Evaluate(results, name =>
+                [.. (selected.FirstOrDefault(e => e.Name == name)?.Thresholds ?? []), .. gates]),
+        };
+
     private static async Task<LabRunOutcome> RunRequestAsync(RunRequest request, IReadOnlyList<ExperimentDefinition> selected,
         LabRunChoices choices, IRunObserver observer, CancellationToken ct)
     {
@@ -119,12 +134,7 @@ public static class LabRun
                 noise.Record(experiment.Name, experiment.Comparisons);
             }
         }
-        var gated = results with
-        {
-            Thresholds = ThresholdGate.Evaluate(results, name =>
-                [.. (selected.FirstOrDefault(e => e.Name == name)?.Thresholds ?? []), .. choices.Gates]),
-        };
-        return new LabRunOutcome(gated, Path.GetDirectoryName(request.LogFolder)!);
+        return new LabRunOutcome(Gated(results, selected, choices.Gates), Path.GetDirectoryName(request.LogFolder)!);
     }
 
     /// <summary>
