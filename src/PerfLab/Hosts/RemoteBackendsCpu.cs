@@ -18,7 +18,10 @@ internal sealed class RemoteBackendsCpu(RoleSession session) : IBackendsCpu
 
     public IReadOnlySet<int> Serving(IEnumerable<int> candidates) => candidates.ToHashSet();
 
-    /// <summary>The db role's answer to <see cref="Request"/>: the backends of <paramref name="postmasterPid"/> serving <paramref name="app"/>.</summary>
+    /// <summary>
+    /// The db role's answer to <see cref="Request"/>: the backends of <paramref name="postmasterPid"/> serving
+    /// <paramref name="app"/>.
+    /// </summary>
     public static void Answer(RoleLines lines, int postmasterPid, System.Net.IPAddress app) =>
         lines.Write(Request, BackendsCpu.Format(BackendsCpu.Of(PostgresBackends.ServingClient(postmasterPid, app))));
 }
