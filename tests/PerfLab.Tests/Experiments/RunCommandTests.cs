@@ -416,13 +416,14 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
         var runs = json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray()
             .ToDictionary(r => r.GetProperty("variant").GetString()!, r => r.GetProperty("scenarios")[0]);
-        // A timer-based delay only ever overshoots, by about the same for both variants: 8 ms of slack for a machine
-        // shared with the rest of the suite (4.1 ms seen in CI), and the difference between them held closer.
+        // A timer-based delay only ever overshoots, by about the same for both variants: 16 ms of slack for a machine
+        // shared with the rest of the suite (4.1 ms seen in CI, 10.3 ms at load average 15-20), and the difference
+        // between them held closer: slots mixed between the variants would put both near 30 ms.
         var fast = runs["fast"].GetProperty("meanMs").GetDouble();
         var slow = runs["slow"].GetProperty("meanMs").GetDouble();
-        Assert.InRange(fast, 20, 28);
-        Assert.InRange(slow, 40, 48);
-        Assert.InRange(slow - fast, 16, 24);
+        Assert.InRange(fast, 20, 36);
+        Assert.InRange(slow, 40, 56);
+        Assert.InRange(slow - fast, 14, 26);
         // Closed model: throughput is users over latency, counted over each variant's own slots.
         Assert.InRange(runs["fast"].GetProperty("rps").GetDouble(), 0.95 * 4000 / fast, 1.05 * 4000 / fast);
         Assert.InRange(runs["slow"].GetProperty("rps").GetDouble(), 0.95 * 4000 / slow, 1.05 * 4000 / slow);
