@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Net;
 using Npgsql;
 using PerfLab.Common;
 
@@ -71,6 +72,48 @@ public static class PostgresBackends
             }
         }
         return serving;
+    }
+
+    /// <summary>
+    /// The children of <paramref name="postmasterPid"/> serving <paramref name="client"/>, told by their process titles
+    /// (<c>postgres: USER DB ADDRESS(PORT) STATE</c>): on the db host, where the app's sockets cannot be seen.
+    /// </summary>
+    public static IReadOnlyList<int> ServingClient(int postmasterPid, IPAddress client) =>
+        [.. Children(postmasterPid).Where(pid => ClientOf(Title(pid)) is { } address && address.Equals(Unmapped(client)))];
+
+    /// <summary>
+    /// The client address a backend's process title names (<c>10.0.0.2(45678)</c>, <c>::1(45678)</c>); null for a
+    /// Unix-socket client (<c>[local]</c>), a postmaster worker (checkpointer ...) or a title without one.
+    /// </summary>
+    public static IPAddress? ClientOf(string title)
+    {
+        foreach (var word in title.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+        {
+            var open = word.LastIndexOf('(');
+            if (open > 0 && word.EndsWith(')')
+                && int.TryParse(word.AsSpan(open + 1, word.Length - open - 2), CultureInfo.InvariantCulture, out _)
+                && IPAddress.TryParse(word[..open].Trim('[', ']'), out var address))
+            {
+                return Unmapped(address);
+            }
+        }
+        return null;
+    }
+
+    // A server listening on IPv6 shows an IPv4 client as ::ffff:10.0.0.2.
+    private static IPAddress Unmapped(IPAddress address) => address.IsIPv4MappedToIPv6 ? address.MapToIPv4() : address;
+
+    // PostgreSQL writes its title over its argv: /proc/PID/cmdline, padded with NULs.
+    private static string Title(int pid)
+    {
+        try
+        {
+            return File.ReadAllText(string.Create(CultureInfo.InvariantCulture, $"/proc/{pid}/cmdline")).Replace('\0', ' ').Trim();
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return "";
+        }
     }
 
     private static int? ParentOf(int pid)

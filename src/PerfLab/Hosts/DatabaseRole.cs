@@ -8,8 +8,9 @@ namespace PerfLab.Hosts;
 /// <summary>
 /// The db role on its host (<c>perflab host db</c>): perflab's own PostgreSQL cluster (as the postgres user when run as
 /// root, as locally), kept in this host's cache, listening on this host's address as well as loopback, pg_hba
-/// accepting the app's host alone; seeded and warmed, then <c>ready PORT VERSION</c>. When its session's input ends
-/// (or Ctrl+C) the cluster is stopped. A cluster an earlier, killed session left running is restarted with this
+/// accepting the app's host alone; seeded and warmed, then <c>ready PORT VERSION</c>. It answers <c>backends-cpu</c>
+/// with the CPU clocks of the backends serving the app's host (<see cref="RemoteBackendsCpu"/>). When its session's
+/// input ends (or Ctrl+C) the cluster is stopped. A cluster an earlier, killed session left running is restarted with this
 /// session's access.
 /// </summary>
 internal static class DatabaseRole
@@ -35,7 +36,15 @@ internal static class DatabaseRole
                 await DatabasePreparation.SeedIfNeededAsync(status.ConnectionString!, lines.Say, ct);
                 await DatabasePreparation.WarmAsync(status.ConnectionString!, ct);
                 lines.Write("ready", string.Create(CultureInfo.InvariantCulture, $"{status.Port} {status.MajorVersion}"));
-                await lines.EndOfInputAsync(ct);
+                var postmaster = cluster.GetStatus().Pid ?? 0;
+                await lines.EachLineAsync(line =>
+                {
+                    if (line == RemoteBackendsCpu.Request)
+                    {
+                        RemoteBackendsCpu.Answer(lines, postmaster, allow);
+                    }
+                    return Task.CompletedTask;
+                }, ct);
             }
             finally
             {

@@ -14,13 +14,18 @@ namespace PerfLab.Hosts;
 public sealed record DatabaseAsk(string? Connection, string? DataDir, string? DatabaseCpus);
 
 /// <summary>The database of a run: the app's connection string to it, in words, and the role to stop when the run ends.</summary>
-public sealed class RunDatabase(string connectionString, string description, IAsyncDisposable? role = null) : IAsyncDisposable
+/// <param name="backends">Its backends' CPU, read by its role on a host of its own; null: found here from the connection
+/// string when its server runs on this machine (else unmeasured).</param>
+public sealed class RunDatabase(string connectionString, string description, IAsyncDisposable? role = null,
+    IBackendsCpu? backends = null) : IAsyncDisposable
 {
     public static RunDatabase None { get; } = new("", "none (every experiment runs an app of its own)");
 
     public string ConnectionString => connectionString;
 
     public string Description => description;
+
+    public IBackendsCpu? Backends => backends;
 
     public ValueTask DisposeAsync() => role?.DisposeAsync() ?? ValueTask.CompletedTask;
 }
@@ -146,7 +151,7 @@ internal sealed record OnHost(string Role, HostRef Host, SshClient Ssh, HostFact
         var version = ready.Length > 1 ? ready[1] : "";
         return new RunDatabase(connection,
             $"perflab's PostgreSQL {version} on db host '{Host.Destination}' ({listen}:{port}), open to the app host ({allow}) only",
-            session);
+            session, new RemoteBackendsCpu(session));
     }
 
     /// <summary>Why PostgreSQL on <paramref name="db"/> cannot serve an app on this machine.</summary>

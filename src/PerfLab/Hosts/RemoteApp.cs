@@ -142,20 +142,10 @@ internal sealed class RemoteApp(OnHost host, Func<string, AppOrder> orderFor, IP
         }
 
         /// <summary>The app's CPU clock, read by its role on its host (one round trip, at most 2 s); null when it did not answer.</summary>
-        public long? CpuNanoseconds()
-        {
-            var answer = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
-            session.Handle("cpu", a => answer.TrySetResult(a));
-            try
-            {
-                return session.Send("cpu") && answer.Task.Wait(TimeSpan.FromSeconds(2))
-                    && long.TryParse(answer.Task.Result, System.Globalization.CultureInfo.InvariantCulture, out var ns) ? ns : null;
-            }
-            finally
-            {
-                session.Handle("cpu", null);
-            }
-        }
+        public long? CpuNanoseconds() =>
+            long.TryParse(session.Ask("cpu", TimeSpan.FromSeconds(2)), System.Globalization.CultureInfo.InvariantCulture, out var ns)
+                ? ns
+                : null;
 
         /// <summary>Taken by the app role on its host (<see cref="AppTrace"/>), the file sent back to <paramref name="path"/>.</summary>
         public Task<TracedStretch> TraceAsync(TimeSpan length, string path, CancellationToken ct) =>

@@ -95,6 +95,24 @@ internal sealed class RoleSession : IAsyncDisposable
     }
 
     /// <summary>
+    /// Sends <paramref name="request"/> and waits (blocking: a window's edge is read synchronously) for the role's one
+    /// line of the same kind; null when the session has ended or no answer came within <paramref name="timeout"/>.
+    /// </summary>
+    public string? Ask(string request, TimeSpan timeout)
+    {
+        var answer = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        Handle(request, a => answer.TrySetResult(a));
+        try
+        {
+            return Send(request) && answer.Task.Wait(timeout) ? answer.Task.Result : null;
+        }
+        finally
+        {
+            Handle(request, null);
+        }
+    }
+
+    /// <summary>
     /// Gives every later line of this kind (what follows the kind word) to <paramref name="handler"/>; null: ignore them
     /// again.
     /// </summary>

@@ -81,6 +81,7 @@ internal sealed class Measurements(RunRequest request, IRunObserver observer)
             Traced = block.Progress.Traced.Add,
             Message = observer.Message,
             Load = request.Load,
+            DatabaseBackends = request.DatabaseBackends,
         };
     }
 }

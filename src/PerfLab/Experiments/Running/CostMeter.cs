@@ -8,17 +8,20 @@ namespace PerfLab.Experiments.Running;
 
 /// <summary>
 /// The CPU an app costs per request, read from the kernel at the very edges of each measured window (the load engine
-/// calls it as the window starts and ends): the app's process CPU clock, and the CPU clock of every child of the
-/// PostgreSQL postmaster; after the window, the backends serving the app are picked out by their connections (see
-/// <see cref="PostgresBackends"/>). CPU time is not charged while a neighbour holds the core, so this figure moves
-/// much less than throughput on a shared machine; it does move when the core itself runs slower.
+/// calls it as the window starts and ends): the app's process CPU clock, and the CPU clock of the PostgreSQL backends
+/// that may serve it, wherever they run (<see cref="IBackendsCpu"/>: read here by pid, or by the db role on its host);
+/// after the window, those serving the app are picked out. CPU time is not charged while a neighbour holds the core, so
+/// this figure moves much less than throughput on a shared machine; it does move when the core itself runs slower.
 /// </summary>
-/// <param name="appPid">The app's process.</param>
-/// <param name="database">The PostgreSQL server on this machine it uses; null: the app's own CPU only.</param>
-/// <param name="appCpu">Reads the app's CPU clock; null: its process's clock here (an app on another host reads its own).</param>
-public sealed class CostMeter(int appPid, LocalPostgres? database, Func<long?>? appCpu = null) : IWindowProbe
+/// <param name="appCpu">Reads the app's CPU clock (its process here, or its role on its host).</param>
+/// <param name="database">The backends of the PostgreSQL server it uses; null: the app's own CPU only.</param>
+public sealed class CostMeter(Func<long?> appCpu, IBackendsCpu? database) : IWindowProbe
 {
-    private readonly Func<long?> _appCpu = appCpu ?? (() => CpuClock.ProcessNanoseconds(appPid));
+    /// <summary>An app on this machine, its database (when given) on this machine too.</summary>
+    public CostMeter(int appPid, LocalPostgres? database)
+        : this(() => CpuClock.ProcessNanoseconds(appPid), database is null ? null : new LocalBackendsCpu(database, appPid))
+    {
+    }
 
     private Snapshot? _start;
     private Snapshot? _end;
@@ -30,7 +33,8 @@ public sealed class CostMeter(int appPid, LocalPostgres? database, Func<long?>? 
     /// <summary>
     /// The window just measured, its <paramref name="requests"/> given by the load's count; null when no window was
     /// measured or the app was gone at one of its edges. Call it right after the load run: the backends are matched
-    /// to the app by the connections they hold now.
+    /// to the app by the connections they hold now. The database part is null when its backends could not be read
+    /// at an edge.
     /// </summary>
     public CpuWindow? Take(long requests)
     {
@@ -43,33 +47,17 @@ public sealed class CostMeter(int appPid, LocalPostgres? database, Func<long?>? 
         var seconds = Stopwatch.GetElapsedTime(start.Timestamp, end.Timestamp).TotalSeconds;
         double? db = null;
         var ended = 0;
-        if (database is not null)
+        if (database is not null && start.Backends is { } from && end.Backends is { } to)
         {
-            var ours = PostgresBackends.ServingApp(database, appPid, end.Backends.Keys);
+            var ours = database.Serving(to.Keys);
             // A backend born in the window counts from zero: all it ran, it ran inside the window.
-            db = ours.Sum(pid => end.Backends[pid] - start.Backends.GetValueOrDefault(pid)) / 1e9;
-            ended = start.Backends.Keys.Count(pid => !end.Backends.ContainsKey(pid));
+            db = ours.Sum(pid => to[pid] - from.GetValueOrDefault(pid)) / 1e9;
+            ended = from.Keys.Count(pid => !to.ContainsKey(pid));
         }
         return new CpuWindow(seconds, requests, (appTo - appFrom) / 1e9, db, ended);
     }
 
-    private Snapshot Read()
-    {
-        var timestamp = Stopwatch.GetTimestamp();
-        var app = _appCpu();
-        var backends = new Dictionary<int, long>();
-        if (database is not null)
-        {
-            foreach (var pid in PostgresBackends.Children(database.PostmasterPid))
-            {
-                if (CpuClock.ProcessNanoseconds(pid) is { } ns)
-                {
-                    backends[pid] = ns;
-                }
-            }
-        }
-        return new Snapshot(timestamp, app, backends);
-    }
+    private Snapshot Read() => new(Stopwatch.GetTimestamp(), appCpu(), database?.Read());
 
-    private sealed record Snapshot(long Timestamp, long? AppNs, Dictionary<int, long> Backends);
+    private sealed record Snapshot(long Timestamp, long? AppNs, IReadOnlyDictionary<int, long>? Backends);
 }

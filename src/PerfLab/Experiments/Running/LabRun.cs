@@ -84,6 +84,7 @@ public static class LabRun
                 Aa = choices.Aa,
                 ConnectionString = database.ConnectionString,
                 DatabaseDescription = database.Description,
+                DatabaseBackends = database.Backends,
                 LogFolder = Path.Combine(outDir, "logs"),
                 PrecisionPercent = choices.Precision,
                 Budget = choices.Budget,

@@ -24,6 +24,9 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     /// <summary>Where the load is sent from: this process, or the hosts file's generators (their figures merged).</summary>
     public LoadSource Load { get; init; } = LoadSource.Here;
 
+    /// <summary>The database's backends read on its host by the db role; null: found on this machine, if there.</summary>
+    public IBackendsCpu? DatabaseBackends { get; init; }
+
     private static readonly string Unavailable = ErrorCounts.HttpKind(503);
 
     public async Task<RunRecord> MeasureAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info,
@@ -103,17 +106,20 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
 
     /// <summary>
     /// The meter of the app's CPU per request: its own process, and the PostgreSQL backends serving it when the
-    /// built-in SUT's database runs on this machine (looked up once; a user's app is metered alone, its database
-    /// being its own business).
+    /// built-in SUT's database runs on this machine (looked up once) or on a db host whose role reads them there
+    /// (<see cref="DatabaseBackends"/>); a user's app is metered alone, its database being its own business.
     /// </summary>
     public async Task<CostMeter> CostMeterAsync(IRunningApp sut, CancellationToken ct)
     {
-        if (sut.Pid == IRunningApp.Elsewhere)
+        if (connectionString is null)
         {
-            // An app on another host reads its own CPU clock there; its database's backends are not this machine's to read.
-            return new CostMeter(sut.Pid, null, sut.CpuNanoseconds);
+            return new CostMeter(sut.CpuNanoseconds, null);
         }
-        if (connectionString is not null && !_databaseLooked && !ct.IsCancellationRequested)
+        if (DatabaseBackends is { } remote)
+        {
+            return new CostMeter(sut.CpuNanoseconds, remote);
+        }
+        if (sut.Pid != IRunningApp.Elsewhere && !_databaseLooked && !ct.IsCancellationRequested)
         {
             try
             {
@@ -125,7 +131,8 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
                 // Ctrl+C: the run ends as interrupted and measures nothing more; its meter needs no database.
             }
         }
-        return new CostMeter(sut.Pid, _database);
+        // An app on another host with a server this machine cannot see (a connection string's): the app alone.
+        return new CostMeter(sut.CpuNanoseconds, _database is { } local ? new LocalBackendsCpu(local, sut.Pid) : null);
     }
 
     private LocalPostgres? _database;

@@ -16,6 +16,12 @@ public sealed record RunRequest(IReadOnlyList<ExperimentDefinition> Experiments,
     /// <summary>The built-in SUT's database; empty when every experiment runs an app of its own.</summary>
     public string ConnectionString { get; init; } = "";
 
+    /// <summary>
+    /// The built-in SUT's database backends' CPU read by the db role on its host; null: looked up here from
+    /// <see cref="ConnectionString"/>.
+    /// </summary>
+    public Database.IBackendsCpu? DatabaseBackends { get; init; }
+
     /// <summary>The database in words, for the provenance.</summary>
     public string DatabaseDescription { get; init; } = "";
 
