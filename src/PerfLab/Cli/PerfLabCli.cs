@@ -66,12 +66,11 @@ public static class PerfLabCli
 
         try
         {
-            // Ctrl+C cancels the verb's token; System.CommandLine then waits only 2 s by default before it returns 130
-            // on its own, and a run stopping its SUTs on a busy machine needs longer to write what it measured.
+            // Ctrl+C cancels the verb's token; System.CommandLine then waits ShutdownLimit before it returns 130 on its own.
             return await parseResult.InvokeAsync(new InvocationConfiguration
             {
                 EnableDefaultExceptionHandler = false,
-                ProcessTerminationTimeout = TimeSpan.FromSeconds(30),
+                ProcessTerminationTimeout = ShutdownLimit.For(parseResult),
             });
         }
         catch (PerfLabException ex)
