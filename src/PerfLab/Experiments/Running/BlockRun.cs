@@ -58,10 +58,7 @@ internal sealed class Measurements(RunRequest request, IRunObserver observer)
         var experiment = block.Experiment;
         var profile = experiment.Profiles[request.Profile];
         return experiment.Capacity is not null
-            ? new CapacityMeasurement(experiment, variant, profile, experiment.App is null ? request.ConnectionString : null)
-            {
-                Message = observer.Message,
-            }
+            ? new CapacityMeasurement(experiment, variant, profile, Recorder(block, variant, capture: null)) { Message = observer.Message }
             : experiment.Scenarios is [{ Model: Load.UploadModel upload } scenario]
             ? new UploadMeasurement(scenario.Name, upload.Sized(profile.Shape), profile.Duration)
             : ThroughLoadEngine(block, variant);
@@ -70,14 +67,23 @@ internal sealed class Measurements(RunRequest request, IRunObserver observer)
     /// <summary>The load engine's measurement: the one alternating blocks use, since their models all run on the engine.</summary>
     public LoadMeasurement ThroughLoadEngine(BlockRun block, VariantDefinition variant)
     {
-        var experiment = block.Experiment;
         var trace = request.TraceFolder is { } folder && block.Number == 1
             ? new EvidenceCapture(folder, Path.GetDirectoryName(folder)!, request.KeepTraces)
             : null;
+        return Recorder(block, variant, trace);
+    }
+
+    /// <summary>
+    /// The one load measurement made from the request, for a plain run and for a capacity search's records alike: the
+    /// same database, the same backends' CPU (read on the db host when there is one), the same load source.
+    /// </summary>
+    private LoadMeasurement Recorder(BlockRun block, VariantDefinition variant, EvidenceCapture? capture)
+    {
+        var experiment = block.Experiment;
         var connectionString = experiment.App is null ? request.ConnectionString : null;
         return new LoadMeasurement(experiment, variant, experiment.Profiles[request.Profile], connectionString)
         {
-            Capture = trace,
+            Capture = capture,
             Traced = block.Progress.Traced.Add,
             Message = observer.Message,
             Load = request.Load,

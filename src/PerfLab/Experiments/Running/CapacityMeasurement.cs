@@ -12,11 +12,17 @@ namespace PerfLab.Experiments.Running;
 /// app, the profile's warm-up and duration being each step's, with the runtime's counters read throughout. The run's
 /// figure is the capacity found (<see cref="RunRecord.Capacity"/>, every step kept); its scenario figures and counters
 /// are those of the step that held at that rate (or of the last step, when none held), so the report's tables show the
-/// app at its capacity.
+/// app at its capacity, and so is its cost: the CPU per request of the app and of the database backends serving it, over
+/// that step's window, metered as a plain run's (<see cref="LoadMeasurement.CostMeterAsync"/>: on the db host when there is one).
 /// </summary>
+/// <param name="recorder">The load measurement the run's record and cost meter come from, made from the same request as a
+/// plain run's.</param>
 public sealed class CapacityMeasurement(ExperimentDefinition experiment, VariantDefinition variant, ProfileDefinition profile,
-    string? connectionString) : IMeasurement
+    LoadMeasurement recorder) : IMeasurement
 {
+    /// <summary>Where the record, the database check and the cost meter come from.</summary>
+    public LoadMeasurement Recorder => recorder;
+
     public Action<string>? Message { get; init; }
 
     public async Task<RunRecord> MeasureAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info,
@@ -34,12 +40,14 @@ public sealed class CapacityMeasurement(ExperimentDefinition experiment, Variant
             return RunRecordBuilder.Failed(id, new RunFailure(FailureKind.LoadFailed,
                 $"the capacity search could not fetch its feed {scenario.Feed.ValuesUrl}: {ex.Message}", sut.TailOfLog(), info));
         }
-        var probe = new CapacityProbe(scenario, capacity.Slo, settings);
-        var loads = new Dictionary<int, LoadResult>();
+        var meter = await recorder.CostMeterAsync(sut, ct);
+        var probe = new CapacityProbe(scenario, capacity.Slo, settings) { Probe = meter };
+        var loads = new Dictionary<int, (LoadResult Load, CpuWindow? Cost)>();
         async Task<CapacityStep> Step(int index, string phase, double rate, CancellationToken token)
         {
             var (step, load) = await probe.RunAsync(index, phase, rate, token);
-            loads[index] = load;
+            // Taken at once: the backends serving the app are matched by the connections it holds now.
+            loads[index] = (load, meter.Take(load.Scenarios.Sum(s => s.Requests)));
             return step;
         }
 
@@ -63,8 +71,8 @@ public sealed class CapacityMeasurement(ExperimentDefinition experiment, Variant
         }
         Message?.Invoke($"{variant.Name}: capacity {result.Summary}");
         var shown = result.StepAtCapacity() is { } held ? loads[held.Index] : loads[result.Steps[^1].Index];
-        var record = (await new LoadMeasurement(experiment, variant, profile, connectionString)
-            .RecordAsync(sut, id, info, (shown, recording), ct)) with { Capacity = result };
+        var record = LoadMeasurement.WithCost(await recorder.RecordAsync(sut, id, info, (shown.Load, recording), ct), [shown.Cost])
+            with { Capacity = result };
         return result.Outcome == CapacityOutcome.Incomplete && record.Status == RunStatus.Ok
             ? RunRecordBuilder.MarkFailed(record, FailureKind.LoadStoppedEarly, $"the capacity search stopped early: {result.Summary}")
             : record;

@@ -27,6 +27,9 @@ public sealed class CapacityProbe(ScenarioPlan scenario, CapacitySlo slo, Capaci
     public static CapacityProbe ForUrl(string url, CapacitySlo slo, CapacityStepSettings settings) =>
         new(new ScenarioPlan("capacity", LoadPlanBuilder.Open(1), RequestFeed.Single(url)), slo, settings);
 
+    /// <summary>Told the edges of each step's measured window (a cost meter); null: none.</summary>
+    public IWindowProbe? Probe { get; init; }
+
     public async Task<(CapacityStep Step, LoadResult Load)> RunAsync(int index, string phase, double rate, CancellationToken ct)
     {
         var model = new OpenModel(rate, Connections(rate));
@@ -38,6 +41,7 @@ public sealed class CapacityProbe(ScenarioPlan scenario, CapacitySlo slo, Capaci
             TimeSpan.FromMilliseconds(Math.Max(5_000, 10 * slo.LimitMs)))
         {
             WarmupUntilSteady = first,
+            Probe = Probe,
         };
         var load = await LoadEngine.RunAsync(plan, null, ct).ConfigureAwait(false);
         return (Judge(index, phase, rate, load), load);
