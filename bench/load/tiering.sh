@@ -21,8 +21,9 @@ one_run() {
   local m="$1" jit t0 t_conn="" pid log
   jit="$(mktemp)"; log="$(mktemp)"; : >"$log"
   t0="$(now)"
-  TIERING_MULTIPLIER="$m" DOTNET_JitStdOutFile="$jit" DOTNET_JitDisasmSummary=1 \
-    taskset -c "$CLIENT_CORE" "${PERFLAB_CMD[@]}" load "$BASE$EP" -c "$C" -d 10s -w 2s --json >/dev/null 2>&1 &
+  # PERFLAB_CMD with this run's multiplier (the array's own was fixed when common.sh was read).
+  DOTNET_JitStdOutFile="$jit" DOTNET_JitDisasmSummary=1 \
+    taskset -c "$CLIENT_CORE" env "DOTNET_TC_DelaySingleProcMultiplier=$m" dotnet "$PERFLAB" load "$BASE$EP" -c "$C" -d 10s -w 2s --json >/dev/null 2>&1 &
   pid=$!
   # "seconds-since-start line-count" every 0.1 s, and the first connection to the SUT.
   while kill -0 "$pid" 2>/dev/null; do
@@ -42,10 +43,12 @@ one_run() {
     "$m" "$t_conn" "$window" "$((last - ${in_window:-$total}))" "$total"
   # Each of the engine's methods (PerfLab.Load.*) compiled at tier 1 (or OSR): when, against the window's start.
   local first=$(( ${in_window:-$total} + 1 ))
+  (( last >= first )) || last=$((first - 1)) # nothing appeared in the window: an empty range, not sed's one line
+  local range="${first},${last}p"; (( last >= first )) || range="0q"
   printf "  engine methods at tier 1: %d before the window, %d in it; in the window by tier: %s\n" \
     "$(head -n "$((first - 1))" "$jit" | grep -c 'PerfLab\.Load.*\[Tier1' || true)" \
-    "$(sed -n "${first},${last}p" "$jit" | grep -c 'PerfLab\.Load.*\[Tier1' || true)" \
-    "$(sed -n "${first},${last}p" "$jit" | sed -nE 's/.*\[([A-Za-z0-9 -]+), IL size.*/\1/p' | sort | uniq -c | awk '{ n = $1; $1 = ""; printf "%s%s %d", s, $0, n; s = "," }')"
+    "$(sed -n "$range" "$jit" | grep -c 'PerfLab\.Load.*\[Tier1' || true)" \
+    "$(sed -n "$range" "$jit" | sed -nE 's/.*\[([A-Za-z0-9 -]+), IL size.*/\1/p' | sort | uniq -c | awk '{ n = $1; $1 = ""; printf "%s%s %d", s, $0, n; s = "," }')"
   grep -nE "$HOT" "$jit" | grep -E '\[Tier1( with [A-Za-z]+ PGO)?,' | while IFS=: read -r n rest; do
     local at; at="$(awk -v n="$n" '$2 >= n { print $1; exit }' "$log")"
     printf "  %+6.1f s  %s\n" "$(awk -v a="$at" -v w="$window" 'BEGIN { print a - w }')" \
