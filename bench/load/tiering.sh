@@ -23,7 +23,8 @@ one_run() {
   t0="$(now)"
   # PERFLAB_CMD with this run's multiplier (the array's own was fixed when common.sh was read).
   DOTNET_JitStdOutFile="$jit" DOTNET_JitDisasmSummary=1 \
-    taskset -c "$CLIENT_CORE" env "DOTNET_TC_DelaySingleProcMultiplier=$m" dotnet "$PERFLAB" load "$BASE$EP" -c "$C" -d 10s -w 2s --json >/dev/null 2>&1 &
+    taskset -c "$CLIENT_CORE" env "DOTNET_TC_DelaySingleProcMultiplier=$m" dotnet "$PERFLAB" \
+    load "$BASE$EP" -c "$C" -d 10s -w 2s --json >/dev/null 2>&1 &
   pid=$!
   # "seconds-since-start line-count" every 0.1 s, and the first connection to the SUT.
   while kill -0 "$pid" 2>/dev/null; do
@@ -48,7 +49,8 @@ one_run() {
   printf "  engine methods at tier 1: %d before the window, %d in it; in the window by tier: %s\n" \
     "$(head -n "$((first - 1))" "$jit" | grep -c 'PerfLab\.Load.*\[Tier1' || true)" \
     "$(sed -n "$range" "$jit" | grep -c 'PerfLab\.Load.*\[Tier1' || true)" \
-    "$(sed -n "$range" "$jit" | sed -nE 's/.*\[([A-Za-z0-9 -]+), IL size.*/\1/p' | sort | uniq -c | awk '{ n = $1; $1 = ""; printf "%s%s %d", s, $0, n; s = "," }')"
+    "$(sed -n "$range" "$jit" | sed -nE 's/.*\[([A-Za-z0-9 -]+), IL size.*/\1/p' | sort | uniq -c \
+      | awk '{ n = $1; $1 = ""; printf "%s%s %d", s, $0, n; s = "," }')"
   grep -nE "$HOT" "$jit" | grep -E '\[Tier1( with [A-Za-z]+ PGO)?,' | while IFS=: read -r n rest; do
     local at; at="$(awk -v n="$n" '$2 >= n { print $1; exit }' "$log")"
     printf "  %+6.1f s  %s\n" "$(awk -v a="$at" -v w="$window" 'BEGIN { print a - w }')" \
