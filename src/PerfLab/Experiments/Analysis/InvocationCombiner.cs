@@ -47,7 +47,7 @@ public static class InvocationCombiner
         var pooled = InvocationPooling.PoolAll(each);
         var runs = Renumbered(each.Select(e => e.Experiment.Runs).ToList());
         var last = each[^1].Experiment;
-        var traced = each.Select(e => e.Experiment).FirstOrDefault(e => e.Evidence.Count > 0);
+        var (tracedIn, traced) = each.FirstOrDefault(e => e.Experiment.Evidence.Count > 0);
         var analyzed = definitions.FirstOrDefault(d => d.Name == name) is { } definition
             ? ExperimentAnalyzer.Analyze(definition, runs, settings, pooled)
             : last with { Runs = runs, Comparisons = pooled };
@@ -61,7 +61,7 @@ public static class InvocationCombiner
             StopReason = string.Create(CultureInfo.InvariantCulture,
                 $"{each.Count} invocations pooled ({string.Join(", ", each.Select(e => $"{e.Experiment.Blocks} blocks"))}"
                     + $"; each stopped: {string.Join("; ", each.Select(e => e.Experiment.StopReason ?? "?").Distinct())})"),
-            Notes = [.. analyzed.Notes, .. last.Notes.Where(n => !analyzed.Notes.Contains(n))],
+            Notes = [.. analyzed.Notes, .. last.Notes.Where(n => !analyzed.Notes.Contains(n)), .. TracedNote(tracedIn, each.Count)],
         };
     }
 
@@ -81,6 +81,10 @@ public static class InvocationCombiner
         }
         return all;
     }
+
+    private static IEnumerable<string> TracedNote(int invocation, int of) => invocation == 0 || of < 2
+        ? []
+        : [$"The findings and the evidence from traces are invocation {invocation}'s (of {of}); the verdicts pool all of them."];
 
     private static string PooledNote(IReadOnlyList<InvocationOutcome> invocations) =>
         $"Pooled over {invocations.Count} invocations ({string.Join(", ", invocations.Select(i => i.Record.Folder))}), each a perflab " +

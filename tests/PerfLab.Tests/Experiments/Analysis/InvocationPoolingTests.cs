@@ -1,3 +1,4 @@
+using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Results;
 
@@ -132,5 +133,25 @@ public sealed class InvocationPoolingTests
         Assert.Equal(runs.Select(r => r.Repetition + blocks), all.Skip(runs.Count).Select(r => r.Repetition));
         Assert.Equal(runs.Select(r => r.Order + orders), all.Skip(runs.Count).Select(r => r.Order));
         Assert.Empty(all.Take(runs.Count).Select(r => r.Repetition).Intersect(all.Skip(runs.Count).Select(r => r.Repetition)));
+    }
+
+    [Fact]
+    public void Combine_OnlyTheFirstOfThreeInvocationsTraced_ItsFindingsAndEvidenceKeptAndNamed()
+    {
+        var traced = PerfLab.Tests.Reports.ReportFixtures.Sample();
+        var untraced = traced with { Experiments = [.. traced.Experiments.Select(e => e with { Evidence = [], Findings = [] })] };
+        var at = traced.StartedAt;
+        var settings = new AnalysisSettings(ProfileName.Quick, null, false, NoiseFloors.Load(Path.Combine(Path.GetTempPath(), "none.json")));
+
+        var combined = InvocationCombiner.Combine(
+            [new(new(1, "invocation-1", at, at, false, 0), traced), new(new(2, "invocation-2", at, at, false, 0), untraced),
+                new(new(3, "invocation-3", at, at, false, 0), untraced)],
+            [], settings, null);
+
+        var serializer = combined.Experiments.Single(e => e.Name == traced.Experiments[0].Name);
+        Assert.NotEmpty(serializer.Evidence);
+        Assert.Equal(traced.Experiments[0].Evidence, serializer.Evidence);
+        Assert.Equal(traced.Experiments[0].Findings, serializer.Findings);
+        Assert.Contains("The findings and the evidence from traces are invocation 1's (of 3); the verdicts pool all of them.", serializer.Notes);
     }
 }
