@@ -133,6 +133,8 @@ internal static class InvocationsRun
         {
             info.ArgumentList.Add(argument);
         }
+        // perflab itself, so its own tiering delay (ChildEnvironment), even when this process was started without it.
+        info.Environment[ChildEnvironment.TieringMultiplier] = ChildEnvironment.Own;
         info.Environment[PerfLabSettings.InvokedAt] = DateTimeOffset.Now.ToUnixTimeMilliseconds().ToString(CultureInfo.InvariantCulture);
         using var child = Process.Start(info) ?? throw new PerfLabException($"could not start {self}.", ExitCode.Environment);
         var relay = stdoutReserved ? RelayAsync(child.StandardOutput) : Task.CompletedTask;
