@@ -8,7 +8,10 @@ PORT="${PORT:-5099}"
 BASE="http://127.0.0.1:$PORT"
 SERVER_CORE="${SERVER_CORE:-0}"
 CLIENT_CORE="${CLIENT_CORE:-1}"
-PERFLAB="$REPO/src/PerfLab/bin/Release/net10.0/perflab.dll"
+PERFLAB="${PERFLAB:-$REPO/src/PerfLab/bin/Release/net10.0/perflab.dll}"
+# perflab as ./perflab starts it: with the runtime's usual tiering delay where it sees one core (pinned), instead of 10x
+# that (src/PerfLab/Common/ChildEnvironment.cs). TIERING_MULTIPLIER=10 gives the runtime's default, as before.
+PERFLAB_CMD=(env "DOTNET_TC_DelaySingleProcMultiplier=${TIERING_MULTIPLIER:-1}" dotnet "$PERFLAB")
 SUT="$REPO/src/PerfLab.Sut/bin/Release/net10.0/PerfLab.Sut.dll"
 SUT_PID=""
 mkdir -p "$RESULTS"

@@ -9,7 +9,7 @@ URL="$BASE/plaintext"
 build
 start_sut
 note="$(machine_note)"
-run() { taskset -c "$CLIENT_CORE" dotnet "$PERFLAB" load "$URL" --rate "$RATE" -c "$C" -d "${D}s" -w 2s --json; }
+run() { taskset -c "$CLIENT_CORE" "${PERFLAB_CMD[@]}" load "$URL" --rate "$RATE" -c "$C" -d "${D}s" -w 2s --json; }
 baseline="$(run)"
 echo "$baseline" >"$RESULTS/co-baseline.json"
 ( sleep $((2 + D / 2)); kill -STOP "$SUT_PID"; sleep 1; kill -CONT "$SUT_PID" ) &

@@ -8,7 +8,7 @@ URL="$BASE/weatherforecast-async?ms=150"
 build
 start_sut
 note="$(machine_note)"
-json="$(taskset -c "$CLIENT_CORE" dotnet "$PERFLAB" load "$URL" -c 10 -d "${D}s" -w "${WARMUP}s" --json)"
+json="$(taskset -c "$CLIENT_CORE" "${PERFLAB_CMD[@]}" load "$URL" -c 10 -d "${D}s" -w "${WARMUP}s" --json)"
 echo "$json" >"$RESULTS/latency-perflab.json"
 wrk_out="$(taskset -c "$CLIENT_CORE" wrk -t1 -c 10 -d "${D}s" --latency "$URL")"
 echo "$wrk_out" >"$RESULTS/latency-wrk.txt"

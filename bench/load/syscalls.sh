@@ -36,7 +36,7 @@ per_request() {
 }
 
 count_calls "$RESULTS/strace-wrk.txt" wrk -t1 -c "$C" -d "$((S + 4))s" "$BASE$EP"
-count_calls "$RESULTS/strace-perflab.txt" dotnet "$PERFLAB" load "$BASE$EP" -c "$C" -d "$((S + 4))s" -w 0s
+count_calls "$RESULTS/strace-perflab.txt" "${PERFLAB_CMD[@]}" load "$BASE$EP" -c "$C" -d "$((S + 4))s" -w 0s
 echo "${PERFLAB_SOCKETS:+PERFLAB_SOCKETS=$PERFLAB_SOCKETS }bench/load/syscalls.sh $S $C $EP ($(machine_note))"
 per_request wrk "$RESULTS/strace-wrk.txt" write
 per_request perflab "$RESULTS/strace-perflab.txt" sendto,sendmsg

@@ -6,7 +6,8 @@
 # median of the per-pair ratios (perflab / wrk) with their spread (min..max).
 # Usage: bench/load/throughput.sh [pairs=5] [seconds=10] [connections=32]
 # Environment: ENDPOINTS (default "/plaintext /info"), PERFLAB_SOCKETS=runtime (perflab on the runtime's socket
-# engine instead of its own event loop: the figure before the event loop), TAG (a suffix for the results' files).
+# engine instead of its own event loop: the figure before the event loop), TAG (a suffix for the results' files),
+# TIERING_MULTIPLIER (perflab's single-processor tiering delay multiplier, default 1 as ./perflab; 10: the runtime's).
 # Loopback only; every run is bounded by its duration.
 source "$(dirname "$0")/common.sh"
 PAIRS="${1:-5}"; D="${2:-10}"; C="${3:-32}"
@@ -33,7 +34,7 @@ run_wrk() {
 # whole process's CPU (start-up, JIT and warm-up included) from /usr/bin/time is kept as "perflab-process".
 run_perflab() {
   local ep="$1" pair="$2" res json cpu req rps all inproc
-  res="$(pinned_timed dotnet "$PERFLAB" load "$BASE$ep" -c "$C" -d "${D}s" -w 2s --json)"
+  res="$(pinned_timed "${PERFLAB_CMD[@]}" load "$BASE$ep" -c "$C" -d "${D}s" -w 2s --json)"
   json="$(echo "$res" | sed '$d')"; cpu="$(echo "$res" | tail -1 | cut -d' ' -f2)"
   req="$(echo "$json" | jq '.scenarios[0].requests')"; rps="$(echo "$json" | jq '.scenarios[0].requestsPerSecond')"
   inproc="$(echo "$json" | jq '.generator.cpuMicrosecondsPerRequest')"
@@ -79,7 +80,7 @@ med() { awk -F'\t' -v e="$1" -v g="$2" -v c="$3" '$1 == e && $3 == g { print $c 
   echo "ones, after a 10 s wrk warm-up of the SUT on each endpoint. CPU per request: wrk's from \`/usr/bin/time\` (user + sys) over"
   echo "its requests; perflab's from its own measured window (process CPU over the window after its 2 s warm-up, over"
   echo "the requests completed in it), with its whole process (start-up, JIT, warm-up) in brackets. Ratios are perflab / wrk"
-  echo "per pair; median (min..max)."
+  echo "per pair; median (min..max). perflab ran with DOTNET_TC_DelaySingleProcMultiplier=${TIERING_MULTIPLIER:-1}."
   echo "$note"
   echo
   echo "| endpoint | wrk RPS | perflab RPS | RPS ratio | wrk CPU µs/req | perflab CPU µs/req (process) | CPU ratio |"

@@ -50,7 +50,7 @@ observe() {
 
 T="$RESULTS/wakeups"
 observe "$T-wrk.txt" wrk -t1 -c "$C" -d "$((S + 6))s" "$BASE$EP"
-observe "$T-perflab.txt" dotnet "$PERFLAB" load "$BASE$EP" -c "$C" -d "$((S + 6))s" -w 2s --json
+observe "$T-perflab.txt" "${PERFLAB_CMD[@]}" load "$BASE$EP" -c "$C" -d "$((S + 6))s" -w 2s --json
 echo "${PERFLAB_SOCKETS:+PERFLAB_SOCKETS=$PERFLAB_SOCKETS }bench/load/wakeups.sh $S $C $EP ($(machine_note))"
 report wrk "$(awk '/^Requests\/sec/ { print $2 }' "$T-wrk.txt")" "$T-wrk.txt.before" "$T-wrk.txt.after"
 report perflab "$(jq '.scenarios[0].requestsPerSecond' "$T-perflab.txt")" "$T-perflab.txt.before" "$T-perflab.txt.after"

@@ -43,39 +43,40 @@ internal static class InvocationsRun
     public static async Task<int> RunAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, InvocationsAsk ask,
         CiOutputs outputs, CancellationToken ct)
     {
+        var budget = choices.Budget ?? TimeSpan.FromMinutes(20);
+        InvocationShares.Check(selected, choices, ask.Count, budget - (DateTimeOffset.Now - Invocation.StartedAt));
         var outDir = LabRun.OutputFolder(choices.Output);
         Directory.CreateDirectory(outDir);
-        var budget = choices.Budget ?? TimeSpan.FromMinutes(20);
         var done = new List<InvocationOutcome>();
         string? stopped = null;
-        var lastExit = 0;
-        for (var k = 1; k <= ask.Count && stopped is null; k++)
+        string? fewer = null;
+        var (lastExit, count) = (0, ask.Count);
+        for (var k = 1; k <= count && stopped is null; k++)
         {
-            var share = (budget - (DateTimeOffset.Now - Invocation.StartedAt)) / (ask.Count - k + 1);
+            var left = budget - (DateTimeOffset.Now - Invocation.StartedAt);
+            var fitting = InvocationShares.Fitting(left, [.. done.Select(d => d.Record.FinishedAt - d.Record.StartedAt)], count - k + 1);
+            if (fitting < count - k + 1)
+            {
+                fewer = $"{k - 1 + fitting} of the {ask.Count} invocations asked for: the {k - 1} finished took "
+                    + $"{InvocationShares.Minutes(done.Select(d => d.Record.FinishedAt - d.Record.StartedAt).Max())} at most, "
+                    + $"longer than their share, and the {InvocationShares.Minutes(left)} left held {fitting} more at that pace";
+                Console.WriteLine($"invocations: {fewer}");
+                count = k - 1 + fitting;
+                if (fitting == 0)
+                {
+                    break;
+                }
+            }
+            var share = left / (count - k + 1);
             if (share < TimeSpan.FromSeconds(1))
             {
-                stopped = $"the budget was spent before invocation {k} of {ask.Count}";
+                stopped = $"the budget was spent before invocation {k} of {count}";
                 break;
             }
-            var folder = $"invocation-{k}";
-            Console.WriteLine($"invocation {k}/{ask.Count}: {Path.Combine(outDir, folder)} (budget {DurationText.Format(share)})");
-            var started = DateTimeOffset.Now;
-            lastExit = await RunChildAsync([.. ask.Arguments, "--out", Path.Combine(outDir, folder), "--budget", Seconds(share)],
-                outputs.StdoutReserved, ct);
-            var results = Path.Combine(outDir, folder, ResultsJson.FileName);
-            if (ct.IsCancellationRequested)
+            (var outcome, stopped, lastExit) = await RunOneAsync(k, count, ask, share, outDir, outputs.StdoutReserved, ct);
+            if (outcome is not null)
             {
-                stopped = $"interrupted during invocation {k} of {ask.Count} (its partial results stay in {folder}, not pooled)";
-            }
-            else if (File.Exists(results))
-            {
-                var read = ResultsJson.Read(results);
-                var record = new InvocationRecord(k, folder, started, DateTimeOffset.Now, read.Incomplete, lastExit);
-                done.Add(new InvocationOutcome(record, read));
-            }
-            else
-            {
-                stopped = $"invocation {k} of {ask.Count} ended with exit code {lastExit} and no results";
+                done.Add(outcome);
             }
         }
         if (done.Count == 0)
@@ -85,9 +86,33 @@ internal static class InvocationsRun
         }
         var settings = new AnalysisSettings(choices.Profile, choices.Repeat, choices.Aa, NoiseFloors.Load());
         var combined = LabRun.Gated(InvocationCombiner.Combine(done, selected, settings, stopped), selected, choices.Gates);
+        combined = fewer is null ? combined : combined with { Notes = [.. combined.Notes, "Budget: " + fewer + "."] };
         ReportWriters.WriteAll(combined, outDir);
         ConsoleRunObserver.PrintSummary(combined, outDir);
         return outputs.Finish(combined, outDir, (int)RunCommand.ExitCodeOf(combined, ct));
+    }
+
+    /// <summary>Invocation <paramref name="k"/> run in its folder: its outcome, or why the invocations stop, and its exit code.</summary>
+    private static async Task<(InvocationOutcome? Outcome, string? Stopped, int Exit)> RunOneAsync(int k, int count, InvocationsAsk ask,
+        TimeSpan share, string outDir, bool stdoutReserved, CancellationToken ct)
+    {
+        var folder = $"invocation-{k}";
+        Console.WriteLine($"invocation {k}/{count}: {Path.Combine(outDir, folder)} (budget {DurationText.Format(share)})");
+        var started = DateTimeOffset.Now;
+        var exit = await RunChildAsync([.. ask.Arguments, "--out", Path.Combine(outDir, folder), "--budget", Seconds(share)],
+            stdoutReserved, ct);
+        var results = Path.Combine(outDir, folder, ResultsJson.FileName);
+        if (ct.IsCancellationRequested)
+        {
+            return (null, $"interrupted during invocation {k} of {count} (its partial results stay in {folder}, not pooled)", exit);
+        }
+        if (!File.Exists(results))
+        {
+            return (null, $"invocation {k} of {count} ended with exit code {exit} and no results", exit);
+        }
+        var read = ResultsJson.Read(results);
+        var record = new InvocationRecord(k, folder, started, DateTimeOffset.Now, read.Incomplete, exit);
+        return (new InvocationOutcome(record, read), null, exit);
     }
 
     /// <summary>
@@ -108,6 +133,8 @@ internal static class InvocationsRun
         {
             info.ArgumentList.Add(argument);
         }
+        // perflab itself, so its own tiering delay (ChildEnvironment), even when this process was started without it.
+        info.Environment[ChildEnvironment.TieringMultiplier] = ChildEnvironment.Own;
         info.Environment[PerfLabSettings.InvokedAt] = DateTimeOffset.Now.ToUnixTimeMilliseconds().ToString(CultureInfo.InvariantCulture);
         using var child = Process.Start(info) ?? throw new PerfLabException($"could not start {self}.", ExitCode.Environment);
         var relay = stdoutReserved ? RelayAsync(child.StandardOutput) : Task.CompletedTask;

@@ -157,10 +157,7 @@ internal static class ProcessRunner
         {
             info.ArgumentList.Add(arg);
         }
-        foreach (var (name, value) in spec.Environment)
-        {
-            info.Environment[name] = value;
-        }
+        ChildEnvironment.Apply(info, spec.Environment);
         return info;
     }
 

@@ -64,10 +64,11 @@ internal static class Deployment
     {
         if (host.IsLocal)
         {
-            return ($"exec {Quote(ProcessRunner.DotnetHost)} {Quote(Path.Combine(AppContext.BaseDirectory, "perflab.dll"))}", false);
+            var dll = Quote(Path.Combine(AppContext.BaseDirectory, "perflab.dll"));
+            return ($"exec {ChildEnvironment.ShellPrefix}{Quote(ProcessRunner.DotnetHost)} {dll}", false);
         }
         var copied = await EnsureAsync(ssh, host, Perflab.Value, ct).ConfigureAwait(false);
-        return ($"exec {Dotnet} {Folder(Perflab.Value.Hash)}/perflab.dll", copied);
+        return ($"exec {ChildEnvironment.ShellPrefix}{Dotnet} {Folder(Perflab.Value.Hash)}/perflab.dll", copied);
     }
 
     /// <summary><paramref name="bundle"/> on <paramref name="host"/>, copied there first if it lacks it; true when it copied.</summary>
@@ -94,6 +95,7 @@ internal static class Deployment
             + "touch \"$d.tmp/.complete\"; "
             + $"rm -rf \"$d\"; mv \"$d.tmp\" \"$d\"";
         var tarInfo = new ProcessStartInfo("tar") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        ChildEnvironment.Apply(tarInfo);
         tarInfo.ArgumentList.Add("-czf");
         tarInfo.ArgumentList.Add("-");
         foreach (var (folder, prefix) in bundle.Sources)

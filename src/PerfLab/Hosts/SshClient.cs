@@ -62,7 +62,7 @@ internal sealed class SshClient(string? configFile)
         {
             info.ArgumentList.Add(arg);
         }
-        info.Environment["LC_ALL"] = "C";
+        ChildEnvironment.Apply(info, new Dictionary<string, string> { ["LC_ALL"] = "C" });
         return info;
     }
 

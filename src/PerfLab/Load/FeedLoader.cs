@@ -85,6 +85,8 @@ internal static partial class FeedLoader
     [System.Text.RegularExpressions.GeneratedRegex(@"\{([A-Za-z_][A-Za-z0-9_]*)\}")]
     private static partial System.Text.RegularExpressions.Regex PlaceholderPattern();
 
+    private static readonly TimeSpan ValuesFetchWait = TimeSpan.FromSeconds(90);
+
     private static async Task<IReadOnlyList<string>?> LoadValuesAsync(RequestFeed feed, bool allowRemote, TimeSpan timeout,
         CancellationToken ct)
     {
@@ -107,6 +109,10 @@ internal static partial class FeedLoader
         {
             var uri = TargetGuard.ParseTarget(feed.ValuesUrl, "values url");
             TargetGuard.EnsureAllowed(uri, allowRemote);
+            // Fetched once before the load, often from a cold app (its first database query still compiling) while other
+            // variants' SUTs start beside it: not a measured request, so it waits longer than one (a busy 2-core machine
+            // took over 30 s to list the orders' ids from four cold SUTs at once, which failed that whole block).
+            timeout = timeout > ValuesFetchWait ? timeout : ValuesFetchWait;
             using var client = new HttpClient { Timeout = timeout };
             try
             {

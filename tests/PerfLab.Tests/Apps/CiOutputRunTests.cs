@@ -13,34 +13,25 @@ public sealed class CiOutputRunTests(TinyShopBuild tinyShop)
     [Fact]
     public async Task Run_Json_PrintsOnlyTheSummaryWithTheCachedReportBetter()
     {
-        await tinyShop.DllAsync();
-        var output = NewFolder();
-        try
-        {
-            var result = await PerfLabProcess.RunAsync(tinyShop.Environment, "run", "--experiments", TinyShopBuild.Experiments, "caching",
-                "--profile", "smoke", "--repeat", "3", "--out", output, "--json", "--junit", Path.Combine(Path.GetTempPath(), Path.GetFileName(output) + ".xml"));
+        // The run is shared with AppRunTests (which reads its results and trace); --json keeps stdout to the summary.
+        var (result, output) = await tinyShop.CachingRunAsync();
 
-            Assert.True(result.ExitCode == 0, result.ToString());
-            using var json = JsonDocument.Parse(result.Stdout);
-            Assert.Equal("run", json.RootElement.GetProperty("verb").GetString());
-            Assert.Equal("passed", json.RootElement.GetProperty("outcome").GetString());
-            // The deciding change first (RPS here), the ones beside it (cost per request) after it.
-            var changes = json.RootElement.GetProperty("changes").EnumerateArray().ToList();
-            var cached = Assert.Single(changes, c => c.GetProperty("decides").GetBoolean());
-            Assert.Equal(cached.ToString(), changes[0].ToString());
-            Assert.Equal(("caching", "cached", "computed", "rps"), (cached.GetProperty("experiment").GetString(), cached.GetProperty("variant").GetString(),
-                cached.GetProperty("against").GetString(), cached.GetProperty("metric").GetString()));
-            // The cached report skips the computation: it serves several times the requests (measured > +100 % in CompareCommandTests).
-            Assert.True(cached.GetProperty("changePercent").GetDouble() > 50, cached.ToString());
-            Assert.Equal("better", cached.GetProperty("verdict").GetString());
-            Assert.Equal(Path.Combine(output, "report.md"), json.RootElement.GetProperty("reports")[0].GetString());
-            // The progress went to stderr.
-            Assert.Contains("caching: computed", result.Stderr, StringComparison.Ordinal);
-        }
-        finally
-        {
-            TestCaches.Delete(output);
-        }
+        Assert.True(result.ExitCode == 0, result.ToString());
+        using var json = JsonDocument.Parse(result.Stdout);
+        Assert.Equal("run", json.RootElement.GetProperty("verb").GetString());
+        Assert.Equal("passed", json.RootElement.GetProperty("outcome").GetString());
+        // The deciding change first (RPS here), the ones beside it (cost per request) after it.
+        var changes = json.RootElement.GetProperty("changes").EnumerateArray().ToList();
+        var cached = Assert.Single(changes, c => c.GetProperty("decides").GetBoolean());
+        Assert.Equal(cached.ToString(), changes[0].ToString());
+        Assert.Equal(("caching", "cached", "computed", "rps"), (cached.GetProperty("experiment").GetString(), cached.GetProperty("variant").GetString(),
+            cached.GetProperty("against").GetString(), cached.GetProperty("metric").GetString()));
+        // The cached report skips the computation: it serves several times the requests (measured > +100 % in CompareCommandTests).
+        Assert.True(cached.GetProperty("changePercent").GetDouble() > 50, cached.ToString());
+        Assert.Equal("better", cached.GetProperty("verdict").GetString());
+        Assert.Equal(Path.Combine(output, "report.md"), json.RootElement.GetProperty("reports")[0].GetString());
+        // The progress went to stderr.
+        Assert.Contains("caching: computed", result.Stderr, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -23,6 +23,28 @@ public sealed class TinyShopBuild
 
     private readonly SemaphoreSlim _gate = new(1, 1);
     private string? _dll;
+    private readonly Lazy<Task<CachingRun>> _cachingRun;
+
+    public TinyShopBuild() => _cachingRun = new(RunCachingAsync);
+
+    /// <summary>
+    /// One `perflab run caching --profile smoke --repeat 3` with the trace on, --json and --junit, read by two tests:
+    /// AppRunTests (the runs, counters, trace and report) and CiOutputRunTests (the JSON summary on stdout). One run
+    /// of TinyShop instead of two; each test still asserts all it did. Its folders go with the test caches.
+    /// </summary>
+    internal Task<CachingRun> CachingRunAsync() => _cachingRun.Value;
+
+    private async Task<CachingRun> RunCachingAsync()
+    {
+        await DllAsync();
+        // A folder of the test caches (removed when the test host exits) with the run's own output folder inside it.
+        var folder = TestCaches.NewFolder();
+        var output = Path.Combine(folder, "out");
+        var junit = Path.Combine(folder, "junit.xml");
+        var result = await PerfLabProcess.RunAsync(Environment, "run", "--experiments", Experiments, "caching", "--profile", "smoke",
+            "--repeat", "3", "--trace", "true", "--out", output, "--json", "--junit", junit);
+        return new CachingRun(result, output);
+    }
 
     /// <summary>
     /// TinyShop published into this cache, exactly where `perflab run` looks (apps/ under PERFLAB_CACHE_DIR): tests call
@@ -42,6 +64,9 @@ public sealed class TinyShopBuild
         }
     }
 }
+
+/// <summary>The shared caching run: what the CLI printed and the folder it wrote.</summary>
+internal sealed record CachingRun(CliResult Result, string Output);
 
 /// <summary>The tests that share one TinyShop build run one after the other, in one cache.</summary>
 [CollectionDefinition(TinyShopBuild.Collection)]
