@@ -54,12 +54,13 @@ internal static class InvocationsRun
         for (var k = 1; k <= count && stopped is null; k++)
         {
             var left = budget - (DateTimeOffset.Now - Invocation.StartedAt);
-            var fitting = InvocationShares.Fitting(left, [.. done.Select(d => d.Record.FinishedAt - d.Record.StartedAt)], count - k + 1);
+            var took = done.Select(d => d.Record.FinishedAt - d.Record.StartedAt).ToList();
+            var fitting = InvocationShares.Fitting(left, took, count - k + 1);
             if (fitting < count - k + 1)
             {
                 fewer = $"{k - 1 + fitting} of the {ask.Count} invocations asked for: the {k - 1} finished took "
-                    + $"{InvocationShares.Minutes(done.Select(d => d.Record.FinishedAt - d.Record.StartedAt).Max())} at most, "
-                    + $"longer than their share, and the {InvocationShares.Minutes(left)} left held {fitting} more at that pace";
+                    + $"{RunOpening.Said(took.Max())} at most, longer than their share, and the {RunOpening.Said(left)} left held "
+                    + $"{fitting} more at that pace";
                 Console.WriteLine($"invocations: {fewer}");
                 count = k - 1 + fitting;
                 if (fitting == 0)

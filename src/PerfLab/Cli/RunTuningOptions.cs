@@ -25,7 +25,9 @@ internal static class RunTuningOptions
         CustomParser = r => OptionChecks.Duration(r, "--budget", TimeSpan.FromSeconds(1), TimeSpan.FromDays(7), unitRequired: true),
     };
 
-    public static Option<int> Invocations() => new Option<int>("--invocations")
+    public const string InvocationsName = "--invocations";
+
+    public static Option<int> Invocations() => new Option<int>(InvocationsName)
     {
         Description = "Repeat the whole run as this many invocations, each a fresh perflab process with fresh SUTs in "
             + "<out>/invocation-K with an even share of --budget, and pool their changes: the 95 % interval then includes "

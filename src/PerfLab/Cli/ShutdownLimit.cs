@@ -17,7 +17,7 @@ public static class ShutdownLimit
 
     public static TimeSpan For(ParseResult parse) =>
         parse.CommandResult.Children.OfType<System.CommandLine.Parsing.OptionResult>()
-            .Any(o => o.Option.Name == "--invocations" && o.GetValueOrDefault<int>() > 1)
+            .Any(o => o.Option.Name == RunTuningOptions.InvocationsName && o.GetValueOrDefault<int>() > 1)
             ? OneProcess + Combining
             : OneProcess;
 }

@@ -19,12 +19,11 @@ public static class InvocationShares
     /// the minimum blocks, shortened as far as a run shortens them, with their starts, traces and preparing.</summary>
     public static void Check(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, int count, TimeSpan left)
     {
-        var traced = choices.Trace ?? choices.Profile != ProfileName.Smoke;
         var planned = selected.SelectMany(SweepDefinition.Points).Select(e =>
         {
             var profile = e.Profiles[choices.Profile];
             var minimum = (StoppingRule.For(profile, choices.Repeat, choices.Precision).MinBlocks, e.VariantsToRun(choices.Aa).Count);
-            return RunOpening.Minimum(e, profile, minimum, traced);
+            return RunOpening.Minimum(e, profile, minimum, choices.Traced);
         }).ToList();
         var share = left / count;
         var fit = BudgetFit.Plan(planned, share - Preparing);
@@ -34,8 +33,8 @@ public static class InvocationShares
         }
         var needed = TimeSpan.FromSeconds(fit.NeededSeconds) + Preparing;
         throw new PerfLabException(string.Create(CultureInfo.InvariantCulture,
-            $"--invocations {count} gives each invocation {Minutes(share)} of the budget, but each needs about "
-            + $"{Minutes(needed)} (its minimum blocks, shortened as far as they go, their starts and traces, and "
+            $"--invocations {count} gives each invocation {RunOpening.Said(share)} of the budget, but each needs about "
+            + $"{RunOpening.Said(needed)} (its minimum blocks, shortened as far as they go, their starts and traces, and "
             + $"{Preparing.TotalSeconds:0} s to prepare): raise --budget to {Math.Ceiling(needed.TotalMinutes * count):0}m "
             + $"or use fewer invocations"), ExitCode.Usage);
     }
@@ -55,6 +54,4 @@ public static class InvocationShares
         var pace = took.Average(t => t.TotalSeconds) * 0.9;
         return (int)Math.Clamp(Math.Floor(left.TotalSeconds / pace), 0, wanted);
     }
-
-    public static string Minutes(TimeSpan time) => string.Create(CultureInfo.InvariantCulture, $"{time.TotalMinutes:0.#} min");
 }

@@ -32,6 +32,9 @@ public sealed record LabRunChoices(ProfileName Profile)
     /// <summary>`--trace`: null: on, except the smoke profile.</summary>
     public bool? Trace { get; init; }
 
+    /// <summary>Whether the run traces its variants, as <see cref="Trace"/> and the profile decide.</summary>
+    public bool Traced => Trace ?? Profile != ProfileName.Smoke;
+
     public bool KeepTraces { get; init; }
 
     /// <summary>`--connection` and `--data-dir`: an external PostgreSQL, or where the managed one keeps its data.</summary>
@@ -72,7 +75,7 @@ public static class LabRun
         await using (database)
         {
             Directory.CreateDirectory(outDir);
-            var trace = choices.Trace ?? choices.Profile != ProfileName.Smoke;
+            var trace = choices.Traced;
             if (!placements.App.ObservedHere)
             {
                 console.WriteLine($"the app runs on {placements.App.HostName}: its counters, CPU, JIT tiering and traces are read " +

@@ -127,7 +127,8 @@ public static class RunOpening
             variants * start + once / Math.Max(1, blocks), known);
     }
 
-    private static string Said(TimeSpan time) => time.TotalSeconds < 120
+    /// <summary>A duration as the run's messages say it: seconds under two minutes, else minutes.</summary>
+    public static string Said(TimeSpan time) => time.TotalSeconds < 120
         ? string.Create(CultureInfo.InvariantCulture, $"{Math.Max(0, time.TotalSeconds):0} s")
         : string.Create(CultureInfo.InvariantCulture, $"{time.TotalMinutes:0.#} min");
 
