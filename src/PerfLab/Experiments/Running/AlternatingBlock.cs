@@ -24,7 +24,8 @@ public sealed record BlockParticipant(VariantDefinition Variant, RunIdentity Id,
 /// unmeasured re-warm. On this 2-core machine throughput swings by ±10 % over tens of seconds whatever runs (two
 /// identical SUTs measured one after the other differ as much as two variants); slots a few seconds long put every
 /// variant in the same swings, so the paired comparison cancels them (docs/benchmarks.md, "Alternating slots").
-/// The counters run for the whole block on every SUT; each variant keeps the samples of its own slots.
+/// The counters run for the whole block on every SUT; each variant keeps the samples of its own slots. While one
+/// variant is warmed up or measured, the others' SUTs are stopped (<see cref="IdleSuts"/>).
 /// </summary>
 public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDefinition profile, Action<string> message)
 {
@@ -135,16 +136,21 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
     private async Task WarmUpAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<LoadPlan> plans, List<TieringWatch> watches,
         LoadResult?[] warmups, CancellationToken ct)
     {
+        using var idle = new IdleSuts(participants.Select(p => p.Sut).ToList(), IdleSuts.StopByDefault);
         for (var i = 0; i < participants.Count && !ct.IsCancellationRequested; i++)
         {
+            idle.Serve(i);
             var watch = watches[i];
             watch.WarmingUp();
-            var plan = plans[i] with { Duration = WarmupTail, TargetSettled = () => watch.Settled };
-            warmups[i] = (await participants[i].Measurement.Load.SendAsync(plan, ct)).Merged;
+            var load = participants[i].Measurement.Load;
+            warmups[i] = TieredWarmup.Applies(profile, participants[i].Variant) && watch.Watching
+                ? await TieredWarmup.RunAsync(async pulse => (await load.SendAsync(pulse, ct)).Merged, plans[i], watch, profile.Warmup, ct)
+                : (await load.SendAsync(plans[i] with { Duration = WarmupTail, TargetSettled = () => watch.Settled }, ct)).Merged;
         }
+        var stopped = IdleSuts.StopByDefault ? ", the waiting SUTs stopped" : "";
         message(string.Create(System.Globalization.CultureInfo.InvariantCulture,
             $"warmed up {string.Join(", ", participants.Select((p, i) => $"{p.Variant.Name} {warmups[i]?.WarmupSeconds ?? 0:0} s"))}; " +
-            $"measuring {Slots} slots of {SlotLength.TotalSeconds:0.#} s each, taking turns"));
+            $"measuring {Slots} slots of {SlotLength.TotalSeconds:0.#} s each, taking turns{stopped}"));
     }
 
     /// <summary>The slots, in turns; <paramref name="measured"/> hears of each slot as it ends (its participant, its result).</summary>
@@ -152,6 +158,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         List<List<LoadResult>> slots,
         Action<int, LoadResult> measured, CancellationToken ct)
     {
+        using var idle = new IdleSuts(participants.Select(p => p.Sut).ToList(), IdleSuts.StopByDefault);
         for (var round = 0; round < Slots && !ct.IsCancellationRequested; round++)
         {
             foreach (var i in Turns(participants.Count, round))
@@ -160,6 +167,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
                 {
                     continue;
                 }
+                idle.Serve(i);
                 var plan = plans[i] with { Warmup = SlotWarmup, Duration = SlotLength, WarmupUntilSteady = false };
                 var slot = (await participants[i].Measurement.Load.SendAsync(plan, ct)).Merged;
                 slots[i].Add(slot);

@@ -16,6 +16,8 @@ public sealed class JitActivity(long watchedFromUnixMs)
     private readonly Lock _lock = new();
     private readonly SortedDictionary<long, (int First, int Promoted, int Osr)> _bySecond = [];
     private int _queued;
+    private long _compiled;
+    private bool _pulsed;
     private readonly long _watchedFromUnixMs = watchedFromUnixMs;
     private long _warmupFromUnixMs = watchedFromUnixMs;
     private long? _settledAtUnixMs;
@@ -37,6 +39,7 @@ public sealed class JitActivity(long watchedFromUnixMs)
         {
             var second = unixMs / 1000;
             var (first, promoted, osr) = _bySecond.GetValueOrDefault(second);
+            _compiled += tier is OptimizationTier.ReadyToRun or OptimizationTier.PreJIT ? 0 : 1;
             _bySecond[second] = tier switch
             {
                 OptimizationTier.OptimizedTier1OSR => (first, promoted, osr + 1),
@@ -82,6 +85,37 @@ public sealed class JitActivity(long watchedFromUnixMs)
     public bool Settled() => Settled(DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
 
     /// <summary>
+    /// Methods compiled so far (first compiles, promotions and OSR), and whether the background tier-1 worker stands
+    /// idle (it has not run yet, or it stopped: it stops once its queue is empty).
+    /// </summary>
+    public (long Compiled, bool Drained) Progress()
+    {
+        lock (_lock)
+        {
+            return (_compiled, _queued >= 0);
+        }
+    }
+
+    /// <summary>
+    /// Whether a warm-up pulse (<see cref="TieredWarmup"/>) left tiering settled (<see cref="TieringRule.IsPulseSettled"/>):
+    /// <paramref name="compiledBefore"/> methods before it, <paramref name="compiledAfter"/> after it and its pause; the
+    /// first time it does is kept.
+    /// </summary>
+    public bool PulseSettled(long compiledBefore, long compiledAfter, double pulseSeconds, long nowUnixMs)
+    {
+        lock (_lock)
+        {
+            _pulsed = true;
+            var settled = TieringRule.IsPulseSettled(compiledAfter - compiledBefore, pulseSeconds, compiledBefore, _queued);
+            if (settled)
+            {
+                _settledAtUnixMs ??= nowUnixMs;
+            }
+            return settled;
+        }
+    }
+
+    /// <summary>
     /// What the runtime compiled during the warm-up (from the watch's start to <paramref name="measuredFrom"/>) and per
     /// second inside the measured windows, with the whole series, for the run's record.
     /// </summary>
@@ -98,8 +132,7 @@ public sealed class JitActivity(long watchedFromUnixMs)
             double PerSecond(Func<JitSecond, int> f) => windowSeconds > 0 ? Math.Round(inWindows.Sum(f) / windowSeconds, 2) : 0;
             return new TieringRecord
             {
-                Rule = $"compiles/s <= max({TieringRule.FloorPerSecond}, {TieringRule.MaxSharePerSecond:P0} of compiled so far) "
-                    + $"for {TieringRule.QuietSeconds} s, tier-1 queue empty",
+                Rule = _pulsed ? TieringRule.PulseDescription : TieringRule.Description,
                 SettledAfterSeconds = _settledAtUnixMs is { } at ? Math.Round((at - _warmupFromUnixMs) / 1000.0, 1) : null,
                 WarmupFirstCompiles = warmup.Sum(s => s.FirstCompiles),
                 WarmupPromotions = warmup.Sum(s => s.Promotions),

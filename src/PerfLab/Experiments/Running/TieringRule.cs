@@ -1,3 +1,5 @@
+using System.Globalization;
+
 namespace PerfLab.Experiments.Running;
 
 /// <summary>
@@ -37,6 +39,24 @@ public static class TieringRule
 
     /// <summary>The most methods a second that still count as quiet after <paramref name="compiledBefore"/> methods.</summary>
     public static double Allowance(long compiledBefore) => Math.Max(FloorPerSecond, MaxSharePerSecond * compiledBefore);
+
+    /// <summary>The rule as a run's record states it.</summary>
+    public static readonly string Description = string.Create(CultureInfo.InvariantCulture,
+        $"compiles/s <= max({FloorPerSecond}, {MaxSharePerSecond:P0} of compiled so far) for {QuietSeconds} s, tier-1 queue empty");
+
+    /// <summary>The pulsed warm-up's rule (<see cref="TieredWarmup"/>) as a run's record states it.</summary>
+    public static readonly string PulseDescription = string.Create(CultureInfo.InvariantCulture,
+        $"load in pulses of {TieredWarmup.Pulse.TotalSeconds:0} s, each followed by a pause until the tier-1 queue is empty; " +
+        $"settled once a pulse and its pause compile at most max({FloorPerSecond}, {MaxSharePerSecond:P0} of compiled so far) " +
+        $"a second of the pulse");
+
+    /// <summary>
+    /// Whether a pulse of load and the pause after it left tiering settled: <paramref name="compiledInPulse"/> methods
+    /// compiled over both is within the rule's allowance for each second of the pulse, and the background tier-1 worker
+    /// stands idle with no more queued than one second's allowance (as <see cref="IsSettled"/> asks).
+    /// </summary>
+    public static bool IsPulseSettled(long compiledInPulse, double pulseSeconds, long compiledBefore, int queued) =>
+        queued >= 0 && queued <= Allowance(compiledBefore) && compiledInPulse <= Allowance(compiledBefore) * pulseSeconds;
 
     /// <param name="seconds">The whole seconds of the warm-up so far, oldest first,
     /// with no gap (a second without a compile is there with zeros).</param>

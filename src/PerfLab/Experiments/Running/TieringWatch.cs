@@ -41,6 +41,16 @@ public sealed class TieringWatch : IAsyncDisposable
     /// </summary>
     public bool Settled => _session is not null && _activity.Settled();
 
+    /// <summary>Whether the app's JIT events are read at all (the process may refuse the session).</summary>
+    public bool Watching => _session is not null;
+
+    /// <summary>Methods compiled so far, and whether the background tier-1 worker stands idle (its queue emptied).</summary>
+    public (long Compiled, bool Drained) Progress() => _activity.Progress();
+
+    /// <summary>Whether a warm-up pulse that began at <paramref name="compiledBefore"/> compiled methods left tiering settled.</summary>
+    public bool PulseSettled(long compiledBefore, double pulseSeconds) => _session is not null &&
+        _activity.PulseSettled(compiledBefore, _activity.Progress().Compiled, pulseSeconds, DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
+
     /// <summary>The run's tiering record; null when no JIT events were read.</summary>
     public TieringRecord? Summarize(DateTimeOffset measuredFrom, IReadOnlyList<(DateTimeOffset From, DateTimeOffset To)> windows) =>
         _session is null ? null : _activity.Summarize(measuredFrom, windows);

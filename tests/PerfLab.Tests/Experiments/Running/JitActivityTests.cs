@@ -72,4 +72,28 @@ public sealed class JitActivityTests
         Compile(jit, 7, 30, OptimizationTier.OptimizedTier1);
         Assert.True(jit.Settled(Start + 8600));                     // 30 <= 1 % of 4000
     }
+
+    [Fact]
+    public void PulseSettled_KnownPulses_CountsEveryCompileButReadyToRunAndKeepsTheFirstSettledTime()
+    {
+        var jit = new JitActivity(Start);
+        jit.WarmingUp(Start);
+        Compile(jit, 0, 9000, OptimizationTier.QuickJitted);
+        Compile(jit, 0, 500, OptimizationTier.ReadyToRun);          // precompiled: nothing compiled
+        Assert.Equal((9000L, true), jit.Progress());                 // the worker has not run yet
+
+        jit.OnBackground(-1);
+        Compile(jit, 2, 1500, OptimizationTier.OptimizedTier1Instrumented);
+        Assert.Equal((10_500L, false), jit.Progress());
+        Assert.False(jit.PulseSettled(9000, 10_500, pulseSeconds: 2, Start + 3000));   // 1,500 over 2 × 90
+
+        jit.OnBackground(0);
+        Compile(jit, 5, 180, OptimizationTier.OptimizedTier1);
+        Assert.True(jit.PulseSettled(10_500, 10_680, pulseSeconds: 2, Start + 6000));  // 180 within 2 × 105
+        Assert.True(jit.PulseSettled(10_680, 10_680, pulseSeconds: 2, Start + 9000));
+
+        var record = jit.Summarize(DateTimeOffset.FromUnixTimeMilliseconds(Start + 9000), []);
+        Assert.Equal(6.0, record.SettledAfterSeconds);
+        Assert.Equal(TieringRule.PulseDescription, record.Rule);
+    }
 }

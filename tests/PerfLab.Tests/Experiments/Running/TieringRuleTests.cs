@@ -34,4 +34,14 @@ public sealed class TieringRuleTests
         Assert.Equal(5, TieringRule.Allowance(100));
         Assert.Equal(120, TieringRule.Allowance(12_000), precision: 6);
     }
+
+    [Theory]
+    [InlineData(200, 10_000, 0, true)]     // 2 s of pulse at 1 % of 10,000 a second: 200 allowed
+    [InlineData(201, 10_000, 0, false)]
+    [InlineData(10, 0, 0, true)]           // the floor of 5 a second, over 2 s
+    [InlineData(11, 0, 0, false)]
+    [InlineData(0, 10_000, -1, false)]     // the worker still compiling when the pause ended
+    [InlineData(0, 10_000, 101, false)]    // it stopped with more queued than a second's allowance
+    public void IsPulseSettled_KnownPulse_HoldsOnlyUnderTheAllowanceWithTheWorkerIdle(long inPulse, long before, int queued, bool settled) =>
+        Assert.Equal(settled, TieringRule.IsPulseSettled(inPulse, pulseSeconds: 2, before, queued));
 }

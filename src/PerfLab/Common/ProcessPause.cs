@@ -1,0 +1,41 @@
+using System.Globalization;
+using System.Runtime.InteropServices;
+
+namespace PerfLab.Common;
+
+/// <summary>
+/// Stops and continues a process of this machine with SIGSTOP and SIGCONT: a stopped process is not scheduled at all
+/// (no thread runs: no background compilation, no timers, no garbage collection), and continues where it was.
+/// </summary>
+public static class ProcessPause
+{
+    private const int SigCont = 18;
+    private const int SigStop = 19;
+
+    /// <summary>Stops <paramref name="pid"/>; false when it cannot be (gone, another host's, or not ours to signal).</summary>
+    public static bool Stop(int pid) => pid > 0 && kill(pid, SigStop) == 0;
+
+    /// <summary>Continues <paramref name="pid"/> (harmless when it was not stopped); false when it is gone.</summary>
+    public static bool Continue(int pid) => pid > 0 && kill(pid, SigCont) == 0;
+
+    /// <summary>Whether the kernel shows <paramref name="pid"/> stopped by a signal (state T in /proc/&lt;pid&gt;/stat).</summary>
+    public static bool IsStopped(int pid)
+    {
+        try
+        {
+            var stat = File.ReadAllText(string.Create(CultureInfo.InvariantCulture, $"/proc/{pid}/stat"));
+            // The state follows the command's closing parenthesis (the command may itself hold parentheses).
+            var state = stat[(stat.LastIndexOf(')') + 2)..];
+            return state.StartsWith('T');
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentOutOfRangeException)
+        {
+            return false;
+        }
+    }
+
+#pragma warning disable SYSLIB1054 // DllImport keeps the project free of unsafe code; this marshals trivially.
+    [DllImport("libc", SetLastError = true)]
+    private static extern int kill(int pid, int signal);
+#pragma warning restore SYSLIB1054
+}

@@ -1,0 +1,61 @@
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
+using PerfLab.Load;
+using PerfLab.Sut;
+
+namespace PerfLab.Tests.Experiments.Running;
+
+/// <summary>The pulsed warm-up of a tiered runtime, on a real SUT with its real JIT events and the real load engine.</summary>
+public sealed class TieredWarmupTests
+{
+    [Fact]
+    public async Task RunAsync_TieredSut_SettlesInPulsesAndTheLoadAfterItPromotesLittle()
+    {
+        await using var sut = await SutProcess.StartAsync(SutLaunch.Default(connectionString: null) with
+        {
+            LogFile = Path.Combine(TestCaches.NewFolder(), "sut.log"),
+        });
+        using var budget = new CancellationTokenSource(TimeSpan.FromSeconds(120));
+        await using var watch = await TieringWatch.StartAsync(sut.Pid, budget.Token);
+        Assert.True(watch.Watching, "the SUT refused the JIT event session");
+        var plan = new LoadPlan([new ScenarioPlan("json", new ClosedModel(2), new RequestFeed(new Uri(sut.BaseAddress, "/info").ToString()))],
+            TimeSpan.FromSeconds(30), TimeSpan.FromSeconds(30), TimeSpan.FromSeconds(10)) { WarmupUntilSteady = true };
+        var pulses = new List<LoadPlan>();
+        var trail = new List<(long, bool)>();
+
+        var warmup = await TieredWarmup.RunAsync(async pulse =>
+        {
+            pulses.Add(pulse);
+            trail.Add(watch.Progress());
+            return await LoadEngine.RunAsync(pulse, ct: budget.Token);
+        }, plan, watch, TimeSpan.FromSeconds(60), budget.Token);
+
+        // Tiered PGO takes two promotions per hot method (instrumented, then tier 1), each after calls: never one pulse.
+        Assert.True(warmup.Settled, $"not settled after {pulses.Count} pulses, {warmup.WarmupSeconds:0.0} s: {string.Join(", ", trail)}");
+        Assert.InRange(pulses.Count, 2, 20);
+        Assert.All(pulses, p => Assert.Equal((TieredWarmup.Pulse, TimeSpan.Zero, false), (p.Duration, p.Warmup, p.WarmupUntilSteady)));
+        Assert.InRange(warmup.WarmupSeconds, pulses.Count * TieredWarmup.Pulse.TotalSeconds, 61);   // within the cap
+
+        // What the rule promised: the same load for two more seconds, then the worker idle, compiles within the allowance.
+        var before = watch.Progress().Compiled;
+        await LoadEngine.RunAsync(pulses[0], ct: budget.Token);
+        await Task.Delay(TimeSpan.FromSeconds(1), budget.Token);
+        var after = watch.Progress().Compiled;
+        Assert.True(after - before <= 2 * TieringRule.Allowance(before), $"{after - before} methods compiled after settling");
+    }
+
+    [Theory]
+    [InlineData(true, null, true)]
+    [InlineData(true, "0", false)]     // tiering off: the continuous warm-up and its rule
+    [InlineData(true, " 0 ", false)]
+    [InlineData(true, "1", true)]
+    [InlineData(false, null, false)]   // a fixed warm-up stays fixed
+    public void Applies_SteadyWarmupAndTieringOn_Only(bool steady, string? tieredCompilation, bool pulsed)
+    {
+        var profile = new ProfileDefinition(TimeSpan.FromSeconds(25), TimeSpan.FromSeconds(6), 3, 1) { WarmupUntilSteady = steady };
+        var env = tieredCompilation is null ? new Dictionary<string, string>()
+            : new Dictionary<string, string> { ["DOTNET_TieredCompilation"] = tieredCompilation };
+        Assert.Equal(pulsed, TieredWarmup.Applies(profile, new VariantDefinition { Name = "a", Env = env }));
+        Assert.Equal(pulsed, TieredWarmup.Applies(profile with { Env = env }, new VariantDefinition { Name = "a" }));
+    }
+}
