@@ -66,9 +66,20 @@ profile_preamble() {
   taskset -c "$CLIENT_CORE" wrk -t1 -c "$C" -d 5s "$BASE$EP" >/dev/null # the SUT's JIT, first
 }
 
-# Starts "$@" pinned to the generator's core in the background; PINNED_PID is its pid, 3 s later (its start-up done).
+# Waits (at most 30 s) for the first connection to the SUT, then SETTLE seconds (default 3). perflab connects only
+# after its priming, which takes seconds of start-up and JIT on one core (longer on a busy machine): a fixed time from
+# its start would measure its priming; counted from its first connection, 3 s is past its 2 s warm-up.
+wait_connected_settled() {
+  for _ in $(seq 1 300); do
+    [[ "$(ss -Htn state established "( dport = :$PORT )" | wc -l)" -gt 0 ]] && break
+    sleep 0.1
+  done
+  sleep "${SETTLE:-3}"
+}
+
+# Starts "$@" pinned to the generator's core in the background; PINNED_PID is its pid, once settled (above).
 start_pinned_settled() {
   taskset -c "$CLIENT_CORE" "$@" >/dev/null 2>&1 &
   PINNED_PID=$!
-  sleep 3
+  wait_connected_settled
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where a generator's CPU goes beyond its system calls: wrk and `perflab load` in turn against the SUT (pinned as in
-# throughput.sh), each sampled by `perf record` (cpu-clock, no call stacks) for SECONDS from its fourth second on.
+# throughput.sh), each sampled by `perf record` (cpu-clock, no call stacks) for SECONDS from 3 s after its first connection to the SUT on.
 # perflab runs with DOTNET_PerfMapEnabled=1 and DOTNET_EnableWriteXorExecute=0, so its JIT-compiled methods have names
 # (with W^X on, perf sees their code only as memfd:doublemapper). Prints per generator the share of its samples by
 # where they fell (the kernel; the generator's own code: wrk's binary, perflab's managed methods; the .NET runtime, its
@@ -12,7 +12,7 @@ source "$(dirname "$0")/common.sh"
 S="${1:-5}"; C="${2:-32}"; EP="${3:-/plaintext}"
 profile_preamble perf linux-perf
 
-# Runs "$@" pinned, samples it for S seconds from its fourth second; writes perf's report sorted by dso,symbol.
+# Runs "$@" pinned, samples it for S seconds once settled; writes perf's report sorted by dso,symbol.
 sample() {
   local out="$1"; shift
   start_pinned_settled "$@"

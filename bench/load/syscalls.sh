@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where a generator's CPU goes, in system calls: wrk and `perflab load` in turn against the SUT (pinned as in
-# throughput.sh), each for SECONDS + 4 s; after 3 s (perflab's warm-up and JIT done) `strace -c -f` attaches to
+# throughput.sh), each for SECONDS + 4 s; 3 s after its first connection to the SUT (perflab's priming and warm-up done) `strace -c -f` attaches to
 # every thread of it for SECONDS and counts its system calls. Requests in that window = the number of request writes
 # (wrk: write; perflab: sendto, or sendmsg on the runtime's sockets), one per request on a keep-alive connection.
 # strace stops the process at every call, which slows it several-fold and lets more events pile up per epoll_wait:
@@ -11,7 +11,7 @@ source "$(dirname "$0")/common.sh"
 S="${1:-3}"; C="${2:-32}"; EP="${3:-/plaintext}"
 profile_preamble strace strace
 
-# Runs "$@" pinned, counts its calls for S seconds from its third second; prints strace's table.
+# Runs "$@" pinned, counts its calls for S seconds once settled; prints strace's table.
 count_calls() {
   local out="$1"; shift
   start_pinned_settled "$@"

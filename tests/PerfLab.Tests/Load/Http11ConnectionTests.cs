@@ -153,4 +153,14 @@ public sealed class Http11ConnectionTests
             head.Append(Encoding.ASCII.GetString(buffer, 0, n));
         }
     }
+
+    [Theory]
+    [InlineData(5_000, 500)]   // the default --timeout: two looks a second (four before the 1 s cap)
+    [InlineData(30_000, 1_000)] // capped at 1 s
+    [InlineData(2_000, 200)]
+    [InlineData(50, 10)]        // at least 10 ms
+    public void WatchdogPeriod_KnownTimeouts_ATenthBetween10msAnd1s(int timeoutMs, int expectedMs)
+    {
+        Assert.Equal(TimeSpan.FromMilliseconds(expectedMs), Http11Connections.WatchdogPeriod(TimeSpan.FromMilliseconds(timeoutMs)));
+    }
 }

@@ -26,4 +26,21 @@ public sealed class SamplerTests
         Assert.Equal([10.0, 12.0], Sampler.LastSeconds([Timeline(1, 10, 12)], count: 3));
         Assert.Empty(Sampler.LastSeconds([Timeline(1), Timeline()], count: 3));
     }
+
+    [Theory]
+    [InlineData(250, 760)]    // 750 ms to the boundary, and the slack
+    [InlineData(999.4, 11)]   // 0.6 ms left: rounded up to 1 ms, never down to 0
+    [InlineData(0, 1010)]     // on a boundary: the next one
+    public void DelayPast_AtAKnownTime_EndsAtTheNextBoundaryPlusTheTimersSlack(double msIntoTheSecond, double expectedMs)
+    {
+        var second = DateTimeOffset.FromUnixTimeSeconds(1_800_000_000);
+        var now = second.AddTicks((long)(msIntoTheSecond * TimeSpan.TicksPerMillisecond));
+        var boundary = DateTimeOffset.FromUnixTimeSeconds(now.ToUnixTimeSeconds() + 1);
+
+        var delay = Sampler.DelayPast(boundary, now);
+
+        Assert.Equal(TimeSpan.FromMilliseconds(expectedMs), delay);
+        // A timer that ends up to the slack early still ends at or after the boundary: one wait a second, no polling.
+        Assert.True(now + delay - Sampler.TimerSlack >= boundary);
+    }
 }
