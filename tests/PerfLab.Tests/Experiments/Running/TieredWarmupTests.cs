@@ -49,12 +49,15 @@ public sealed class TieredWarmupTests
             return;
         }
 
-        // What the rule promised: the same load for two more seconds, then the worker idle, compiles within the allowance.
+        // What the rule promised: the same load for two more seconds, then a second for the worker, compiles within the
+        // rule's allowance a second over that stretch (the trickle of code called seldom goes on; the wave does not).
         var before = watch.Progress().Compiled;
+        var stretch = System.Diagnostics.Stopwatch.StartNew();
         await LoadEngine.RunAsync(pulses[0], ct: budget.Token);
         await Task.Delay(TimeSpan.FromSeconds(1), budget.Token);
         var after = watch.Progress().Compiled;
-        Assert.True(after - before <= 2 * TieringRule.Allowance(before), $"{after - before} methods compiled after settling; {seen}");
+        var allowed = TieringRule.Allowance(before) * stretch.Elapsed.TotalSeconds;
+        Assert.True(after - before <= allowed, $"{after - before} methods compiled after settling ({allowed:0} allowed); {seen}");
     }
 
     [Theory]
