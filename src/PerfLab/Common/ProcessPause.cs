@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Runtime.InteropServices;
 
 namespace PerfLab.Common;
 
@@ -13,10 +12,10 @@ public static class ProcessPause
     private const int SigStop = 19;
 
     /// <summary>Stops <paramref name="pid"/>; false when it cannot be (gone, another host's, or not ours to signal).</summary>
-    public static bool Stop(int pid) => pid > 0 && kill(pid, SigStop) == 0;
+    public static bool Stop(int pid) => ProcessTree.Signal(pid, SigStop);
 
     /// <summary>Continues <paramref name="pid"/> (harmless when it was not stopped); false when it is gone.</summary>
-    public static bool Continue(int pid) => pid > 0 && kill(pid, SigCont) == 0;
+    public static bool Continue(int pid) => ProcessTree.Signal(pid, SigCont);
 
     /// <summary>Whether the kernel shows <paramref name="pid"/> stopped by a signal (state T in /proc/&lt;pid&gt;/stat).</summary>
     public static bool IsStopped(int pid)
@@ -34,8 +33,4 @@ public static class ProcessPause
         }
     }
 
-#pragma warning disable SYSLIB1054 // DllImport keeps the project free of unsafe code; this marshals trivially.
-    [DllImport("libc", SetLastError = true)]
-    private static extern int kill(int pid, int signal);
-#pragma warning restore SYSLIB1054
 }

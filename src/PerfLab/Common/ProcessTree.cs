@@ -104,6 +104,9 @@ internal static class ProcessTree
         }
     }
 
+    /// <summary>Sends <paramref name="signal"/> to <paramref name="pid"/>; false when it cannot be (gone, or not ours to signal).</summary>
+    public static bool Signal(int pid, int signal) => pid > 0 && Kill(pid, signal) == 0;
+
 #pragma warning disable SYSLIB1054 // DllImport keeps the project free of unsafe code; kill(2) marshals trivially.
     [DllImport("libc", EntryPoint = "kill", SetLastError = true)]
     private static extern int Kill(int pid, int signal);

@@ -98,15 +98,15 @@ public sealed class JitActivity(long watchedFromUnixMs)
 
     /// <summary>
     /// Whether a warm-up pulse (<see cref="TieredWarmup"/>) left tiering settled (<see cref="TieringRule.IsPulseSettled"/>):
-    /// <paramref name="compiledBefore"/> methods before it, <paramref name="compiledAfter"/> after it and its pause; the
-    /// first time it does is kept.
+    /// <paramref name="compiledBefore"/> methods before it, all compiled since counted in it and its pause; the first time
+    /// it does is kept.
     /// </summary>
-    public bool PulseSettled(long compiledBefore, long compiledAfter, double pulseSeconds, long nowUnixMs)
+    public bool PulseSettled(long compiledBefore, double pulseSeconds, long nowUnixMs)
     {
         lock (_lock)
         {
             _pulsed = true;
-            var settled = TieringRule.IsPulseSettled(compiledAfter - compiledBefore, pulseSeconds, compiledBefore, _queued);
+            var settled = TieringRule.IsPulseSettled(_compiled - compiledBefore, pulseSeconds, compiledBefore, _queued);
             if (settled)
             {
                 _settledAtUnixMs ??= nowUnixMs;

@@ -49,7 +49,7 @@ public sealed class TieringWatch : IAsyncDisposable
 
     /// <summary>Whether a warm-up pulse that began at <paramref name="compiledBefore"/> compiled methods left tiering settled.</summary>
     public bool PulseSettled(long compiledBefore, double pulseSeconds) => _session is not null &&
-        _activity.PulseSettled(compiledBefore, _activity.Progress().Compiled, pulseSeconds, DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
+        _activity.PulseSettled(compiledBefore, pulseSeconds, DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
 
     /// <summary>The run's tiering record; null when no JIT events were read.</summary>
     public TieringRecord? Summarize(DateTimeOffset measuredFrom, IReadOnlyList<(DateTimeOffset From, DateTimeOffset To)> windows) =>

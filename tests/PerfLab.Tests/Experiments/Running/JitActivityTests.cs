@@ -85,12 +85,12 @@ public sealed class JitActivityTests
         jit.OnBackground(-1);
         Compile(jit, 2, 1500, OptimizationTier.OptimizedTier1Instrumented);
         Assert.Equal((10_500L, false), jit.Progress());
-        Assert.False(jit.PulseSettled(9000, 10_500, pulseSeconds: 2, Start + 3000));   // 1,500 over 2 × 90
+        Assert.False(jit.PulseSettled(9000, pulseSeconds: 2, Start + 3000));   // 1,500 over 2 × 90
 
         jit.OnBackground(0);
         Compile(jit, 5, 180, OptimizationTier.OptimizedTier1);
-        Assert.True(jit.PulseSettled(10_500, 10_680, pulseSeconds: 2, Start + 6000));  // 180 within 2 × 105
-        Assert.True(jit.PulseSettled(10_680, 10_680, pulseSeconds: 2, Start + 9000));
+        Assert.True(jit.PulseSettled(10_500, pulseSeconds: 2, Start + 6000));  // 180 within 2 × 105
+        Assert.True(jit.PulseSettled(10_680, pulseSeconds: 2, Start + 9000));   // nothing since
 
         var record = jit.Summarize(DateTimeOffset.FromUnixTimeMilliseconds(Start + 9000), []);
         Assert.Equal(6.0, record.SettledAfterSeconds);

@@ -23,17 +23,17 @@ public sealed class TieredWarmupTests
         var plan = new LoadPlan([new ScenarioPlan("json", new ClosedModel(2), new RequestFeed(new Uri(sut.BaseAddress, "/info").ToString()))],
             TimeSpan.FromSeconds(30), TimeSpan.FromSeconds(30), TimeSpan.FromSeconds(10)) { WarmupUntilSteady = true };
         var pulses = new List<LoadPlan>();
-        var trail = new List<(long, bool)>();
+        var trail = new List<long>();
 
         var warmup = await TieredWarmup.RunAsync(async pulse =>
         {
             pulses.Add(pulse);
-            trail.Add(watch.Progress());
+            trail.Add(watch.Progress().Compiled);
             return await LoadEngine.RunAsync(pulse, ct: budget.Token);
         }, plan, watch, Cap, budget.Token);
 
         // Tiered PGO takes two promotions per hot method (instrumented, then tier 1), each after calls: never one pulse.
-        var compiled = trail.Select(t => t.Item1).Append(watch.Progress().Compiled).ToList();
+        var compiled = trail.Append(watch.Progress().Compiled).ToList();
         var perPulse = compiled.Zip(compiled.Skip(1), (a, b) => b - a).ToList();
         var seen = $"{pulses.Count} pulses, {warmup.WarmupSeconds:0.0} s, compiled per pulse {string.Join(" ", perPulse)}";
         Assert.InRange(pulses.Count, 2, 30);
