@@ -63,14 +63,19 @@ public static class BlockingCalls
         return All.FirstOrDefault(c => c.Matches(name));
     }
 
-    /// <summary>Index (root first) of the outermost blocking-call frame, or -1.</summary>
+    /// <summary>
+    /// Index (root first) of the outermost blocking-call frame, or -1. A wait inside a lock's slow path (Lock.TryEnterSlow
+    /// blocking on its event, as Task.Delay's timer lock does under load) is that lock's contention, which the contention
+    /// events measure: no blocking call.
+    /// </summary>
     public static int Outermost(IReadOnlyList<string> rootToLeaf)
     {
+        var lockSlowPath = FrameNames.OutermostLockSpin(rootToLeaf);
         for (var i = 0; i < rootToLeaf.Count; i++)
         {
             if (Of(rootToLeaf[i]) is not null)
             {
-                return i;
+                return lockSlowPath >= 0 && lockSlowPath < i ? -1 : i;
             }
         }
         return -1;

@@ -67,6 +67,33 @@ public sealed class FrameNamesTests
         Assert.Null(FrameNames.BlockingWait("System.Private.CoreLib!System.Threading.Tasks.Task.Delay"));
     }
 
+    // Seen in CI: Task.Delay's timer lock contended under load blocks in the lock's slow path on a WaitHandle. That is
+    // the lock's contention (its events count it), not a blocking call of the app's.
+    [Fact]
+    public void OutermostBlockingWait_WaitInsideALocksSlowPath_NotABlockingCall()
+    {
+        string[] stack =
+        [
+            "System.Private.CoreLib!System.Threading.ThreadPoolWorkQueue.Dispatch",
+            "PerfLab.Sut!PerfLab.Sut.Delays.DelaysApi+<>c+<<MapDelays>b__1_1>d.MoveNext()",
+            "System.Private.CoreLib!System.Threading.Tasks.Task.Delay",
+            "System.Private.CoreLib!System.Threading.Tasks.Task+DelayPromise..ctor",
+            "System.Private.CoreLib!System.Threading.Lock.EnterAndGetCurrentThreadId",
+            "System.Private.CoreLib!System.Threading.Lock.TryEnterSlow",
+            "System.Private.CoreLib!System.Threading.WaitHandle.WaitOneNoCheck",
+        ];
+        string[] waitUnderTaskWait =
+        [
+            "PerfLab.Sut!PerfLab.Sut.Data.Orders.Count",
+            "System.Private.CoreLib!System.Threading.Tasks.Task.Wait",
+            "System.Private.CoreLib!System.Threading.ManualResetEventSlim.Wait",
+            "System.Private.CoreLib!System.Threading.Monitor.Enter_Slowpath",
+        ];
+
+        Assert.Equal(-1, FrameNames.OutermostBlockingWait(stack));
+        Assert.Equal(1, FrameNames.OutermostBlockingWait(waitUnderTaskWait));
+    }
+
     [Theory]
     [InlineData("System.Net.Sockets!System.Net.Sockets.SocketAsyncContext.ReceiveFrom", "synchronous socket I/O")]
     [InlineData("System.Net.Sockets!System.Net.Sockets.SocketAsyncContext.SendTo", "synchronous socket I/O")]
