@@ -15,13 +15,13 @@ internal sealed class GeneratorMeter
 {
     private readonly long _cpuAtStart;
     private readonly long _allocatedAtStart;
-    private readonly Dictionary<int, long> _eventTicksAtStart;
+    private readonly Dictionary<int, long> _eventNsAtStart;
 
     private GeneratorMeter()
     {
         _cpuAtStart = ProcessCpuNanoseconds();
         _allocatedAtStart = GC.GetTotalAllocatedBytes();
-        _eventTicksAtStart = SocketEventThreads.CpuTicks();
+        _eventNsAtStart = SocketEventThreads.CpuNanoseconds();
     }
 
     public static GeneratorMeter Start() => new();
@@ -42,7 +42,7 @@ internal sealed class GeneratorMeter
         var cpuSeconds = (ProcessCpuNanoseconds() - _cpuAtStart) / 1e9;
         var allocated = GC.GetTotalAllocatedBytes() - _allocatedAtStart;
         var wallSeconds = Stopwatch.GetElapsedTime(measureStart, ended).TotalSeconds;
-        var eventThreadBusy = SocketEventThreads.BusiestShare(_eventTicksAtStart, SocketEventThreads.CpuTicks(), wallSeconds);
+        var eventThreadBusy = SocketEventThreads.BusiestShare(_eventNsAtStart, SocketEventThreads.CpuNanoseconds(), wallSeconds);
         var cores = Environment.ProcessorCount;
         var coresUsed = wallSeconds > 0 ? cpuSeconds / wallSeconds : 0;
         return new GeneratorUsage(cpuSeconds, wallSeconds, coresUsed, cores,

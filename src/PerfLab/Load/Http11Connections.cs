@@ -4,8 +4,8 @@ using System.Net;
 namespace PerfLab.Load;
 
 /// <summary>
-/// A scenario's HTTP/1.1 connections, one per user, and the one timer that aborts their requests once they are older
-/// than the timeout; the scenario's stop signal aborts them all.
+/// A scenario's HTTP/1.1 connections, one per user, and the one watchdog that aborts their requests once they are older
+/// than the timeout, on the generator's event loop (<see cref="Pacer.OnLoop"/>); the scenario's stop signal aborts them all.
 /// </summary>
 internal sealed class Http11Connections : IDisposable
 {
@@ -14,7 +14,7 @@ internal sealed class Http11Connections : IDisposable
     private readonly bool _keepBody;
     private readonly CancellationToken _stop;
     private readonly List<Http11Connection> _connections = [];
-    private readonly Timer _watchdog;
+    private readonly CancellationTokenSource _watchdogStop;
 
     public Http11Connections(Uri target, TimeSpan timeout, bool keepBody, CancellationToken stop)
     {
@@ -22,15 +22,16 @@ internal sealed class Http11Connections : IDisposable
         _timeout = timeout;
         _keepBody = keepBody;
         _stop = stop;
-        var period = WatchdogPeriod(timeout);
-        _watchdog = new Timer(_ => AbortLateRequests(), null, period, period);
+        _watchdogStop = CancellationTokenSource.CreateLinkedTokenSource(stop);
+        _ = WatchAsync(WatchdogPeriod(timeout), _watchdogStop.Token);
         stop.Register(AbortAllRequests);
     }
 
     /// <summary>
     /// How often the watchdog looks for late requests: a tenth of the timeout (a request is aborted at most 10 % past
     /// it), between 10 ms and 1 s. Each look wakes the timer thread and a pool thread; at 4 a second (the earlier 250 ms
-    /// cap) that was a share of the CPU per request on a pinned generator at a few thousand requests a second.
+    /// cap) that was a share of the CPU per request on a pinned generator at a few thousand requests a second; on the
+    /// event loop a look is one more timer of the loop's.
     /// </summary>
     internal static TimeSpan WatchdogPeriod(TimeSpan timeout) =>
         TimeSpan.FromMilliseconds(Math.Clamp(timeout.TotalMilliseconds / 10, 10, 1000));
@@ -47,6 +48,18 @@ internal sealed class Http11Connections : IDisposable
             _connections.Add(connection);
         }
         return connection;
+    }
+
+    private async Task WatchAsync(TimeSpan period, CancellationToken stop)
+    {
+        using var pacer = Pacer.OnLoop(stop);
+        var step = (long)(period.TotalSeconds * Stopwatch.Frequency);
+        var next = Stopwatch.GetTimestamp() + step;
+        while (await pacer.UntilAsync(next).ConfigureAwait(false))
+        {
+            AbortLateRequests();
+            next = Math.Max(next + step, Stopwatch.GetTimestamp());
+        }
     }
 
     private void AbortLateRequests()
@@ -74,7 +87,8 @@ internal sealed class Http11Connections : IDisposable
 
     public void Dispose()
     {
-        _watchdog.Dispose();
+        _watchdogStop.Cancel();
+        _watchdogStop.Dispose();
         lock (_connections)
         {
             foreach (var connection in _connections)

@@ -24,6 +24,13 @@ internal sealed class Pacer : IDisposable
     public static Pacer For(Http11Connection? connection, CancellationToken stop) =>
         new(connection?.Loop?.Timers.NewTimer(stop), stop);
 
+    /// <summary>
+    /// A pacer on the generator's first event loop, for the engine's own once-a-second work (the sampler, the
+    /// watchdog): it then runs on the loop's thread, as wrk's timers do, and the runtime's timer thread, its thread
+    /// pool and their tier-1 compiles stay idle during the measured window. Without a loop: Task.Delay.
+    /// </summary>
+    public static Pacer OnLoop(CancellationToken stop) => new(EpollLoop.First?.Timers.NewTimer(stop), stop);
+
     /// <summary>True at <paramref name="due"/> (a Stopwatch timestamp) or later; false once the run is stopping.</summary>
     public ValueTask<bool> UntilAsync(long due)
     {

@@ -55,50 +55,78 @@ internal sealed class Sampler
         return [.. Enumerable.Range(first, take).Select(i => timelines.Sum(t => t[i].RequestsPerSecond))];
     }
 
-    /// <summary>Samples until <paramref name="done"/> completes; returns why the target was declared dead, if it was.</summary>
+    /// <summary>
+    /// Samples until <paramref name="done"/> completes; returns why the target was declared dead, if it was. It waits on
+    /// the generator's event loop (<see cref="Pacer.OnLoop"/>), so each sample is taken on the loop's thread, as wrk's
+    /// timers run on its own; what the progress does with a sample (a console line, an interval log sent over SSH) runs
+    /// on the thread pool, one sample after the other, and so does stopping a dead run.
+    /// </summary>
     public async Task<string?> RunAsync(Task done, CancellationTokenSource runStop)
     {
+        // Not disposed: done's continuation may cancel it after the loop below has ended.
+        var finished = new CancellationTokenSource();
+        _ = done.ContinueWith(static (_, s) => ((CancellationTokenSource)s!).Cancel(), finished, CancellationToken.None,
+            TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        using var pacer = Pacer.OnLoop(finished.Token);
         string? died = null;
+        var reported = Task.CompletedTask;
         while (!done.IsCompleted)
         {
             var now = DateTimeOffset.UtcNow;
             var boundary = DateTimeOffset.FromUnixTimeSeconds(now.ToUnixTimeSeconds() + 1);
-            if (await Task.WhenAny(done, Task.Delay(DelayPast(boundary, now))).ConfigureAwait(false) == done)
+            if (!await pacer.UntilAsync(Due(DelayPast(boundary, now))).ConfigureAwait(false))
             {
                 break;
             }
             while (DateTimeOffset.UtcNow is var late && late < boundary)
             {
-                await Task.Delay(DelayPast(boundary, late)).ConfigureAwait(false); // the timer ended more than TimerSlack early
+                // The precise clock and the UTC clock disagree by more than the slack: wait the rest.
+                if (!await pacer.UntilAsync(Due(DelayPast(boundary, late))).ConfigureAwait(false))
+                {
+                    break;
+                }
             }
-            var deadNow = Sample(report: true);
+            var (deadNow, progress) = Take();
+            if (_progress is { } sink)
+            {
+                reported = reported.ContinueWith(static (_, s) => ((Action)s!)(), () => sink.Report(progress),
+                    CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
+            }
             if (died is null && deadNow is not null)
             {
                 died = deadNow;
-                runStop.Cancel();
+                _ = Task.Run(runStop.Cancel);
             }
         }
+        await reported.ConfigureAwait(false);
         return died;
     }
 
-    /// <summary>
-    /// How long the runtime's timers may end before their time: they run on the coarse tick count (4 ms steps at HZ=250,
-    /// 10 ms at HZ=100), so a wait of exactly the time left woke the sampler before the boundary, and it then polled in
-    /// 1 ms waits; each wait is a wake-up of the timer thread and of a pool thread, 10-20 a second in all, which on a
-    /// pinned generator at the ~2,500 requests a second of a JSON endpoint weighed on its CPU per request.
-    /// </summary>
-    internal static readonly TimeSpan TimerSlack = TimeSpan.FromMilliseconds(10);
+    private static long Due(TimeSpan delay) => Stopwatch.GetTimestamp() + (long)Math.Ceiling(delay.TotalSeconds * Stopwatch.Frequency);
 
     /// <summary>
-    /// The wait that ends at or after <paramref name="boundary"/> even when the timer ends <see cref="TimerSlack"/>
-    /// early: one wake-up a second. The sample lands up to about 15 ms after the boundary; each interval's length is
-    /// the measured time between its samples, and its label the second it started in, so neither moves.
+    /// How far apart the UTC clock the intervals are labelled by and the precise clock the waits end on may read. The
+    /// pacer's waits never end before their time (the loop's timers are precise; its Task.Delay fallback checks the
+    /// precise clock and waits again), so the wait is the time to the boundary, rounded up to a millisecond, plus this.
+    /// </summary>
+    internal static readonly TimeSpan ClockSlack = TimeSpan.FromMilliseconds(1);
+
+    /// <summary>
+    /// The wait that ends at or after <paramref name="boundary"/>: one wake-up a second, no polling. The sample lands
+    /// about a millisecond after the boundary; each interval's length is the measured time between its samples, and
+    /// its label the second it started in.
     /// </summary>
     internal static TimeSpan DelayPast(DateTimeOffset boundary, DateTimeOffset now) =>
-        TimeSpan.FromMilliseconds(Math.Ceiling((boundary - now).TotalMilliseconds)) + TimerSlack;
+        TimeSpan.FromMilliseconds(Math.Ceiling((boundary - now).TotalMilliseconds)) + ClockSlack;
 
-    /// <summary>Closes the current interval. Returns a reason when a scenario saw only connection errors in it.</summary>
-    public string? Sample(bool report = false)
+    /// <summary>
+    /// Closes the current interval, unreported (the run's last). Returns a reason when a scenario saw only connection
+    /// errors in it.
+    /// </summary>
+    public string? Sample() => Take().Died;
+
+    /// <summary>Closes the current interval: the reason when a scenario saw only connection errors in it, and its progress.</summary>
+    private (string? Died, LoadProgress Progress) Take()
     {
         var now = DateTimeOffset.UtcNow;
         var seconds = (now - _previousAt).TotalSeconds;
@@ -135,14 +163,10 @@ internal sealed class Sampler
         }
         var intervalStart = _previousAt;
         _previousAt = now;
-        if (report)
+        return (died, new LoadProgress(Stopwatch.GetElapsedTime(_started), _total, _runs.Any(r => !r.Measuring), progress)
         {
-            _progress?.Report(new LoadProgress(Stopwatch.GetElapsedTime(_started), _total, _runs.Any(r => !r.Measuring), progress)
-            {
-                IntervalStartUtc = intervalStart,
-                IntervalEndUtc = now,
-            });
-        }
-        return died;
+            IntervalStartUtc = intervalStart,
+            IntervalEndUtc = now,
+        });
     }
 }

@@ -6,20 +6,42 @@ namespace PerfLab.Load;
 
 /// <summary>
 /// CPU time of the generator's socket event threads (its own loops', "perflab sockets", or the runtime's, ".NET
-/// Sockets"), read from /proc/self/task on Linux. Those threads run the generator's whole request loop, so one of
-/// them busy all the time limits the generator even when the process as a whole uses less than its cores.
+/// Sockets"). Those threads run the generator's whole request loop, so one of them busy all the time limits the
+/// generator even when the process as a whole uses less than its cores. The lab's loops are read from their thread
+/// CPU clocks (nanoseconds, no file read: the window's edges once read every thread's /proc files, enough calls
+/// to have the runtime compile the file-reading code again at tier 1 inside the window); the runtime's from
+/// /proc/self/task, on Linux.
 /// </summary>
 internal static class SocketEventThreads
 {
     private const string RuntimeThreadName = ".NET Sockets";
 
-    /// <summary>User + system ticks per event thread id; empty where /proc is not available.</summary>
-    public static Dictionary<int, long> CpuTicks()
+    /// <summary>CPU nanoseconds per event thread id; empty where neither the loops' clocks nor /proc can be read.</summary>
+    public static Dictionary<int, long> CpuNanoseconds()
     {
-        var ticks = new Dictionary<int, long>();
+        var loops = EpollLoop.ThreadIds;
+        if (loops.Count == 0)
+        {
+            return FromProc();
+        }
+        var times = new Dictionary<int, long>();
+        foreach (var tid in loops)
+        {
+            if (CpuClock.ThreadNanoseconds(tid) is { } ns)
+            {
+                times[tid] = ns;
+            }
+        }
+        return times;
+    }
+
+    /// <summary>CPU nanoseconds (in 10 ms ticks) per thread named as an event thread, from /proc/self/task.</summary>
+    internal static Dictionary<int, long> FromProc()
+    {
+        var times = new Dictionary<int, long>();
         if (!OperatingSystem.IsLinux())
         {
-            return ticks;
+            return times;
         }
         try
         {
@@ -30,14 +52,15 @@ internal static class SocketEventThreads
                 {
                     continue;
                 }
-                ticks[int.Parse(Path.GetFileName(task), CultureInfo.InvariantCulture)] = ProcStat.Read(Path.Combine(task, "stat")).CpuTicks;
+                var ticks = ProcStat.Read(Path.Combine(task, "stat")).CpuTicks;
+                times[int.Parse(Path.GetFileName(task), CultureInfo.InvariantCulture)] = (long)(ticks * (1e9 / ProcStat.TicksPerSecond));
             }
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or FormatException)
         {
             // A thread ended while being read, or /proc is unusual: the figure is then a lower bound.
         }
-        return ticks;
+        return times;
     }
 
     /// <summary>The busiest event thread's share of <paramref name="wallSeconds"/> between two readings (0..1).</summary>
@@ -48,10 +71,10 @@ internal static class SocketEventThreads
             return 0;
         }
         long busiest = 0;
-        foreach (var (tid, ticks) in after)
+        foreach (var (tid, ns) in after)
         {
-            busiest = Math.Max(busiest, ticks - before.GetValueOrDefault(tid));
+            busiest = Math.Max(busiest, ns - before.GetValueOrDefault(tid));
         }
-        return Math.Min(1, busiest / ProcStat.TicksPerSecond / wallSeconds);
+        return Math.Min(1, busiest / 1e9 / wallSeconds);
     }
 }

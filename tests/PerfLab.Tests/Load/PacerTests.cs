@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Net;
 using PerfLab.Load;
+using PerfLab.Load.Sockets;
 
 namespace PerfLab.Tests.Load;
 
@@ -57,6 +58,26 @@ public sealed class PacerTests
         {
             pacer.Dispose();
         }
+    }
+
+    // A wait further away than EpollLoop.FarTicks is the loop's timerfd, not its wait's timeout: it must end at its
+    // time all the same (a timerfd not armed would leave the loop asleep, and this wait to the 30 s guard).
+    [Theory]
+    [InlineData(100)]
+    [InlineData(300)]
+    public async Task UntilAsync_FarWaitOnTheLoop_EndsAtItsTimeNotLater(int offsetMs)
+    {
+        using var stop = new CancellationTokenSource();
+        using var connection = Connection("loop", stop.Token);
+        using var pacer = Pacer.For(connection, stop.Token);
+        Assert.True(offsetMs * Ms > EpollLoop.FarTicks);
+
+        var due = Stopwatch.GetTimestamp() + (offsetMs * Ms);
+        Assert.True(await pacer.UntilAsync(due).AsTask().WaitAsync(TimeSpan.FromSeconds(30)));
+        var late = (Stopwatch.GetTimestamp() - due) / (double)Ms;
+
+        Assert.True(late >= 0, $"ended {-late:0.000} ms early");
+        Assert.True(late < 250, $"ended {late:0.0} ms late: the timerfd did not wake the loop at its time");
     }
 
     [Theory]

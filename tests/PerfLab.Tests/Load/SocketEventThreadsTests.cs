@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using PerfLab.Common;
 using PerfLab.Load;
 
 namespace PerfLab.Tests.Load;
@@ -7,7 +8,7 @@ namespace PerfLab.Tests.Load;
 public sealed class SocketEventThreadsTests
 {
     [Fact]
-    public void BusiestShare_AThreadNamedLikeTheEventThreadBurnsAKnownCpuTime_ReadsThatTime()
+    public void BusiestShare_FromProc_AThreadNamedLikeTheEventThreadBurnsAKnownCpuTime_ReadsThatTime()
     {
         // A stand-in with the runtime's event thread name that burns 0.6 s of its own CPU time (however long that takes
         // on a busy machine), then idles while the window stays open.
@@ -28,18 +29,56 @@ public sealed class SocketEventThreadsTests
         spinner.Start();
         Thread.Sleep(100);
 
-        var before = SocketEventThreads.CpuTicks();
+        var before = SocketEventThreads.FromProc();
         var wall = Stopwatch.StartNew();
         go.Set();
         done.Wait();
         Thread.Sleep(300);
         var seconds = wall.Elapsed.TotalSeconds;
-        var share = SocketEventThreads.BusiestShare(before, SocketEventThreads.CpuTicks(), seconds);
+        var share = SocketEventThreads.BusiestShare(before, SocketEventThreads.FromProc(), seconds);
         exit.Set();
 
         Assert.True(before.Count >= 1, "the named thread was not found in /proc/self/task");
         Assert.InRange(share * seconds, 0.58, 0.7); // 0.6 s burnt, read in 10 ms ticks
         Assert.InRange(share, 0.01, 0.67);          // and at least 0.3 s of the window idle
+    }
+
+    // The lab's loops are read from their thread CPU clocks, by kernel thread id: a thread that burns 0.3 s of its own
+    // CPU reads 0.3 s there, to the nanosecond rather than in ticks.
+    [Fact]
+    public void ThreadNanoseconds_AThreadBurnsAKnownCpuTime_ReadsThatTime()
+    {
+        using var done = new ManualResetEventSlim();
+        using var exit = new ManualResetEventSlim();
+        var tid = 0;
+        long burnt = 0;
+        using var ready = new ManualResetEventSlim();
+        var spinner = new Thread(() =>
+        {
+            tid = CpuClock.CurrentThreadId();
+            ready.Set();
+            done.Wait();
+            var start = CpuClock.CurrentThreadNanoseconds();
+            while ((burnt = CpuClock.CurrentThreadNanoseconds() - start) < 300_000_000)
+            {
+                Thread.SpinWait(1000);
+            }
+            exit.Set();
+        }) { IsBackground = true };
+        spinner.Start();
+        Assert.True(ready.Wait(TimeSpan.FromSeconds(30)));
+
+        var before = CpuClock.ThreadNanoseconds(tid);
+        done.Set();
+        Assert.True(exit.Wait(TimeSpan.FromSeconds(60)), "the spinner did not burn 0.3 s of CPU within 60 s");
+        var after = CpuClock.ThreadNanoseconds(tid);
+        spinner.Join();
+
+        Assert.True(tid > 0 && tid != Environment.ProcessId);
+        Assert.NotNull(before);
+        // The spinner's own reading of its burn, and the little it ran before and after it (under 50 ms).
+        Assert.InRange(after!.Value - before.Value, burnt, burnt + 50_000_000);
+        Assert.InRange(burnt, 300_000_000, 400_000_000);
     }
 
     private static long OwnTicks()

@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using System.Diagnostics;
 using System.Net.Sockets;
 using System.Runtime.InteropServices;
+using PerfLab.Common;
 
 namespace PerfLab.Load.Sockets;
 
@@ -15,6 +16,9 @@ namespace PerfLab.Load.Sockets;
 /// kernel between runs), as the runtime's socket engine does. Each loop also keeps its users' paced sends
 /// (<see cref="LoopTimers"/>): its wait ends at the earliest (to the nanosecond with epoll_pwait2, else at the next
 /// whole millisecond), and an eventfd, registered like a socket, wakes it when another thread arms an earlier one.
+/// A timer further away than <see cref="FarTicks"/> (the sampler's next second, the watchdog's next look) is armed once
+/// in a timerfd instead, and the loop's waits stay untimed: every epoll wait with a timeout that sleeps arms and
+/// cancels a kernel timer, which on a virtual machine reprograms its timer device (measured in docs/benchmarks.md).
 /// </summary>
 internal sealed class EpollLoop
 {
@@ -26,6 +30,7 @@ internal sealed class EpollLoop
 
     private const int BatchSize = 256;
     private const ulong WakeSlot = ulong.MaxValue; // the eventfd's event: no socket's slot
+    private const ulong TimerSlot = ulong.MaxValue - 1; // the timerfd's event
     private static readonly byte[] s_noEvent = new byte[16]; // EPOLL_CTL_DEL ignores it (kernels before 2.6.9 wanted one)
     private static readonly Lazy<EpollLoop[]?> s_loops = new(StartLoops);
     private static int s_next;
@@ -41,6 +46,10 @@ internal sealed class EpollLoop
 
     private readonly int _epoll;
     private readonly int _wakeFd;
+    private readonly int _timerFd;
+    private readonly long[] _timerSpec = new long[4];
+    private int _threadId;
+    private long _timerFdDue = long.MaxValue; // the Stopwatch timestamp the timerfd is armed for
     private readonly Lock _gate = new();
     private readonly Stack<int> _freeSlots = new();
     private LoopSocket?[] _sockets = new LoopSocket?[64];
@@ -52,13 +61,31 @@ internal sealed class EpollLoop
         _wakeFd = wakeFd;
         Timers = new LoopTimers(Wake);
         AddWatch(wakeFd, LibC.EpollIn | LibC.EpollEt, WakeSlot);
+        // Without a timerfd every timer is the wait's timeout, as before.
+        _timerFd = LibC.timerfd_create(LibC.ClockMonotonic, LibC.TfdNonBlock | LibC.TfdCloExec);
+        if (_timerFd >= 0)
+        {
+            AddWatch(_timerFd, LibC.EpollIn | LibC.EpollEt, TimerSlot);
+        }
     }
+
+    /// <summary>How far away a timer is armed in the timerfd rather than as the wait's timeout: 20 ms.</summary>
+    internal static readonly long FarTicks = Stopwatch.Frequency / 50;
 
     /// <summary>The paced sends this loop's thread makes.</summary>
     public LoopTimers Timers { get; }
 
     /// <summary>Whether this process uses its own event loops (Linux on x64 or Arm64).</summary>
     public static bool Available => s_loops.Value is not null;
+
+    /// <summary>The kernel thread ids of the loops' threads, once they run; empty before, or where there are no loops.</summary>
+    public static IReadOnlyList<int> ThreadIds =>
+        s_loops.IsValueCreated && s_loops.Value is { } loops
+            ? [.. loops.Select(l => Volatile.Read(ref l._threadId)).Where(t => t > 0)]
+            : [];
+
+    /// <summary>The first loop, for the engine's own periodic work (sampling, the watchdog); null where there is none.</summary>
+    public static EpollLoop? First => s_loops.Value?[0];
 
     /// <summary>The loop for a new connection, round robin; null where there is none.</summary>
     public static EpollLoop? Next() =>
@@ -159,6 +186,7 @@ internal sealed class EpollLoop
     private void Run()
     {
         Timers.RunOn(Environment.CurrentManagedThreadId);
+        Volatile.Write(ref _threadId, CpuClock.CurrentThreadId());
         var size = s_eventSize;
         var events = new byte[BatchSize * size];
         var timeout = new long[2];
@@ -177,10 +205,14 @@ internal sealed class EpollLoop
             {
                 var at = events.AsSpan(i * size, size);
                 var slot = BinaryPrimitives.ReadUInt64LittleEndian(at[(size - 8)..]);
-                if (slot == WakeSlot)
+                if (slot is WakeSlot or TimerSlot)
                 {
                     long drained = 0;
-                    _ = LibC.read(_wakeFd, ref drained, sizeof(long));
+                    _ = LibC.read(slot == WakeSlot ? _wakeFd : _timerFd, ref drained, sizeof(long));
+                    if (slot == TimerSlot)
+                    {
+                        _timerFdDue = long.MaxValue; // expired: the next far timer arms it again
+                    }
                     continue;
                 }
                 // Read per event: a connection's continuation may register another one (and grow the table) meanwhile.
@@ -208,6 +240,10 @@ internal sealed class EpollLoop
         {
             return LibC.epoll_wait(_epoll, events, BatchSize, 0);
         }
+        if (ticks > FarTicks && _timerFd >= 0 && ArmTimerFd(due, ticks))
+        {
+            return LibC.epoll_wait(_epoll, events, BatchSize, -1);
+        }
         if (!s_nanosecondWaits)
         {
             // Rounded up: a send before its time would understate its latency.
@@ -218,6 +254,27 @@ internal sealed class EpollLoop
         timeout[0] = nanoseconds / 1_000_000_000;
         timeout[1] = nanoseconds % 1_000_000_000;
         return LibC.epoll_pwait2(_epoll, events, BatchSize, timeout, 0);
+    }
+
+    /// <summary>
+    /// Arms the timerfd for <paramref name="due"/>, <paramref name="ticks"/> from now, unless it already is; false when
+    /// it could not be (the wait then takes the timeout).
+    /// </summary>
+    private bool ArmTimerFd(long due, long ticks)
+    {
+        if (due == _timerFdDue)
+        {
+            return true;
+        }
+        var nanoseconds = (long)Math.Ceiling(ticks * (1e9 / Stopwatch.Frequency)); // rounded up: never before its time
+        _timerSpec[2] = nanoseconds / 1_000_000_000;
+        _timerSpec[3] = nanoseconds % 1_000_000_000;
+        if (LibC.timerfd_settime(_timerFd, 0, _timerSpec, 0) != 0)
+        {
+            return false;
+        }
+        _timerFdDue = due;
+        return true;
     }
 
     private void Wake()

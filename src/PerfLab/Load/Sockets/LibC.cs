@@ -4,8 +4,8 @@ using System.Runtime.InteropServices;
 namespace PerfLab.Load.Sockets;
 
 /// <summary>
-/// The few Linux calls the generator's event loop makes itself: epoll, send and recv on non-blocking sockets, and an
-/// eventfd that wakes the loop when another thread asks it for an earlier timer.
+/// The few Linux calls the generator's event loop makes itself: epoll, send and recv on non-blocking sockets, an
+/// eventfd that wakes the loop when another thread asks it for an earlier timer, and a timerfd for its far timers.
 /// </summary>
 internal static class LibC
 {
@@ -23,6 +23,9 @@ internal static class LibC
     public const uint EpollEt = 1u << 31;
     public const int EfdNonBlock = 0x800;
     public const int EfdCloExec = 0x80000;
+    public const int ClockMonotonic = 1;
+    public const int TfdNonBlock = 0x800;
+    public const int TfdCloExec = 0x80000;
 
     /// <summary>A failed call's errno as the runtime's own <see cref="SocketException"/> would name it.</summary>
     public static SocketException Error(int errno) => new((int)(errno switch
@@ -61,6 +64,13 @@ internal static class LibC
 
     [DllImport("libc", SetLastError = true)]
     public static extern int eventfd(uint initval, int flags);
+
+    [DllImport("libc", SetLastError = true)]
+    public static extern int timerfd_create(int clockId, int flags);
+
+    /// <summary><paramref name="newValue"/>: struct itimerspec, the interval (seconds, nanoseconds) then the first expiry.</summary>
+    [DllImport("libc", SetLastError = true)]
+    public static extern int timerfd_settime(int fd, int flags, long[] newValue, nint oldValue);
 
     [DllImport("libc", SetLastError = true)]
     public static extern nint read(int fd, ref long value, nint length);
