@@ -48,37 +48,40 @@ public sealed class SocketEventThreadsTests
     [Fact]
     public void ThreadNanoseconds_AThreadBurnsAKnownCpuTime_ReadsThatTime()
     {
-        using var done = new ManualResetEventSlim();
+        using var ready = new ManualResetEventSlim();
+        using var go = new ManualResetEventSlim();
+        using var burnt = new ManualResetEventSlim();
         using var exit = new ManualResetEventSlim();
         var tid = 0;
-        long burnt = 0;
-        using var ready = new ManualResetEventSlim();
+        long own = 0;
         var spinner = new Thread(() =>
         {
             tid = CpuClock.CurrentThreadId();
             ready.Set();
-            done.Wait();
+            go.Wait();
             var start = CpuClock.CurrentThreadNanoseconds();
-            while ((burnt = CpuClock.CurrentThreadNanoseconds() - start) < 300_000_000)
+            while ((own = CpuClock.CurrentThreadNanoseconds() - start) < 300_000_000)
             {
                 Thread.SpinWait(1000);
             }
-            exit.Set();
+            burnt.Set();
+            exit.Wait(); // alive until read: an ended thread's clock cannot be read
         }) { IsBackground = true };
         spinner.Start();
         Assert.True(ready.Wait(TimeSpan.FromSeconds(30)));
 
         var before = CpuClock.ThreadNanoseconds(tid);
-        done.Set();
-        Assert.True(exit.Wait(TimeSpan.FromSeconds(60)), "the spinner did not burn 0.3 s of CPU within 60 s");
+        go.Set();
+        Assert.True(burnt.Wait(TimeSpan.FromSeconds(60)), "the spinner did not burn 0.3 s of CPU within 60 s");
         var after = CpuClock.ThreadNanoseconds(tid);
+        exit.Set();
         spinner.Join();
 
         Assert.True(tid > 0 && tid != Environment.ProcessId);
-        Assert.NotNull(before);
+        Assert.True(before is not null && after is not null, "the thread's clock could not be read");
         // The spinner's own reading of its burn, and the little it ran before and after it (under 50 ms).
-        Assert.InRange(after!.Value - before.Value, burnt, burnt + 50_000_000);
-        Assert.InRange(burnt, 300_000_000, 400_000_000);
+        Assert.InRange(after.Value - before.Value, own, own + 50_000_000);
+        Assert.InRange(own, 300_000_000, 400_000_000);
     }
 
     private static long OwnTicks()
