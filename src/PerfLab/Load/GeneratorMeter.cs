@@ -15,16 +15,19 @@ internal sealed class GeneratorMeter
 {
     private readonly long _cpuAtStart;
     private readonly long _allocatedAtStart;
+    private readonly bool _onLoops;
     private readonly Dictionary<int, long> _eventNsAtStart;
 
-    private GeneratorMeter()
+    private GeneratorMeter(bool onLoops)
     {
         _cpuAtStart = ProcessCpuNanoseconds();
         _allocatedAtStart = GC.GetTotalAllocatedBytes();
-        _eventNsAtStart = SocketEventThreads.CpuNanoseconds();
+        _onLoops = onLoops;
+        _eventNsAtStart = SocketEventThreads.CpuNanoseconds(onLoops);
     }
 
-    public static GeneratorMeter Start() => new();
+    /// <param name="onLoops">Every scenario's requests travel on the lab's event loops: only their threads are read.</param>
+    public static GeneratorMeter Start(bool onLoops) => new(onLoops);
 
     /// <summary>This process's CPU time so far (every thread, user + system) in nanoseconds.</summary>
     internal static long ProcessCpuNanoseconds()
@@ -42,7 +45,7 @@ internal sealed class GeneratorMeter
         var cpuSeconds = (ProcessCpuNanoseconds() - _cpuAtStart) / 1e9;
         var allocated = GC.GetTotalAllocatedBytes() - _allocatedAtStart;
         var wallSeconds = Stopwatch.GetElapsedTime(measureStart, ended).TotalSeconds;
-        var eventThreadBusy = SocketEventThreads.BusiestShare(_eventNsAtStart, SocketEventThreads.CpuNanoseconds(), wallSeconds);
+        var eventThreadBusy = SocketEventThreads.BusiestShare(_eventNsAtStart, SocketEventThreads.CpuNanoseconds(_onLoops), wallSeconds);
         var cores = Environment.ProcessorCount;
         var coresUsed = wallSeconds > 0 ? cpuSeconds / wallSeconds : 0;
         return new GeneratorUsage(cpuSeconds, wallSeconds, coresUsed, cores,

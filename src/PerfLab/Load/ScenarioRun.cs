@@ -55,6 +55,9 @@ internal sealed class ScenarioRun : IDisposable
     /// </summary>
     public string Transport => _client?.Name ?? Http11Connections.Name;
 
+    /// <summary>Whether its requests travel on the lab's event loops (HTTP/1.1 where the platform has them).</summary>
+    public bool OnLoops => _client is null && Sockets.EpollLoop.Available;
+
     public ScenarioPlan Plan { get; }
     public Uri[] Uris { get; }
     public RecorderSet Recorders { get; }

@@ -16,10 +16,14 @@ internal static class SocketEventThreads
 {
     private const string RuntimeThreadName = ".NET Sockets";
 
-    /// <summary>CPU nanoseconds per event thread id; empty where neither the loops' clocks nor /proc can be read.</summary>
-    public static Dictionary<int, long> CpuNanoseconds()
+    /// <summary>
+    /// CPU nanoseconds per event thread id; empty where neither the loops' clocks nor /proc can be read.
+    /// <paramref name="onLoops"/>: the requests travel on the lab's loops only, so their clocks are all that is read
+    /// (the runtime's socket threads, if any, carry none of them).
+    /// </summary>
+    public static Dictionary<int, long> CpuNanoseconds(bool onLoops)
     {
-        var loops = EpollLoop.ThreadIds;
+        var loops = onLoops ? EpollLoop.ThreadIds : [];
         if (loops.Count == 0)
         {
             return FromProc();

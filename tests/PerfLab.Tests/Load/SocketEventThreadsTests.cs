@@ -1,7 +1,9 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Net;
 using PerfLab.Common;
 using PerfLab.Load;
+using PerfLab.Load.Sockets;
 
 namespace PerfLab.Tests.Load;
 
@@ -82,6 +84,30 @@ public sealed class SocketEventThreadsTests
         // The spinner's own reading of its burn, and the little it ran before and after it (under 50 ms).
         Assert.InRange(after.Value - before.Value, own, own + 50_000_000);
         Assert.InRange(own, 300_000_000, 400_000_000);
+    }
+
+    // The lab's loop threads read two ways, their thread clocks (a run on the loops) and /proc by name (any run), agree
+    // within /proc's 10 ms ticks; a run off the loops reads /proc, which still finds them by name.
+    [Fact]
+    public void CpuNanoseconds_OnLoops_TheLoopsClocksAgreeWithProc()
+    {
+        using var stop = new CancellationTokenSource();
+        using var connection = new Http11Connection(new IPEndPoint(IPAddress.Loopback, 9), stop.Token);
+        Assert.True(connection.Loop is not null, "no epoll loop on this platform");
+        for (var i = 0; i < 100 && EpollLoop.ThreadIds.Count == 0; i++)
+        {
+            Thread.Sleep(10); // a loop's thread records its id when it starts
+        }
+
+        var clocks = SocketEventThreads.CpuNanoseconds(onLoops: true);
+        var proc = SocketEventThreads.CpuNanoseconds(onLoops: false);
+
+        Assert.Equal(EpollLoop.ThreadIds.Order(), clocks.Keys.Order());
+        Assert.All(clocks, c =>
+        {
+            Assert.True(proc.TryGetValue(c.Key, out var fromProc), $"loop thread {c.Key} not found in /proc/self/task");
+            Assert.InRange(c.Value - fromProc, -1_000_000, 20_000_000); // the clock to the ns, /proc in 10 ms ticks, read later
+        });
     }
 
     private static long OwnTicks()
