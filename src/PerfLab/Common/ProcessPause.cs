@@ -22,15 +22,11 @@ public static class ProcessPause
     {
         try
         {
-            var stat = File.ReadAllText(string.Create(CultureInfo.InvariantCulture, $"/proc/{pid}/stat"));
-            // The state follows the command's closing parenthesis (the command may itself hold parentheses).
-            var state = stat[(stat.LastIndexOf(')') + 2)..];
-            return state.StartsWith('T');
+            return ProcStat.Read(string.Create(CultureInfo.InvariantCulture, $"/proc/{pid}/stat")).State == 'T';
         }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentOutOfRangeException)
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or FormatException or ArgumentOutOfRangeException)
         {
             return false;
         }
     }
-
 }

@@ -89,8 +89,7 @@ internal sealed class Sampler
             var (deadNow, progress) = Take();
             if (_progress is { } sink)
             {
-                reported = reported.ContinueWith(static (_, s) => ((Action)s!)(), () => sink.Report(progress),
-                    CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
+                reported = reported.ContinueWith(_ => sink.Report(progress), TaskScheduler.Default);
             }
             if (died is null && deadNow is not null)
             {
