@@ -69,8 +69,17 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
     /// <paramref name="sentAt"/>: the caller's Stopwatch timestamp of the send, which the timeout counts from (the
     /// caller's clock read serves both: one read per edge of a request).
     /// </summary>
+    public ValueTask<Http11Response> SendAsync(ReadOnlyMemory<byte> request, long sentAt) =>
+        ExchangeAsync<ResponseOrThrow, Http11Response>(request, sentAt, default);
+
+    /// <summary>
+    /// As <see cref="SendAsync(ReadOnlyMemory{byte}, long)"/>, but the exchange's end goes to <paramref name="sink"/>,
+    /// whose answer it returns: a response, or a failure of the four kinds instead of throwing it. The request path's
+    /// one state machine: the load engine's bookkeeping runs in the sink, so nothing awaits this method but the user.
+    /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<Http11Response> SendAsync(ReadOnlyMemory<byte> request, long sentAt)
+    public async ValueTask<TResult> ExchangeAsync<TSink, TResult>(ReadOnlyMemory<byte> request, long sentAt, TSink sink)
+        where TSink : struct, IExchangeSink<TResult>
     {
         _timedOut = false;
         Volatile.Write(ref _busySince, sentAt);
@@ -86,14 +95,17 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
                 try
                 {
                     var socket = _socket!;
-                    _reader.Begin();
+                    _reader.Begin(request.Span.StartsWith("HEAD "u8));
                     await socket.SendAsync(request).ConfigureAwait(false);
-                    var (response, close) = await _reader.ReadAsync(socket, request.Span.StartsWith("HEAD "u8)).ConfigureAwait(false);
-                    if (close)
+                    // The response's receives, awaited here: one state machine an exchange, the reader parses as they come.
+                    while (!_reader.Received(await socket.ReceiveAsync(_reader.ReceiveBuffer()).ConfigureAwait(false)))
+                    {
+                    }
+                    if (_reader.Close)
                     {
                         CloseSocket();
                     }
-                    return response;
+                    break;
                 }
                 catch (Exception ex) when (reused && !_reader.GotBytes && attempt == 1 && !stop.IsCancellationRequested
                     && Volatile.Read(ref _busySince) != Aborted && IsIdleClose(ex))
@@ -105,10 +117,14 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
                 }
             }
         }
+        catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException or OperationCanceledException)
+        {
+            Failed();
+            return sink.Failed(this, ex);
+        }
         catch
         {
-            _timedOut = Volatile.Read(ref _busySince) == Aborted;
-            CloseSocket();
+            Failed();
             throw;
         }
         finally
@@ -118,6 +134,13 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
                 CloseSocket();
             }
         }
+        return sink.Responded(this, _reader.Response);
+    }
+
+    private void Failed()
+    {
+        _timedOut = Volatile.Read(ref _busySince) == Aborted;
+        CloseSocket();
     }
 
     private static bool IsIdleClose(Exception ex) =>

@@ -1,14 +1,13 @@
-using System.Runtime.CompilerServices;
-using PerfLab.Load.Sockets;
-
 namespace PerfLab.Load;
 
 /// <summary>
-/// Reads one HTTP/1.1 response from a connection's socket into a buffer reused from one response to the next: the
-/// status line and headers (<see cref="Http11Head"/>), then a Content-Length, chunked or read-to-close body
-/// (<see cref="Http11Body"/>) that is counted, not kept, unless <see cref="KeepBody"/> asks for it (a JSON check reads
-/// it). The buffer (16 KiB) takes a whole response of the usual size in one receive. Interim responses (100 Continue,
-/// 103 Early Hints) are skipped. Nothing is allocated per response.
+/// Parses one HTTP/1.1 response as its bytes arrive, in a buffer reused from one response to the next: the status line
+/// and headers (<see cref="Http11Head"/>), then a Content-Length, chunked or read-to-close body (<see cref="Http11Body"/>)
+/// that is counted, not kept, unless <see cref="KeepBody"/> asks for it (a JSON check reads it). It does no I/O: the
+/// connection receives into <see cref="ReceiveBuffer"/> and hands each receive's count to <see cref="Received"/>, in
+/// the one asynchronous method of its exchange, so a response costs no state machine of its own. The buffer (16 KiB)
+/// takes a whole response of the usual size in one receive. Interim responses (100 Continue, 103 Early Hints) are
+/// skipped. Nothing is allocated per response.
 /// </summary>
 internal sealed class Http11ResponseReader
 {
@@ -20,6 +19,9 @@ internal sealed class Http11ResponseReader
     private int _end;
     private readonly KeptBody _kept = new();
     private readonly Http11Body _body = new();
+    private bool _headRequest;
+    private bool _inBody;
+    private int _status;
 
     /// <summary>Keep each response's body (up to 16 MiB) for <see cref="Body"/>; off, bodies are counted and dropped.</summary>
     public bool KeepBody { get; set; }
@@ -33,8 +35,17 @@ internal sealed class Http11ResponseReader
     /// <summary>Whether any byte of the current response has arrived (a connection closed before then was idle).</summary>
     public bool GotBytes { get; private set; }
 
-    /// <summary>Starts a new exchange. No pipelining, so nothing the server sent before the request belongs to it.</summary>
-    public void Begin()
+    /// <summary>Once <see cref="Received"/> returned true: the response's status and body length.</summary>
+    public Http11Response Response => new(_status, _body.Bytes);
+
+    /// <summary>Once <see cref="Received"/> returned true: whether the connection must be closed after the response.</summary>
+    public bool Close { get; private set; }
+
+    /// <summary>
+    /// Starts a new exchange. No pipelining, so nothing the server sent before the request belongs to it.
+    /// <paramref name="headRequest"/>: the request is a HEAD, whose response has no body whatever its Content-Length says.
+    /// </summary>
+    public void Begin(bool headRequest)
     {
         if (_buffer.Length == 0)
         {
@@ -42,30 +53,42 @@ internal sealed class Http11ResponseReader
         }
         _start = _end = 0;
         GotBytes = false;
+        _headRequest = headRequest;
+        _inBody = false;
         _kept.Clear();
     }
 
-    /// <summary>
-    /// Reads the response to the request just sent; <paramref name="headRequest"/>: it was a HEAD, whose response
-    /// has no body whatever its Content-Length says. Close: the connection must be closed after it. Head and body are
-    /// read in this one method, each receive awaited here: one state machine a response, and none more for a chunked body.
-    /// </summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<(Http11Response Response, bool Close)> ReadAsync(IConnectionSocket socket, bool headRequest)
+    /// <summary>Where the next receive goes: the free end of the buffer, made room for first.</summary>
+    public Memory<byte> ReceiveBuffer()
     {
-        while (true)
+        MakeRoom();
+        return _buffer.AsMemory(_end);
+    }
+
+    /// <summary>
+    /// Takes a receive of <paramref name="count"/> bytes into <see cref="ReceiveBuffer"/> (0: the server closed the
+    /// connection); returns whether the response is complete (<see cref="Response"/>, <see cref="Close"/>). Throws
+    /// <see cref="Http11ProtocolException"/> for a response cut off before the end of its headers, or malformed.
+    /// </summary>
+    public bool Received(int count)
+    {
+        if (count == 0)
         {
-            int headEnd;
-            while ((headEnd = _buffer.AsSpan(_start, _end - _start).IndexOf("\r\n\r\n"u8)) < 0)
+            if (!_inBody)
             {
-                MakeRoom();
-                var n = await socket.ReceiveAsync(_buffer.AsMemory(_end)).ConfigureAwait(false);
-                if (n == 0)
-                {
-                    throw new Http11ProtocolException("the server closed the connection before the end of the response headers");
-                }
-                _end += n;
-                GotBytes = true;
+                throw new Http11ProtocolException("the server closed the connection before the end of the response headers");
+            }
+            _body.Closed();
+            return true;
+        }
+        _end += count;
+        GotBytes = true;
+        while (!_inBody)
+        {
+            var headEnd = _buffer.AsSpan(_start, _end - _start).IndexOf("\r\n\r\n"u8);
+            if (headEnd < 0)
+            {
+                return false;
             }
             var head = Http11Head.Parse(_buffer.AsSpan(_start, headEnd));
             _start += headEnd + 4;
@@ -73,23 +96,12 @@ internal sealed class Http11ResponseReader
             {
                 continue; // an interim response (100 Continue, 103 Early Hints): the real one follows
             }
-            var close = StartBody(head, headRequest);
-            var kept = KeepBody ? _kept : null;
-            _start += _body.Advance(_buffer.AsSpan(_start, _end - _start), kept);
-            while (!_body.Done)
-            {
-                MakeRoom();
-                var n = await socket.ReceiveAsync(_buffer.AsMemory(_end)).ConfigureAwait(false);
-                if (n == 0)
-                {
-                    _body.Closed();
-                    break;
-                }
-                _end += n;
-                _start += _body.Advance(_buffer.AsSpan(_start, _end - _start), kept);
-            }
-            return (new Http11Response(head.Status, _body.Bytes), close);
+            _status = head.Status;
+            Close = StartBody(head, _headRequest);
+            _inBody = true;
         }
+        _start += _body.Advance(_buffer.AsSpan(_start, _end - _start), KeepBody ? _kept : null);
+        return _body.Done;
     }
 
     /// <summary>Sets <see cref="_body"/>'s framing from the head; returns whether the connection closes after the response.</summary>

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 
 namespace PerfLab.Load;
@@ -30,39 +29,31 @@ internal sealed class RequestSender(
 
     /// <summary>
     /// Sends one request and records it on the current thread's recorder. <paramref name="intended"/> is the
-    /// Stopwatch timestamp the request was due (open model) or 0. Returns false when the run is stopping.
+    /// Stopwatch timestamp the request was due (open model) or 0. Returns false when the run is stopping. On a
+    /// connection of its own the request's one asynchronous method is the connection's exchange, which records it
+    /// through <see cref="Recorded"/> as it ends.
     /// </summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<bool> SendAsync(LoadWorker worker, long intended)
+    public ValueTask<bool> SendAsync(LoadWorker worker, long intended)
     {
         var index = NextIndex(worker);
         var start = Stopwatch.GetTimestamp();
         recorders.Current.NoteSend(start, intended);
         inFlight.Begin(worker.Index, intended != 0 ? Math.Min(intended, start) : start);
+        return worker.Connection is { } connection
+            ? connection.ExchangeAsync<Recorded, bool>(context.Template.For(index, ref worker.Scratch), start,
+                new Recorded(this, worker, intended, start))
+            : SendThroughClientAsync(worker, index, intended, start);
+    }
 
-        int status = 0;
-        long bytes = 0;
-        RequestOutcome outcome;
-        if (worker.Connection is { } connection)
-        {
-            try
-            {
-                var response = await connection.SendAsync(context.Template.For(index, ref worker.Scratch), start).ConfigureAwait(false);
-                status = response.Status;
-                bytes = response.BodyBytes;
-                outcome = context.Checks.KeepsBody && context.Checks.Fail(status, connection)
-                    ? RequestOutcome.CheckFailed
-                    : RequestOutcome.Response;
-            }
-            catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException or OperationCanceledException)
-            {
-                outcome = context.Failures.Classify(ex, connection.TimedOut);
-            }
-        }
-        else
-        {
-            (outcome, status, bytes) = await client!.SendAsync(worker, index).ConfigureAwait(false);
-        }
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<bool> SendThroughClientAsync(LoadWorker worker, int index, long intended, long start)
+    {
+        var (outcome, status, bytes) = await client!.SendAsync(worker, index).ConfigureAwait(false);
+        return Record(worker, intended, start, outcome, status, bytes);
+    }
+
+    private bool Record(LoadWorker worker, long intended, long start, RequestOutcome outcome, int status, long bytes)
+    {
         var end = Stopwatch.GetTimestamp();
         inFlight.End(worker.Index);
 
@@ -73,5 +64,25 @@ internal sealed class RequestSender(
         }
         recorders.Current.Record(outcome, status, bytes, end - (intended != 0 ? intended : start), end - start);
         return !context.Stop.IsCancellationRequested;
+    }
+
+    private bool RecordResponse(Http11Connection connection, Http11Response response, LoadWorker worker, long intended, long start)
+    {
+        var checks = context.Checks;
+        var outcome = checks.KeepsBody && checks.Fail(response.Status, connection) ? RequestOutcome.CheckFailed : RequestOutcome.Response;
+        return Record(worker, intended, start, outcome, response.Status, response.BodyBytes);
+    }
+
+    private bool RecordFailure(Http11Connection connection, Exception failure, LoadWorker worker, long intended, long start) =>
+        Record(worker, intended, start, context.Failures.Classify(failure, connection.TimedOut), 0, 0);
+
+    /// <summary>A request's end on its connection, recorded: a response (checked) or a failure by kind.</summary>
+    private readonly struct Recorded(RequestSender sender, LoadWorker worker, long intended, long start) : IExchangeSink<bool>
+    {
+        public bool Responded(Http11Connection connection, Http11Response response) =>
+            sender.RecordResponse(connection, response, worker, intended, start);
+
+        public bool Failed(Http11Connection connection, Exception failure) =>
+            sender.RecordFailure(connection, failure, worker, intended, start);
     }
 }
