@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Net;
+using System.Runtime.CompilerServices;
 
 namespace PerfLab.Load;
 
@@ -62,6 +63,7 @@ internal sealed class Http11Connections : IDisposable
         }
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // once a second: optimized at first use, no tier-up in the window (Sampler)
     private void AbortLateRequests()
     {
         var deadline = Stopwatch.GetTimestamp() - (long)(_timeout.TotalSeconds * Stopwatch.Frequency);

@@ -1,4 +1,5 @@
 using System.Numerics;
+using System.Runtime.CompilerServices;
 
 namespace PerfLab.Load;
 
@@ -88,6 +89,7 @@ public sealed class LatencyHistogram
 
     internal static double Midpoint(int index) => (LowestEquivalent(index) + HighestEquivalent(index)) / 2.0;
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // once a second: optimized at first use, no tier-up in the window (Sampler)
     public void Add(LatencyHistogram other)
     {
         for (var c = 0; c < ChunkCount; c++)
@@ -109,6 +111,7 @@ public sealed class LatencyHistogram
     }
 
     /// <summary>Removes what <paramref name="earlier"/> holds; used to turn cumulative snapshots into intervals.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // once a second: optimized at first use, no tier-up in the window (Sampler)
     public void Subtract(LatencyHistogram earlier)
     {
         for (var c = 0; c < ChunkCount; c++)
@@ -179,6 +182,7 @@ public sealed class LatencyHistogram
     public double Mean => _count == 0 ? 0 : (double)_sum / _count;
 
     /// <summary>Nearest-rank percentile (0..100] in microseconds, the midpoint of the bucket holding that rank.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // once a second: optimized at first use, no tier-up in the window (Sampler)
     public double Percentile(double percentile)
     {
         if (_count == 0)

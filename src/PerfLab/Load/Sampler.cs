@@ -1,10 +1,14 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 
 namespace PerfLab.Load;
 
 /// <summary>
 /// Once per UTC second: snapshots every scenario, turns the difference into a timeline point, reports progress,
-/// and stops the run when a target stops answering (a whole second of connection errors and no response).
+/// and stops the run when a target stops answering (a whole second of connection errors and no response). The code
+/// that runs once a second (this sampling, the snapshots and their histogram arithmetic, the watchdog's look) is marked
+/// AggressiveOptimization: called once a second it would reach its tier-1 call count, and its loops their OSR, tens of
+/// seconds in, inside the measured window, where those compiles were 2.3 ms of the generator's CPU a second.
 /// </summary>
 internal sealed class Sampler
 {
@@ -125,6 +129,7 @@ internal sealed class Sampler
     public string? Sample() => Take().Died;
 
     /// <summary>Closes the current interval: the reason when a scenario saw only connection errors in it, and its progress.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // once a second: optimized at first use, no tier-up in the window (Sampler)
     private (string? Died, LoadProgress Progress) Take()
     {
         var now = DateTimeOffset.UtcNow;
