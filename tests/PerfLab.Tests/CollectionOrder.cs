@@ -1,0 +1,2 @@
+// The long parallel collections start first (see LongestFirstCollections).
+[assembly: TestCollectionOrderer("PerfLab.Testing.LongestFirstCollections", "PerfLab.Tests")]
