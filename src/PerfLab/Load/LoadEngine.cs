@@ -225,7 +225,7 @@ public static class LoadEngine
         {
             // ForceYielding: the last request may complete on a socket event thread (inline completions), and the
             // rest of the run (sampling, summaries) must not hold that thread.
-            await Task.Run(() => StartUsers(runner, run, plan)).ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
+            await Task.Run(() => runner.RunAsync(run, plan)).ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
         }
         catch (OperationCanceledException)
         {
@@ -233,19 +233,6 @@ public static class LoadEngine
         finally
         {
             run.MeasureEnd = Stopwatch.GetTimestamp();
-        }
-    }
-
-    /// <summary>
-    /// Starts the model's users with the execution context's flow suppressed: their async methods capture none, so a
-    /// request's every resumption (on the event loop, per await) calls its state machine directly instead of
-    /// restoring a context first. The request loop reads no AsyncLocal: recorders are per thread.
-    /// </summary>
-    private static Task StartUsers(ILoadModelRunner runner, ScenarioRun run, LoadPlan plan)
-    {
-        using (ExecutionContext.SuppressFlow())
-        {
-            return runner.RunAsync(run, plan);
         }
     }
 
