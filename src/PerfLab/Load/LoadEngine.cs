@@ -73,7 +73,8 @@ public static class LoadEngine
         var started = Stopwatch.GetTimestamp();
         var window = new Window(DateTimeOffset.UtcNow, started, plan.Warmup > TimeSpan.Zero && runners.Any(r => r.UsesTimedWarmup));
         var total = ScheduleStops(plan, runs, runners, window.TimedWarmup);
-        var meter = GeneratorMeter.Start(runs.All(r => r.OnLoops));
+        var onLoops = runs.All(r => r.OnLoops);
+        var meter = GeneratorMeter.Start(onLoops);
         plan.Probe?.WindowStarted();
         var sampler = new Sampler(runs, started, total, progress);
         var allDone = Task.WhenAll(runs.Select((run, i) => RunScenarioAsync(run, runners[i], plan)));
@@ -95,7 +96,7 @@ public static class LoadEngine
                     }
                 }
                 window = window.Measuring(DateTimeOffset.UtcNow, Stopwatch.GetTimestamp(), plan.WarmupUntilSteady ? settled : null);
-                meter = GeneratorMeter.Start(runs.All(r => r.OnLoops));
+                meter = GeneratorMeter.Start(onLoops);
                 plan.Probe?.WindowStarted();
             }
         }
