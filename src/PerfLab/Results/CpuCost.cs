@@ -13,7 +13,10 @@ namespace PerfLab.Results;
 /// app; null when the server's processes are not visible from here.</param>
 /// <param name="BackendsEnded">Backends of the server that ended during
 /// the window: their last part is not counted (zero, normally).</param>
-public sealed record CpuWindow(double Seconds, long Requests, double AppCpuSeconds, double? DatabaseCpuSeconds, int BackendsEnded = 0)
+/// <param name="Slowdown">How much slower than full speed the cores ran in the window (1 = full speed), weighted by
+/// how busy each was (<c>CoreSpeed</c>); null where not sampled (an app on another host).</param>
+public sealed record CpuWindow(double Seconds, long Requests, double AppCpuSeconds, double? DatabaseCpuSeconds, int BackendsEnded = 0,
+    double? Slowdown = null)
 {
     /// <summary>App plus database CPU.</summary>
     [JsonIgnore]
@@ -22,6 +25,10 @@ public sealed record CpuWindow(double Seconds, long Requests, double AppCpuSecon
     /// <summary>Milliseconds of CPU per completed request; null without requests.</summary>
     [JsonIgnore]
     public double? MsPerRequest => Requests > 0 ? CpuSeconds * 1000 / Requests : null;
+
+    /// <summary><see cref="MsPerRequest"/> at the cores' full speed; null when the speed was not sampled.</summary>
+    [JsonIgnore]
+    public double? FullSpeedMsPerRequest => Slowdown > 0 ? MsPerRequest / Slowdown : null;
 }
 
 /// <summary>
@@ -41,6 +48,14 @@ public sealed record CpuCost(IReadOnlyList<CpuWindow> Windows)
 
     /// <summary>App plus database CPU per request, in milliseconds; null without requests.</summary>
     public double? MsPerRequest => Requests > 0 ? (AppCpuSeconds + (DatabaseCpuSeconds ?? 0)) * 1000 / Requests : null;
+
+    /// <summary>
+    /// <see cref="MsPerRequest"/> at the cores' full speed: each window's CPU divided by its slowdown, so that a stretch
+    /// in which a shared host slowed the cores does not read as a dearer request. Null unless every window was sampled.
+    /// </summary>
+    public double? FullSpeedMsPerRequest => Requests > 0 && Windows.Count > 0 && Windows.All(w => w.Slowdown > 0)
+        ? Windows.Sum(w => w.CpuSeconds / w.Slowdown!.Value) * 1000 / Requests
+        : null;
 
     /// <summary>The app's share alone, in milliseconds per request.</summary>
     public double? AppMsPerRequest => Requests > 0 ? AppCpuSeconds * 1000 / Requests : null;

@@ -13,9 +13,13 @@ public static class Deciding
     public static string Key(IEnumerable<Comparison> comparisons, string asked) =>
         Key(comparisons.Where(c => c.Scenario == Metric.AllScenarios).Select(c => c.Metric).ToHashSet(), asked);
 
-    /// <summary>The deciding key among the metric keys <paramref name="compared"/> (any scenario's, as compare-results has them).</summary>
+    /// <summary>
+    /// The deciding key among the metric keys <paramref name="compared"/> (any scenario's, as compare-results has them).
+    /// Cost asked is decided at the cores' full speed when that was compared (every run sampled their speed).
+    /// </summary>
     public static string Key(IReadOnlySet<string> compared, string asked) =>
-        compared.Contains(asked) ? asked
+        asked == Metrics.CpuPerRequest.Key && compared.Contains(Metrics.CpuPerRequestAtFullSpeed.Key) ? Metrics.CpuPerRequestAtFullSpeed.Key
+        : compared.Contains(asked) ? asked
         : compared.Contains(Metrics.BatchMeanMs.Key) ? Metrics.BatchMeanMs.Key
         : Metrics.Rps.Key;
 
@@ -34,7 +38,7 @@ public static class Deciding
     /// null when it is. RPS asked of a burst experiment is its batch time, which says so already.
     /// </summary>
     public static string? Fallback(ExperimentResult experiment, string deciding) =>
-        experiment.DecidedBy == Metrics.Rps.Key || experiment.DecidedBy == deciding
+        experiment.DecidedBy == Metrics.Rps.Key || experiment.DecidedBy == deciding || deciding == Metrics.CpuPerRequestAtFullSpeed.Key
             ? null
             : $"decide: asked for {Metrics.Find(experiment.DecidedBy)?.Name ?? experiment.DecidedBy}, which was not measured; " +
               $"decided on {Metrics.Get(deciding).Name}";

@@ -72,6 +72,21 @@ public static class Metrics
     };
 
     /// <summary>
+    /// <see cref="CpuPerRequest"/> with each window's CPU divided by how much slower than full speed the cores ran in it
+    /// (<see cref="CpuCost.FullSpeedMsPerRequest"/>): a shared host slows a core for seconds at a time, by up to about
+    /// 1.9x here, and CPU charged then reads as a dearer request. What decides <c>decide: cost</c> when every run was
+    /// sampled. Its full speed is the invocation's own (the fastest the cores ran while it calibrated), so it compares
+    /// the variants of one invocation and is no figure to hold a threshold or another invocation against.
+    /// </summary>
+    public static readonly Metric CpuPerRequestAtFullSpeed = new()
+    {
+        Key = "cpu-per-request-full-speed", Header = "CPU per request at full speed (ms)", Unit = "ms", Role = MetricRole.RunCompared,
+        Decimals = 3,
+        MoreWords = "costs {0} more CPU per request at full speed than", LessWords = "costs {0} less CPU per request at full speed than",
+        OfRun = run => run.Cost?.FullSpeedMsPerRequest ?? double.NaN,
+    };
+
+    /// <summary>
     /// A capacity experiment's figure: the highest arrival rate a run's search found its app to sustain within the SLO
     /// (sent and completed in a step that held; <see cref="CapacityResult.CapacityRps"/>). Compared per run, as a
     /// batch time is, since a run searches one scenario.
@@ -88,7 +103,7 @@ public static class Metrics
         Rps, MeanMs, Latency("p50", s => s.P50Ms), Latency("p75", s => s.P75Ms), P90Ms, Latency("p95", s => s.P95Ms), P99Ms,
         Latency("p99.9", s => s.P999Ms) with { ThresholdNames = ["p99.9", "p999"] }, Latency("max", s => s.MaxMs),
         BatchMeanMs, CapacityRps, ThreadCount, QueueLength, TimeInGc, AllocRate, WorkingSet, CpuUsage,
-        CpuMsPerRequest, AllocKbPerRequest, GcPauseMsPerRequest, CpuPerRequest,
+        CpuMsPerRequest, AllocKbPerRequest, GcPauseMsPerRequest, CpuPerRequest, CpuPerRequestAtFullSpeed,
     ];
 
     /// <summary>The entries of one role, in catalog order.</summary>

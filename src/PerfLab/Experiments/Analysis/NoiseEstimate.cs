@@ -91,8 +91,11 @@ public static class NoiseEstimate
             }
             foreach (var b in block.Where(r => r.Variant != baseline))
             {
+                // Cost as it decides: at the cores' full speed when both slots sampled it.
                 pairs.AddRange(a.Cost!.Windows.Zip(b.Cost!.Windows, (x, y) =>
-                    new SlotPair(Rps(x), Rps(y), x.MsPerRequest, y.MsPerRequest, b.Variant)));
+                    x.FullSpeedMsPerRequest is { } xs && y.FullSpeedMsPerRequest is { } ys
+                        ? new SlotPair(Rps(x), Rps(y), xs, ys, b.Variant)
+                        : new SlotPair(Rps(x), Rps(y), x.MsPerRequest, y.MsPerRequest, b.Variant)));
             }
         }
         var shape = new BlockShape(ok.Select(r => r.Repetition).Distinct().Count(), ok.Max(r => r.Cost!.Windows.Count),

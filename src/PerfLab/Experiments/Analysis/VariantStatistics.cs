@@ -53,7 +53,7 @@ public static class VariantStatistics
             : experiment.Scenarios.Select(s => s.Name).Prepend(Metric.AllScenarios).Distinct()
                 .SelectMany(s => Metrics.Compared.Select(m => (s, m.Key)))
                 .Where(t => experiment.Scenarios.Count > 1 || t.Item1 == Metric.AllScenarios)
-                .Concat(runs.Any(r => r.Cost is not null) ? [(Metric.AllScenarios, Metrics.CpuPerRequest.Key)] : [])
+                .Concat(CostKeys(runs).Select(k => (Metric.AllScenarios, k)))
                 .ToArray();
         foreach (var variant in experiment.Variants.Where(v => v.Name != experiment.Baseline))
         {
@@ -65,6 +65,22 @@ public static class VariantStatistics
             }
         }
         return results;
+    }
+
+    /// <summary>
+    /// The cost metrics compared: CPU per request when any run measured it, and at full speed too when every run that
+    /// measured it also sampled the cores' speed.
+    /// </summary>
+    private static IEnumerable<string> CostKeys(IReadOnlyList<RunRecord> runs)
+    {
+        var costed = runs.Where(r => r.Cost is { Requests: > 0 }).ToList();
+        if (costed.Count == 0)
+        {
+            return [];
+        }
+        return costed.All(r => r.Cost!.FullSpeedMsPerRequest is not null)
+            ? [Metrics.CpuPerRequest.Key, Metrics.CpuPerRequestAtFullSpeed.Key]
+            : [Metrics.CpuPerRequest.Key];
     }
 
     /// <summary>

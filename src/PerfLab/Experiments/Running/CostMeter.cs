@@ -11,11 +11,13 @@ namespace PerfLab.Experiments.Running;
 /// calls it as the window starts and ends): the app's process CPU clock, and the CPU clock of the PostgreSQL backends
 /// that may serve it, wherever they run (<see cref="IBackendsCpu"/>: read here by pid, or by the db role on its host);
 /// after the window, those serving the app are picked out. CPU time is not charged while a neighbour holds the core, so
-/// this figure moves much less than throughput on a shared machine; it does move when the core itself runs slower.
+/// this figure moves much less than throughput on a shared machine; it does move when the core itself runs slower, so
+/// for an app on this machine each window also records how much slower the cores ran in it (<see cref="CoreSpeed"/>).
 /// </summary>
 /// <param name="appCpu">Reads the app's CPU clock (its process here, or its role on its host).</param>
 /// <param name="database">The backends of the PostgreSQL server it uses; null: the app's own CPU only.</param>
-public sealed class CostMeter(Func<long?> appCpu, IBackendsCpu? database) : IWindowProbe
+/// <param name="speed">This machine's cores' speed, when the app and its database run on it; null: not sampled.</param>
+public sealed class CostMeter(Func<long?> appCpu, IBackendsCpu? database, CoreSpeed? speed = null) : IWindowProbe
 {
     /// <summary>An app on this machine, its database (when given) on this machine too.</summary>
     public CostMeter(int appPid, LocalPostgres? database)
@@ -54,10 +56,12 @@ public sealed class CostMeter(Func<long?> appCpu, IBackendsCpu? database) : IWin
             db = ours.Sum(pid => to[pid] - from.GetValueOrDefault(pid)) / 1e9;
             ended = from.Keys.Count(pid => !to.ContainsKey(pid));
         }
-        return new CpuWindow(seconds, requests, (appTo - appFrom) / 1e9, db, ended);
+        var slowdown = speed is not null && start.Speed is { } speedFrom && end.Speed is { } speedTo
+            ? speed.SlowdownBetween(speedFrom, speedTo) : null;
+        return new CpuWindow(seconds, requests, (appTo - appFrom) / 1e9, db, ended, slowdown);
     }
 
-    private Snapshot Read() => new(Stopwatch.GetTimestamp(), appCpu(), database?.Read());
+    private Snapshot Read() => new(Stopwatch.GetTimestamp(), appCpu(), database?.Read(), speed?.Read());
 
-    private sealed record Snapshot(long Timestamp, long? AppNs, IReadOnlyDictionary<int, long>? Backends);
+    private sealed record Snapshot(long Timestamp, long? AppNs, IReadOnlyDictionary<int, long>? Backends, CoreSpeed.Reading? Speed);
 }

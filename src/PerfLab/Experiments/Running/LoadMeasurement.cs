@@ -113,7 +113,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     {
         if (connectionString is null)
         {
-            return new CostMeter(sut.CpuNanoseconds, null);
+            return new CostMeter(sut.CpuNanoseconds, null, sut.Pid != IRunningApp.Elsewhere ? CoreSpeed.Shared : null);
         }
         if (DatabaseBackends is { } remote)
         {
@@ -132,7 +132,8 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
             }
         }
         // An app on another host with a server this machine cannot see (a connection string's): the app alone.
-        return new CostMeter(sut.CpuNanoseconds, _database is { } local ? new LocalBackendsCpu(local, sut.Pid) : null);
+        return new CostMeter(sut.CpuNanoseconds, _database is { } local ? new LocalBackendsCpu(local, sut.Pid) : null,
+            sut.Pid != IRunningApp.Elsewhere ? CoreSpeed.Shared : null);
     }
 
     private LocalPostgres? _database;

@@ -32,6 +32,8 @@ public static class RunOpening
 
     public static async Task<CpuCalibration> CalibrateAsync(IRunObserver observer, CancellationToken ct)
     {
+        // The cores' speed is sampled from here on: its full-speed reference is taken while the machine is calibrated.
+        _ = CoreSpeed.Shared;
         var calibration = await CpuCalibration.RunAsync(ct: ct);
         observer.Message(string.Create(CultureInfo.InvariantCulture,
             $"this machine today: a busy thread had a core {calibration.CoreSharePercent:0} % of the time; the core's speed "

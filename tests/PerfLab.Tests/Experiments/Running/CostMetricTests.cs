@@ -65,6 +65,38 @@ public sealed class CostMetricTests
         Assert.Equal(20, StoppingRule.WidestHalfWidth(comparisons.Take(1), DecidingMetric.Cost), 6);
     }
 
+    [Fact]
+    public void CompareOne_HostSlowedTheCoresInOneVariantsWindows_AtFullSpeedEqualWhereRawCpuReadsDearer()
+    {
+        // The same work per request in both; b's windows ran on cores 1.5x slower in blocks 2 and 4, so its raw CPU
+        // reads 50 % dearer there and the paired raw comparison is inconclusive; at full speed the two are the same.
+        var runs = Enumerable.Range(1, 4).SelectMany(b => new[]
+        {
+            Run("a", b, new CpuWindow(5, 1000, 2.0 + b * 0.01, null, Slowdown: 1.2)),
+            Run("b", b, new CpuWindow(5, 1000, (2.0 + b * 0.01) * (b % 2 == 0 ? 1.5 : 1), null, Slowdown: 1.2 * (b % 2 == 0 ? 1.5 : 1))),
+        }).ToList();
+
+        var raw = VariantStatistics.CompareOne(runs, "a", "b", "all", Metrics.CpuPerRequest.Key, 2);
+        var fullSpeed = VariantStatistics.CompareOne(runs, "a", "b", "all", Metrics.CpuPerRequestAtFullSpeed.Key, 2);
+
+        Assert.Equal(Verdict.Inconclusive, raw.Verdict);
+        Assert.Equal(0, fullSpeed.ChangePercent, 6);
+        Assert.Equal(Verdict.Equivalent, fullSpeed.Verdict);
+    }
+
+    [Fact]
+    public void DecidingKey_CostAsked_AtFullSpeedWhenCompared_ElseTheKernelsCpu()
+    {
+        var both = new HashSet<string> { Metrics.Rps.Key, Metrics.CpuPerRequest.Key, Metrics.CpuPerRequestAtFullSpeed.Key };
+        var rawOnly = new HashSet<string> { Metrics.Rps.Key, Metrics.CpuPerRequest.Key };
+
+        Assert.Equal(Metrics.CpuPerRequestAtFullSpeed.Key, Deciding.Key(both, Metrics.CpuPerRequest.Key));
+        Assert.Equal(Metrics.CpuPerRequest.Key, Deciding.Key(rawOnly, Metrics.CpuPerRequest.Key));
+        Assert.Equal(Metrics.Rps.Key, Deciding.Key(both, Metrics.Rps.Key));
+        // The kernel's figure is shown beside the deciding one.
+        Assert.Contains(Metrics.CpuPerRequest.Key, Deciding.Beside(Metrics.CpuPerRequestAtFullSpeed.Key));
+    }
+
     private static RunRecord Run(string variant, int block, params CpuWindow[] windows) => RunRecordBuilder.Failed(
         new RunIdentity(variant, block, block, DateTimeOffset.UnixEpoch), new RunFailure(FailureKind.LoadFailed, "")) with
     {
