@@ -22,11 +22,17 @@ internal sealed class LoadWorker
     {
     }
 
+    /// <summary>
+    /// The seed of user <paramref name="index"/>'s random stream: the same in every process, so that <c>--seed</c> (and an
+    /// experiment's feed) picks the same values in every invocation. HashCode.Combine, used before, is salted per process.
+    /// </summary>
+    internal static int StreamSeed(int seed, int index) => unchecked((seed * 1_000_003) + index);
+
     /// <summary>A user on <paramref name="connection"/>, or through HttpClient when it is null.</summary>
     public LoadWorker(int index, int seed, Http11Connection? connection, CancellationToken stop)
     {
         Index = index;
-        Random = new Random(HashCode.Combine(seed, index));
+        Random = new Random(StreamSeed(seed, index));
         Connection = connection;
         if (Connection is null)
         {
