@@ -1,6 +1,6 @@
 """Counts the verdicts of result folders (python3 verdicts.py FOLDER...): per folder the deciding comparison (the
-all-scenario comparison of the experiment's decidedBy metric: cost per request for orders.yaml, RPS where no cost was
-measured) with its interval and verdict, the RPS change beside it, then how many called a difference, with an exact
+all-scenario comparison of the experiment's decidedBy metric: cost per request for orders.yaml, at the cores' full
+speed when sampled, RPS where no cost was measured) with its interval and verdict, the RPS change beside it, then how many called a difference, with an exact
 (Clopper-Pearson) 95 % interval, and the plain variant's CPU per request (to size EXTRA as 5 % of it)."""
 import json
 import math
@@ -35,10 +35,14 @@ def t975(df):
 
 
 def deciding(experiment):
-    """The all-scenario comparisons of the deciding metric, RPS when that metric was not compared (as perflab falls back)."""
+    """The all-scenario comparisons of the deciding metric, as perflab picks it (Deciding.Key): cost at the cores' full
+    speed when that was compared, RPS when the metric asked was not compared."""
     alls = [c for c in experiment["comparisons"] if c["scenario"] == "all"]
     key = experiment.get("decidedBy") or "rps"
-    return key if any(c["metric"] == key for c in alls) else "rps", alls
+    compared = {c["metric"] for c in alls}
+    if key == "cpu-per-request" and "cpu-per-request-full-speed" in compared:
+        return "cpu-per-request-full-speed", alls
+    return key if key in compared else "rps", alls
 
 
 def fmt(c):

@@ -9,8 +9,8 @@ namespace PerfLab.Experiments.Running;
 /// How fast each core runs right now, sampled all along: a thread pinned to each core wakes every
 /// <see cref="Interval"/> and times one fixed unit of work on its own CPU clock (about 0.1 ms at full speed, so under
 /// 1 % of a core). A shared host slows a core (a busy sibling hyperthread, its frequency) in stretches of seconds, by
-/// up to 1.7x on this kind of machine, each core on its own; CPU time charged in such a stretch is inflated by the same
-/// factor, and that is what makes CPU per request vary from run to run. <see cref="Read"/> gives cumulative figures;
+/// up to 1.7x on this kind of machine, each core on its own; CPU time charged in such a stretch is inflated with it,
+/// and that is much of what makes CPU per request vary from slot to slot and run to run. <see cref="Read"/> gives cumulative figures;
 /// two readings give a window's slowdown (<see cref="SlowdownBetween"/>), weighted by how busy each core was.
 /// </summary>
 public sealed class CoreSpeed : IDisposable
@@ -41,7 +41,10 @@ public sealed class CoreSpeed : IDisposable
         _referenceNs = referenceNs;
     }
 
-    /// <summary>The process's one sampler over the CPUs it may use; null off Linux or when a core cannot be pinned.</summary>
+    /// <summary>
+    /// The process's one sampler over the CPUs it may use; null off Linux. A core its thread cannot be pinned to is not
+    /// sampled.
+    /// </summary>
     public static CoreSpeed? Shared => SharedInstance.Value;
 
     /// <summary>How long the sampler looks for its reference before it is fixed.</summary>
@@ -147,7 +150,8 @@ public sealed class CoreSpeed : IDisposable
             }
             return;
         }
-        Interlocked.CompareExchange(ref _referenceNs, Interlocked.Read(ref _fastestNs), 0);
+        var fastest = Interlocked.Read(ref _fastestNs);
+        Interlocked.CompareExchange(ref _referenceNs, fastest == long.MaxValue ? ns : fastest, 0);
     }
 
     private const int WorkWords = 8192; // 64 KB: L1 and L2, as a request's working set mostly is
