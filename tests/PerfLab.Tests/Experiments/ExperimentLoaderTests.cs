@@ -86,7 +86,8 @@ public sealed class ExperimentLoaderTests
         "demo.yaml:2:1: unknown key 'titel' in the experiment; expected one of name, title, seed, reproduces, baseline, variants, load, "
         + "profiles, claims, thresholds, app, decide, capacity, database, cores, sweep, default.")]
     [InlineData("    metric: rps", "    metric: speed",
-        "demo.yaml:26:13: metric 'speed' is not one of rps, mean-ms, p90-ms, p99-ms, batch-mean-ms, capacity-rps, cpu-per-request.")]
+        "demo.yaml:26:13: metric 'speed' is not one of rps, mean-ms, p90-ms, p99-ms, batch-mean-ms, capacity-rps, cpu-per-request, "
+            + "cpu-per-request-full-speed.")]
     [InlineData("name: demo", "name: other", "demo.yaml:1:7: name 'other' must match the file name 'demo'.")]
     [InlineData("quick: { warmup: 2s,", "quick: { precision: 150%, warmup: 2s,", "demo.yaml:21:23: expected 'precision' to be a percentage above 0 and below 100, like 5%.")]
     [InlineData("quick: { warmup: 2s,", "quick: { max-repeat: 9, warmup: 2s,", "demo.yaml:21:24: max-repeat caps the blocks added for a precision: give precision too (e.g. precision: 5%).")]
