@@ -5,6 +5,8 @@
                                                  (CV per 0.5 s) and whether the two move together
   bench/variance/core_speed.py probe [SECONDS]   on CPU 0, a small fixed task (the probe) alternating with different work
                                                  (JSON, sorting): whether the probe's slowdowns are the work's
+  bench/variance/core_speed.py neighbour         a fixed task on CPU 0 with CPU 1 idle, busy (a bounded busy loop), idle
+                                                 again: whether one core slows the other
 Each run is bounded by SECONDS (default 20 and 30)."""
 import json, os, random, statistics as st, sys, time
 
@@ -76,10 +78,35 @@ def probe(seconds):
               f"work/probe CV {st.stdev(r) / st.mean(r) * 100:.1f} %, correlation {st.correlation(xp, xw):+.2f}")
 
 
+def neighbour(_seconds):
+    os.sched_setaffinity(0, {0})
+
+    def task_seconds():
+        runs = []
+        for _ in range(6):
+            c0 = time.thread_time()
+            spin(3_000_000)
+            runs.append(time.thread_time() - c0)
+        return f"min {min(runs):.3f} s, median {sorted(runs)[3]:.3f} s"
+
+    import subprocess
+    print("CPU 1 idle:", task_seconds())
+    # The busy loop is bounded by timeout and killed as a group, so no loop outlives the script.
+    hog = subprocess.Popen(["taskset", "-c", "1", "timeout", "20", "sh", "-c", "while :; do :; done"], start_new_session=True)
+    try:
+        time.sleep(0.5)
+        print("CPU 1 busy:", task_seconds())
+    finally:
+        os.killpg(hog.pid, 9)
+        hog.wait()
+    time.sleep(0.5)
+    print("CPU 1 idle:", task_seconds())
+
+
 if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else ""
-    if mode not in ("cores", "probe"):
+    if mode not in ("cores", "probe", "neighbour"):
         print(__doc__)
         sys.exit(2)
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else (20 if mode == "cores" else 30)
-    (cores if mode == "cores" else probe)(seconds)
+    {"cores": cores, "probe": probe, "neighbour": neighbour}[mode](seconds)

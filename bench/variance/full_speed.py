@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The kernel's CPU per request against the same at the cores' full speed, from results.json files (one experiment with
 two variants each, e.g. the acceptance A/A): per invocation, each metric's mean paired log ratio over the blocks and
-its standard deviation; over all of them, the spread of adjacent slots' log ratios.
+its standard deviation; over all of them, the spread of adjacent slots' log ratios, and how fast a window's cost rises
+with its slowdown (the slope of log cost on log slowdown, each run's windows about their own mean).
 Usage: bench/variance/full_speed.py RESULTS.json..."""
 import json, math, statistics as st, sys
 
@@ -24,6 +25,7 @@ def blocks_of(path):
 
 def main(paths):
     slot_sd = {False: [], True: []}
+    xs, ys = [], []
     for path in paths:
         pairs = blocks_of(path)
         line = [path, f"{len(pairs)} blocks"]
@@ -33,6 +35,14 @@ def main(paths):
             if len(logs) > 1:
                 line.append(f"{'full speed' if full else 'kernel'}: {st.mean(logs):+.1f} %, SD {st.stdev(logs):.1f} %")
             for a, o in pairs:
+                if full:
+                    for run in (a, o):
+                        sampled = [w for w in run["windows"] if w.get("slowdown") and w["requests"]]
+                        if len(sampled) > 1:
+                            lx = [math.log(w["slowdown"]) for w in sampled]
+                            ly = [math.log(window_cost(w, False)) for w in sampled]
+                            xs += [x - st.mean(lx) for x in lx]
+                            ys += [y - st.mean(ly) for y in ly]
                 if all(w.get("slowdown") for w in a["windows"] + o["windows"]) or not full:
                     ratios = [math.log(window_cost(y, full) / window_cost(x, full)) for x, y in zip(a["windows"], o["windows"])]
                     if len(ratios) > 1:
@@ -41,6 +51,9 @@ def main(paths):
     for full in (False, True):
         if slot_sd[full]:
             print(f"adjacent slots' log ratio, {'full speed' if full else 'kernel'}: SD {math.sqrt(st.mean(slot_sd[full])) * 100:.1f} %")
+    if len(xs) > 2 and any(xs):
+        slope = sum(x * y for x, y in zip(xs, ys)) / sum(x * x for x in xs)
+        print(f"log cost on log slowdown within runs: slope {slope:.2f}, correlation {st.correlation(xs, ys):.2f} ({len(xs)} windows)")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ namespace PerfLab.Experiments.Running;
 /// and that is much of what makes CPU per request vary from slot to slot and run to run. <see cref="Read"/> gives cumulative figures;
 /// two readings give a window's slowdown (<see cref="SlowdownBetween"/>), weighted by how busy each core was.
 /// </summary>
-public sealed class CoreSpeed : IDisposable
+public sealed class CoreSpeed
 {
     public static readonly TimeSpan Interval = TimeSpan.FromMilliseconds(25);
 
@@ -22,7 +22,6 @@ public sealed class CoreSpeed : IDisposable
     private readonly int[] _cpus;
     private readonly long[] _unitNs;
     private readonly long[] _units;
-    private readonly CancellationTokenSource _stop = new();
     private readonly long _started = Environment.TickCount64;
     private long _fastestNs = long.MaxValue;
     private long _referenceNs;
@@ -100,8 +99,6 @@ public sealed class CoreSpeed : IDisposable
         return weights > 0 ? weighted / weights : null;
     }
 
-    public void Dispose() => _stop.Cancel();
-
     private static CoreSpeed? Start()
     {
         if (!OperatingSystem.IsLinux())
@@ -124,7 +121,8 @@ public sealed class CoreSpeed : IDisposable
             return;
         }
         var memory = new ulong[WorkWords];
-        while (!_stop.IsCancellationRequested)
+        // For the process's lifetime (a background thread): the sampler is one per process.
+        while (true)
         {
             var started = CpuClock.CurrentThreadNanoseconds();
             Unit(memory);
@@ -132,7 +130,7 @@ public sealed class CoreSpeed : IDisposable
             Interlocked.Add(ref _unitNs[core], ns);
             Interlocked.Increment(ref _units[core]);
             Reference(ns);
-            _stop.Token.WaitHandle.WaitOne(Interval);
+            Thread.Sleep(Interval);
         }
     }
 

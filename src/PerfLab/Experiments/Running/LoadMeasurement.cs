@@ -111,9 +111,11 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     /// </summary>
     public async Task<CostMeter> CostMeterAsync(IRunningApp sut, CancellationToken ct)
     {
+        // The cores' speed is this machine's: sampled for an app that runs here.
+        var speed = sut.Pid != IRunningApp.Elsewhere ? CoreSpeed.Shared : null;
         if (connectionString is null)
         {
-            return new CostMeter(sut.CpuNanoseconds, null, sut.Pid != IRunningApp.Elsewhere ? CoreSpeed.Shared : null);
+            return new CostMeter(sut.CpuNanoseconds, null, speed);
         }
         if (DatabaseBackends is { } remote)
         {
@@ -132,8 +134,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
             }
         }
         // An app on another host with a server this machine cannot see (a connection string's): the app alone.
-        return new CostMeter(sut.CpuNanoseconds, _database is { } local ? new LocalBackendsCpu(local, sut.Pid) : null,
-            sut.Pid != IRunningApp.Elsewhere ? CoreSpeed.Shared : null);
+        return new CostMeter(sut.CpuNanoseconds, _database is { } local ? new LocalBackendsCpu(local, sut.Pid) : null, speed);
     }
 
     private LocalPostgres? _database;
