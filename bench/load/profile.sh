@@ -7,7 +7,9 @@
 # GC and its JIT compiler; libc) and the busiest symbols. Shares, not times: multiply by the CPU per request of
 # throughput.sh for microseconds per request.
 # Usage: bench/load/profile.sh [seconds=5] [connections=32] [endpoint=/plaintext]
-# Environment: PERFLAB_SOCKETS=runtime for perflab on the runtime's socket engine. Needs perf (linux-perf).
+# Environment: PERFLAB_SOCKETS=runtime for perflab on the runtime's socket engine; CALLS=1 records call stacks too
+# and writes, beside each report, the busiest symbols with their callees' samples included (perf-*-calls.txt), the
+# view that says which of perflab's own calls a kernel or runtime share comes from. Needs perf (linux-perf).
 source "$(dirname "$0")/common.sh"
 S="${1:-5}"; C="${2:-32}"; EP="${3:-/plaintext}"
 profile_preamble perf linux-perf
@@ -17,9 +19,12 @@ sample() {
   local out="$1"; shift
   start_pinned_settled "$@"
   local pid=$PINNED_PID
-  perf record -e cpu-clock -F 2999 -p "$pid" -o "$out.data" -- sleep "$S" >/dev/null 2>&1 || true
+  perf record -e cpu-clock -F 2999 ${CALLS:+-g} -p "$pid" -o "$out.data" -- sleep "$S" >/dev/null 2>&1 || true
   wait "$pid" || true
-  perf report -i "$out.data" --no-children --sort dso,sym --stdio 2>/dev/null | grep -v '^#' | grep -v '^$' >"$out.txt" || true
+  perf report -i "$out.data" --no-children --sort dso,sym --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' >"$out.txt" || true
+  if [[ -n "${CALLS:-}" ]]; then
+    perf report -i "$out.data" --children --sort sym --stdio -g none --percent-limit 1 2>/dev/null | grep -v '^#' | grep -v '^$' >"$out-calls.txt" || true
+  fi
   rm -f "$out.data" "/tmp/perf-$pid.map" "/tmp/perfinfo-$pid.map"
 }
 

@@ -10,11 +10,12 @@ namespace PerfLab.Load;
 /// </summary>
 internal static class LoadDisplay
 {
-    public static async Task<LoadResult> RunAsync(Func<IProgress<LoadProgress>, Task<LoadResult>> run, bool quiet)
+    public static async Task<LoadResult> RunAsync(Func<IProgress<LoadProgress>?, Task<LoadResult>> run, bool quiet)
     {
         if (quiet)
         {
-            return await run(new InlineProgress<LoadProgress>(_ => { })).ConfigureAwait(false);
+            // No progress at all: nothing for the sampler to hand to the thread pool once a second inside the window.
+            return await run(null).ConfigureAwait(false);
         }
         if (Console.IsOutputRedirected || !AnsiConsole.Profile.Capabilities.Interactive)
         {
