@@ -44,7 +44,7 @@ summarize() {
 
 sample "$RESULTS/perf-wrk" wrk -t1 -c "$C" -d "$((S + 5))s" "$BASE$EP"
 sample "$RESULTS/perf-perflab" env DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 \
-  "${PERFLAB_CMD[@]}" load "$BASE$EP" -c "$C" -d "$((S + 5))s" -w 0s
+  "${PERFLAB_CMD[@]}" load "$BASE$EP" -c "$C" -d "$((S + 5))s" -w 0s --json # as throughput.sh: no display
 echo "${PERFLAB_SOCKETS:+PERFLAB_SOCKETS=$PERFLAB_SOCKETS }bench/load/profile.sh $S $C $EP ($(machine_note))"
 summarize wrk "$RESULTS/perf-wrk.txt"
 summarize perflab "$RESULTS/perf-perflab.txt"
