@@ -77,7 +77,6 @@ public sealed class CpuClockTests
         using var client = new TcpClient();
         await client.ConnectAsync(IPAddress.Loopback, ((IPEndPoint)listener.LocalEndpoint).Port);
         var local = ((IPEndPoint)client.Client.LocalEndPoint!).Port;
-
         var remote = ((IPEndPoint)listener.LocalEndpoint).Port;
 
         // The table is the whole network namespace's: a socket of another test (one in TIME_WAIT, say) may hold the
