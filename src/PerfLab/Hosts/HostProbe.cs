@@ -78,29 +78,27 @@ internal static class HostProbe
         try
         {
             var best = (Rtt: double.MaxValue, Offset: 0.0);
-            // One base for the local clock, then a monotonic stopwatch: no wall-clock step mid-probe.
-            var baseUtc = DateTimeOffset.UtcNow;
-            var clock = Stopwatch.StartNew();
+            // One base for the local clock, then the monotonic one: no wall-clock step mid-probe.
+            var anchor = WallClockAnchor.Take();
             for (var i = 0; i < ClockExchanges; i++)
             {
-                var sent = clock.Elapsed.TotalMilliseconds;
+                var sent = anchor.UnixMsAt(Stopwatch.GetTimestamp());
                 await process.StandardInput.WriteLineAsync("t".AsMemory(), ct).ConfigureAwait(false);
                 await process.StandardInput.FlushAsync(ct).ConfigureAwait(false);
                 var line = await ReadLineAsync(process, ct).ConfigureAwait(false);
-                var received = clock.Elapsed.TotalMilliseconds;
+                var received = anchor.UnixMsAt(Stopwatch.GetTimestamp());
                 if (line is null || !double.TryParse(line, NumberStyles.Float, CultureInfo.InvariantCulture, out var remoteSeconds))
                 {
                     process.StandardInput.Close();
                     throw SshClient.Failure(host, new HostOutput(SshClient.ConnectionFailed, "", await stderr.ConfigureAwait(false)));
                 }
-                var localMidMs = (baseUtc - DateTimeOffset.UnixEpoch).TotalMilliseconds + ((sent + received) / 2);
                 // The first exchanges pay for connection set-up and a cold shell; the minimum discards them.
                 if (received - sent < best.Rtt)
                 {
-                    best = (received - sent, (remoteSeconds * 1000) - localMidMs);
+                    best = (received - sent, (remoteSeconds * 1000) - ((sent + received) / 2));
                 }
             }
-            return new ClockOffset(best.Offset, best.Rtt / 2, best.Rtt);
+            return new ClockOffset(best.Offset, (best.Rtt / 2) + anchor.UncertaintyMs, best.Rtt);
         }
         finally
         {

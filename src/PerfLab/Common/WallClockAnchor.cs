@@ -1,0 +1,35 @@
+using System.Diagnostics;
+
+namespace PerfLab.Common;
+
+/// <summary>
+/// The wall clock tied to the monotonic one at one instant, so that later times can be read on the monotonic clock
+/// (no wall-clock step in between) and still be told as Unix times. The wall clock's read is bracketed by two
+/// monotonic reads and tied to their midpoint: a thread preempted between the reads would otherwise shift every later
+/// time by the preemption (seen on a busy CI machine: a host's clock offset 4.2 ms off, said to be within 0.1 ms).
+/// The tightest of a few brackets is kept, and half its width is the anchor's uncertainty.
+/// </summary>
+public readonly record struct WallClockAnchor(double UnixMs, long Timestamp, double UncertaintyMs)
+{
+    private const int Tries = 8;
+
+    public static WallClockAnchor Take()
+    {
+        var best = new WallClockAnchor(0, 0, double.MaxValue);
+        for (var i = 0; i < Tries; i++)
+        {
+            var before = Stopwatch.GetTimestamp();
+            var utc = DateTimeOffset.UtcNow;
+            var after = Stopwatch.GetTimestamp();
+            var halfMs = Stopwatch.GetElapsedTime(before, after).TotalMilliseconds / 2;
+            if (halfMs < best.UncertaintyMs)
+            {
+                best = new WallClockAnchor((utc - DateTimeOffset.UnixEpoch).TotalMilliseconds, before + ((after - before) / 2), halfMs);
+            }
+        }
+        return best;
+    }
+
+    /// <summary>The Unix time (ms) of a <see cref="Stopwatch.GetTimestamp"/> reading.</summary>
+    public double UnixMsAt(long timestamp) => UnixMs + Stopwatch.GetElapsedTime(Timestamp, timestamp).TotalMilliseconds;
+}
