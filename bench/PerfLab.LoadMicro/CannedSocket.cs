@@ -1,5 +1,4 @@
 using System.Net;
-using System.Threading.Tasks.Sources;
 using PerfLab.Load.Sockets;
 
 namespace PerfLab.LoadMicro;
@@ -11,20 +10,20 @@ namespace PerfLab.LoadMicro;
 /// perflab's code per request without the system calls. A response in several pieces is delivered piece by piece,
 /// each into the receive the previous one's continuation left waiting (a server that flushed more than once).
 /// </summary>
-internal sealed class CannedSocket(byte[][] pieces) : IConnectionSocket, IValueTaskSource<int>
+internal sealed class CannedSocket(byte[][] pieces) : IConnectionSocket
 {
-    private ManualResetValueTaskSourceCore<int> _core;
+    private readonly ReceiveCompletion _core = new();
     private Memory<byte> _buffer;
 
     public ValueTask ConnectAsync(EndPoint endPoint, CancellationToken ct) => default;
 
     public ValueTask SendAsync(ReadOnlyMemory<byte> bytes) => default;
 
-    public ValueTask<int> ReceiveAsync(Memory<byte> buffer)
+    public SocketReceive ReceiveAsync(Memory<byte> buffer)
     {
         _buffer = buffer;
         _core.Reset();
-        return new ValueTask<int>(this, _core.Version);
+        return new SocketReceive(_core);
     }
 
     /// <summary>The response's events: each waiting receive gets its piece, and the request step runs on.</summary>
@@ -44,11 +43,4 @@ internal sealed class CannedSocket(byte[][] pieces) : IConnectionSocket, IValueT
     public void Dispose()
     {
     }
-
-    int IValueTaskSource<int>.GetResult(short token) => _core.GetResult(token);
-
-    ValueTaskSourceStatus IValueTaskSource<int>.GetStatus(short token) => _core.GetStatus(token);
-
-    void IValueTaskSource<int>.OnCompleted(Action<object?> continuation, object? state, short token,
-        ValueTaskSourceOnCompletedFlags flags) => _core.OnCompleted(continuation, state, token, flags);
 }

@@ -36,7 +36,8 @@ public class RequestStepBenchmarks
         var checks = new ResponseChecks(recorders.ErrorStatus, null);
         var template = new RequestTemplate(RequestSpec.Get, [Target], null, null);
         var context = new SendContext(template, checks, new RequestFailures(_stop.Token), _stop.Token);
-        _sender = new RequestSender(context, recorders, new InFlightRequests(1), null, FeedOrder.Circular);
+        _sender = new RequestSender(context, recorders, new InFlightRequests(1), new MeasurementWindow(recorders, null), null,
+            FeedOrder.Circular);
         var connection = new Http11Connection(new IPEndPoint(IPAddress.Loopback, Target.Port), _stop.Token, () => _socket);
         _worker = new LoadWorker(0, 1, connection, _stop.Token);
     }
@@ -55,5 +56,57 @@ public class RequestStepBenchmarks
         var pending = _sender.SendAsync(_worker, Open ? Stopwatch.GetTimestamp() - 100 : 0);
         _socket.Deliver();
         return pending.Result;
+    }
+}
+
+/// <summary>
+/// A closed-model user's requests in turn (<see cref="RequestSender.SendInTurnAsync"/>): the series is started once, and
+/// each operation delivers one response, which the connection's one method records before it sends the next request
+/// and waits again. The same step as <see cref="RequestStepBenchmarks"/>' closed case without its await of the exchange.
+/// </summary>
+[MemoryDiagnoser]
+public class InTurnStepBenchmarks
+{
+    private static readonly Uri Target = new("http://127.0.0.1:5099/plaintext");
+
+    private CannedSocket _socket = null!;
+    private CancellationTokenSource _stop = null!;
+    private LoadWorker _worker = null!;
+    private Task _series = Task.CompletedTask;
+
+    [Params("plaintext", "info", "info-split")]
+    public string Response { get; set; } = "plaintext";
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _stop = new CancellationTokenSource();
+        _socket = new CannedSocket(Responses.Pieces(Response));
+        var recorders = new RecorderSet(uncorrected: false);
+        var checks = new ResponseChecks(recorders.ErrorStatus, null);
+        var template = new RequestTemplate(RequestSpec.Get, [Target], null, null);
+        var context = new SendContext(template, checks, new RequestFailures(_stop.Token), _stop.Token);
+        var sender = new RequestSender(context, recorders, new InFlightRequests(1), new MeasurementWindow(recorders, null), null,
+            FeedOrder.Circular);
+        var connection = new Http11Connection(new IPEndPoint(IPAddress.Loopback, Target.Port), _stop.Token, () => _socket);
+        _worker = new LoadWorker(0, 1, connection, _stop.Token);
+        _series = sender.SendInTurnAsync(_worker);
+    }
+
+    [GlobalCleanup]
+    public void Cleanup()
+    {
+        _stop.Cancel();
+        _socket.Deliver(); // the waiting request's answer: recorded, and the stopped run sends no other
+        _series.Wait(TimeSpan.FromSeconds(5));
+        _worker.Connection?.Dispose();
+        _stop.Dispose();
+    }
+
+    [Benchmark]
+    public bool Request()
+    {
+        _socket.Deliver();
+        return _series.IsCompleted;
     }
 }

@@ -74,67 +74,85 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
 
     /// <summary>
     /// As <see cref="SendAsync(ReadOnlyMemory{byte}, long)"/>, but the exchange's end goes to <paramref name="sink"/>,
-    /// whose answer it returns: a response, or a failure of the four kinds instead of throwing it. The request path's
-    /// one state machine: the load engine's bookkeeping runs in the sink, so nothing awaits this method but the user.
+    /// whose answer it returns: a response, or a failure of the four kinds instead of throwing it. Then, as long as the
+    /// sink gives one (<see cref="IExchangeSink{TResult}.TryNext"/>: a closed-model user's next request), the next
+    /// exchange, in the same method. The request path's one state machine: the load engine's bookkeeping runs in the
+    /// sink, so nothing awaits this method but the user, and a user who sends as soon as it is answered awaits it once.
     /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<TResult> ExchangeAsync<TSink, TResult>(ReadOnlyMemory<byte> request, long sentAt, TSink sink)
         where TSink : struct, IExchangeSink<TResult>
     {
+        while (true)
+        {
+            Exception? failure = null;
+            BusySince(sentAt);
+            try
+            {
+                for (var attempt = 1; ; attempt++)
+                {
+                    var reused = _socket is not null;
+                    if (!reused)
+                    {
+                        await ConnectAsync().ConfigureAwait(false);
+                    }
+                    try
+                    {
+                        var socket = _socket!;
+                        _reader.Begin(request.Span.StartsWith("HEAD "u8));
+                        await socket.SendAsync(request).ConfigureAwait(false);
+                        // The response's receives, awaited here: the reader parses them as they come.
+                        while (!_reader.Received(await socket.ReceiveAsync(_reader.ReceiveBuffer())))
+                        {
+                        }
+                        if (_reader.Close)
+                        {
+                            CloseSocket();
+                        }
+                        break;
+                    }
+                    catch (Exception ex) when (reused && !_reader.GotBytes && attempt == 1 && !stop.IsCancellationRequested
+                        && Volatile.Read(ref _busySince) != Aborted && IsIdleClose(ex))
+                    {
+                        CloseSocket(); // closed by the server while idle: one retry on a new connection (IsIdleClose)
+                    }
+                }
+            }
+            catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException or OperationCanceledException)
+            {
+                Failed();
+                failure = ex;
+            }
+            catch
+            {
+                Failed();
+                throw;
+            }
+            finally
+            {
+                BackToIdle();
+            }
+            var result = failure is null ? sink.Responded(this, _reader.Response) : sink.Failed(this, failure);
+            if (!sink.TryNext(result, out request, out sentAt))
+            {
+                return result;
+            }
+        }
+    }
+
+    private void BusySince(long sentAt)
+    {
         _timedOut = false;
         Volatile.Write(ref _busySince, sentAt);
-        try
+    }
+
+    /// <summary>The exchange is over: the watchdog no longer aborts it, and a connection it aborted meanwhile is closed.</summary>
+    private void BackToIdle()
+    {
+        if (Interlocked.Exchange(ref _busySince, Idle) == Aborted)
         {
-            for (var attempt = 1; ; attempt++)
-            {
-                var reused = _socket is not null;
-                if (!reused)
-                {
-                    await ConnectAsync().ConfigureAwait(false);
-                }
-                try
-                {
-                    var socket = _socket!;
-                    _reader.Begin(request.Span.StartsWith("HEAD "u8));
-                    await socket.SendAsync(request).ConfigureAwait(false);
-                    // The response's receives, awaited here: one state machine an exchange, the reader parses as they come.
-                    while (!_reader.Received(await socket.ReceiveAsync(_reader.ReceiveBuffer()).ConfigureAwait(false)))
-                    {
-                    }
-                    if (_reader.Close)
-                    {
-                        CloseSocket();
-                    }
-                    break;
-                }
-                catch (Exception ex) when (reused && !_reader.GotBytes && attempt == 1 && !stop.IsCancellationRequested
-                    && Volatile.Read(ref _busySince) != Aborted && IsIdleClose(ex))
-                {
-                    // The server closed this keep-alive connection while it was idle (closed or reset before a single
-                    // byte of the response): one retry on a new connection, as HttpClient does. A server that closes
-                    // an idle connection has not read the request from it, so a POST is not applied twice.
-                    CloseSocket();
-                }
-            }
+            CloseSocket();
         }
-        catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException or OperationCanceledException)
-        {
-            Failed();
-            return sink.Failed(this, ex);
-        }
-        catch
-        {
-            Failed();
-            throw;
-        }
-        finally
-        {
-            if (Interlocked.Exchange(ref _busySince, Idle) == Aborted)
-            {
-                CloseSocket();
-            }
-        }
-        return sink.Responded(this, _reader.Response);
     }
 
     private void Failed()
@@ -143,6 +161,11 @@ internal sealed class Http11Connection(EndPoint endPoint, CancellationToken stop
         CloseSocket();
     }
 
+    /// <summary>
+    /// Whether the server closed this keep-alive connection while it was idle (closed or reset before a single byte of
+    /// the response): the exchange then retries once on a new connection, as HttpClient does. A server that closes an
+    /// idle connection has not read the request from it, so a POST is not applied twice.
+    /// </summary>
     private static bool IsIdleClose(Exception ex) =>
         ex is Http11ProtocolException
         || ex is SocketException { SocketErrorCode: SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.Shutdown };

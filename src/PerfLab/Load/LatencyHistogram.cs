@@ -37,6 +37,12 @@ public sealed class LatencyHistogram
 
     public long Count => _count;
 
+    /// <summary>How many 1,024-bucket chunks hold storage: what recording has allocated so far, one per value range seen.</summary>
+    internal int ChunksInUse => _chunks.Count(c => c is not null);
+
+    /// <summary>The most one chunk's storage takes (1,024 counts and the array's header).</summary>
+    internal const int ChunkBytes = ChunkSize * sizeof(long) + 64;
+
     /// <summary>The exact sum of the recorded (clamped) values, in microseconds.</summary>
     public long Sum => _sum;
 

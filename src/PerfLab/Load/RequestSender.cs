@@ -9,7 +9,8 @@ namespace PerfLab.Load;
 /// recorder: a response with its latencies, or an error by kind.
 /// </summary>
 internal sealed class RequestSender(
-    SendContext context, RecorderSet recorders, InFlightRequests inFlight, ClientTransport? client, FeedOrder order)
+    SendContext context, RecorderSet recorders, InFlightRequests inFlight, MeasurementWindow window, ClientTransport? client,
+    FeedOrder order)
 {
     private long _cursor = -1;
 
@@ -36,13 +37,56 @@ internal sealed class RequestSender(
     public ValueTask<bool> SendAsync(LoadWorker worker, long intended)
     {
         var index = NextIndex(worker);
+        var start = Begin(worker, intended);
+        return worker.Connection is { } connection
+            ? connection.ExchangeAsync<Recorded, bool>(context.Template.For(index, ref worker.Scratch), start,
+                new Recorded(this, worker, intended, start, inTurn: false))
+            : SendThroughClientAsync(worker, index, intended, start);
+    }
+
+    /// <summary>
+    /// A closed-model user: request after request, each sent as soon as the last one's answer is recorded, while the
+    /// run goes on and the request budget lasts. On a connection of its own the whole series is one exchange method
+    /// (<see cref="Recorded.TryNext"/> gives it the next request), so nothing is awaited per request but the socket.
+    /// </summary>
+    public async Task SendInTurnAsync(LoadWorker worker)
+    {
+        if (worker.Connection is not { } connection)
+        {
+            while (!context.Stop.IsCancellationRequested && window.TryTakeBudget() && await SendAsync(worker, 0).ConfigureAwait(false))
+            {
+            }
+            return;
+        }
+        if (TryBeginInTurn(worker, out var request, out var start))
+        {
+            await connection.ExchangeAsync<Recorded, bool>(request, start, new Recorded(this, worker, 0, start, inTurn: true))
+                .ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>A closed-model user's next request, begun, unless the run is stopping or the request budget is spent.</summary>
+    private bool TryBeginInTurn(LoadWorker worker, out ReadOnlyMemory<byte> request, out long start)
+    {
+        if (context.Stop.IsCancellationRequested || !window.TryTakeBudget())
+        {
+            request = default;
+            start = 0;
+            return false;
+        }
+        var index = NextIndex(worker);
+        start = Begin(worker, 0);
+        request = context.Template.For(index, ref worker.Scratch); // inside the latency, as in SendAsync
+        return true;
+    }
+
+    /// <summary>A request's start: the clock read, the send noted, the request in flight. Returns the timestamp.</summary>
+    private long Begin(LoadWorker worker, long intended)
+    {
         var start = Stopwatch.GetTimestamp();
         recorders.Current.NoteSend(start, intended);
         inFlight.Begin(worker.Index, intended != 0 ? Math.Min(intended, start) : start);
-        return worker.Connection is { } connection
-            ? connection.ExchangeAsync<Recorded, bool>(context.Template.For(index, ref worker.Scratch), start,
-                new Recorded(this, worker, intended, start))
-            : SendThroughClientAsync(worker, index, intended, start);
+        return start;
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
@@ -76,13 +120,28 @@ internal sealed class RequestSender(
     private bool RecordFailure(Http11Connection connection, Exception failure, LoadWorker worker, long intended, long start) =>
         Record(worker, intended, start, context.Failures.Classify(failure, connection.TimedOut), 0, 0);
 
-    /// <summary>A request's end on its connection, recorded: a response (checked) or a failure by kind.</summary>
-    private readonly struct Recorded(RequestSender sender, LoadWorker worker, long intended, long start) : IExchangeSink<bool>
+    /// <summary>
+    /// A request's end on its connection, recorded: a response (checked) or a failure by kind; in turn (a closed-model
+    /// user), the next request's start once it was recorded and the run goes on.
+    /// </summary>
+    private struct Recorded(RequestSender sender, LoadWorker worker, long intended, long start, bool inTurn) : IExchangeSink<bool>
     {
-        public bool Responded(Http11Connection connection, Http11Response response) =>
+        public readonly bool Responded(Http11Connection connection, Http11Response response) =>
             sender.RecordResponse(connection, response, worker, intended, start);
 
-        public bool Failed(Http11Connection connection, Exception failure) =>
+        public readonly bool Failed(Http11Connection connection, Exception failure) =>
             sender.RecordFailure(connection, failure, worker, intended, start);
+
+        public bool TryNext(bool last, out ReadOnlyMemory<byte> request, out long sentAt)
+        {
+            if (inTurn && last && sender.TryBeginInTurn(worker, out request, out sentAt))
+            {
+                start = sentAt;
+                return true;
+            }
+            request = default;
+            sentAt = 0;
+            return false;
+        }
     }
 }

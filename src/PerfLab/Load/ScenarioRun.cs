@@ -46,7 +46,7 @@ internal sealed class ScenarioRun : IDisposable
         // Registered after the connections' abort, so it runs first (callbacks run in reverse order): the picture
         // before the aborts.
         _stop.Token.Register(InFlight.Capture);
-        _sender = new RequestSender(context, Recorders, InFlight, _client, plan.Feed.Order);
+        _sender = new RequestSender(context, Recorders, InFlight, _window, _client, plan.Feed.Order);
     }
 
     /// <summary>
@@ -90,6 +90,9 @@ internal sealed class ScenarioRun : IDisposable
 
     /// <inheritdoc cref="RequestSender.SendAsync"/>
     public ValueTask<bool> SendAsync(LoadWorker worker, long intended) => _sender.SendAsync(worker, intended);
+
+    /// <inheritdoc cref="RequestSender.SendInTurnAsync"/>
+    public Task SendInTurnAsync(LoadWorker worker) => _sender.SendInTurnAsync(worker);
 
     public static long ToMicros(long ticks) => (long)(ticks * s_microsPerTick);
 

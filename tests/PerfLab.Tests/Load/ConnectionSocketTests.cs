@@ -85,7 +85,7 @@ public sealed class ConnectionSocketTests
         var buffer = new byte[1024];
         int n;
         var reads = 0;
-        while ((n = await socket.ReceiveAsync(buffer).AsTask().WaitAsync(cts.Token)) > 0)
+        while ((n = await ReceiveTask(socket, buffer).WaitAsync(cts.Token)) > 0)
         {
             received.Append(Encoding.ASCII.GetString(buffer, 0, n));
             reads++;
@@ -107,7 +107,7 @@ public sealed class ConnectionSocketTests
         await socket.ConnectAsync(listener.LocalEndpoint, cts.Token);
         using var server = await accepting;
 
-        var receiving = socket.ReceiveAsync(new byte[1024]).AsTask();
+        var receiving = ReceiveTask(socket, new byte[1024]);
         Assert.False(receiving.IsCompleted);
         socket.Abort();
 
@@ -159,9 +159,11 @@ public sealed class ConnectionSocketTests
     private static async Task<string?> PingAsync(IConnectionSocket socket)
     {
         await socket.SendAsync("ping"u8.ToArray()).ConfigureAwait(false);
-        _ = await socket.ReceiveAsync(new byte[16]).ConfigureAwait(false);
+        _ = await socket.ReceiveAsync(new byte[16]);
         return Thread.CurrentThread.Name;
     }
+
+    private static async Task<int> ReceiveTask(IConnectionSocket socket, byte[] buffer) => await socket.ReceiveAsync(buffer);
 
     private static TcpListener Listen()
     {

@@ -35,13 +35,7 @@ internal sealed class ClosedRunner(ClosedModel model) : ILoadModelRunner
                     // Connected before its first request's clock starts, as wrk does: connecting is not latency.
                     await connection.PreconnectAsync().ConfigureAwait(false);
                 }
-                while (!stop.IsCancellationRequested && run.TryTakeBudget())
-                {
-                    if (!await run.SendAsync(worker, 0).ConfigureAwait(false))
-                    {
-                        break;
-                    }
-                }
+                await run.SendInTurnAsync(worker).ConfigureAwait(false);
             }
             finally
             {

@@ -15,7 +15,7 @@ internal interface IConnectionSocket : IDisposable
     ValueTask SendAsync(ReadOnlyMemory<byte> bytes);
 
     /// <summary>Receives at least one byte into <paramref name="buffer"/>; 0 when the server closed the connection.</summary>
-    ValueTask<int> ReceiveAsync(Memory<byte> buffer);
+    SocketReceive ReceiveAsync(Memory<byte> buffer);
 
     /// <summary>Thread-safe: ends the operation in flight, and every later one, with an error.</summary>
     void Abort();

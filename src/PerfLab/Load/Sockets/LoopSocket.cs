@@ -2,7 +2,6 @@ using System.Net;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
-using System.Threading.Tasks.Sources;
 
 namespace PerfLab.Load.Sockets;
 
@@ -14,7 +13,7 @@ namespace PerfLab.Load.Sockets;
 /// (used only to create, connect, shut down and close it), so an abort from another thread can never reach a
 /// descriptor number reused since.
 /// </summary>
-internal sealed class LoopSocket : IConnectionSocket, IValueTaskSource<int>
+internal sealed class LoopSocket : IConnectionSocket
 {
     private const int SolSocket = 1;
     private const int SoError = 4;
@@ -23,7 +22,7 @@ internal sealed class LoopSocket : IConnectionSocket, IValueTaskSource<int>
     private readonly Readiness _readable = new();
     private readonly Readiness _writable = new();
     private readonly Action _onReadable;
-    private ManualResetValueTaskSourceCore<int> _received; // RunContinuationsAsynchronously stays false: inline
+    private readonly ReceiveCompletion _received = new();
     private Memory<byte> _receiveBuffer;
     private Socket? _socket;
     private int _fd = -1;
@@ -148,7 +147,7 @@ internal sealed class LoopSocket : IConnectionSocket, IValueTaskSource<int>
         }
     }
 
-    public ValueTask<int> ReceiveAsync(Memory<byte> buffer)
+    public SocketReceive ReceiveAsync(Memory<byte> buffer)
     {
         var seen = _readable.Events;
         if (seen != _emptyAt || _lastReadFull)
@@ -156,14 +155,13 @@ internal sealed class LoopSocket : IConnectionSocket, IValueTaskSource<int>
             var n = Receive(buffer.Span, seen);
             if (n >= 0)
             {
-                return new ValueTask<int>(n);
+                return new SocketReceive(n);
             }
         }
         _receiveBuffer = buffer;
         _received.Reset();
-        var version = _received.Version;
         ReceiveWhenReadable(seen);
-        return new ValueTask<int>(this, version);
+        return new SocketReceive(_received);
     }
 
     /// <summary>
@@ -173,14 +171,8 @@ internal sealed class LoopSocket : IConnectionSocket, IValueTaskSource<int>
     /// </summary>
     private void ReceiveWhenReadable(int seen)
     {
-        while (true)
+        while (!_readable.TryWait(seen, _onReadable))
         {
-            var readable = _readable.WaitAsync(seen);
-            if (!readable.IsCompleted)
-            {
-                readable.ConfigureAwait(false).GetAwaiter().UnsafeOnCompleted(_onReadable);
-                return;
-            }
             seen = _readable.Events;
             if (TryCompleteReceive(seen))
             {
@@ -218,13 +210,6 @@ internal sealed class LoopSocket : IConnectionSocket, IValueTaskSource<int>
         _received.SetResult(n);
         return true;
     }
-
-    int IValueTaskSource<int>.GetResult(short token) => _received.GetResult(token);
-
-    ValueTaskSourceStatus IValueTaskSource<int>.GetStatus(short token) => _received.GetStatus(token);
-
-    void IValueTaskSource<int>.OnCompleted(Action<object?> continuation, object? state, short token,
-        ValueTaskSourceOnCompletedFlags flags) => _received.OnCompleted(continuation, state, token, flags);
 
     /// <summary>Bytes received (0: the server closed), or -1 when there were none; <paramref name="seen"/>: events before.</summary>
     private int Receive(Span<byte> buffer, int seen)

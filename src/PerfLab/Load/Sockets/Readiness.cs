@@ -12,8 +12,12 @@ namespace PerfLab.Load.Sockets;
 internal sealed class Readiness : IValueTaskSource
 {
     private ManualResetValueTaskSourceCore<bool> _core; // RunContinuationsAsynchronously stays false: inline
+    private readonly Action _completeCore;
+    private Action? _waiter;
     private int _events;
     private int _waiting;
+
+    public Readiness() => _completeCore = () => _core.SetResult(true);
 
     /// <summary>How many events came so far: read before trying the socket, handed to <see cref="WaitAsync"/> if it was empty.</summary>
     public int Events => Volatile.Read(ref _events);
@@ -21,18 +25,25 @@ internal sealed class Readiness : IValueTaskSource
     /// <summary>Completes once an event came after the count <paramref name="seen"/> (at once if one already has).</summary>
     public ValueTask WaitAsync(int seen)
     {
+        _core.Reset();
+        return TryWait(seen, _completeCore) ? new ValueTask(this, _core.Version) : default;
+    }
+
+    /// <summary>
+    /// Calls <paramref name="onEvent"/> on the signalling thread at the first event after the count <paramref name="seen"/>;
+    /// false, without calling it, when one already came. The receive's way: its own continuation, with no task between.
+    /// </summary>
+    public bool TryWait(int seen, Action onEvent)
+    {
         if (Volatile.Read(ref _events) != seen)
         {
-            return default;
+            return false;
         }
-        _core.Reset();
+        _waiter = onEvent;
         // A full fence: the re-check below cannot be read before the waiting flag is visible to the loop.
         Interlocked.Exchange(ref _waiting, 1);
-        if (Volatile.Read(ref _events) != seen && Interlocked.Exchange(ref _waiting, 0) == 1)
-        {
-            return default; // an event came in between, and the loop had not taken the waiter yet
-        }
-        return new ValueTask(this, _core.Version);
+        // An event came in between, and the loop had not taken the waiter yet.
+        return Volatile.Read(ref _events) == seen || Interlocked.Exchange(ref _waiting, 0) == 0;
     }
 
     /// <summary>An event: counted, and the waiter (if any) resumes on this thread.</summary>
@@ -41,7 +52,7 @@ internal sealed class Readiness : IValueTaskSource
         Interlocked.Increment(ref _events);
         if (Volatile.Read(ref _waiting) == 1 && Interlocked.Exchange(ref _waiting, 0) == 1)
         {
-            _core.SetResult(true);
+            _waiter!();
         }
     }
 

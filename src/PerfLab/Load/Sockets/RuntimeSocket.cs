@@ -55,7 +55,7 @@ internal sealed class RuntimeSocket : IConnectionSocket
         }
     }
 
-    public ValueTask<int> ReceiveAsync(Memory<byte> buffer) => _socket!.ReceiveAsync(buffer, SocketFlags.None);
+    public SocketReceive ReceiveAsync(Memory<byte> buffer) => new(_socket!.ReceiveAsync(buffer, SocketFlags.None));
 
     /// <summary>Disposing the socket ends its pending operation (the runtime makes that thread-safe).</summary>
     public void Abort() => Volatile.Read(ref _socket)?.Dispose();
