@@ -1,7 +1,8 @@
 """Counts the verdicts of result folders (python3 verdicts.py FOLDER...): per folder the deciding comparison (the
-all-scenario comparison of the experiment's decidedBy metric: cost per request for orders.yaml, at the cores' full
-speed when sampled, RPS where no cost was measured) with its interval and verdict, the RPS change beside it, then how many called a difference, with an exact
-(Clopper-Pearson) 95 % interval, and the plain variant's CPU per request (to size EXTRA as 5 % of it)."""
+all-scenario comparison of the metric that decided, results.json's decidingMetric: cost per request for orders.yaml,
+at the cores' full speed when sampled, RPS where no cost was measured) with its interval and verdict, the RPS change
+beside it, then how many called a difference, with an exact (Clopper-Pearson) 95 % interval, and the plain variant's
+CPU per request (to size EXTRA as 5 % of it)."""
 import json
 import math
 import sys
@@ -35,14 +36,12 @@ def t975(df):
 
 
 def deciding(experiment):
-    """The all-scenario comparisons of the deciding metric, as perflab picks it (Deciding.Key): cost at the cores' full
-    speed when that was compared, RPS when the metric asked was not compared."""
+    """The all-scenario comparisons of the deciding metric, as perflab wrote it (decidingMetric): cost at the cores'
+    full speed when that was compared, RPS when the metric asked was not compared."""
     alls = [c for c in experiment["comparisons"] if c["scenario"] == "all"]
-    key = experiment.get("decidedBy") or "rps"
-    compared = {c["metric"] for c in alls}
-    if key == "cpu-per-request" and "cpu-per-request-full-speed" in compared:
-        return "cpu-per-request-full-speed", alls
-    return key if key in compared else "rps", alls
+    if "decidingMetric" not in experiment:
+        sys.exit(f"{experiment['name']}: results.json has no decidingMetric (written before perflab recorded it); rerun it")
+    return experiment["decidingMetric"], alls
 
 
 def fmt(c):

@@ -11,16 +11,22 @@ namespace PerfLab.Common;
 /// </summary>
 public readonly record struct WallClockAnchor(double UnixMs, long Timestamp, double UncertaintyMs)
 {
-    private const int Tries = 8;
+    internal const int Tries = 8;
 
-    public static WallClockAnchor Take()
+    public static WallClockAnchor Take() => Take(() =>
+    {
+        var before = Stopwatch.GetTimestamp();
+        var utc = DateTimeOffset.UtcNow;
+        return (before, utc, Stopwatch.GetTimestamp());
+    });
+
+    /// <summary>The anchor from the tightest of <see cref="Tries"/> brackets that <paramref name="bracket"/> reads.</summary>
+    internal static WallClockAnchor Take(Func<(long Before, DateTimeOffset Utc, long After)> bracket)
     {
         var best = new WallClockAnchor(0, 0, double.MaxValue);
         for (var i = 0; i < Tries; i++)
         {
-            var before = Stopwatch.GetTimestamp();
-            var utc = DateTimeOffset.UtcNow;
-            var after = Stopwatch.GetTimestamp();
+            var (before, utc, after) = bracket();
             var halfMs = Stopwatch.GetElapsedTime(before, after).TotalMilliseconds / 2;
             if (halfMs < best.UncertaintyMs)
             {

@@ -108,6 +108,11 @@ public sealed record ExperimentResult
     /// The metric whose comparisons decide the verdicts (the experiment file's <c>decide:</c>): rps, cpu-per-request or p99-ms.
     /// </summary>
     public string DecidedBy { get; init; } = "rps";
+    /// <summary>
+    /// The metric whose comparisons did decide (written to results.json for scripts; not read back): <see cref="DecidedBy"/>
+    /// at the cores' full speed for cost, or what stood in for a metric not measured (<see cref="Deciding.Key(ExperimentResult)"/>).
+    /// </summary>
+    public string DecidingMetric => Deciding.Key(this);
     /// <summary>Per variant, where its request time goes (from a trace of one of its runs); empty when not traced.</summary>
     public IReadOnlyList<VariantEvidence> Evidence { get; init; } = [];
     /// <summary>
