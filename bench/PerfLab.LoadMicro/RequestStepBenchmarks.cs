@@ -14,12 +14,7 @@ namespace PerfLab.LoadMicro;
 [MemoryDiagnoser]
 public class RequestStepBenchmarks
 {
-    private static readonly Uri Target = new("http://127.0.0.1:5099/plaintext");
-
-    private CannedSocket _socket = null!;
-    private RequestSender _sender = null!;
-    private LoadWorker _worker = null!;
-    private CancellationTokenSource _stop = null!;
+    private StepRig _rig = null!;
 
     [Params("plaintext", "info", "info-split")]
     public string Response { get; set; } = "plaintext";
@@ -28,33 +23,17 @@ public class RequestStepBenchmarks
     public bool Open { get; set; }
 
     [GlobalSetup]
-    public void Setup()
-    {
-        _stop = new CancellationTokenSource();
-        _socket = new CannedSocket(Responses.Pieces(Response));
-        var recorders = new RecorderSet(uncorrected: Open);
-        var checks = new ResponseChecks(recorders.ErrorStatus, null);
-        var template = new RequestTemplate(RequestSpec.Get, [Target], null, null);
-        var context = new SendContext(template, checks, new RequestFailures(_stop.Token), _stop.Token);
-        _sender = new RequestSender(context, recorders, new InFlightRequests(1), new MeasurementWindow(recorders, null), null,
-            FeedOrder.Circular);
-        var connection = new Http11Connection(new IPEndPoint(IPAddress.Loopback, Target.Port), _stop.Token, () => _socket);
-        _worker = new LoadWorker(0, 1, connection, _stop.Token);
-    }
+    public void Setup() => _rig = new StepRig(Response, Open);
 
     [GlobalCleanup]
-    public void Cleanup()
-    {
-        _worker.Connection?.Dispose();
-        _stop.Dispose();
-    }
+    public void Cleanup() => _rig.Dispose();
 
     [Benchmark]
     public bool Request()
     {
         // The open model's intended time is a little in the past, as a request sent on schedule finds it.
-        var pending = _sender.SendAsync(_worker, Open ? Stopwatch.GetTimestamp() - 100 : 0);
-        _socket.Deliver();
+        var pending = _rig.Sender.SendAsync(_rig.Worker, Open ? Stopwatch.GetTimestamp() - 100 : 0);
+        _rig.Socket.Deliver();
         return pending.Result;
     }
 }
@@ -67,11 +46,7 @@ public class RequestStepBenchmarks
 [MemoryDiagnoser]
 public class InTurnStepBenchmarks
 {
-    private static readonly Uri Target = new("http://127.0.0.1:5099/plaintext");
-
-    private CannedSocket _socket = null!;
-    private CancellationTokenSource _stop = null!;
-    private LoadWorker _worker = null!;
+    private StepRig _rig = null!;
     private Task _series = Task.CompletedTask;
 
     [Params("plaintext", "info", "info-split")]
@@ -80,33 +55,53 @@ public class InTurnStepBenchmarks
     [GlobalSetup]
     public void Setup()
     {
-        _stop = new CancellationTokenSource();
-        _socket = new CannedSocket(Responses.Pieces(Response));
-        var recorders = new RecorderSet(uncorrected: false);
-        var checks = new ResponseChecks(recorders.ErrorStatus, null);
-        var template = new RequestTemplate(RequestSpec.Get, [Target], null, null);
-        var context = new SendContext(template, checks, new RequestFailures(_stop.Token), _stop.Token);
-        var sender = new RequestSender(context, recorders, new InFlightRequests(1), new MeasurementWindow(recorders, null), null,
-            FeedOrder.Circular);
-        var connection = new Http11Connection(new IPEndPoint(IPAddress.Loopback, Target.Port), _stop.Token, () => _socket);
-        _worker = new LoadWorker(0, 1, connection, _stop.Token);
-        _series = sender.SendInTurnAsync(_worker);
+        _rig = new StepRig(Response, open: false);
+        _series = _rig.Sender.SendInTurnAsync(_rig.Worker);
     }
 
     [GlobalCleanup]
     public void Cleanup()
     {
-        _stop.Cancel();
-        _socket.Deliver(); // the waiting request's answer: recorded, and the stopped run sends no other
+        _rig.Stop.Cancel();
+        _rig.Socket.Deliver(); // the waiting request's answer: recorded, and the stopped run sends no other
         _series.Wait(TimeSpan.FromSeconds(5));
-        _worker.Connection?.Dispose();
-        _stop.Dispose();
+        _rig.Dispose();
     }
 
     [Benchmark]
     public bool Request()
     {
-        _socket.Deliver();
+        _rig.Socket.Deliver();
         return _series.IsCompleted;
+    }
+}
+
+/// <summary>One virtual user's sender and connection over a <see cref="CannedSocket"/> that answers with <c>response</c>.</summary>
+internal sealed class StepRig : IDisposable
+{
+    private static readonly Uri Target = new("http://127.0.0.1:5099/plaintext");
+
+    public StepRig(string response, bool open)
+    {
+        Socket = new CannedSocket(Responses.Pieces(response));
+        var recorders = new RecorderSet(uncorrected: open);
+        var checks = new ResponseChecks(recorders.ErrorStatus, null);
+        var template = new RequestTemplate(RequestSpec.Get, [Target], null, null);
+        var context = new SendContext(template, checks, new RequestFailures(Stop.Token), Stop.Token);
+        Sender = new RequestSender(context, recorders, new InFlightRequests(1), new MeasurementWindow(recorders, null), null,
+            FeedOrder.Circular);
+        var connection = new Http11Connection(new IPEndPoint(IPAddress.Loopback, Target.Port), Stop.Token, () => Socket);
+        Worker = new LoadWorker(0, 1, connection, Stop.Token);
+    }
+
+    public CancellationTokenSource Stop { get; } = new();
+    public CannedSocket Socket { get; }
+    public RequestSender Sender { get; }
+    public LoadWorker Worker { get; }
+
+    public void Dispose()
+    {
+        Worker.Connection?.Dispose();
+        Stop.Dispose();
     }
 }
