@@ -130,12 +130,15 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         var experiment = json.RootElement.GetProperty("experiments")[0];
         var evidence = experiment.GetProperty("evidence").EnumerateArray().ToDictionary(e => e.GetProperty("variant").GetString()!);
         Assert.Equal(["short", "long"], evidence.Keys);
-        // 8 users on one lock held 2 ms: each request waits behind the others, so most of its time is blocked there.
+        // 8 users on one lock held 2 ms: each request waits behind the others' holds. How many hold it at once is the
+        // pool's threads (2 on this machine, more as the pool grows), and a waiter spins before it blocks (that part is
+        // CPU acquiring, not blocked): at least half a hold blocked per request, far above the short variant's.
         var site = evidence["long"].GetProperty("contention")[0];
         Assert.Contains("CulpritsApi", site.GetProperty("method").GetString());
-        Assert.True(evidence["long"].GetProperty("lockBlockedMsPerRequest").GetDouble() > 2,
-            evidence["long"].GetProperty("lockBlockedMsPerRequest").ToString());
-        Assert.True(evidence["short"].GetProperty("lockBlockedMsPerRequest").GetDouble() < 1);
+        var longBlocked = evidence["long"].GetProperty("lockBlockedMsPerRequest").GetDouble();
+        var shortBlocked = evidence["short"].GetProperty("lockBlockedMsPerRequest").GetDouble();
+        Assert.True(longBlocked > 1 && longBlocked > 3 * shortBlocked, $"long {longBlocked} ms, short {shortBlocked} ms");
+        Assert.True(shortBlocked < 1, $"short {shortBlocked} ms");
         // The CPU figures are the kernel's: at most the machine's cores over the traced seconds, per request.
         var cpu = evidence["long"].GetProperty("cpuMsPerRequest").EnumerateObject().Sum(c => c.Value.GetDouble());
         var perRequestCeiling = Environment.ProcessorCount * 1000 * evidence["long"].GetProperty("tracedSeconds").GetDouble()
