@@ -36,12 +36,13 @@ internal sealed class RequestSender(
     /// </summary>
     public ValueTask<bool> SendAsync(LoadWorker worker, long intended)
     {
+        if (worker.Connection is { } connection)
+        {
+            var request = BeginOnConnection(worker, intended, out var start);
+            return connection.ExchangeAsync<Recorded, bool>(request, start, new Recorded(this, worker, intended, start, inTurn: false));
+        }
         var index = NextIndex(worker);
-        var start = Begin(worker, intended);
-        return worker.Connection is { } connection
-            ? connection.ExchangeAsync<Recorded, bool>(context.Template.For(index, ref worker.Scratch), start,
-                new Recorded(this, worker, intended, start, inTurn: false))
-            : SendThroughClientAsync(worker, index, intended, start);
+        return SendThroughClientAsync(worker, index, intended, Begin(worker, intended));
     }
 
     /// <summary>
@@ -53,7 +54,7 @@ internal sealed class RequestSender(
     {
         if (worker.Connection is not { } connection)
         {
-            while (!context.Stop.IsCancellationRequested && window.TryTakeBudget() && await SendAsync(worker, 0).ConfigureAwait(false))
+            while (MayGoOn() && await SendAsync(worker, 0).ConfigureAwait(false))
             {
             }
             return;
@@ -65,19 +66,28 @@ internal sealed class RequestSender(
         }
     }
 
+    /// <summary>Whether a closed-model user sends again: the run goes on and the request budget gives one more.</summary>
+    private bool MayGoOn() => !context.Stop.IsCancellationRequested && window.TryTakeBudget();
+
     /// <summary>A closed-model user's next request, begun, unless the run is stopping or the request budget is spent.</summary>
     private bool TryBeginInTurn(LoadWorker worker, out ReadOnlyMemory<byte> request, out long start)
     {
-        if (context.Stop.IsCancellationRequested || !window.TryTakeBudget())
+        if (!MayGoOn())
         {
             request = default;
             start = 0;
             return false;
         }
-        var index = NextIndex(worker);
-        start = Begin(worker, 0);
-        request = context.Template.For(index, ref worker.Scratch); // inside the latency, as in SendAsync
+        request = BeginOnConnection(worker, 0, out start);
         return true;
+    }
+
+    /// <summary>A request on the worker's connection, begun: its bytes (made after the clock read, inside the latency).</summary>
+    private ReadOnlyMemory<byte> BeginOnConnection(LoadWorker worker, long intended, out long start)
+    {
+        var index = NextIndex(worker);
+        start = Begin(worker, intended);
+        return context.Template.For(index, ref worker.Scratch);
     }
 
     /// <summary>A request's start: the clock read, the send noted, the request in flight. Returns the timestamp.</summary>
