@@ -5,7 +5,8 @@
 # (DOTNET_JitStdOutFile + DOTNET_JitDisasmSummary), the file polled every 0.1 s; the window starts 2 s (the warm-up)
 # after the first connection to the SUT (ss), i.e. after perflab's own priming. Prints per hot method the second
 # its tier-1 code appeared, relative to the window's start (negative: before it), and the methods compiled in the window.
-# Usage: bench/load/tiering.sh [runs=2] [endpoint=/info] [connections=32]; multipliers in MULTIPLIERS (default "10 1").
+# Usage: bench/load/tiering.sh [runs=2] [endpoint=/info] [connections=32]; multipliers in MULTIPLIERS (default "10 1");
+# SHOW=1 lists the methods compiled in the window.
 # Loopback only; every run is bounded by its duration (12 s).
 source "$(dirname "$0")/common.sh"
 RUNS="${1:-2}"; EP="${2:-/info}"; C="${3:-32}"
@@ -47,7 +48,7 @@ one_run() {
   # Each of the engine's methods (PerfLab.Load.*) compiled at tier 1 (or OSR): when, against the window's start.
   local first=$(( ${in_window:-$total} + 1 ))
   (( last >= first )) || last=$((first - 1)) # nothing appeared in the window: an empty range, not sed's one line
-  local range="${first},${last}p"; (( last >= first )) || range="0q"
+  local range="${first},${last}p"; (( last >= first )) || range="q"
   printf "  engine methods at tier 1: %d before the window, %d in it; in the window by tier: %s\n" \
     "$(head -n "$((first - 1))" "$jit" | grep -c 'PerfLab\.Load.*\[Tier1' || true)" \
     "$(sed -n "$range" "$jit" | grep -c 'PerfLab\.Load.*\[Tier1' || true)" \
@@ -58,6 +59,9 @@ one_run() {
     printf "  %+6.1f s  %s\n" "$(awk -v a="$at" -v w="$window" 'BEGIN { print a - w }')" \
       "$(echo "$rest" | sed -E 's/^ *[0-9]+: JIT compiled //; s/ \[.*//' | cut -c1-100)"
   done | grep -v 'PoolingAsyncValueTaskMethodBuilder' || true
+  if [[ -n "${SHOW:-}" ]]; then # SHOW=1: every method compiled in the window's first 8 s, with its tier
+    sed -n "$range" "$jit" | sed -E 's/^ *[0-9]+: JIT compiled /    /; s/, IL size.*//' | cut -c1-160
+  fi
   [[ -n "${KEEP:-}" ]] && cp "$jit" "$KEEP-m$m-$(date +%s).txt"
   rm -f "$jit" "$log"
 }

@@ -61,8 +61,24 @@ internal sealed class RequestSender(
         }
         if (TryBeginInTurn(worker, out var request, out var start))
         {
-            await connection.ExchangeAsync<Recorded, bool>(request, start, new Recorded(this, worker, 0, start, inTurn: true))
-                .ConfigureAwait(false);
+            await StartSeries(connection, request, new Recorded(this, worker, 0, start, inTurn: true)).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>
+    /// Starts a closed user's series of exchanges without the caller's execution context. Its receives then resume on
+    /// the event loop, whose thread does not flow one either (<see cref="Sockets.EpollLoop"/>): each by a direct call,
+    /// not through <c>ExecutionContext.RunInternal</c>. Nothing on the request path reads an AsyncLocal.
+    /// </summary>
+    private static ValueTask<bool> StartSeries(Http11Connection connection, ReadOnlyMemory<byte> request, Recorded sink)
+    {
+        if (ExecutionContext.IsFlowSuppressed())
+        {
+            return connection.ExchangeAsync<Recorded, bool>(request, sink.Start, sink);
+        }
+        using (ExecutionContext.SuppressFlow())
+        {
+            return connection.ExchangeAsync<Recorded, bool>(request, sink.Start, sink);
         }
     }
 
@@ -136,6 +152,8 @@ internal sealed class RequestSender(
     /// </summary>
     private struct Recorded(RequestSender sender, LoadWorker worker, long intended, long start, bool inTurn) : IExchangeSink<bool>
     {
+        public readonly long Start => start;
+
         public readonly bool Responded(Http11Connection connection, Http11Response response) =>
             sender.RecordResponse(connection, response, worker, intended, start);
 

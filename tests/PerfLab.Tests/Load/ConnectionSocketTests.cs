@@ -132,6 +132,29 @@ public sealed class ConnectionSocketTests
         Assert.Equal(SocketError.ConnectionRefused, ex.SocketErrorCode);
     }
 
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task ReceiveThenSend_TheServerResetsTheConnection_NameTheResetThenTheBrokenPipe(string kind)
+    {
+        using var listener = Listen();
+        using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(20));
+        var accepting = listener.AcceptSocketAsync(cts.Token).AsTask();
+        using var socket = Create(kind);
+        await socket.ConnectAsync(listener.LocalEndpoint, cts.Token);
+        using (var server = await accepting)
+        {
+            await socket.SendAsync("ping"u8.ToArray()); // unread by the server: its close then sends a reset
+            await Task.Delay(50, cts.Token);
+            server.LingerState = new LingerOption(true, 0);
+        }
+
+        // The errno of a failed recv, then of a failed send, each read after the call (LibC's note on send and recv).
+        var received = await Assert.ThrowsAsync<SocketException>(() => ReceiveTask(socket, new byte[64]).WaitAsync(cts.Token));
+        Assert.Equal(SocketError.ConnectionReset, received.SocketErrorCode);
+        var sent = await Assert.ThrowsAsync<SocketException>(() => socket.SendAsync(new byte[1]).AsTask().WaitAsync(cts.Token));
+        Assert.True(sent.SocketErrorCode is SocketError.Shutdown or SocketError.ConnectionReset, sent.ToString());
+    }
+
     [Fact]
     public async Task ReceiveAsync_OnTheLoop_ResumesOnTheLoopsThreadAsWrksCallbacksDo()
     {

@@ -186,6 +186,9 @@ internal sealed class EpollLoop
     private void Run()
     {
         Timers.RunOn(Environment.CurrentManagedThreadId);
+        // For good, on this thread only: what awaits here captures no execution context, so a closed user's exchange
+        // (started without one, RequestSender) resumes by a direct call. A continuation that has one still runs in it.
+        ExecutionContext.SuppressFlow();
         Volatile.Write(ref _threadId, CpuClock.CurrentThreadId());
         var size = s_eventSize;
         var events = new byte[BatchSize * size];
@@ -195,7 +198,7 @@ internal sealed class EpollLoop
             var count = Wait(events, timeout);
             if (count < 0)
             {
-                if (Marshal.GetLastPInvokeError() == LibC.EIntr)
+                if (Marshal.GetLastSystemError() == LibC.EIntr)
                 {
                     continue;
                 }
@@ -233,27 +236,27 @@ internal sealed class EpollLoop
         var due = Timers.NextDue();
         if (due == long.MaxValue)
         {
-            return LibC.epoll_wait(_epoll, events, BatchSize, -1);
+            return LibC.epoll_wait(_epoll, ref events[0], BatchSize, -1);
         }
         var ticks = due - Stopwatch.GetTimestamp();
         if (ticks <= 0)
         {
-            return LibC.epoll_wait(_epoll, events, BatchSize, 0);
+            return LibC.epoll_wait(_epoll, ref events[0], BatchSize, 0);
         }
         if (ticks > FarTicks && _timerFd >= 0 && ArmTimerFd(due, ticks))
         {
-            return LibC.epoll_wait(_epoll, events, BatchSize, -1);
+            return LibC.epoll_wait(_epoll, ref events[0], BatchSize, -1);
         }
         if (!s_nanosecondWaits)
         {
             // Rounded up: a send before its time would understate its latency.
             var ms = Math.Ceiling(ticks * 1000.0 / Stopwatch.Frequency);
-            return LibC.epoll_wait(_epoll, events, BatchSize, (int)Math.Min(int.MaxValue, ms));
+            return LibC.epoll_wait(_epoll, ref events[0], BatchSize, (int)Math.Min(int.MaxValue, ms));
         }
         var nanoseconds = (long)Math.Ceiling(ticks * (1e9 / Stopwatch.Frequency));
         timeout[0] = nanoseconds / 1_000_000_000;
         timeout[1] = nanoseconds % 1_000_000_000;
-        return LibC.epoll_pwait2(_epoll, events, BatchSize, timeout, 0);
+        return LibC.epoll_pwait2(_epoll, ref events[0], BatchSize, ref timeout[0], 0);
     }
 
     /// <summary>
@@ -288,7 +291,9 @@ internal sealed class EpollLoop
     {
         try
         {
-            return LibC.epoll_pwait2(epoll, new byte[s_eventSize], 1, [0, 0], 0) >= 0;
+            var events = new byte[s_eventSize];
+            var zero = new long[2];
+            return LibC.epoll_pwait2(epoll, ref events[0], 1, ref zero[0], 0) >= 0;
         }
         catch (EntryPointNotFoundException)
         {

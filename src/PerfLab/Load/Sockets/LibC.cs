@@ -52,15 +52,16 @@ internal static class LibC
     [DllImport("libc", SetLastError = true)]
     public static extern int epoll_ctl(int epfd, int op, int fd, byte[] epollEvent);
 
-    [DllImport("libc", SetLastError = true)]
-    public static extern int epoll_wait(int epfd, [Out] byte[] events, int maxEvents, int timeoutMs);
+    /// <summary><paramref name="events"/>: room for <paramref name="maxEvents"/> events. Errno: see send's note.</summary>
+    [DllImport("libc")]
+    public static extern int epoll_wait(int epfd, ref byte events, int maxEvents, int timeoutMs);
 
     /// <summary>
     /// epoll_wait with a nanosecond timeout (Linux 5.11, glibc 2.35): a paced send wakes at its time, not at the next
-    /// whole millisecond. <paramref name="timeout"/>: struct timespec, seconds then nanoseconds; null waits forever.
+    /// whole millisecond. <paramref name="timeout"/>: struct timespec, seconds then nanoseconds. Errno: see send's note.
     /// </summary>
-    [DllImport("libc", SetLastError = true)]
-    public static extern int epoll_pwait2(int epfd, [Out] byte[] events, int maxEvents, long[]? timeout, nint sigmask);
+    [DllImport("libc")]
+    public static extern int epoll_pwait2(int epfd, ref byte events, int maxEvents, ref long timeout, nint sigmask);
 
     [DllImport("libc", SetLastError = true)]
     public static extern int eventfd(uint initval, int flags);
@@ -78,10 +79,14 @@ internal static class LibC
     [DllImport("libc", SetLastError = true)]
     public static extern nint write(int fd, ref long value, nint length);
 
-    [DllImport("libc", SetLastError = true)]
+    // The calls of every request and every wait, without SetLastError: the JIT then makes the call in place, with no
+    // marshalling stub, no errno cleared before it and none copied after. A caller reads errno itself, after a failure
+    // only, with Marshal.GetLastSystemError as the next thing it does (the runtime keeps errno across the call's return
+    // to managed code, as the LibraryImport generator's code relies on).
+    [DllImport("libc")]
     public static extern nint send(int fd, ref byte buffer, nint length, int flags);
 
-    [DllImport("libc", SetLastError = true)]
+    [DllImport("libc")]
     public static extern nint recv(int fd, ref byte buffer, nint length, int flags);
 #pragma warning restore SYSLIB1054
 }

@@ -135,7 +135,7 @@ internal sealed class LoopSocket : IConnectionSocket
             {
                 return (int)n;
             }
-            var errno = Marshal.GetLastPInvokeError();
+            var errno = Marshal.GetLastSystemError();
             if (errno == LibC.EAgain)
             {
                 return 0;
@@ -227,7 +227,7 @@ internal sealed class LoopSocket : IConnectionSocket
                 }
                 return (int)n;
             }
-            var errno = Marshal.GetLastPInvokeError();
+            var errno = Marshal.GetLastSystemError();
             if (errno == LibC.EAgain)
             {
                 _lastReadFull = false;
