@@ -19,7 +19,7 @@ start_sut
 note="$(machine_note)"
 printf "endpoint\tpair\tgenerator\trps\trequests\tcpu_s\tcpu_us_per_request\n" >"$OUT"
 
-# wrk: RPS and request count from its summary; CPU from /usr/bin/time (its start-up is a few milliseconds).
+# wrk: RPS and request count from its summary; CPU from its rusage (pinned_timed; its start-up is a few milliseconds).
 run_wrk() {
   local ep="$1" pair="$2" res rps req cpu
   res="$(pinned_timed wrk -t1 -c "$C" -d "${D}s" "$BASE$ep")"
@@ -31,7 +31,7 @@ run_wrk() {
 
 # perflab: RPS and CPU per request over its measured window (after a 2 s warm-up), from its JSON: the process's
 # own CPU time (/proc/self/stat, user + system) over the window, divided by the requests completed in it. The
-# whole process's CPU (start-up, JIT and warm-up included) from /usr/bin/time is kept as "perflab-process".
+# whole process's CPU (start-up, JIT and warm-up included) from its rusage is kept as "perflab-process".
 run_perflab() {
   local ep="$1" pair="$2" res json cpu req rps all inproc
   res="$(pinned_timed "${PERFLAB_CMD[@]}" load "$BASE$ep" -c "$C" -d "${D}s" -w 2s --json)"
@@ -77,7 +77,7 @@ med() { awk -F'\t' -v e="$1" -v g="$2" -v c="$3" '$1 == e && $3 == g { print $c 
   echo
   echo "\`${PERFLAB_SOCKETS:+PERFLAB_SOCKETS=$PERFLAB_SOCKETS }bench/load/throughput.sh $PAIRS $D $C\`: SUT pinned to core $SERVER_CORE, generator pinned to core"
   echo "$CLIENT_CORE (wrk with one thread), $C connections, $D s a run; $PAIRS pairs per endpoint, wrk first in odd pairs, perflab first in even"
-  echo "ones, after a 10 s wrk warm-up of the SUT on each endpoint. CPU per request: wrk's from \`/usr/bin/time\` (user + sys) over"
+  echo "ones, after a 10 s wrk warm-up of the SUT on each endpoint. CPU per request: wrk's from its rusage (user + sys, to the ms) over"
   echo "its requests; perflab's from its own measured window (process CPU over the window after its 2 s warm-up, over"
   echo "the requests completed in it), with its whole process (start-up, JIT, warm-up) in brackets. Ratios are perflab / wrk"
   echo "per pair; median (min..max). perflab ran with DOTNET_TC_DelaySingleProcMultiplier=${TIERING_MULTIPLIER:-1}."
