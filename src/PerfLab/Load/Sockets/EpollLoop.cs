@@ -226,7 +226,11 @@ internal sealed class EpollLoop
                     socket.OnEvents(BinaryPrimitives.ReadUInt32LittleEndian(at));
                 }
             }
-            Timers.FireDue();
+            // While the earliest timer is the one the timerfd holds and it has not fired, none is due: no clock read.
+            if (Timers.NextDue() != _timerFdDue)
+            {
+                Timers.FireDue();
+            }
         }
     }
 
@@ -234,9 +238,9 @@ internal sealed class EpollLoop
     private int Wait(byte[] events, long[] timeout)
     {
         var due = Timers.NextDue();
-        if (due == long.MaxValue)
+        if (due == long.MaxValue || due == _timerFdDue)
         {
-            return LibC.epoll_wait(_epoll, ref events[0], BatchSize, -1);
+            return LibC.epoll_wait(_epoll, ref events[0], BatchSize, -1); // none armed, or the timerfd ends the wait
         }
         var ticks = due - Stopwatch.GetTimestamp();
         if (ticks <= 0)

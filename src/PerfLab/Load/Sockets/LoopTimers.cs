@@ -14,7 +14,7 @@ internal sealed class LoopTimers(Action wake)
 {
     private readonly Lock _gate = new();
     private readonly PriorityQueue<(LoopTimer Timer, int Generation), long> _due = new();
-    private int _count;
+    private long _earliest = long.MaxValue; // the queue's first due, written under the lock, read without it
     private int _loopThread = -1;
 
     /// <summary>Called once by the loop's thread: arming from it needs no wake-up.</summary>
@@ -24,27 +24,21 @@ internal sealed class LoopTimers(Action wake)
     public LoopTimer NewTimer(CancellationToken stop) => new(this, stop);
 
     /// <summary>The Stopwatch timestamp of the earliest armed timer; long.MaxValue when none is.</summary>
-    public long NextDue()
-    {
-        if (Volatile.Read(ref _count) == 0)
-        {
-            return long.MaxValue; // one armed meanwhile by another thread wakes the loop (Add)
-        }
-        lock (_gate)
-        {
-            return _due.TryPeek(out _, out var due) ? due : long.MaxValue;
-        }
-    }
+    /// <remarks>No lock: one armed meanwhile by another thread, earlier than this, wakes the loop (Add).</remarks>
+    public long NextDue() => Volatile.Read(ref _earliest);
 
     internal void Add(LoopTimer timer, int generation, long due)
     {
         bool mustWake;
         lock (_gate)
         {
-            var earliest = _due.TryPeek(out _, out var first) ? first : long.MaxValue;
+            var earliest = _earliest;
             _due.Enqueue((timer, generation), due);
-            Volatile.Write(ref _count, _due.Count);
             mustWake = due < earliest && Environment.CurrentManagedThreadId != _loopThread;
+            if (due < earliest)
+            {
+                Volatile.Write(ref _earliest, due);
+            }
         }
         if (mustWake)
         {
@@ -55,12 +49,12 @@ internal sealed class LoopTimers(Action wake)
     /// <summary>Completes every timer due by now, on the loop's thread: each continuation sends its request here.</summary>
     public void FireDue()
     {
-        if (Volatile.Read(ref _count) == 0)
+        if (Volatile.Read(ref _earliest) == long.MaxValue)
         {
             return;
         }
         var now = Stopwatch.GetTimestamp();
-        while (true)
+        while (Volatile.Read(ref _earliest) <= now)
         {
             (LoopTimer Timer, int Generation) entry;
             lock (_gate)
@@ -70,7 +64,7 @@ internal sealed class LoopTimers(Action wake)
                     return;
                 }
                 _due.Dequeue();
-                Volatile.Write(ref _count, _due.Count);
+                Volatile.Write(ref _earliest, _due.TryPeek(out _, out var next) ? next : long.MaxValue);
             }
             // Outside the lock: the continuation arms this user's next wait.
             entry.Timer.Complete(true, entry.Generation);
