@@ -30,7 +30,7 @@ run_wrk() {
 }
 
 # perflab: RPS and CPU per request over its measured window (after a 2 s warm-up), from its JSON: the process's
-# own CPU time (/proc/self/stat, user + system) over the window, divided by the requests completed in it. The
+# own CPU time (its CPU clock, user + system) over the window, divided by the requests completed in it. The
 # whole process's CPU (start-up, JIT and warm-up included) from its rusage is kept as "perflab-process".
 run_perflab() {
   local ep="$1" pair="$2" res json cpu req rps all inproc

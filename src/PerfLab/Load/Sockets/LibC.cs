@@ -79,10 +79,10 @@ internal static class LibC
     [DllImport("libc", SetLastError = true)]
     public static extern nint write(int fd, ref long value, nint length);
 
-    // The calls of every request and every wait, without SetLastError: the JIT then makes the call in place, with no
-    // marshalling stub, no errno cleared before it and none copied after. A caller reads errno itself, after a failure
-    // only, with Marshal.GetLastSystemError as the next thing it does (the runtime keeps errno across the call's return
-    // to managed code, as the LibraryImport generator's code relies on).
+    // The calls of every request and every wait, without SetLastError: their stubs (which pin the byref) no longer clear
+    // errno before the call and copy it after. A caller reads errno itself, after a failure only, with
+    // Marshal.GetLastSystemError as the next thing it does (the runtime keeps errno across the call's return to managed
+    // code, as the LibraryImport generator's code relies on).
     [DllImport("libc")]
     public static extern nint send(int fd, ref byte buffer, nint length, int flags);
 
