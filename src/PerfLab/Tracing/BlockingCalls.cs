@@ -81,6 +81,23 @@ public static class BlockingCalls
         return -1;
     }
 
-    /// <summary>"Thread.Sleep", "SemaphoreSlim.Wait", "Task.Wait", "File.ReadAllBytes": the call as its frame names it.</summary>
-    public static string Display(string frame) => FrameNames.Place(FrameNames.WithoutGenericArguments(FrameNames.MethodPart(frame)));
+    // Task's own waits under the calls code makes. One is the outermost frame when the JIT inlined the call into its
+    // caller (a Release build): the stack then no longer says which of the three it was.
+    private static readonly string[] s_taskWaitInternals =
+    [
+        "System.Threading.Tasks.Task.InternalWait", "System.Threading.Tasks.Task.SpinThenBlockingWait",
+        "System.Threading.Tasks.Task`1.GetResultCore",
+    ];
+
+    /// <summary>
+    /// "Thread.Sleep()", "SemaphoreSlim.Wait()", "Task.Wait()", "File.ReadAllBytes()": the call as its frame names it;
+    /// for a frame of Task's own (<c>Task.InternalWait</c>), the calls that reach it.
+    /// </summary>
+    public static string Display(string frame)
+    {
+        var name = FrameNames.WithoutGenericArguments(FrameNames.MethodPart(frame));
+        return s_taskWaitInternals.Any(n => name.StartsWith(n, StringComparison.Ordinal))
+            ? "Task.Wait(), .Result or GetResult() (inlined)"
+            : FrameNames.Place(name) + "()";
+    }
 }

@@ -108,7 +108,7 @@ public static class TraceFindings
     /// <summary>"Thread.Sleep()", "Task.Wait()", "File.ReadAllBytes() (synchronous file I/O)": the call as the stack names it.</summary>
     public static string CallName(BlockingWaitSite w)
     {
-        var frame = BlockingCalls.Display(w.WaitFrame) + "()";
+        var frame = BlockingCalls.Display(w.WaitFrame);
         return w.Call.StartsWith("synchronous", StringComparison.Ordinal) ? F($"{frame} ({w.Call})") : frame;
     }
 

@@ -22,6 +22,19 @@ public sealed class BlockingFindingsTests
         Assert.Contains("150.0 ms blocked per request against a mean latency of 160.0 ms (94 %)", finding.Evidence);
     }
 
+    [Theory]
+    [InlineData("System.Threading.Tasks.Task.Wait", "Task.Wait()")]
+    // A Release build's JIT inlines the call into its caller, and Task's own wait is the outermost frame left.
+    [InlineData("System.Private.CoreLib!System.Threading.Tasks.Task.InternalWait", "Task.Wait(), .Result or GetResult() (inlined)")]
+    [InlineData("System.Threading.Tasks.Task.SpinThenBlockingWait", "Task.Wait(), .Result or GetResult() (inlined)")]
+    [InlineData("System.Threading.Tasks.Task`1[System.String].GetResultCore", "Task.Wait(), .Result or GetResult() (inlined)")]
+    public void CallName_TaskWaitFrames_TheCallTheCodeMade(string waitFrame, string expected)
+    {
+        var site = s_sleep with { WaitFrame = waitFrame, Call = "Task wait" };
+
+        Assert.Equal(expected, TraceFindings.CallName(site));
+    }
+
     [Fact]
     public void From_BlockedTimeASmallPartOfTheLatency_Weak()
     {
