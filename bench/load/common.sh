@@ -46,9 +46,9 @@ stop_sut() {
 # Runs a command pinned to the client core; prints its output, then "cpu <user+sys seconds>" to the millisecond: bash's
 # time over the child's rusage, whose user + sys sum the kernel keeps to the nanosecond (/usr/bin/time prints 10 ms).
 pinned_timed() {
-  local tf; tf="$(mktemp)"
+  local tf TIMEFORMAT='%3U %3S'; tf="$(mktemp)"
   # The command's own stderr goes to ours (fd 3); time's report alone to the file.
-  { TIMEFORMAT='%3U %3S'; time taskset -c "$CLIENT_CORE" "$@" 2>&3; } 3>&2 2>"$tf"
+  { time taskset -c "$CLIENT_CORE" "$@" 2>&3; } 3>&2 2>"$tf"
   awk '{ printf "cpu %.3f\n", $1 + $2 }' "$tf"
   rm -f "$tf"
 }

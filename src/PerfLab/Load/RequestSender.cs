@@ -61,7 +61,7 @@ internal sealed class RequestSender(
         }
         if (TryBeginInTurn(worker, out var request, out var start))
         {
-            await StartSeries(connection, request, new Recorded(this, worker, 0, start, inTurn: true)).ConfigureAwait(false);
+            await StartSeries(connection, request, start, new Recorded(this, worker, 0, start, inTurn: true)).ConfigureAwait(false);
         }
     }
 
@@ -70,16 +70,10 @@ internal sealed class RequestSender(
     /// the event loop, whose thread does not flow one either (<see cref="Sockets.EpollLoop"/>): each by a direct call,
     /// not through <c>ExecutionContext.RunInternal</c>. Nothing on the request path reads an AsyncLocal.
     /// </summary>
-    private static ValueTask<bool> StartSeries(Http11Connection connection, ReadOnlyMemory<byte> request, Recorded sink)
+    private static ValueTask<bool> StartSeries(Http11Connection connection, ReadOnlyMemory<byte> request, long start, Recorded sink)
     {
-        if (ExecutionContext.IsFlowSuppressed())
-        {
-            return connection.ExchangeAsync<Recorded, bool>(request, sink.Start, sink);
-        }
-        using (ExecutionContext.SuppressFlow())
-        {
-            return connection.ExchangeAsync<Recorded, bool>(request, sink.Start, sink);
-        }
+        using AsyncFlowControl? unflowed = ExecutionContext.IsFlowSuppressed() ? null : ExecutionContext.SuppressFlow();
+        return connection.ExchangeAsync<Recorded, bool>(request, start, sink);
     }
 
     /// <summary>Whether a closed-model user sends again: the run goes on and the request budget gives one more.</summary>
@@ -152,8 +146,6 @@ internal sealed class RequestSender(
     /// </summary>
     private struct Recorded(RequestSender sender, LoadWorker worker, long intended, long start, bool inTurn) : IExchangeSink<bool>
     {
-        public readonly long Start => start;
-
         public readonly bool Responded(Http11Connection connection, Http11Response response) =>
             sender.RecordResponse(connection, response, worker, intended, start);
 

@@ -20,12 +20,20 @@ public sealed record BlockingCall(string Name, string[] Prefixes, string Advice)
 /// </summary>
 public static class BlockingCalls
 {
+    // Task's own waits under .Wait(), .Result and GetResult(). One is the outermost frame when the JIT inlined the call
+    // the code made into its caller (a Release build): the stack then no longer says which of the three it was.
+    private static readonly string[] s_taskWaitInternals =
+    [
+        "System.Threading.Tasks.Task.InternalWait", "System.Threading.Tasks.Task.SpinThenBlockingWait",
+        "System.Threading.Tasks.Task`1.GetResultCore",
+    ];
+
     public static readonly BlockingCall TaskWait = new("Task wait",
     [
-        "System.Threading.Tasks.Task.Wait", "System.Threading.Tasks.Task.InternalWait", "System.Threading.Tasks.Task`1.get_Result",
-        "System.Threading.Tasks.Task`1.GetResultCore", "System.Runtime.CompilerServices.TaskAwaiter.GetResult",
-        "System.Runtime.CompilerServices.TaskAwaiter`1.GetResult", "System.Runtime.CompilerServices.ConfiguredTaskAwaitable",
-        "System.Threading.Tasks.Task.SpinThenBlockingWait", "System.Threading.Tasks.Task.WaitAll", "System.Threading.Tasks.Task.WaitAny",
+        "System.Threading.Tasks.Task.Wait", "System.Threading.Tasks.Task`1.get_Result",
+        "System.Runtime.CompilerServices.TaskAwaiter.GetResult", "System.Runtime.CompilerServices.TaskAwaiter`1.GetResult",
+        "System.Runtime.CompilerServices.ConfiguredTaskAwaitable",
+        "System.Threading.Tasks.Task.WaitAll", "System.Threading.Tasks.Task.WaitAny", .. s_taskWaitInternals,
     ], "await the task instead (async all the way: no .Wait(), .Result or GetResult())");
 
     public static readonly IReadOnlyList<BlockingCall> All =
@@ -80,14 +88,6 @@ public static class BlockingCalls
         }
         return -1;
     }
-
-    // Task's own waits under the calls code makes. One is the outermost frame when the JIT inlined the call into its
-    // caller (a Release build): the stack then no longer says which of the three it was.
-    private static readonly string[] s_taskWaitInternals =
-    [
-        "System.Threading.Tasks.Task.InternalWait", "System.Threading.Tasks.Task.SpinThenBlockingWait",
-        "System.Threading.Tasks.Task`1.GetResultCore",
-    ];
 
     /// <summary>
     /// "Thread.Sleep()", "SemaphoreSlim.Wait()", "Task.Wait()", "File.ReadAllBytes()": the call as its frame names it;
