@@ -18,19 +18,19 @@ public sealed class BudgetPlanTests
     public void Minimum_WarmupsThatNeverSettle_PlannedAtTheirCap()
     {
         // framework's quick profile: warm-up until steady with a 25 s cap (tiering keeps it from settling: every warm-up
-        // of a busy run hit the cap), 3 slots of 2 s, in alternating blocks of 3 variants.
+        // of a busy run hit the cap), 5 slots of 2 s, in alternating blocks of 3 variants.
         var framework = Named("framework");
         var profile = framework.Profiles[ProfileName.Quick];
-        Assert.Equal((25.0, 6.0, 3), (profile.Warmup.TotalSeconds, profile.Duration.TotalSeconds, profile.Slots));
+        Assert.Equal((25.0, 10.0, 5), (profile.Warmup.TotalSeconds, profile.Duration.TotalSeconds, profile.Slots));
 
         var traced = RunOpening.Minimum(framework, profile, (3, 3), traced: true);
         var untraced = RunOpening.Minimum(framework, profile, (3, 3), traced: false);
 
-        // 3 blocks × (3 × (25 + 3 × (2 + 0.5)) + 3 × 8 s of starts) + 5 s per experiment + 3 × 7 s of traces.
+        // 3 blocks × (3 × (25 + 5 × (2 + 0.5)) + 3 × 8 s of starts) + 5 s per experiment + 3 × 7 s of traces.
         Assert.Equal(25, traced.WarmupSeconds);
-        Assert.Equal(3 * (3 * (25 + (3 * 2.5)) + (3 * 8)) + 5 + (3 * 7), traced.Seconds, 6);
+        Assert.Equal(3 * (3 * (25 + (5 * 2.5)) + (3 * 8)) + 5 + (3 * 7), traced.Seconds, 6);
         Assert.Equal(3 * 7, traced.Seconds - untraced.Seconds, 6);
-        Assert.Equal(3 * 3 * (25 + (3 * 2.5)), traced.KnownSeconds, 6);
+        Assert.Equal(3 * 3 * (25 + (5 * 2.5)), traced.KnownSeconds, 6);
     }
 
     [Fact]

@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""Where the spread of an experiment's blocks comes from, from results.json files of alternating blocks: for each variant
+against the baseline, the SD of its slots' paired log ratios of CPU per request (the kernel's, slot against the
+baseline's slot of the same round) within a block, the SD of a block's mean that this alone predicts, and the SD of the
+blocks' means as measured. When the two last agree, the processes (new in every block) add nothing that shows, and
+more slots a block narrow the blocks. Usage: bench/variance/block_spread.py RESULTS.json..."""
+import json, math, statistics as st, sys
+
+
+def slot_costs(run):
+    return [(w["appCpuSeconds"] + (w.get("databaseCpuSeconds") or 0)) / w["requests"] for w in run["cost"]["windows"]]
+
+
+def main(paths):
+    for path in paths:
+        e = json.load(open(path))["experiments"][0]
+        base = e["baseline"]
+        blocks = {}
+        for r in e["runs"]:
+            if r["status"] == "Ok" and r.get("cost"):
+                blocks.setdefault(r["repetition"], {})[r["variant"]] = slot_costs(r)
+        for variant in (v for v in e["variants"] if v != base):
+            means, variances, slots = [], [], []
+            for b in blocks.values():
+                if base in b and variant in b:
+                    ratios = [math.log(o / a) for a, o in zip(b[base], b[variant])]
+                    means.append(st.mean(ratios))
+                    variances.append(st.variance(ratios))
+                    slots.append(len(ratios))
+            within = math.sqrt(st.mean(variances))
+            print(f"{path} {variant}: {len(means)} blocks of {min(slots)}-{max(slots)} slot pairs; slot pairs' SD within a block "
+                  f"{100 * within:.1f} %, a block's SD expected from them {100 * within / math.sqrt(st.mean(slots)):.1f} %, "
+                  f"blocks' SD measured {100 * st.stdev(means):.1f} %")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
