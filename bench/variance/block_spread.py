@@ -3,7 +3,9 @@
 against the baseline, the SD of its slots' paired log ratios of CPU per request (the kernel's, slot against the
 baseline's slot of the same round) within a block, the SD of a block's mean that this alone predicts, and the SD of the
 blocks' means as measured. When the two last agree, the processes (new in every block) add nothing that shows, and
-more slots a block narrow the blocks. Usage: bench/variance/block_spread.py RESULTS.json..."""
+more slots a block narrow the blocks. Over several invocations of the same two-variant comparison (an A/A), the last
+line weighs each invocation's mean against its standard error from the pooled slot SD: their mean square is 1 when
+nothing lasts an invocation. Usage: bench/variance/block_spread.py RESULTS.json..."""
 import json, math, statistics as st, sys
 
 
@@ -12,6 +14,7 @@ def slot_costs(run):
 
 
 def main(paths):
+    invocations, squares, dof = [], 0.0, 0
     for path in paths:
         e = json.load(open(path))["experiments"][0]
         base = e["baseline"]
@@ -28,9 +31,19 @@ def main(paths):
                     variances.append(st.variance(ratios))
                     slots.append(len(ratios))
             within = math.sqrt(st.mean(variances))
+            invocations.append((st.mean(means), sum(slots)))
+            squares += sum(v * (n - 1) for v, n in zip(variances, slots))
+            dof += sum(n - 1 for n in slots)
             print(f"{path} {variant}: {len(means)} blocks of {min(slots)}-{max(slots)} slot pairs; slot pairs' SD within a block "
                   f"{100 * within:.1f} %, a block's SD expected from them {100 * within / math.sqrt(st.mean(slots)):.1f} %, "
                   f"blocks' SD measured {100 * st.stdev(means):.1f} %")
+
+    if len(invocations) > 1 and dof > 0:
+        pooled = math.sqrt(squares / dof)
+        z = [m / (pooled / math.sqrt(n)) for m, n in invocations]
+        print(f"{len(z)} comparisons: pooled slot pairs' SD {100 * pooled:.2f} %; mean / standard error "
+              f"{' '.join(f'{x:+.2f}' for x in z)}; mean square {sum(x * x for x in z) / len(z):.2f} (1 when nothing lasts "
+              f"an invocation; as chi-square: {sum(x * x for x in z):.1f} on {len(z)} degrees of freedom)")
 
 
 if __name__ == "__main__":
