@@ -41,7 +41,7 @@ def main(paths):
     if len(invocations) > 1 and dof > 0:
         pooled = math.sqrt(squares / dof)
         z = [m / (pooled / math.sqrt(n)) for m, n in invocations]
-        print(f"{len(z)} comparisons: pooled slot pairs' SD {100 * pooled:.2f} %; mean / standard error "
+        print(f"{len(z)} comparisons: pooled slot pairs' SD {100 * pooled:.2f} % ({dof} degrees of freedom); mean / standard error "
               f"{' '.join(f'{x:+.2f}' for x in z)}; mean square {sum(x * x for x in z) / len(z):.2f} (1 when nothing lasts "
               f"an invocation; as chi-square: {sum(x * x for x in z):.1f} on {len(z)} degrees of freedom)")
 
