@@ -14,7 +14,7 @@ def slot_costs(run):
 
 
 def main(paths):
-    invocations, squares, dof = [], 0.0, 0
+    invocations, squares, dof, compared = [], 0.0, 0, set()
     for path in paths:
         e = json.load(open(path))["experiments"][0]
         base = e["baseline"]
@@ -32,13 +32,15 @@ def main(paths):
                     slots.append(len(ratios))
             within = math.sqrt(st.mean(variances))
             invocations.append((st.mean(means), sum(slots)))
+            compared.add((base, variant))
             squares += sum(v * (n - 1) for v, n in zip(variances, slots))
             dof += sum(n - 1 for n in slots)
             print(f"{path} {variant}: {len(means)} blocks of {min(slots)}-{max(slots)} slot pairs; slot pairs' SD within a block "
                   f"{100 * within:.1f} %, a block's SD expected from them {100 * within / math.sqrt(st.mean(slots)):.1f} %, "
                   f"blocks' SD measured {100 * st.stdev(means):.1f} %")
 
-    if len(invocations) > 1 and dof > 0:
+    # Only the same comparison, once per file, makes invocations of one thing.
+    if len(invocations) == len(paths) > 1 and len(compared) == 1 and dof > 0:
         pooled = math.sqrt(squares / dof)
         z = [m / (pooled / math.sqrt(n)) for m, n in invocations]
         print(f"{len(z)} comparisons: pooled slot pairs' SD {100 * pooled:.2f} % ({dof} degrees of freedom); mean / standard error "
