@@ -20,21 +20,23 @@ public sealed record BlockingCall(string Name, string[] Prefixes, string Advice)
 /// </summary>
 public static class BlockingCalls
 {
+    private const string TaskWaitAdvice = "await the task instead (async all the way: no .Wait(), .Result or GetResult())";
+
     // Task's own waits under .Wait(), .Result and GetResult(). One is the outermost frame when the JIT inlined the call
     // the code made into its caller (a Release build): the stack then no longer says which of the three it was.
-    private static readonly string[] s_taskWaitInternals =
+    private static readonly BlockingCall s_inlinedTaskWait = new("Task.Wait(), .Result or GetResult() (inlined)",
     [
         "System.Threading.Tasks.Task.InternalWait", "System.Threading.Tasks.Task.SpinThenBlockingWait",
         "System.Threading.Tasks.Task`1.GetResultCore",
-    ];
+    ], TaskWaitAdvice);
 
     public static readonly BlockingCall TaskWait = new("Task wait",
     [
         "System.Threading.Tasks.Task.Wait", "System.Threading.Tasks.Task`1.get_Result",
         "System.Runtime.CompilerServices.TaskAwaiter.GetResult", "System.Runtime.CompilerServices.TaskAwaiter`1.GetResult",
         "System.Runtime.CompilerServices.ConfiguredTaskAwaitable",
-        "System.Threading.Tasks.Task.WaitAll", "System.Threading.Tasks.Task.WaitAny", .. s_taskWaitInternals,
-    ], "await the task instead (async all the way: no .Wait(), .Result or GetResult())");
+        "System.Threading.Tasks.Task.WaitAll", "System.Threading.Tasks.Task.WaitAny", .. s_inlinedTaskWait.Prefixes,
+    ], TaskWaitAdvice);
 
     public static readonly IReadOnlyList<BlockingCall> All =
     [
@@ -96,8 +98,6 @@ public static class BlockingCalls
     public static string Display(string frame)
     {
         var name = FrameNames.WithoutGenericArguments(FrameNames.MethodPart(frame));
-        return s_taskWaitInternals.Any(n => name.StartsWith(n, StringComparison.Ordinal))
-            ? "Task.Wait(), .Result or GetResult() (inlined)"
-            : FrameNames.Place(name) + "()";
+        return s_inlinedTaskWait.Matches(name) ? s_inlinedTaskWait.Name : FrameNames.Place(name) + "()";
     }
 }

@@ -264,15 +264,11 @@ internal sealed class EpollLoop
     }
 
     /// <summary>
-    /// Arms the timerfd for <paramref name="due"/>, <paramref name="ticks"/> from now, unless it already is; false when
-    /// it could not be (the wait then takes the timeout).
+    /// Arms the timerfd for <paramref name="due"/>, <paramref name="ticks"/> from now (<see cref="Wait"/> calls it only
+    /// for a due it does not hold already); false when it could not be (the wait then takes the timeout).
     /// </summary>
     private bool ArmTimerFd(long due, long ticks)
     {
-        if (due == _timerFdDue)
-        {
-            return true;
-        }
         var nanoseconds = (long)Math.Ceiling(ticks * (1e9 / Stopwatch.Frequency)); // rounded up: never before its time
         _timerSpec[2] = nanoseconds / 1_000_000_000;
         _timerSpec[3] = nanoseconds % 1_000_000_000;
