@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text.Json.Serialization;
 
 namespace PerfLab.Results;
 
@@ -19,13 +20,21 @@ namespace PerfLab.Results;
 public sealed record MachineNoise(string Source, double RpsCvPercent, double? CostCvPercent, double RpsDecidablePercent,
     double? CostDecidablePercent, double? CoreSpeedCvPercent = null, double? CoreSharePercent = null)
 {
+    /// <summary>
+    /// A whole run's line: how many comparisons the decidable figures are the median half-width of (null: one
+    /// experiment's, or the calibration's, computed from the spread and the blocks' shape).
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public int? Comparisons { get; init; }
+
     /// <summary>The sentence that opens a report and the console: how noisy, and what that leaves decidable.</summary>
     public string Describe()
     {
         var what = Source == "measured" ? "slot to slot" : "second to second";
+        var budget = Comparisons is { } n ? $"in this run's blocks (the median 95 % half-width of its {n} comparisons)" : "with this budget";
         var line = double.IsFinite(RpsCvPercent)
             ? string.Create(CultureInfo.InvariantCulture,
-                $"this machine today: RPS varies {RpsCvPercent:0.#} % {what}; with this budget RPS changes "
+                $"this machine today: RPS varies {RpsCvPercent:0.#} % {what}; {budget} RPS changes "
                     + $"under {RpsDecidablePercent:0.#} % cannot be decided")
             : "this machine today: RPS noise not known (no run had three seconds of steady throughput)";
         line += CostDecidablePercent is { } cost

@@ -29,7 +29,7 @@ internal static class ReportFixtures
             Repetitions = 2,
         },
         Experiments = [EvidenceFixtures.Serializer(WithEvidence(Serializer())), EvidenceFixtures.SyncOverAsync(SyncOverAsync())],
-        MachineNoise = new MachineNoise("calibration", 12.4, 3.1, 9.6, 2.8, 1.5, 96),
+        MachineNoise = new MachineNoise("measured", 12.4, 9.1, 19.6, 12.8, 1.5, 96) { Comparisons = 14 },
     };
 
     /// <summary>The serializer experiment as the adaptive runner and the paired analysis leave it: blocks, noise, warm-ups, a window with requests in flight.</summary>

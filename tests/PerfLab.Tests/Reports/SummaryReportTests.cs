@@ -125,8 +125,8 @@ public sealed partial class SummaryReportTests
         var html = Render(new HtmlReportWriter(), ReportFixtures.Sample());
 
         Assert.Contains("<section id=\"summary\">\n<h2>Summary</h2>\n<p class=\"machine-noise\"><strong>this machine today: " +
-            "RPS varies 12.4 % second to second; with this budget RPS changes under 9.6 % cannot be decided; " +
-            "cost changes of 2.8 % or more can",
+            "RPS varies 12.4 % slot to slot; in this run&#39;s blocks (the median 95 % half-width of its 14 comparisons) RPS changes under " +
+            "19.6 % cannot be decided; cost changes of 12.8 % or more can",
             html, StringComparison.Ordinal);
         // The facts of each experiment say what decided it, as report.md's do.
         Assert.Contains("<li><strong>Decided by:</strong> CPU per request</li>", html, StringComparison.Ordinal);

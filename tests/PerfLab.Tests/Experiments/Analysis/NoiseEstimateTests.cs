@@ -120,4 +120,48 @@ public sealed class NoiseEstimateTests
         Assert.True(double.IsNaN(noise.RpsCvPercent));
         Assert.StartsWith("this machine today: RPS noise not known", noise.Describe());
     }
+
+    [Fact]
+    public void OfRun_ExperimentsMeasuredSlots_TheMedianHalfWidthsOfTheirComparisonsNotTheCalibrations()
+    {
+        static Comparison Compared(string variant, string metric, double halfWidth) => new()
+        {
+            Variant = variant, Scenario = Metric.AllScenarios, Metric = metric, HigherIsBetter = metric == Metrics.Rps.Key,
+            ChangePercent = 0, LowPercent = -halfWidth, HighPercent = halfWidth, NoiseFloorPercent = 5, Method = "paired",
+            Verdict = Verdict.Inconclusive,
+        };
+        var template = PerfLab.Tests.Reports.ReportFixtures.Sample().Experiments[0];
+        // a decides cost at the cores' full speed (compared beside the kernel's figure); b has the kernel's figure only.
+        var a = template with
+        {
+            Name = "a", MachineNoise = new MachineNoise("measured", 10, 8, 1, 1),
+            Comparisons = [Compared("x", Metrics.Rps.Key, 10), Compared("x", Metrics.CpuPerRequestAtFullSpeed.Key, 4), Compared("x", Metrics.CpuPerRequest.Key, 6)],
+        };
+        var b = template with
+        {
+            Name = "b", MachineNoise = new MachineNoise("measured", 20, 12, 1, 1),
+            Comparisons = [Compared("y", Metrics.Rps.Key, 20), Compared("z", Metrics.Rps.Key, 30), Compared("y", Metrics.CpuPerRequest.Key, 8),
+                Compared("z", Metrics.CpuPerRequest.Key, 12)],
+        };
+        // A calibration whose core never changed speed: it alone would call a cost change of almost nothing decidable.
+        var calibration = new CpuCalibration([100, 100, 100], [100, 100, 100]);
+        var opening = RunOpening.AtStart(calibration, [a, b]);
+
+        var noise = RunOpening.OfRun(opening, [a, b])!;
+
+        // Half-widths ±10, ±20, ±30 % on RPS (each interval's points, narrower than its ratio); 4, 8 and 12 % on cost.
+        Assert.Equal(20, noise.RpsDecidablePercent, 6);
+        Assert.Equal(8, noise.CostDecidablePercent!.Value, 6);
+        Assert.Equal(15, noise.RpsCvPercent, 6);
+        Assert.Equal(10, noise.CostCvPercent!.Value, 6);
+        Assert.Equal("this machine today: RPS varies 15 % slot to slot; in this run's blocks (the median 95 % half-width of its 3 comparisons) " +
+            "RPS changes under 20 % cannot be decided; cost changes of 8 % or more can (CPU per request varies 10 %). A busy thread had a core " +
+            "100 % of the time; the core's speed varied 0 %", noise.Describe());
+        Assert.Equal(3, noise.Comparisons);
+        // No experiment measured slots: the calibration's line, as before the first block.
+        Assert.Same(opening, RunOpening.OfRun(opening, [template with { MachineNoise = null }]));
+        // Invocations pooled: their comparisons' half-widths count as a block's do.
+        var pooled = a with { Comparisons = [.. a.Comparisons.Select(c => c with { Method = InvocationPooling.Method, LowPercent = -7, HighPercent = 7 })] };
+        Assert.Equal(7, RunOpening.OfRun(opening, [pooled])!.RpsDecidablePercent, 6);
+    }
 }
