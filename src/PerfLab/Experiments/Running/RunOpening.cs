@@ -73,7 +73,7 @@ public static class RunOpening
     /// median of the experiments' slot-to-slot spreads) and what its blocks could decide (the median 95 % half-width of
     /// their paired comparisons of all scenarios, or of invocations pooled, on throughput and on cost). A fresh process's
     /// own cost and every other part of the blocks' spread are in those figures; a few seconds of calibration see none
-    /// of it, and on a 2-core machine once read "cost changes of 1.7 % or more can" beside A/A intervals of ±8-17 %.
+    /// of it, and on a 2-core machine once read "cost changes of 1.7 % or more can" beside A/A intervals of ±5-12 %.
     /// Without slots, <paramref name="opening"/>: the calibration's line (<see cref="AtStart"/>).
     /// </summary>
     public static MachineNoise? OfRun(MachineNoise? opening, IReadOnlyList<ExperimentResult> results)
