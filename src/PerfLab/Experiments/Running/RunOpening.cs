@@ -87,8 +87,9 @@ public static class RunOpening
         // Cost as it decides (at the cores' full speed when compared); an experiment without cost has none to give.
         var cost = HalfWidths(slotted, e => Deciding.Key(e.Comparisons, Metrics.CpuPerRequest.Key) is var k
             && (k == Metrics.CpuPerRequest.Key || k == Metrics.CpuPerRequestAtFullSpeed.Key) ? k : null);
+        var rpsCvs = slotted.Select(e => e.MachineNoise!.RpsCvPercent).Where(double.IsFinite).ToList();
         var costCvs = slotted.Select(e => e.MachineNoise!.CostCvPercent).OfType<double>().Where(double.IsFinite).ToList();
-        return new MachineNoise("measured", Descriptive.Median([.. slotted.Select(e => e.MachineNoise!.RpsCvPercent)]),
+        return new MachineNoise("measured", rpsCvs.Count > 0 ? Descriptive.Median(rpsCvs) : double.NaN,
             costCvs.Count > 0 ? Descriptive.Median(costCvs) : null, Descriptive.Median(rps), cost.Count > 0 ? Descriptive.Median(cost) : null,
             opening?.CoreSpeedCvPercent, opening?.CoreSharePercent)
         {
