@@ -31,7 +31,9 @@ public sealed record MachineNoise(string Source, double RpsCvPercent, double? Co
     public string Describe()
     {
         var what = Source == "measured" ? "slot to slot" : "second to second";
-        var budget = Comparisons is { } n ? $"in this run's blocks (the median 95 % half-width of its {n} comparisons)" : "with this budget";
+        var budget = Comparisons is { } n
+            ? $"in this run's blocks (the median 95 % half-width of its {n} comparisons)"
+            : "with this budget";
         var line = double.IsFinite(RpsCvPercent)
             ? string.Create(CultureInfo.InvariantCulture,
                 $"this machine today: RPS varies {RpsCvPercent:0.#} % {what}; {budget} RPS changes "

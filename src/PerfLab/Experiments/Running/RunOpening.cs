@@ -90,14 +90,18 @@ public static class RunOpening
         var rpsCvs = slotted.Select(e => e.MachineNoise!.RpsCvPercent).Where(double.IsFinite).ToList();
         var costCvs = slotted.Select(e => e.MachineNoise!.CostCvPercent).OfType<double>().Where(double.IsFinite).ToList();
         return new MachineNoise("measured", rpsCvs.Count > 0 ? Descriptive.Median(rpsCvs) : double.NaN,
-            costCvs.Count > 0 ? Descriptive.Median(costCvs) : null, Descriptive.Median(rps), cost.Count > 0 ? Descriptive.Median(cost) : null,
+            costCvs.Count > 0 ? Descriptive.Median(costCvs) : null, Descriptive.Median(rps),
+            cost.Count > 0 ? Descriptive.Median(cost) : null,
             opening?.CoreSpeedCvPercent, opening?.CoreSharePercent)
         {
             Comparisons = rps.Count,
         };
     }
 
-    /// <summary>The finite half-widths of the experiments' paired (or pooled) all-scenario comparisons on the metric each one's key names.</summary>
+    /// <summary>
+    /// The finite half-widths of the experiments' paired (or pooled) all-scenario comparisons on the metric each one's
+    /// key names.
+    /// </summary>
     private static List<double> HalfWidths(IEnumerable<ExperimentResult> experiments, Func<ExperimentResult, string?> key) =>
         [.. experiments.SelectMany(e => e.Comparisons.Where(c => c.Scenario == Metric.AllScenarios
             && c.Method is "paired" or InvocationPooling.Method && c.Metric == key(e)))
