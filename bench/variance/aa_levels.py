@@ -9,7 +9,7 @@ each experiment's own start, or to the machine over minutes, the experiments of 
 Each block's own part shows as the blocks' SD above what the slots predict. Usage: bench/variance/aa_levels.py RESULTS.json..."""
 import json, math, statistics as st, sys
 
-from block_spread import slot_costs
+from block_spread import block_ratios, slot_costs
 
 
 def slots(run, full):
@@ -22,20 +22,12 @@ def cells(paths, full):
     out, squares, dof = {}, 0.0, 0
     for k, path in enumerate(paths):
         for e in json.load(open(path))["experiments"]:
-            base, blocks = e["baseline"], {}
-            for r in e["runs"]:
-                if r["status"] == "Ok" and r.get("cost"):
-                    blocks.setdefault(r["repetition"], {})[r["variant"]] = slots(r, full)
-            other = next(v for v in e["variants"] if v != base)
-            means, n = [], 0
-            for b in blocks.values():
-                if base in b and other in b:
-                    ratios = [math.log(o / a) for a, o in zip(b[base], b[other])]
-                    means.append(st.mean(ratios))
-                    n += len(ratios)
-                    squares += st.variance(ratios) * (len(ratios) - 1)
-                    dof += len(ratios) - 1
-            out[(k, e["name"])] = (st.mean(means), n, means)
+            other = next(v for v in e["variants"] if v != e["baseline"])
+            ratios = block_ratios(e, other, lambda r: slots(r, full))
+            squares += sum(st.variance(r) * (len(r) - 1) for r in ratios)
+            dof += sum(len(r) - 1 for r in ratios)
+            means = [st.mean(r) for r in ratios]
+            out[(k, e["name"])] = (st.mean(means), sum(len(r) for r in ratios), means)
     return out, math.sqrt(squares / dof), dof
 
 

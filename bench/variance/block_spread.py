@@ -13,23 +13,25 @@ def slot_costs(run):
     return [(w["appCpuSeconds"] + (w.get("databaseCpuSeconds") or 0)) / w["requests"] for w in run["cost"]["windows"]]
 
 
+def block_ratios(experiment, variant, costs=slot_costs):
+    """Per block where both ran: the log ratios of the variant's slots against the baseline's, slot by slot."""
+    base, blocks = experiment["baseline"], {}
+    for r in experiment["runs"]:
+        if r["status"] == "Ok" and r.get("cost"):
+            blocks.setdefault(r["repetition"], {})[r["variant"]] = costs(r)
+    return [[math.log(o / a) for a, o in zip(b[base], b[variant])] for b in blocks.values() if base in b and variant in b]
+
+
 def main(paths):
     invocations, squares, dof, compared = [], 0.0, 0, set()
     for path in paths:
         e = json.load(open(path))["experiments"][0]
         base = e["baseline"]
-        blocks = {}
-        for r in e["runs"]:
-            if r["status"] == "Ok" and r.get("cost"):
-                blocks.setdefault(r["repetition"], {})[r["variant"]] = slot_costs(r)
         for variant in (v for v in e["variants"] if v != base):
-            means, variances, slots = [], [], []
-            for b in blocks.values():
-                if base in b and variant in b:
-                    ratios = [math.log(o / a) for a, o in zip(b[base], b[variant])]
-                    means.append(st.mean(ratios))
-                    variances.append(st.variance(ratios))
-                    slots.append(len(ratios))
+            ratios = block_ratios(e, variant)
+            means = [st.mean(r) for r in ratios]
+            variances = [st.variance(r) for r in ratios]
+            slots = [len(r) for r in ratios]
             within = math.sqrt(st.mean(variances))
             invocations.append((st.mean(means), sum(slots)))
             compared.add((base, variant))
