@@ -143,7 +143,7 @@ public enum RunStatus { Ok, Failed }
 public enum FailureKind
 {
     SutDidNotStart, SutDidNotAnswerInfo, VariantNotInEffect, LoadFailed, SutCrashed, LoadStoppedEarly, UploadFailed,
-    DatabaseDown, Interrupted, DatabasePathFailed,
+    DatabaseDown, Interrupted, DatabasePathFailed, NothingCompleted,
 }
 
 /// <summary>One SUT process, one variant, one repetition.</summary>

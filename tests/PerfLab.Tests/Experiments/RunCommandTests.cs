@@ -26,7 +26,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
             - name: forecast
               url: /${endpoint}?ms=__MS__
               model: closed
-              users: 4
+              users: __USERS__
         profiles:
           article: { warmup: 1s, duration: 2s, repeat: 1 }
           quick: { warmup: 1s, duration: 2s, repeat: 1 }
@@ -39,12 +39,14 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
             seedChange: 100
         """;
 
-    private static string WriteExperiment(string folder, string dataAccess = "sync", string duration = "1500ms", int ms = 20)
+    private static string WriteExperiment(string folder, string dataAccess = "sync", string duration = "1500ms", int ms = 20,
+        int users = 4)
     {
         Directory.CreateDirectory(folder);
         File.WriteAllText(Path.Combine(folder, "tiny.yaml"), TinyExperiment
             .Replace("__B_DATA_ACCESS__", dataAccess, StringComparison.Ordinal)
             .Replace("__DURATION__", duration, StringComparison.Ordinal)
+            .Replace("__USERS__", users.ToString(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal)
             .Replace("__MS__", ms.ToString(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal));
         return folder;
     }
@@ -239,6 +241,32 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         Assert.Equal("Failed", runs[0].GetProperty("status").GetString());
         Assert.Matches("crashed|stopped early|could not run", runs[0].GetProperty("failureReason").GetString());
         Assert.Equal("Ok", runs[1].GetProperty("status").GetString());
+    }
+
+    [Fact]
+    public async Task Run_NoRequestCompletesInTheWindow_FailsThoseRunsSayingSoInsteadOfAComparisonOfNaN()
+    {
+        // One user on a 3 s delay: the warm-up ends with its first answer, and the next comes 2 s after the 1 s window.
+        var db = await postgres.CreateDatabaseAsync();
+        var folder = WriteExperiment(NewFolder(), dataAccess: "async", duration: "1s", ms: 3000, users: 1);
+        var output = NewFolder();
+
+        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--profile", "smoke", "--trace", "false",
+            "--out", output, "--connection-string", db);
+
+        Assert.True(result.ExitCode != 0, result.ToString());
+        Assert.DoesNotContain("Unhandled exception", result.Stderr, StringComparison.Ordinal);
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
+        var runs = json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray().ToList();
+        Assert.Equal(2, runs.Count);
+        Assert.All(runs, r =>
+        {
+            Assert.Equal("Failed", r.GetProperty("status").GetString());
+            Assert.Equal("NothingCompleted", r.GetProperty("failureKind").GetString());
+            Assert.StartsWith("no request completed in its 1 s measured window", r.GetProperty("failureReason").GetString(),
+                StringComparison.Ordinal);
+        });
+        Assert.Contains("no request completed", File.ReadAllText(Path.Combine(output, "report.md")), StringComparison.Ordinal);
     }
 
     [Fact]

@@ -67,7 +67,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
 
     /// <summary>
     /// The run's record from what the load and the counters measured, failed when the SUT crashed, the load stopped
-    /// early, Ctrl+C came, or the database went down under it.
+    /// early, Ctrl+C came, no request completed in the window, or the database went down under it.
     /// </summary>
     public async Task<RunRecord> RecordAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info,
         (LoadResult Load, CounterRecording? Recording) measured, CancellationToken ct)
@@ -93,6 +93,13 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
             return RunRecordBuilder.MarkFailed(record, FailureKind.Interrupted, "interrupted (Ctrl+C): partial figures");
         }
         var requests = record.Scenarios.Sum(s => s.Requests);
+        if (requests == 0)
+        {
+            // No rate to pair: a ratio against zero has no logarithm, and the block would make the comparison NaN.
+            return RunRecordBuilder.MarkFailed(record, FailureKind.NothingCompleted,
+                $"no request completed in its {load.MeasuredSeconds:0.#} s measured window: the app answered nothing in time; "
+                    + "lengthen --duration (or the profile's), or read its log") with { LogTail = sut.TailOfLog() };
+        }
         var unavailable = record.Scenarios.Sum(s => s.ErrorsByKind.GetValueOrDefault(Unavailable));
         if (connectionString is not null && requests > 0 && unavailable * 2 > requests
             && !await PostgresConnections.AcceptsConnectionsAsync(connectionString, ct))
