@@ -1,12 +1,13 @@
 using System.Diagnostics;
 using System.Net;
 using System.Runtime.CompilerServices;
+using PerfLab.Load.Sockets;
 
 namespace PerfLab.Load;
 
 /// <summary>
 /// A scenario's HTTP/1.1 connections, one per user, and the one watchdog that aborts their requests once they are older
-/// than the timeout, on the generator's event loop (<see cref="Pacer.OnLoop"/>); the scenario's stop signal aborts them all.
+/// than the timeout, on the generator's event loop (<see cref="Pacer.Every"/>); the scenario's stop signal aborts them all.
 /// </summary>
 internal sealed class Http11Connections : IDisposable
 {
@@ -16,6 +17,8 @@ internal sealed class Http11Connections : IDisposable
     private readonly CancellationToken _stop;
     private readonly List<Http11Connection> _connections = [];
     private readonly CancellationTokenSource _watchdogStop;
+    private readonly long _lookEvery; // the watchdog's period, in Stopwatch ticks
+    private long _nextLook;
 
     public Http11Connections(Uri target, TimeSpan timeout, bool keepBody, CancellationToken stop)
     {
@@ -24,7 +27,9 @@ internal sealed class Http11Connections : IDisposable
         _keepBody = keepBody;
         _stop = stop;
         _watchdogStop = CancellationTokenSource.CreateLinkedTokenSource(stop);
-        _ = WatchAsync(WatchdogPeriod(timeout), _watchdogStop.Token);
+        _lookEvery = (long)(WatchdogPeriod(timeout).TotalSeconds * Stopwatch.Frequency);
+        _nextLook = Stopwatch.GetTimestamp() + _lookEvery;
+        _ = Pacer.Every(EpollLoop.First, _nextLook, WatchOnce, _watchdogStop.Token);
         stop.Register(AbortAllRequests);
     }
 
@@ -51,16 +56,13 @@ internal sealed class Http11Connections : IDisposable
         return connection;
     }
 
-    private async Task WatchAsync(TimeSpan period, CancellationToken stop)
+    /// <summary>The watchdog's look, a callback of the loop's (<see cref="Pacer.Every"/>): returns when the next is due.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // once a second: optimized at first use, no tier-up in the window (Sampler)
+    private long WatchOnce()
     {
-        using var pacer = Pacer.OnLoop(stop);
-        var step = (long)(period.TotalSeconds * Stopwatch.Frequency);
-        var next = Stopwatch.GetTimestamp() + step;
-        while (await pacer.UntilAsync(next).ConfigureAwait(false))
-        {
-            AbortLateRequests();
-            next = Math.Max(next + step, Stopwatch.GetTimestamp());
-        }
+        AbortLateRequests();
+        _nextLook = Math.Max(_nextLook + _lookEvery, Stopwatch.GetTimestamp());
+        return _nextLook;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveOptimization)] // once a second: optimized at first use, no tier-up in the window (Sampler)

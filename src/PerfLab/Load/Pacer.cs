@@ -25,11 +25,23 @@ internal sealed class Pacer : IDisposable
         new(connection?.Loop?.Timers.NewTimer(stop), stop);
 
     /// <summary>
-    /// A pacer on the generator's first event loop, for the engine's own once-a-second work (the sampler, the
-    /// watchdog): it then runs on the loop's thread, as wrk's timers do, and the runtime's timer thread, its thread
-    /// pool and their tier-1 compiles stay idle during the measured window. Without a loop: Task.Delay.
+    /// The engine's own periodic work (the sampler, the watchdog): <paramref name="work"/> runs at
+    /// <paramref name="firstDue"/>, then at each Stopwatch timestamp it returns, until it returns long.MaxValue or
+    /// <paramref name="stop"/>. On <paramref name="loop"/> (the generator's first event loop) it is a callback the loop's
+    /// thread runs, as wrk's timers are (<see cref="LoopTick"/>): the runtime's timer thread and thread pool stay idle in
+    /// the measured window, and no async state machine is compiled again there. Without a loop: Task.Delay.
     /// </summary>
-    public static Pacer OnLoop(CancellationToken stop) => new(EpollLoop.First?.Timers.NewTimer(stop), stop);
+    public static Task Every(EpollLoop? loop, long firstDue, Func<long> work, CancellationToken stop) =>
+        loop is not null ? loop.Timers.Every(firstDue, work, stop) : EveryByDelayAsync(firstDue, work, stop);
+
+    private static async Task EveryByDelayAsync(long due, Func<long> work, CancellationToken stop)
+    {
+        using var pacer = new Pacer(null, stop);
+        while (due != long.MaxValue && await pacer.UntilAsync(due).ConfigureAwait(false))
+        {
+            due = work();
+        }
+    }
 
     /// <summary>True at <paramref name="due"/> (a Stopwatch timestamp) or later; false once the run is stopping.</summary>
     public ValueTask<bool> UntilAsync(long due)

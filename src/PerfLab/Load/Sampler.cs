@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
+using PerfLab.Load.Sockets;
 
 namespace PerfLab.Load;
 
@@ -20,6 +21,10 @@ internal sealed class Sampler
     private readonly bool[] _previousMeasuring;
     private readonly List<LoadSecond>[] _timelines;
     private DateTimeOffset _previousAt;
+    private DateTimeOffset _boundary; // the UTC second the next sample closes the interval at
+    private Task _reported = Task.CompletedTask;
+    private string? _died;
+    private CancellationTokenSource? _runStop;
 
     public Sampler(ScenarioRun[] runs, long started, TimeSpan total, IProgress<LoadProgress>? progress)
     {
@@ -60,49 +65,61 @@ internal sealed class Sampler
     }
 
     /// <summary>
-    /// Samples until <paramref name="done"/> completes; returns why the target was declared dead, if it was. It waits on
-    /// the generator's event loop (<see cref="Pacer.OnLoop"/>), so each sample is taken on the loop's thread, as wrk's
+    /// Samples until <paramref name="done"/> completes; returns why the target was declared dead, if it was. Each sample
+    /// is a callback of the generator's event loop (<see cref="Pacer.Every"/>), taken on the loop's thread as wrk's
     /// timers run on its own; what the progress does with a sample (a console line, an interval log sent over SSH) runs
     /// on the thread pool, one sample after the other, and so does stopping a dead run.
     /// </summary>
     public async Task<string?> RunAsync(Task done, CancellationTokenSource runStop)
     {
-        // Not disposed: done's continuation may cancel it after the loop below has ended.
+        // Not disposed: done's continuation may cancel it after sampling has ended.
         var finished = new CancellationTokenSource();
         _ = done.ContinueWith(static (_, s) => ((CancellationTokenSource)s!).Cancel(), finished, CancellationToken.None,
             TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
-        using var pacer = Pacer.OnLoop(finished.Token);
-        string? died = null;
-        var reported = Task.CompletedTask;
-        while (!done.IsCompleted)
+        _runStop = runStop;
+        var now = DateTimeOffset.UtcNow;
+        _boundary = NextBoundary(now);
+        await Pacer.Every(EpollLoop.First, Due(DelayPast(_boundary, now)), SampleAtBoundary, finished.Token).ConfigureAwait(false);
+        await _reported.ConfigureAwait(false);
+        return _died;
+    }
+
+    private static DateTimeOffset NextBoundary(DateTimeOffset now) => DateTimeOffset.FromUnixTimeSeconds(now.ToUnixTimeSeconds() + 1);
+
+    /// <summary>
+    /// The loop's once-a-second callback: the interval closed at the UTC second's boundary, its progress handed on, a
+    /// dead target's run stopped; returns when the next boundary is due. When the precise clock the loop waits on and the
+    /// UTC clock disagree by more than the slack, the boundary is not reached yet: it waits the rest.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // once a second: optimized at first use, no tier-up in the window
+    private long SampleAtBoundary()
+    {
+        var now = DateTimeOffset.UtcNow;
+        if (now < _boundary)
         {
-            var now = DateTimeOffset.UtcNow;
-            var boundary = DateTimeOffset.FromUnixTimeSeconds(now.ToUnixTimeSeconds() + 1);
-            if (!await pacer.UntilAsync(Due(DelayPast(boundary, now))).ConfigureAwait(false))
-            {
-                break;
-            }
-            while (DateTimeOffset.UtcNow is var late && late < boundary)
-            {
-                // The precise clock and the UTC clock disagree by more than the slack: wait the rest.
-                if (!await pacer.UntilAsync(Due(DelayPast(boundary, late))).ConfigureAwait(false))
-                {
-                    break;
-                }
-            }
-            var (deadNow, progress) = Take();
-            if (_progress is { } sink)
-            {
-                reported = reported.ContinueWith(_ => sink.Report(progress), TaskScheduler.Default);
-            }
-            if (died is null && deadNow is not null)
-            {
-                died = deadNow;
-                _ = Task.Run(runStop.Cancel);
-            }
+            return Due(DelayPast(_boundary, now));
         }
-        await reported.ConfigureAwait(false);
-        return died;
+        var (deadNow, progress) = Take();
+        if (_progress is { } sink)
+        {
+            _reported = _reported.ContinueWith(static (_, s) => ((Reported)s!).Report(), new Reported(sink, progress),
+                CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
+        }
+        if (_died is null && deadNow is not null)
+        {
+            _died = deadNow;
+            _ = Task.Run(_runStop!.Cancel);
+        }
+        now = DateTimeOffset.UtcNow;
+        _boundary = NextBoundary(now);
+        return Due(DelayPast(_boundary, now));
+    }
+
+    /// <summary>A sample on its way to the progress sink, off the loop's thread.</summary>
+    private sealed record Reported(IProgress<LoadProgress> Sink, LoadProgress Progress)
+    {
+        [MethodImpl(MethodImplOptions.AggressiveOptimization)] // once a second (Sampler)
+        public void Report() => Sink.Report(Progress);
     }
 
     private static long Due(TimeSpan delay) => Stopwatch.GetTimestamp() + (long)Math.Ceiling(delay.TotalSeconds * Stopwatch.Frequency);
@@ -167,10 +184,23 @@ internal sealed class Sampler
         }
         var intervalStart = _previousAt;
         _previousAt = now;
-        return (died, new LoadProgress(Stopwatch.GetElapsedTime(_started), _total, _runs.Any(r => !r.Measuring), progress)
+        return (died, new LoadProgress(Stopwatch.GetElapsedTime(_started), _total, AnyWarmingUp(), progress)
         {
             IntervalStartUtc = intervalStart,
             IntervalEndUtc = now,
         });
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // once a second (Sampler); a loop, no lambda to tier up
+    private bool AnyWarmingUp()
+    {
+        foreach (var run in _runs)
+        {
+            if (!run.Measuring)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 }

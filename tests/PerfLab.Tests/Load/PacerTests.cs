@@ -131,6 +131,92 @@ public sealed class PacerTests
         Assert.True(await wait);
     }
 
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task Every_WorkNamesItsNextTimes_RunsAtEachNeverEarlyUntilItIsDone(string kind)
+    {
+        using var stop = new CancellationTokenSource();
+        using var connection = Connection(kind, stop.Token);
+        var dues = new List<long>();
+        var ran = new List<(long At, int Thread)>();
+        var due = Stopwatch.GetTimestamp() + (30 * Ms);
+        dues.Add(due);
+
+        long Work()
+        {
+            ran.Add((Stopwatch.GetTimestamp(), Environment.CurrentManagedThreadId));
+            if (ran.Count == 5)
+            {
+                return long.MaxValue; // done
+            }
+            due += 25 * Ms;
+            dues.Add(due);
+            return due;
+        }
+
+        await Pacer.Every(connection?.Loop, dues[0], Work, stop.Token).WaitAsync(TimeSpan.FromSeconds(30));
+
+        Assert.Equal(5, ran.Count);
+        Assert.All(ran.Zip(dues), r => Assert.True(r.First.At >= r.Second,
+            $"ran {(r.Second - r.First.At) / (double)Ms:0.000} ms before its time"));
+        if (kind == "loop")
+        {
+            // Every run on the loop's own thread, none on the test's or the pool's.
+            Assert.Single(ran.Select(r => r.Thread).Distinct());
+            Assert.NotEqual(Environment.CurrentManagedThreadId, ran[0].Thread);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task Every_StopWhileTheWorkRuns_EndsOnlyAfterItAndRunsItNoMore(string kind)
+    {
+        using var stop = new CancellationTokenSource();
+        using var connection = Connection(kind, stop.Token);
+        using var running = new SemaphoreSlim(0);
+        using var release = new ManualResetEventSlim();
+        var runs = 0;
+
+        long Work()
+        {
+            runs++;
+            running.Release();
+            release.Wait(TimeSpan.FromSeconds(30));
+            return Stopwatch.GetTimestamp() + (10 * Ms);
+        }
+
+        var every = Pacer.Every(connection?.Loop, Stopwatch.GetTimestamp() + (10 * Ms), Work, stop.Token);
+        Assert.True(await running.WaitAsync(TimeSpan.FromSeconds(30)));
+        stop.Cancel();
+        await Task.Delay(100);
+        Assert.False(every.IsCompleted); // a sampler's last sample must not overlap the engine's closing one
+
+        release.Set();
+        await every.WaitAsync(TimeSpan.FromSeconds(30));
+        await Task.Delay(100);
+        Assert.Equal(1, runs);
+    }
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task Every_WorkThrows_TheTaskFaultsWithItsException(string kind)
+    {
+        using var stop = new CancellationTokenSource();
+        using var connection = Connection(kind, stop.Token);
+
+        var every = Pacer.Every(connection?.Loop, Stopwatch.GetTimestamp() + (10 * Ms),
+            () => throw new InvalidOperationException("sampling broke"), stop.Token);
+
+        var thrown = await Assert.ThrowsAsync<InvalidOperationException>(() => every.WaitAsync(TimeSpan.FromSeconds(30)));
+        Assert.Equal("sampling broke", thrown.Message);
+        if (connection?.Loop is not null)
+        {
+            // The loop lives on: a wait armed after the failure still ends at its time.
+            using var pacer = Pacer.For(connection, stop.Token);
+            Assert.True(await pacer.UntilAsync(Stopwatch.GetTimestamp() + (10 * Ms)).AsTask().WaitAsync(TimeSpan.FromSeconds(30)));
+        }
+    }
+
     private static async Task WaitAsync(Pacer pacer, int offsetMs, long due, ConcurrentQueue<(int, long, long, bool, bool)> ended)
     {
         var wait = pacer.UntilAsync(due);

@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.Diagnostics;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using PerfLab.Common;
 
@@ -267,6 +268,7 @@ internal sealed class EpollLoop
     /// Arms the timerfd for <paramref name="due"/>, <paramref name="ticks"/> from now (<see cref="Wait"/> calls it only
     /// for a due it does not hold already); false when it could not be (the wait then takes the timeout).
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // reached once a second (the sampler's wait): no tier-up in the window
     private bool ArmTimerFd(long due, long ticks)
     {
         var nanoseconds = (long)Math.Ceiling(ticks * (1e9 / Stopwatch.Frequency)); // rounded up: never before its time

@@ -13,7 +13,7 @@ namespace PerfLab.Load.Sockets;
 internal sealed class LoopTimers(Action wake)
 {
     private readonly Lock _gate = new();
-    private readonly PriorityQueue<(LoopTimer Timer, int Generation), long> _due = new();
+    private readonly PriorityQueue<(ILoopDue Item, int Generation), long> _due = new();
     private long _earliest = long.MaxValue; // the queue's first due, written under the lock, read without it
     private int _loopThread = -1;
 
@@ -23,17 +23,22 @@ internal sealed class LoopTimers(Action wake)
     /// <summary>A user's timer for its paced sends; it completes on <paramref name="stop"/> too (with false).</summary>
     public LoopTimer NewTimer(CancellationToken stop) => new(this, stop);
 
+    /// <summary>
+    /// Work the loop's thread runs at the times it names, until it is done or <paramref name="stop"/> (<see cref="LoopTick"/>).
+    /// </summary>
+    public Task Every(long firstDue, Func<long> work, CancellationToken stop) => LoopTick.Start(this, firstDue, work, stop);
+
     /// <summary>The Stopwatch timestamp of the earliest armed timer; long.MaxValue when none is.</summary>
     /// <remarks>No lock: one armed meanwhile by another thread, earlier than this, wakes the loop (Add).</remarks>
     public long NextDue() => Volatile.Read(ref _earliest);
 
-    internal void Add(LoopTimer timer, int generation, long due)
+    internal void Add(ILoopDue item, int generation, long due)
     {
         bool mustWake;
         lock (_gate)
         {
             var earliest = _earliest;
-            _due.Enqueue((timer, generation), due);
+            _due.Enqueue((item, generation), due);
             mustWake = due < earliest && Environment.CurrentManagedThreadId != _loopThread;
             if (due < earliest)
             {
@@ -56,7 +61,7 @@ internal sealed class LoopTimers(Action wake)
         var now = Stopwatch.GetTimestamp();
         while (Volatile.Read(ref _earliest) <= now)
         {
-            (LoopTimer Timer, int Generation) entry;
+            (ILoopDue Item, int Generation) entry;
             lock (_gate)
             {
                 if (!_due.TryPeek(out entry, out var due) || due > now)
@@ -66,8 +71,8 @@ internal sealed class LoopTimers(Action wake)
                 _due.Dequeue();
                 Volatile.Write(ref _earliest, _due.TryPeek(out _, out var next) ? next : long.MaxValue);
             }
-            // Outside the lock: the continuation arms this user's next wait.
-            entry.Timer.Complete(true, entry.Generation);
+            // Outside the lock: the continuation arms this user's next wait, a tick queues its next run.
+            entry.Item.Fire(entry.Generation);
         }
     }
 }
@@ -77,7 +82,7 @@ internal sealed class LoopTimers(Action wake)
 /// due (true) or by the run's stop (false), never before its time. A wait the stop ended leaves its entry in the loop's
 /// queue until its time (at most the run's end); the entry's generation then no longer matches and it is ignored.
 /// </summary>
-internal sealed class LoopTimer : IValueTaskSource<bool>, IDisposable
+internal sealed class LoopTimer : IValueTaskSource<bool>, ILoopDue, IDisposable
 {
     private readonly LoopTimers _timers;
     private readonly CancellationToken _stop;
@@ -129,6 +134,8 @@ internal sealed class LoopTimer : IValueTaskSource<bool>, IDisposable
             }
         }
     }
+
+    void ILoopDue.Fire(int generation) => Complete(true, generation);
 
     bool IValueTaskSource<bool>.GetResult(short token) => _core.GetResult(token);
 
