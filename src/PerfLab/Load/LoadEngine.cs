@@ -76,9 +76,9 @@ public static class LoadEngine
         var onLoops = runs.All(r => r.OnLoops);
         var meter = GeneratorMeter.Start(onLoops);
         plan.Probe?.WindowStarted();
-        var sampler = new Sampler(runs, started, total, progress);
+        var sampler = new Sampler(runs, started, total, progress, runStop);
         var allDone = Task.WhenAll(runs.Select((run, i) => RunScenarioAsync(run, runners[i], plan)));
-        var sampling = sampler.RunAsync(allDone, runStop);
+        var sampling = sampler.RunAsync(allDone);
 
         if (window.TimedWarmup)
         {

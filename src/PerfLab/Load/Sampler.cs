@@ -24,10 +24,12 @@ internal sealed class Sampler
     private DateTimeOffset _boundary; // the UTC second the next sample closes the interval at
     private Task _reported = Task.CompletedTask;
     private string? _died;
-    private CancellationTokenSource? _runStop;
+    private readonly CancellationTokenSource _runStop;
 
-    public Sampler(ScenarioRun[] runs, long started, TimeSpan total, IProgress<LoadProgress>? progress)
+    /// <param name="runStop">Cancelled when a target is declared dead.</param>
+    public Sampler(ScenarioRun[] runs, long started, TimeSpan total, IProgress<LoadProgress>? progress, CancellationTokenSource runStop)
     {
+        _runStop = runStop;
         _runs = runs;
         _started = started;
         _total = total;
@@ -70,21 +72,24 @@ internal sealed class Sampler
     /// timers run on its own; what the progress does with a sample (a console line, an interval log sent over SSH) runs
     /// on the thread pool, one sample after the other, and so does stopping a dead run.
     /// </summary>
-    public async Task<string?> RunAsync(Task done, CancellationTokenSource runStop)
+    public async Task<string?> RunAsync(Task done)
     {
         // Not disposed: done's continuation may cancel it after sampling has ended.
         var finished = new CancellationTokenSource();
         _ = done.ContinueWith(static (_, s) => ((CancellationTokenSource)s!).Cancel(), finished, CancellationToken.None,
             TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
-        _runStop = runStop;
-        var now = DateTimeOffset.UtcNow;
-        _boundary = NextBoundary(now);
-        await Pacer.Every(EpollLoop.First, Due(DelayPast(_boundary, now)), SampleAtBoundary, finished.Token).ConfigureAwait(false);
+        await Pacer.Every(EpollLoop.First, NextSampleDue(), SampleAtBoundary, finished.Token).ConfigureAwait(false);
         await _reported.ConfigureAwait(false);
         return _died;
     }
 
-    private static DateTimeOffset NextBoundary(DateTimeOffset now) => DateTimeOffset.FromUnixTimeSeconds(now.ToUnixTimeSeconds() + 1);
+    /// <summary>The next UTC second's boundary, kept as the one the next sample closes at; returns when that is due.</summary>
+    private long NextSampleDue()
+    {
+        var now = DateTimeOffset.UtcNow;
+        _boundary = DateTimeOffset.FromUnixTimeSeconds(now.ToUnixTimeSeconds() + 1);
+        return Due(DelayPast(_boundary, now));
+    }
 
     /// <summary>
     /// The loop's once-a-second callback: the interval closed at the UTC second's boundary, its progress handed on, a
@@ -108,11 +113,9 @@ internal sealed class Sampler
         if (_died is null && deadNow is not null)
         {
             _died = deadNow;
-            _ = Task.Run(_runStop!.Cancel);
+            _ = Task.Run(_runStop.Cancel);
         }
-        now = DateTimeOffset.UtcNow;
-        _boundary = NextBoundary(now);
-        return Due(DelayPast(_boundary, now));
+        return NextSampleDue();
     }
 
     /// <summary>A sample on its way to the progress sink, off the loop's thread.</summary>

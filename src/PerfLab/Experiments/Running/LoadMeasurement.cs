@@ -101,7 +101,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
                     + "lengthen --duration (or the profile's), or read its log") with { LogTail = sut.TailOfLog() };
         }
         var unavailable = record.Scenarios.Sum(s => s.ErrorsByKind.GetValueOrDefault(Unavailable));
-        if (connectionString is not null && requests > 0 && unavailable * 2 > requests
+        if (connectionString is not null && unavailable * 2 > requests
             && !await PostgresConnections.AcceptsConnectionsAsync(connectionString, ct))
         {
             return RunRecordBuilder.MarkFailed(record, FailureKind.DatabaseDown,

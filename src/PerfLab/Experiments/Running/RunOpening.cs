@@ -89,7 +89,7 @@ public static class RunOpening
             && (k == Metrics.CpuPerRequest.Key || k == Metrics.CpuPerRequestAtFullSpeed.Key) ? k : null);
         var rpsCvs = slotted.Select(e => e.MachineNoise!.RpsCvPercent).Where(double.IsFinite).ToList();
         var costCvs = slotted.Select(e => e.MachineNoise!.CostCvPercent).OfType<double>().Where(double.IsFinite).ToList();
-        return new MachineNoise("measured", rpsCvs.Count > 0 ? Descriptive.Median(rpsCvs) : double.NaN,
+        return new MachineNoise("measured", Descriptive.Median(rpsCvs), // NaN when none is finite
             costCvs.Count > 0 ? Descriptive.Median(costCvs) : null, Descriptive.Median(rps),
             cost.Count > 0 ? Descriptive.Median(cost) : null,
             opening?.CoreSpeedCvPercent, opening?.CoreSharePercent)
