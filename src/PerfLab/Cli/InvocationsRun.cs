@@ -87,8 +87,6 @@ internal static class InvocationsRun
         }
         var settings = new AnalysisSettings(choices.Profile, choices.Repeat, choices.Aa, NoiseFloors.Load());
         var combined = LabRun.Gated(InvocationCombiner.Combine(done, selected, settings, stopped), selected, choices.Gates);
-        // The first line says what the pooled comparisons could decide, not what the first invocation's own could.
-        combined = combined with { MachineNoise = RunOpening.OfRun(combined.MachineNoise, combined.Experiments) };
         combined = fewer is null ? combined : combined with { Notes = [.. combined.Notes, "Budget: " + fewer + "."] };
         ReportWriters.WriteAll(combined, outDir);
         ConsoleRunObserver.PrintSummary(combined, outDir);

@@ -43,7 +43,7 @@ internal static class EvidenceContent
 
     /// <summary>
     /// The facts of an experiment both writers list under its heading after the load and the runs: the deciding figure,
-    /// the machine's noise in its own slots, the blocks, the noise taken apart and the windows; those with no text left out.
+    /// the machine's noise in its own blocks, the blocks, the noise taken apart and the windows; those with no text left out.
     /// </summary>
     public static IReadOnlyList<(string Label, string Text)> Facts(ExperimentResult experiment)
     {
@@ -51,8 +51,8 @@ internal static class EvidenceContent
         var decided = Metrics.Get(key).Name + (Deciding.Fallback(experiment, key) is { } why ? $" ({why})" : "");
         return [.. new[]
         {
-            ("Decided by", decided), ("Machine noise", experiment.MachineNoise?.Describe()), ("Blocks", Blocks(experiment)),
-            ("Noise", Noise(experiment)), ("Windows", Windows(experiment)),
+            ("Decided by", decided), ("Machine noise", experiment.MachineNoise?.Describe("this experiment's blocks")),
+            ("Blocks", Blocks(experiment)), ("Noise", Noise(experiment)), ("Windows", Windows(experiment)),
         }.Where(f => f.Item2 is not null).Select(f => (f.Item1, f.Item2!))];
     }
 

@@ -21,19 +21,23 @@ public sealed record MachineNoise(string Source, double RpsCvPercent, double? Co
     double? CostDecidablePercent, double? CoreSpeedCvPercent = null, double? CoreSharePercent = null)
 {
     /// <summary>
-    /// A whole run's line: how many comparisons the decidable figures are the median half-width of (null: one
-    /// experiment's, or the calibration's, computed from the spread and the blocks' shape).
+    /// How many comparisons the decidable figures are the median half-width of, a whole run's or one experiment's
+    /// (null: the calibration's or the slots' line, computed from the spread and the blocks' shape).
     /// </summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public int? Comparisons { get; init; }
 
     /// <summary>The sentence that opens a report and the console: how noisy, and what that leaves decidable.</summary>
-    public string Describe()
+    /// <param name="blocks">Whose blocks the comparisons are: the run's, or one experiment's in its own section.</param>
+    public string Describe(string blocks = "this run's blocks")
     {
         var what = Source == "measured" ? "slot to slot" : "second to second";
-        var budget = Comparisons is { } n
-            ? $"in this run's blocks (the median 95 % half-width of its {n} comparisons)"
-            : "with this budget";
+        var budget = Comparisons switch
+        {
+            1 => $"in {blocks} (the 95 % half-width of its one comparison)",
+            { } n => $"in {blocks} (the median 95 % half-width of its {n} comparisons)",
+            null => "with this budget",
+        };
         var line = double.IsFinite(RpsCvPercent)
             ? string.Create(CultureInfo.InvariantCulture,
                 $"this machine today: RPS varies {RpsCvPercent:0.#} % {what}; {budget} RPS changes "

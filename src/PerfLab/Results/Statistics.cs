@@ -171,4 +171,20 @@ public static class Statistics
         var total = (int)Math.Ceiling(samples * Math.Pow(halfWidth / needed, 2));
         return (needed, Math.Max(total, samples + 1));
     }
+
+    /// <summary>
+    /// The narrower of the points and the relative half-width of an interval of changes in percent (see
+    /// <c>StoppingRule.WidestHalfWidth</c>, which explains the two readings).
+    /// </summary>
+    public static double HalfWidth(double lowPercent, double highPercent)
+    {
+        var points = (highPercent - lowPercent) / 2;
+        if (!double.IsFinite(points))
+        {
+            return double.PositiveInfinity;
+        }
+        double lo = 1 + lowPercent / 100, hi = 1 + highPercent / 100;
+        var relative = lo > 0 && hi > 0 ? (Math.Sqrt(hi / lo) - 1) * 100 : double.PositiveInfinity;
+        return Math.Min(points, relative);
+    }
 }

@@ -24,7 +24,7 @@ public static class ExperimentAnalyzer
         var comparisons = pooled
             ?? VariantStatistics.Compare(analyzed, runs, Floor, settings.Aa ? "none (A/A: compared against zero)" : "measured");
         var profile = experiment.Profiles[settings.Profile];
-        return new ExperimentResult
+        var result = new ExperimentResult
         {
             Name = experiment.Name,
             Title = experiment.Title + (settings.Aa ? " (A/A: the baseline against itself)" : ""),
@@ -53,6 +53,8 @@ public static class ExperimentAnalyzer
             App = experiment.App is { } app ? $"{app.Kind.ToString().ToLowerInvariant()} {app.Path}" : "the built-in SUT",
             VariantEffects = variants.Select(v => Effects(v.Name, runs)).ToList(),
         };
+        // What its blocks could decide, read from its comparisons: the slot formula leaves out the blocks' own spread.
+        return result with { MachineNoise = DecidableNoise.Of(result.MachineNoise, [result]) };
     }
 
     /// <summary>A variant's confirmed and unconfirmed switches, as its runs saw them (each item once).</summary>

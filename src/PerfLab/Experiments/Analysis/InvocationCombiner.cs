@@ -29,6 +29,8 @@ public static class InvocationCombiner
             StartedAt = invocations.Min(i => i.Results.StartedAt),
             FinishedAt = invocations.Max(i => i.Results.FinishedAt),
             Experiments = experiments,
+            // The first line says what the pooled comparisons could decide, not what the first invocation's own could.
+            MachineNoise = DecidableNoise.Of(first.MachineNoise, experiments),
             Incomplete = interrupted is not null || invocations.Any(i => i.Results.Incomplete),
             IncompleteReason = incomplete,
             Notes = [PooledNote(invocations), .. first.Notes],

@@ -29,7 +29,7 @@ public static class NoiseAnalysis
                 seconds.Add(perSecond.Count);
             }
         }
-        var within = withinCv.Count > 0 ? Descriptive.Median(withinCv) : double.NaN;
+        var within = Descriptive.Median(withinCv); // NaN when no run had three full seconds
         var expected = withinCv.Count > 0 ? within / Math.Sqrt(Descriptive.Median(seconds)) : double.NaN;
         var (drift, driftShare, residualSd) = Drift(ok);
         return new NoiseBreakdown

@@ -54,7 +54,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var halt = await RunBlocksKeepingWhatWasMeasuredAsync(progress, state, ct);
 
         var results = progress.Where(p => p.Runs.Count > 0).Select(p => ResultOf(p, settings, halt)).ToList();
-        var machineNoise = RunOpening.OfRun(RunOpening.AtStart(calibration, results), results);
+        var machineNoise = DecidableNoise.Of(RunOpening.AtStart(calibration, results), results);
         if (machineNoise is not null)
         {
             observer.Message(machineNoise.Describe());

@@ -69,46 +69,6 @@ public static class RunOpening
     }
 
     /// <summary>
-    /// The report's first line once the run is over. When its experiments measured slots: how much those varied (the
-    /// median of the experiments' slot-to-slot spreads) and what its blocks could decide (the median 95 % half-width of
-    /// their paired comparisons of all scenarios, or of invocations pooled, on throughput and on cost). A fresh process's
-    /// own cost and every other part of the blocks' spread are in those figures; a few seconds of calibration see none
-    /// of it, and on a 2-core machine once read "cost changes of 1.7 % or more can" beside A/A intervals of ±5-12 %.
-    /// Without slots, <paramref name="opening"/>: the calibration's line (<see cref="AtStart"/>).
-    /// </summary>
-    public static MachineNoise? OfRun(MachineNoise? opening, IReadOnlyList<ExperimentResult> results)
-    {
-        var slotted = results.Where(e => e.MachineNoise is not null).ToList();
-        var rps = HalfWidths(slotted, _ => Metrics.Rps.Key);
-        if (rps.Count == 0)
-        {
-            return opening;
-        }
-        // Cost as it decides (at the cores' full speed when compared); an experiment without cost has none to give.
-        var cost = HalfWidths(slotted, e => Deciding.Key(e.Comparisons, Metrics.CpuPerRequest.Key) is var k
-            && (k == Metrics.CpuPerRequest.Key || k == Metrics.CpuPerRequestAtFullSpeed.Key) ? k : null);
-        var rpsCvs = slotted.Select(e => e.MachineNoise!.RpsCvPercent).Where(double.IsFinite).ToList();
-        var costCvs = slotted.Select(e => e.MachineNoise!.CostCvPercent).OfType<double>().Where(double.IsFinite).ToList();
-        return new MachineNoise("measured", Descriptive.Median(rpsCvs), // NaN when none is finite
-            costCvs.Count > 0 ? Descriptive.Median(costCvs) : null, Descriptive.Median(rps),
-            cost.Count > 0 ? Descriptive.Median(cost) : null,
-            opening?.CoreSpeedCvPercent, opening?.CoreSharePercent)
-        {
-            Comparisons = rps.Count,
-        };
-    }
-
-    /// <summary>
-    /// The finite half-widths of the experiments' paired (or pooled) all-scenario comparisons on the metric each one's
-    /// key names.
-    /// </summary>
-    private static List<double> HalfWidths(IEnumerable<ExperimentResult> experiments, Func<ExperimentResult, string?> key) =>
-        [.. experiments.SelectMany(e => e.Comparisons.Where(c => c.Scenario == Metric.AllScenarios
-            && c.Method is "paired" or InvocationPooling.Method && c.Metric == key(e)))
-            .Select(c => StoppingRule.HalfWidth(c.LowPercent, c.HighPercent))
-            .Where(double.IsFinite)];
-
-    /// <summary>
     /// The experiments with their profile fitted into what is left of <paramref name="budget"/> after
     /// <paramref name="spent"/> (perflab's build, the database's start, the variants' builds, the priming run: the
     /// budget counts from the invocation's start); unchanged without a budget or when the minimum fits. Throws a usage

@@ -112,24 +112,8 @@ public sealed record StoppingRule(int MinBlocks, int MaxBlocks, double? Precisio
         var all = comparisons.Where(c => c.Scenario == Metric.AllScenarios).ToList();
         var metric = Deciding.Key(all, decide.MetricKey());
         var widths = all.Where(c => c.Metric == metric || c.Metric == Metrics.BatchMeanMs.Key)
-            .Select(c => HalfWidth(c.LowPercent, c.HighPercent))
+            .Select(c => Statistics.HalfWidth(c.LowPercent, c.HighPercent))
             .ToList();
         return widths.Count > 0 ? widths.Max() : 0;
-    }
-
-    /// <summary>
-    /// The narrower of the points and the relative half-width of an interval of changes in percent (see
-    /// <see cref="WidestHalfWidth"/>).
-    /// </summary>
-    public static double HalfWidth(double lowPercent, double highPercent)
-    {
-        var points = (highPercent - lowPercent) / 2;
-        if (!double.IsFinite(points))
-        {
-            return double.PositiveInfinity;
-        }
-        double lo = 1 + lowPercent / 100, hi = 1 + highPercent / 100;
-        var relative = lo > 0 && hi > 0 ? (Math.Sqrt(hi / lo) - 1) * 100 : double.PositiveInfinity;
-        return Math.Min(points, relative);
     }
 }

@@ -1,5 +1,6 @@
 using PerfLab.Experiments.Analysis;
 using PerfLab.Common;
+using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
 using PerfLab.Results;
 
@@ -122,7 +123,7 @@ public sealed class NoiseEstimateTests
     }
 
     [Fact]
-    public void OfRun_ExperimentsMeasuredSlots_TheMedianHalfWidthsOfTheirComparisonsNotTheCalibrations()
+    public void Of_ExperimentsMeasuredSlots_TheMedianHalfWidthsOfTheirComparisonsNotTheCalibrations()
     {
         static Comparison Compared(string variant, string metric, double halfWidth) => new()
         {
@@ -147,7 +148,7 @@ public sealed class NoiseEstimateTests
         var calibration = new CpuCalibration([100, 100, 100], [100, 100, 100]);
         var opening = RunOpening.AtStart(calibration, [a, b]);
 
-        var noise = RunOpening.OfRun(opening, [a, b])!;
+        var noise = DecidableNoise.Of(opening, [a, b])!;
 
         // Half-widths ±10, ±20, ±30 % on RPS (each interval's points, narrower than its ratio); 4, 8 and 12 % on cost.
         Assert.Equal(20, noise.RpsDecidablePercent, 6);
@@ -159,9 +160,47 @@ public sealed class NoiseEstimateTests
             "100 % of the time; the core's speed varied 0 %", noise.Describe());
         Assert.Equal(3, noise.Comparisons);
         // No experiment measured slots: the calibration's line, as before the first block.
-        Assert.Same(opening, RunOpening.OfRun(opening, [template with { MachineNoise = null }]));
+        Assert.Same(opening, DecidableNoise.Of(opening, [template with { MachineNoise = null }]));
         // Invocations pooled: their comparisons' half-widths count as a block's do.
         var pooled = a with { Comparisons = [.. a.Comparisons.Select(c => c with { Method = InvocationPooling.Method, LowPercent = -7, HighPercent = 7 })] };
-        Assert.Equal(7, RunOpening.OfRun(opening, [pooled])!.RpsDecidablePercent, 6);
+        Assert.Equal(7, DecidableNoise.Of(opening, [pooled])!.RpsDecidablePercent, 6);
+    }
+
+    [Fact]
+    public void Analyze_BlocksSpreadBeyondTheirSlots_TheExperimentsLineReadsItsComparisonsNotTheSlotFormula()
+    {
+        // logging decides on cost. Two slots a run, alike within a block (a fresh process's own cost lasts the block):
+        // the blocks move each variant's cost by up to 6 %. The slot formula counts 2 × 4 independent pairs; the paired
+        // comparison sees 4 blocks, and what the experiment could decide is what its comparisons say.
+        var experiment = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder).First(e => e.Name == "logging");
+        double[] wobble = [1.06, 0.97, 1.02, 0.95];
+        var runs = Enumerable.Range(1, 4).SelectMany(b => experiment.Variants.Select((v, i) =>
+        {
+            var cost = 2.0 * (v.Name == experiment.Baseline ? 1 : 0.9) * wobble[(b + i) % 4];
+            var slot = new CpuWindow(5, 1000, cost, null);
+            return RunRecordBuilder.Failed(new RunIdentity(v.Name, b, (b * 3) + i, DateTimeOffset.UnixEpoch),
+                new RunFailure(FailureKind.LoadFailed, "")) with
+            {
+                Status = RunStatus.Ok, FailureKind = null, FailureReason = null, Cost = new CpuCost([slot, slot]),
+                Scenarios = [RunRecordBuilder.Stats("order", 2000, 200 / wobble[(b + i) % 4],
+                    PerfLab.Load.LatencyStats.From(new PerfLab.Load.LatencyHistogram()))],
+            };
+        })).ToList();
+        var settings = new AnalysisSettings(ProfileName.Quick, null, false,
+            NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
+
+        var result = ExperimentAnalyzer.Analyze(experiment, runs, settings);
+
+        var slots = NoiseEstimate.OfRuns(experiment.Baseline, runs)!;
+        var costWidths = result.Comparisons.Where(c => c.Scenario == Metric.AllScenarios && c.Metric == Metrics.CpuPerRequest.Key)
+            .Select(c => Statistics.HalfWidth(c.LowPercent, c.HighPercent)).Order().ToList();
+        Assert.Equal(2, costWidths.Count);
+        Assert.Equal((costWidths[0] + costWidths[1]) / 2, result.MachineNoise!.CostDecidablePercent!.Value, 6);
+        Assert.True(result.MachineNoise.CostDecidablePercent > 1.1 * slots.CostDecidablePercent!.Value,
+            $"{result.MachineNoise.CostDecidablePercent} against the slot formula's {slots.CostDecidablePercent}");
+        Assert.Equal(slots.CostCvPercent, result.MachineNoise.CostCvPercent);
+        Assert.Equal(2, result.MachineNoise.Comparisons);
+        Assert.Contains("in this experiment's blocks (the median 95 % half-width of its 2 comparisons)",
+            result.MachineNoise.Describe("this experiment's blocks"));
     }
 }

@@ -103,7 +103,7 @@ public sealed class StoppingRuleTests
     [InlineData(-110, -90, 10)]       // an interval reaching below zero has no ratio: points
     public void HalfWidth_OfAnInterval_IsTheNarrowerOfPointsAndRatio(double low, double high, double expected)
     {
-        Assert.Equal(expected, StoppingRule.HalfWidth(low, high), 3);
+        Assert.Equal(expected, Statistics.HalfWidth(low, high), 3);
     }
 
     [Fact]
