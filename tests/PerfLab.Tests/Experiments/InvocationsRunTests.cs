@@ -8,6 +8,9 @@ namespace PerfLab.Tests.Experiments;
 /// <summary>`perflab run --invocations` end to end: child perflab processes, real PostgreSQL, real SUTs, one pooled result.</summary>
 public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>
 {
+    // A 5 ms await, not a database page: on a loaded CI machine PostgreSQL once took 2.2 s a query, and a 2 s window
+    // completed no request (NothingCompleted; before that failure kind, a comparison written as NaN). What is tested is
+    // how invocations pool, not the database: the endpoint reads neither variant's switch, so the two are alike.
     private const string Tiny = """
         name: tinyinvocations
         title: Tiny invocations
@@ -32,9 +35,6 @@ public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixtur
           smoke: { warmup: 1s, duration: 2s, repeat: 2 }
         """;
 
-    // A 5 ms await, not a database page: on a loaded CI machine PostgreSQL once took 2.2 s a query, and a 2 s window
-    // completed no request (NothingCompleted; before that failure kind, a comparison written as NaN). What is tested is
-    // how invocations pool, not the database.
     private static readonly string[] Verdicts = ["better", "worse", "equivalent", "inconclusive"];
 
     private static string NewFolder() => Path.Combine(Path.GetTempPath(), "perflab-invocations-" + Guid.NewGuid().ToString("N")[..12]);

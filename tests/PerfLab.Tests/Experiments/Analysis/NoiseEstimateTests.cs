@@ -202,5 +202,7 @@ public sealed class NoiseEstimateTests
         Assert.Equal(2, result.MachineNoise.Comparisons);
         Assert.Contains("in this experiment's blocks (the median 95 % half-width of its 2 comparisons)",
             result.MachineNoise.Describe("this experiment's blocks"));
+        Assert.Contains("in this run's blocks (the 95 % half-width of its one comparison)",
+            (result.MachineNoise with { Comparisons = 1 }).Describe());
     }
 }
