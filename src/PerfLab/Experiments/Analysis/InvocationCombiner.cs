@@ -52,7 +52,13 @@ public static class InvocationCombiner
         var (tracedIn, traced) = each.FirstOrDefault(e => e.Experiment.Evidence.Count > 0);
         var analyzed = definitions.FirstOrDefault(d => d.Name == name) is { } definition
             ? ExperimentAnalyzer.Analyze(definition, runs, settings, pooled)
-            : last with { Runs = runs, Comparisons = pooled };
+            // Without its definition, the noise line is still the pooled comparisons', as Analyze gives it with one.
+            : last with
+            {
+                Runs = runs,
+                Comparisons = pooled,
+                MachineNoise = DecidableNoise.Of(last.MachineNoise, [last with { Comparisons = pooled }]),
+            };
         return analyzed with
         {
             // Traces are taken in each invocation's first blocks; their findings name places the counters alone cannot.

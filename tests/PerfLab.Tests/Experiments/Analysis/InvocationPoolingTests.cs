@@ -154,4 +154,37 @@ public sealed class InvocationPoolingTests
         Assert.Equal(traced.Experiments[0].Findings, serializer.Findings);
         Assert.Contains("The findings and the evidence from traces are invocation 1's (of 3); the verdicts pool all of them.", serializer.Notes);
     }
+
+    [Fact]
+    public void Combine_AnExperimentWithoutItsDefinition_ItsNoiseLineReadsThePooledComparisonsNotTheLastInvocations()
+    {
+        var sample = PerfLab.Tests.Reports.ReportFixtures.Sample();
+        var slotLine = new MachineNoise("slots", 3, 2, 0.5, 0.5);
+        var first = sample with { Experiments = [.. sample.Experiments.Select(e => e with { MachineNoise = slotLine })] };
+        var second = first with
+        {
+            Experiments = [.. first.Experiments.Select(e => e with
+            {
+                Comparisons = [.. e.Comparisons.Select(c => c with { ChangePercent = c.ChangePercent + 4, LowPercent = c.LowPercent + 4,
+                    HighPercent = c.HighPercent + 4 })],
+            })],
+        };
+        var at = sample.StartedAt;
+        var settings = new AnalysisSettings(ProfileName.Quick, null, false, NoiseFloors.Load(Path.Combine(Path.GetTempPath(), "none.json")));
+
+        var combined = InvocationCombiner.Combine(
+            [new(new(1, "invocation-1", at, at, false, 0), first), new(new(2, "invocation-2", at, at, false, 0), second)],
+            [], settings, null);
+
+        var experiment = combined.Experiments[0];
+        var pooledRps = experiment.Comparisons
+            .Where(c => c.Scenario == Metric.AllScenarios && c.Metric == Metrics.Rps.Key && c.Method == InvocationPooling.Method)
+            .Select(c => Statistics.HalfWidth(c.LowPercent, c.HighPercent)).Where(double.IsFinite).ToList();
+        Assert.NotEmpty(pooledRps);
+        Assert.Equal(pooledRps.Count, experiment.MachineNoise!.Comparisons);
+        Assert.Equal(PerfLab.Common.Descriptive.Median(pooledRps), experiment.MachineNoise.RpsDecidablePercent, 9);
+        // Two invocations four points apart: the pooled intervals are far wider than the last invocation's own line.
+        Assert.True(experiment.MachineNoise.RpsDecidablePercent > 5 * slotLine.RpsDecidablePercent,
+            $"{experiment.MachineNoise.RpsDecidablePercent} against the slot line's {slotLine.RpsDecidablePercent}");
+    }
 }
