@@ -7,10 +7,13 @@ namespace PerfLab.Experiments.Running;
 /// capped at <paramref name="WarmupSeconds"/>, then <paramref name="Slots"/> slots of <paramref name="SlotSeconds"/>
 /// each after a short re-warm), plus the time outside any measurement (SUT starts, traces analysed) per block.
 /// <paramref name="LengthKnown"/> is false when the runs end by a count (batches, uploads), so that their
-/// <paramref name="SlotSeconds"/> is an estimate.
+/// <paramref name="SlotSeconds"/> is an estimate. <paramref name="WarmupFloorSeconds"/> is the shortest cap the budget may
+/// give its warm-ups: <see cref="ShortestWarmupSeconds"/>, or the whole cap where a runtime tiers, whose warm-up ends
+/// when tiering has settled (12-24 s for framework's three runtimes, docs/warm-up.md); cut shorter, it would measure
+/// code still being compiled.
 /// </summary>
 public sealed record MinimumBlocks(string Experiment, int Blocks, int Variants, double WarmupSeconds, int Slots, double SlotSeconds,
-    double OverheadSecondsPerBlock, bool LengthKnown = true)
+    double OverheadSecondsPerBlock, bool LengthKnown = true, double WarmupFloorSeconds = MinimumBlocks.ShortestWarmupSeconds)
 {
     /// <summary>The fewest slots a shortened block keeps: two turns still put every variant on both sides of the others.</summary>
     public const int FewestSlots = 2;
@@ -31,16 +34,23 @@ public sealed record BudgetFitResult(bool Fits, IReadOnlyList<MinimumBlocks> Pla
         ? Changes.Count == 0 ? "the minimum blocks fit the budget as planned" : "to fit the budget: " + string.Join("; ", Changes)
         : string.Create(CultureInfo.InvariantCulture,
             $"the minimum blocks need {NeededSeconds / 60:0.#} min even with {MinimumBlocks.FewestSlots} slots " +
-                $"and {MinimumBlocks.ShortestWarmupSeconds:0} s warm-ups, " +
+                $"and {MinimumBlocks.ShortestWarmupSeconds:0} s warm-ups{KeptWhole()}, " +
             $"more than the budget of {budget.TotalMinutes:0.#} min: raise --budget "
                 + $"to {Math.Ceiling(NeededSeconds / 60):0} min or run fewer experiments");
+
+    private string KeptWhole() => Planned.Where(e => e.WarmupFloorSeconds > MinimumBlocks.ShortestWarmupSeconds).ToList() is
+        { Count: > 0 } kept
+        ? string.Create(CultureInfo.InvariantCulture,
+            $" ({string.Join(", ", kept.Select(e => $"{e.Experiment}'s {e.WarmupFloorSeconds:0} s"))}: its runtimes tier)")
+        : "";
 }
 
 /// <summary>
 /// Plans the minimum blocks into a budget before the run starts: a run promises to end within its budget (plus 5 %), so
 /// when the minimum alone would overrun it, the warm-up caps are shortened first (the steady-state warm-up usually ends
 /// before its cap anyway), then the slots per variant are reduced (fewer, the same length: each slot is still one
-/// window of the same kind). When even that does not fit, the run is refused before anything starts.
+/// window of the same kind). A tiered runtime's warm-up is never shortened (<see cref="MinimumBlocks.WarmupFloorSeconds"/>).
+/// When even that does not fit, the run is refused before anything starts.
 /// </summary>
 public static class BudgetFit
 {
@@ -57,8 +67,7 @@ public static class BudgetFit
             return new BudgetFitResult(true, planned, changes, planned.Sum(e => e.Seconds));
         }
         // Warm-ups first: a cap the steady-state check seldom reaches costs little to lower.
-        var warmups = planned.Select(e => e with { WarmupSeconds = Math.Min(e.WarmupSeconds, MinimumBlocks.ShortestWarmupSeconds) })
-            .ToList();
+        var warmups = planned.Select(e => e with { WarmupSeconds = Math.Min(e.WarmupSeconds, e.WarmupFloorSeconds) }).ToList();
         var excess = planned.Sum(e => e.Seconds) - limit;
         var saved = planned.Sum(e => e.Seconds) - warmups.Sum(e => e.Seconds);
         var share = saved > 0 ? Math.Min(1, excess / saved) : 0;
@@ -71,6 +80,12 @@ public static class BudgetFit
                 changes.Add(string.Create(CultureInfo.InvariantCulture,
                     $"{planned[i].Experiment}: warm-up cap {planned[i].WarmupSeconds:0} s -> {rounded:0} s"));
                 planned[i] = planned[i] with { WarmupSeconds = rounded };
+            }
+            else if (share > 0 && planned[i].WarmupFloorSeconds > MinimumBlocks.ShortestWarmupSeconds)
+            {
+                changes.Add($"{planned[i].Experiment}: warm-up cap "
+                    + string.Create(CultureInfo.InvariantCulture, $"{planned[i].WarmupSeconds:0} s kept ")
+                    + "(its runtimes tier: it ends once tiering settles)");
             }
         }
         // Then slots, one at a time from the experiment with the most.

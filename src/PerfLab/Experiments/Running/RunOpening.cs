@@ -110,8 +110,8 @@ public static class RunOpening
 
     /// <summary>
     /// One experiment's minimum as the budget plans it: every warm-up at its cap (a warm-up until steady that never
-    /// settles, as tiering keeps a runtime comparison from doing, lasts exactly its cap), its slots or window, the time
-    /// outside measurement per block, and its traces.
+    /// settles lasts exactly its cap), its slots or window, the time outside measurement per block, and its traces. A
+    /// variant whose runtime tiers keeps its whole cap however short the budget (<see cref="TieredWarmup.Applies"/>).
     /// </summary>
     public static MinimumBlocks Minimum(ExperimentDefinition e, ProfileDefinition profile, (int Blocks, int Variants) minimum,
         bool traced)
@@ -125,8 +125,11 @@ public static class RunOpening
             : Math.Min(profile.Duration.TotalSeconds, CountedBatchSeconds * Math.Max(1, profile.Batches));
         var start = AlternatingBlock.Applies(e, profile) ? AlternatingStartSeconds : SingleRunStartSeconds;
         var once = ExperimentOverheadSeconds + (traced ? variants * TraceSeconds : 0);
+        var floor = e.Variants.Any(v => TieredWarmup.Applies(profile, v))
+            ? profile.Warmup.TotalSeconds
+            : MinimumBlocks.ShortestWarmupSeconds;
         return new MinimumBlocks(e.Name, blocks, variants, profile.Warmup.TotalSeconds, slots, length / slots,
-            variants * start + once / Math.Max(1, blocks), known);
+            variants * start + once / Math.Max(1, blocks), known, floor);
     }
 
     /// <summary>A duration as the run's messages say it: seconds under two minutes, else minutes.</summary>

@@ -54,4 +54,37 @@ public sealed class BudgetFitTests
         Assert.Equal("the minimum blocks need 2 min even with 2 slots and 5 s warm-ups, more than the budget of 1 min: " +
             "raise --budget to 2 min or run fewer experiments", fit.Describe(TimeSpan.FromSeconds(60)));
     }
+
+    // framework's minimum: 3 blocks of 3 tiered runtimes, a 25 s warm-up the budget may not cut, 5 slots of 2 s:
+    // 3 × (3 × (25 + 12.5) + 10) = 367.5 s.
+    private static MinimumBlocks Framework => new("framework", 3, 3, 25, 5, 2, 10, WarmupFloorSeconds: 25);
+
+    [Fact]
+    public void Plan_ATieredRuntimeBesideAnother_ItsWarmupKeptWholeTheOthersCutThenItsSlots()
+    {
+        // 232.5 + 367.5 = 600 s against 500: serializer's warm-ups alone can give 90 s, so they go to 5 s (510 s); then
+        // framework's slots, the most, 5 -> 4: 3 × (3 × (25 + 10) + 10) = 345 s, 487.5 s in all.
+        var fit = BudgetFit.Plan([Serializer, Framework], TimeSpan.FromSeconds(500));
+
+        Assert.True(fit.Fits);
+        Assert.Equal((5.0, 3), (fit.Planned[0].WarmupSeconds, fit.Planned[0].Slots));
+        Assert.Equal((25.0, 4), (fit.Planned[1].WarmupSeconds, fit.Planned[1].Slots));
+        Assert.Equal(487.5, fit.NeededSeconds, 6);
+        Assert.Equal(["serializer: warm-up cap 15 s -> 5 s",
+            "framework: warm-up cap 25 s kept (its runtimes tier: it ends once tiering settles)",
+            "framework: 5 slots -> 4 per variant"], fit.Changes);
+    }
+
+    [Fact]
+    public void Plan_ATieredRuntimeEvenAtTwoSlotsOver_RefusedNamingTheWarmupKept()
+    {
+        // 2 slots, the warm-up kept: 3 × (3 × (25 + 5) + 10) = 300 s.
+        var fit = BudgetFit.Plan([Framework], TimeSpan.FromSeconds(200));
+
+        Assert.False(fit.Fits);
+        Assert.Equal(300, fit.NeededSeconds, 6);
+        Assert.Equal("the minimum blocks need 5 min even with 2 slots and 5 s warm-ups (framework's 25 s: its runtimes " +
+            "tier), more than the budget of 3.3 min: raise --budget to 5 min or run fewer experiments",
+            fit.Describe(TimeSpan.FromSeconds(200)));
+    }
 }

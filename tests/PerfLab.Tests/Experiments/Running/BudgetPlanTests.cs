@@ -28,6 +28,7 @@ public sealed class BudgetPlanTests
 
         // 3 blocks × (3 × (25 + 5 × (2 + 0.5)) + 3 × 8 s of starts) + 5 s per experiment + 3 × 7 s of traces.
         Assert.Equal(25, traced.WarmupSeconds);
+        Assert.Equal(25, traced.WarmupFloorSeconds); // its runtimes tier: the budget may not cut the warm-up
         Assert.Equal(3 * (3 * (25 + (5 * 2.5)) + (3 * 8)) + 5 + (3 * 7), traced.Seconds, 6);
         Assert.Equal(3 * 7, traced.Seconds - untraced.Seconds, 6);
         Assert.Equal(3 * 3 * (25 + (5 * 2.5)), traced.KnownSeconds, 6);

@@ -93,4 +93,23 @@ public sealed class RunBudgetTests
 
         Assert.Contains("raise --budget to", ex.Message, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void FitBudget_FrameworkBesideTheFourAdaptiveExperiments_ItsTieredWarmupKeptWhole()
+    {
+        // `perflab run serializer gc sync-async logging framework` in 20 minutes: the budget once cut framework's 25 s
+        // warm-up to 5 s with the others', and its three runtimes were measured still tiering (38 % half-width after 6
+        // blocks, docs/benchmarks.md "framework beside the default run").
+        var all = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder);
+        var experiments = new[] { "serializer", "gc", "sync-async", "logging", "framework" }
+            .Select(name => all.First(e => e.Name == name)).ToList();
+        var changes = new List<string>();
+
+        var fitted = RunOpening.FitBudget(experiments, ProfileName.Quick, TimeSpan.FromMinutes(20), TimeSpan.Zero, traced: true,
+            e => (e.Profiles[ProfileName.Quick].Repeat, e.VariantsToRun(false).Count), changes);
+
+        Assert.Equal(25, fitted.Single(e => e.Name == "framework").Profiles[ProfileName.Quick].Warmup.TotalSeconds);
+        Assert.Contains("framework: warm-up cap 25 s kept (its runtimes tier: it ends once tiering settles)", changes);
+        Assert.All(fitted.Where(e => e.Name != "framework"), e => Assert.Equal(5, e.Profiles[ProfileName.Quick].Warmup.TotalSeconds));
+    }
 }
