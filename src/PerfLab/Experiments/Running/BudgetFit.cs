@@ -21,6 +21,9 @@ public sealed record MinimumBlocks(string Experiment, int Blocks, int Variants, 
     /// <summary>The shortest warm-up cap a shortened block keeps; JIT and connection pools need some seconds.</summary>
     public const double ShortestWarmupSeconds = 5;
 
+    /// <summary>Whether the budget may not shorten its warm-up at all: its runtimes tier.</summary>
+    public bool WarmupKeptWhole => WarmupFloorSeconds > ShortestWarmupSeconds;
+
     public double Seconds => Blocks * (Variants * (WarmupSeconds + Slots * (SlotSeconds + 0.5)) + OverheadSecondsPerBlock);
 
     /// <summary>The part of <see cref="Seconds"/> known before the run: the timed windows and warm-up caps, no estimate.</summary>
@@ -38,10 +41,9 @@ public sealed record BudgetFitResult(bool Fits, IReadOnlyList<MinimumBlocks> Pla
             $"more than the budget of {budget.TotalMinutes:0.#} min: raise --budget "
                 + $"to {Math.Ceiling(NeededSeconds / 60):0} min or run fewer experiments");
 
-    private string KeptWhole() => Planned.Where(e => e.WarmupFloorSeconds > MinimumBlocks.ShortestWarmupSeconds).ToList() is
-        { Count: > 0 } kept
+    private string KeptWhole() => Planned.Where(e => e.WarmupKeptWhole).ToList() is { Count: > 0 } kept
         ? string.Create(CultureInfo.InvariantCulture,
-            $" ({string.Join(", ", kept.Select(e => $"{e.Experiment}'s {e.WarmupFloorSeconds:0} s"))}: its runtimes tier)")
+            $" (kept whole where runtimes tier: {string.Join(", ", kept.Select(e => $"{e.Experiment}'s {e.WarmupFloorSeconds:0} s"))})")
         : "";
 }
 
@@ -81,7 +83,7 @@ public static class BudgetFit
                     $"{planned[i].Experiment}: warm-up cap {planned[i].WarmupSeconds:0} s -> {rounded:0} s"));
                 planned[i] = planned[i] with { WarmupSeconds = rounded };
             }
-            else if (share > 0 && planned[i].WarmupFloorSeconds > MinimumBlocks.ShortestWarmupSeconds)
+            else if (share > 0 && planned[i].WarmupKeptWhole)
             {
                 changes.Add($"{planned[i].Experiment}: warm-up cap "
                     + string.Create(CultureInfo.InvariantCulture, $"{planned[i].WarmupSeconds:0} s kept ")

@@ -44,17 +44,6 @@ public sealed class BudgetFitTests
         Assert.Equal(["serializer: warm-up cap 15 s -> 5 s", "serializer: 3 slots -> 2 per variant"], fit.Changes);
     }
 
-    [Fact]
-    public void Plan_EvenTheShortestOver_RefusedWithWhatWouldFit()
-    {
-        var fit = BudgetFit.Plan([Serializer], TimeSpan.FromSeconds(60));
-
-        Assert.False(fit.Fits);
-        Assert.Equal(120, fit.NeededSeconds, 6);
-        Assert.Equal("the minimum blocks need 2 min even with 2 slots and 5 s warm-ups, more than the budget of 1 min: " +
-            "raise --budget to 2 min or run fewer experiments", fit.Describe(TimeSpan.FromSeconds(60)));
-    }
-
     // framework's minimum: 3 blocks of 3 tiered runtimes, a 25 s warm-up the budget may not cut, 5 slots of 2 s:
     // 3 × (3 × (25 + 12.5) + 10) = 367.5 s.
     private static MinimumBlocks Framework => new("framework", 3, 3, 25, 5, 2, 10, WarmupFloorSeconds: 25);
@@ -75,16 +64,19 @@ public sealed class BudgetFitTests
             "framework: 5 slots -> 4 per variant"], fit.Changes);
     }
 
-    [Fact]
-    public void Plan_ATieredRuntimeEvenAtTwoSlotsOver_RefusedNamingTheWarmupKept()
+    [Theory]
+    // serializer at 2 slots and 5 s warm-ups: 3 × (3 × (5 + 5) + 10) = 120 s.
+    [InlineData(false, 60, 120, "the minimum blocks need 2 min even with 2 slots and 5 s warm-ups, more than the budget of 1 min: " +
+        "raise --budget to 2 min or run fewer experiments")]
+    // framework at 2 slots, its warm-up kept: 3 × (3 × (25 + 5) + 10) = 300 s.
+    [InlineData(true, 200, 300, "the minimum blocks need 5 min even with 2 slots and 5 s warm-ups (kept whole where runtimes " +
+        "tier: framework's 25 s), more than the budget of 3.3 min: raise --budget to 5 min or run fewer experiments")]
+    public void Plan_EvenTheShortestOver_RefusedWithWhatWouldFit(bool tiered, int budgetSeconds, double needed, string message)
     {
-        // 2 slots, the warm-up kept: 3 × (3 × (25 + 5) + 10) = 300 s.
-        var fit = BudgetFit.Plan([Framework], TimeSpan.FromSeconds(200));
+        var fit = BudgetFit.Plan([tiered ? Framework : Serializer], TimeSpan.FromSeconds(budgetSeconds));
 
         Assert.False(fit.Fits);
-        Assert.Equal(300, fit.NeededSeconds, 6);
-        Assert.Equal("the minimum blocks need 5 min even with 2 slots and 5 s warm-ups (framework's 25 s: its runtimes " +
-            "tier), more than the budget of 3.3 min: raise --budget to 5 min or run fewer experiments",
-            fit.Describe(TimeSpan.FromSeconds(200)));
+        Assert.Equal(needed, fit.NeededSeconds, 6);
+        Assert.Equal(message, fit.Describe(TimeSpan.FromSeconds(budgetSeconds)));
     }
 }
