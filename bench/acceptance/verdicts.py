@@ -49,43 +49,48 @@ def fmt(c):
     return f"{float(c['changePercent']):+.1f} % [{float(c['lowPercent']):+.1f}, {float(c['highPercent']):+.1f}]" if c else "-"
 
 
-rows, verdicts, logs, costs = [], {}, [], []
-for folder in sys.argv[1:]:
-    try:
-        with open(f"{folder}/results.json", encoding="utf-8") as f:
-            results = json.load(f)
-    except FileNotFoundError:
-        print(f"{folder}: no results.json (the invocation failed; see {folder}.log)", file=sys.stderr)
-        continue
-    for e in results["experiments"]:
-        costs += [r["cost"]["msPerRequest"] for r in e["runs"]
-                  if r.get("cost") and r["variant"] == e["baseline"] and r["status"] == "Ok"]
-        key, alls = deciding(e)
-        for c in (c for c in alls if c["metric"] == key):
-            rps = next((r for r in alls if r["metric"] == "rps" and r["variant"] == c["variant"]), None)
-            rows.append(f"| {folder.rstrip('/').split('/')[-1]} | {e['blocks']} | {key} | {fmt(c)} | {c.get('method')} "
-                        f"| {float(c['noiseFloorPercent']):.1f} % | **{c['verdict']}** | {fmt(rps)} {rps['verdict'] if rps else ''} |")
-            verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
-            if math.isfinite(float(c["changePercent"])):
-                logs.append(math.log1p(float(c["changePercent"]) / 100))
-print("| run | blocks | deciding metric | its all-scenario change [95 % interval] | method | floor | verdict | RPS change beside it |")
-print("|---|---|---|---|---|---|---|---|")
-print("\n".join(rows))
-if costs:
-    costs.sort()
-    print(f"\nbaseline's CPU per request over {len(costs)} runs: median {costs[len(costs) // 2]:.3f} ms "
-          f"(range {costs[0]:.3f}-{costs[-1]:.3f}); 5 % of the median: {costs[len(costs) // 2] * 50:.0f} µs")
-n = sum(verdicts.values())
-for verdict, k in sorted(verdicts.items()):
-    low, high = clopper_pearson(k, n)
-    print(f"\n{verdict}: {k} of {n} ({k / n * 100:.0f} %, exact 95 % interval {low * 100:.1f}-{high * 100:.1f} %)")
+def main(folders):
+    rows, verdicts, logs, costs = [], {}, [], []
+    for folder in folders:
+        try:
+            with open(f"{folder}/results.json", encoding="utf-8") as f:
+                results = json.load(f)
+        except FileNotFoundError:
+            print(f"{folder}: no results.json (the invocation failed; see {folder}.log)", file=sys.stderr)
+            continue
+        for e in results["experiments"]:
+            costs += [r["cost"]["msPerRequest"] for r in e["runs"]
+                      if r.get("cost") and r["variant"] == e["baseline"] and r["status"] == "Ok"]
+            key, alls = deciding(e)
+            for c in (c for c in alls if c["metric"] == key):
+                rps = next((r for r in alls if r["metric"] == "rps" and r["variant"] == c["variant"]), None)
+                rows.append(f"| {folder.rstrip('/').split('/')[-1]} | {e['blocks']} | {key} | {fmt(c)} | {c.get('method')} "
+                            f"| {float(c['noiseFloorPercent']):.1f} % | **{c['verdict']}** | {fmt(rps)} {rps['verdict'] if rps else ''} |")
+                verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
+                if math.isfinite(float(c["changePercent"])):
+                    logs.append(math.log1p(float(c["changePercent"]) / 100))
+    print("| run | blocks | deciding metric | its all-scenario change [95 % interval] | method | floor | verdict | RPS change beside it |")
+    print("|---|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    if costs:
+        costs.sort()
+        print(f"\nbaseline's CPU per request over {len(costs)} runs: median {costs[len(costs) // 2]:.3f} ms "
+              f"(range {costs[0]:.3f}-{costs[-1]:.3f}); 5 % of the median: {costs[len(costs) // 2] * 50:.0f} µs")
+    n = sum(verdicts.values())
+    for verdict, k in sorted(verdicts.items()):
+        low, high = clopper_pearson(k, n)
+        print(f"\n{verdict}: {k} of {n} ({k / n * 100:.0f} %, exact 95 % interval {low * 100:.1f}-{high * 100:.1f} %)")
 
-# The effect as measured over all the invocations together (each one's estimate is one observation): what a
-# "known" slowdown really was on this machine, whatever the configured cost.
-if len(logs) >= 2:
-    mean = sum(logs) / len(logs)
-    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
-    half = t975(len(logs) - 1) * sd / math.sqrt(len(logs))
-    pct = lambda x: (math.exp(x) - 1) * 100
-    print(f"\npooled over the {len(logs)} invocations: {pct(mean):+.1f} % [{pct(mean - half):+.1f}, {pct(mean + half):+.1f}]"
-          f" (mean of the log-ratios, Student t across invocations)")
+    # The effect as measured over all the invocations together (each one's estimate is one observation): what a
+    # "known" slowdown really was on this machine, whatever the configured cost.
+    if len(logs) >= 2:
+        mean = sum(logs) / len(logs)
+        sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
+        half = t975(len(logs) - 1) * sd / math.sqrt(len(logs))
+        pct = lambda x: (math.exp(x) - 1) * 100
+        print(f"\npooled over the {len(logs)} invocations: {pct(mean):+.1f} % [{pct(mean - half):+.1f}, {pct(mean + half):+.1f}]"
+              f" (mean of the log-ratios, Student t across invocations)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
