@@ -15,13 +15,14 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from verdicts import t975  # noqa: E402
+from verdicts import deciding, fmt, pooled  # noqa: E402
 
 
-def deciding(folder):
+def deciding_of(folder):
+    """The invocation's all-scenario comparison of its deciding metric."""
     with open(f"{folder}/results.json", encoding="utf-8") as f:
-        e = json.load(f)["experiments"][0]
-    return next(c for c in e["comparisons"] if c["scenario"] == "all" and c["metric"] == e["decidingMetric"])
+        key, alls = deciding(json.load(f)["experiments"][0])
+    return next(c for c in alls if c["metric"] == key)
 
 
 def log_ratio(percent):
@@ -31,11 +32,8 @@ def log_ratio(percent):
 def pooled_floor(aas):
     logs = [log_ratio(c["changePercent"]) for c in aas]
     halves = [(log_ratio(c["highPercent"]) - log_ratio(c["lowPercent"])) / 2 for c in aas]
-    n = len(logs)
-    mean = sum(logs) / n
-    own = math.sqrt(sum(h * h for h in halves)) / n
-    spread = t975(n - 1) * math.sqrt(sum((x - mean) ** 2 for x in logs) / (n - 1)) / math.sqrt(n) if n > 1 else 0
-    half = max(own, spread)
+    mean, spread = pooled(logs)
+    half = max(math.sqrt(sum(h * h for h in halves)) / len(logs), spread)
     return max(abs(math.expm1(mean - half)), abs(math.expm1(mean + half))) * 100
 
 
@@ -58,12 +56,11 @@ if __name__ == "__main__":
     print("|---|---|---:|---|---:|---:|---|")
     called = 0
     for s in slows:
-        c = deciding(s)
-        before = [deciding(a) for a in aas if stamp(a) < stamp(s)]
+        c = deciding_of(s)
+        before = [deciding_of(a) for a in aas if stamp(a) < stamp(s)]
         floor = pooled_floor(before)
         verdict = decide(c, floor)
         called += verdict == "worse"
-        print(f"| {s.split('/')[-1]} | {float(c['changePercent']):+.1f} % [{float(c['lowPercent']):+.1f}, "
-              f"{float(c['highPercent']):+.1f}] | {float(c['noiseFloorPercent']):.1f} % | {c['verdict']} | {len(before)} "
+        print(f"| {s.split('/')[-1]} | {fmt(c)} | {float(c['noiseFloorPercent']):.1f} % | {c['verdict']} | {len(before)} "
               f"| {floor:.1f} % | **{verdict}** |")
     print(f"\nworse with the pooled floor: {called} of {len(slows)}")

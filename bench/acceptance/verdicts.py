@@ -35,6 +35,16 @@ def t975(df):
     return table.get(df) or table[min((k for k in table if k >= df), default=29)]
 
 
+def pooled(logs):
+    """The invocations' log-ratios pooled: their mean and its 95 % Student t half-width across them (0 for one)."""
+    n = len(logs)
+    mean = sum(logs) / n
+    if n < 2:
+        return mean, 0.0
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (n - 1))
+    return mean, t975(n - 1) * sd / math.sqrt(n)
+
+
 def deciding(experiment):
     """The all-scenario comparisons of the deciding metric, as perflab wrote it (decidingMetric): cost at the cores'
     full speed when that was compared, RPS when the metric asked was not compared."""
@@ -84,9 +94,7 @@ def main(folders):
     # The effect as measured over all the invocations together (each one's estimate is one observation): what a
     # "known" slowdown really was on this machine, whatever the configured cost.
     if len(logs) >= 2:
-        mean = sum(logs) / len(logs)
-        sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
-        half = t975(len(logs) - 1) * sd / math.sqrt(len(logs))
+        mean, half = pooled(logs)
         pct = lambda x: (math.exp(x) - 1) * 100
         print(f"\npooled over the {len(logs)} invocations: {pct(mean):+.1f} % [{pct(mean - half):+.1f}, {pct(mean + half):+.1f}]"
               f" (mean of the log-ratios, Student t across invocations)")
