@@ -4,7 +4,7 @@ using System.Text.Json;
 namespace PerfLab.Tests.Cli;
 
 /// <summary>
-/// Reads a JUnit XML file back with a real JUnit consumer: Debian's python3-junitparser (installed by .ci/install-deps),
+/// Reads a JUnit XML file back with a real JUnit consumer: Debian's python3-junitparser (installed by `dotnet test` as root: scripts/setup.sh --for-tests),
 /// run by the system Python it is packaged for, not whichever python3 comes first on PATH.
 /// </summary>
 internal static class JunitParser
@@ -28,7 +28,7 @@ internal static class JunitParser
 
     public static async Task<JsonElement> ReadAsync(string path)
     {
-        Assert.True(File.Exists(Python), $"{Python} is missing: run .ci/install-deps (python3-junitparser reads the JUnit files back).");
+        Assert.True(File.Exists(Python), $"{Python} is missing: `dotnet test` installs it as root (scripts/setup.sh --for-tests; python3-junitparser reads the JUnit files back).");
         var info = new ProcessStartInfo(Python) { RedirectStandardOutput = true, RedirectStandardError = true };
         info.ArgumentList.Add("-c");
         info.ArgumentList.Add(Script);
@@ -38,7 +38,7 @@ internal static class JunitParser
         var stderr = process.StandardError.ReadToEndAsync();
         using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(60));
         await process.WaitForExitAsync(cts.Token);
-        Assert.True(process.ExitCode == 0, $"junitparser could not read {path}: {await stderr} (install python3-junitparser: .ci/install-deps)");
+        Assert.True(process.ExitCode == 0, $"junitparser could not read {path}: {await stderr} (install python3-junitparser: scripts/setup.sh --for-tests)");
         using var json = JsonDocument.Parse(await stdout);
         return json.RootElement.Clone();
     }

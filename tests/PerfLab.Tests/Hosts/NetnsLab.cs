@@ -50,7 +50,7 @@ internal sealed class NetnsLab : IDisposable
     public static NetnsLab Create(IReadOnlyList<string> hostNames, IReadOnlyCollection<string>? withoutDotnet = null)
     {
         Require(Environment.IsPrivilegedProcess, "the hosts tests need root (ip netns, sshd); CI runs as root");
-        Require(File.Exists("/usr/sbin/sshd") && File.Exists("/usr/bin/ssh"), "sshd or ssh is missing: run .ci/install-deps (openssh-server, openssh-client)");
+        Require(File.Exists("/usr/sbin/sshd") && File.Exists("/usr/bin/ssh"), "sshd or ssh is missing: `dotnet test` installs them as root (scripts/setup.sh --for-tests: openssh-server, openssh-client)");
         var lab = new NetnsLab();
         try
         {

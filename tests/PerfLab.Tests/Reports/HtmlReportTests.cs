@@ -123,7 +123,7 @@ public sealed partial class HtmlReportTests(ITestOutputHelper output)
     {
         if (!File.Exists(Chromium))
         {
-            Assert.Fail($"install chromium: {Chromium} is missing (Debian: apt-get install chromium; CI runs .ci/install-deps).");
+            Assert.Fail($"install chromium: {Chromium} is missing (Debian: apt-get install chromium; `dotnet test` installs it as root: scripts/setup.sh --for-tests).");
         }
         var profile = Directory.CreateTempSubdirectory("perflab-chromium-");
         try
