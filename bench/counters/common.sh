@@ -33,10 +33,10 @@ stop_sut() {
   wait "$SUT_PID" 2>/dev/null || true
 }
 
-# write_section FILE: replaces (or appends) a "### <title>" block inside "## Counters" of docs/benchmarks.md.
+# write_section FILE: replaces (or appends) a "### <title>" block inside "## Counters" of docs/benchmarks/counters.md.
 write_section() {
-  mkdir -p "$REPO/docs"
-  python3 - "$REPO/docs/benchmarks.md" "$1" <<'PY'
+  mkdir -p "$REPO/docs/benchmarks"
+  python3 - "$REPO/docs/benchmarks/counters.md" "$1" <<'PY'
 import re, sys
 doc_path, block_path = sys.argv[1], sys.argv[2]
 block = open(block_path).read().strip() + "\n"
@@ -44,7 +44,7 @@ title = block.splitlines()[0]
 try:
     doc = open(doc_path).read()
 except FileNotFoundError:
-    doc = "# Benchmarks\n"
+    doc = "# Counters\n"
 m = re.search(r"^## Counters\n(.*?)(?=^## |\Z)", doc, re.S | re.M)
 section = m.group(1) if m else ""
 blocks = re.split(r"(?=^### )", section, flags=re.M)

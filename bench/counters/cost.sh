@@ -7,7 +7,7 @@
 # starting or stopping in the SUT) and then counts WINDOW seconds. The collector's one-time start-up in a process
 # (loading TraceEvent, the tiered JIT re-compiling its hot methods over ~20 s), which `perflab run` pays once, in its
 # first run, is kept out of the pairs: after the load has run WARM seconds alone, a WARM-second collection runs it
-# first, and its CPU is printed. Writes docs/benchmarks.md
+# first, and its CPU is printed. Writes docs/benchmarks/counters.md
 # "## Counters" / "### Counter cost".
 # With RATE=n the load is an open model at n requests/s instead (below the SUT's saturation, so the generator has
 # headroom and the RPS is fixed): the figure is then the SUT's capacity, requests per second of the SUT's CPU time, and

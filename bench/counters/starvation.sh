@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # "Counters see starvation" (seed 003): 100 users against the blocking and the awaiting endpoint of a fresh SUT each,
-# while `perflab counters collect` records the SUT. Writes docs/benchmarks.md "## Counters" / "### Counters see starvation".
+# while `perflab counters collect` records the SUT. Writes
+# docs/benchmarks/counters.md "## Counters" / "### Counters see starvation".
 # Usage: bench/counters/starvation.sh [seconds-of-load, default 20]
 source "$(dirname "$0")/common.sh"
 LOAD_S="${1:-20}"

@@ -10,7 +10,7 @@
 # Each phase waits SETTLE seconds (the EventPipe session starting), then counts WINDOW seconds: the CPU of every process
 # in the app namespace (the SUT, perflab's role, the local collector, sshd's session carrying the stream), from /proc
 # utime+stime, divided by the requests sent in the window (rate x window). Writes the section
-# "## Hosts: what remote counters cost the app host" at the end of docs/benchmarks.md.
+# "## Hosts: what remote counters cost the app host" at the end of docs/benchmarks/hosts.md.
 # Before the rounds, the role's collector runs once for WARM seconds (loading TraceEvent, the tiered JIT), as the
 # controller's collector has by a run's second run; the local collector is a fresh process in every phase, its
 # start-up inside SETTLE, its late re-compiles inside the window: the local arm's figure is, if anything, high.
@@ -179,7 +179,7 @@ for arm in ("none", "local", "remote"):
     print(f"- {arm}: median per request: SUT {sut:.1f} µs, perflab's processes {ours:.1f} µs, sshd {ssh:.1f} µs.")
 PY
 cat "$OUT/counters-cost.md"
-python3 - "$REPO/docs/benchmarks.md" "$OUT/counters-cost.md" <<'PY'
+python3 - "$REPO/docs/benchmarks/hosts.md" "$OUT/counters-cost.md" <<'PY'
 import re, sys
 doc_path, block_path = sys.argv[1:3]
 block = open(block_path).read().strip() + "\n"

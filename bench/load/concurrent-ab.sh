@@ -2,7 +2,7 @@
 # Two perflab builds (or one under two settings) at the same time on the generator's core against one pinned SUT:
 # same core, same moments, so the core's changing speed and the neighbours fall on both and cancel in the ratio of
 # their window CPU per request. Run one after the other, the same build differed by up to 13 % from pair to pair on
-# this machine; run together, by 1-3 % (docs/benchmarks.md, "Two builds at once"). Each gets half the connections,
+# this machine; run together, by 1-3 % (docs/benchmarks/load-engine-loop.md, "two builds measured at once"). Each gets half the connections,
 # and the SUT, the limit on /info, serves both at about the same rate.
 # Usage: A=/path/a/perflab.dll B=/path/b/perflab.dll bench/load/concurrent-ab.sh [rounds=5] [endpoint=/info] [seconds=10] [connections each=16]
 # Environment: AENV / BENV, settings for A's / B's process (e.g. BENV=DOTNET_TieredPGO=0). Loopback only; every run

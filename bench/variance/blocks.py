@@ -2,7 +2,7 @@
 """Each block of an experiment, from results.json files: its length (from its first run's start to the next block's, the
 last to the run's end; meaningful when the experiment ran alone, since a run of several takes their first blocks in
 turns), its runs' warm-ups and how many settled before the cap, and each variant's app CPU per request
-(the median over its slots, µs) minus the baseline's in that block. The figures docs/benchmarks.md gives for framework's
+(the median over its slots, µs) minus the baseline's in that block. The figures docs/benchmarks/framework.md gives for framework's
 blocks and warm-ups and for the slowed variant's added app CPU.
 Usage: bench/variance/blocks.py RESULTS.json..."""
 import json, statistics as st, sys

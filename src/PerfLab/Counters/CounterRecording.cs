@@ -113,7 +113,7 @@ public sealed record CounterOptions
     /// The counter providers to read: System.Runtime, Microsoft.AspNetCore.Hosting, Microsoft-AspNetCore-Server-Kestrel,
     /// Npgsql (all by default). System.Runtime brings the thread-pool adjustment events (starvation injections) with it.
     /// Enabling Hosting or Kestrel switches on ASP.NET Core's per-request diagnostics in the target, which costs it CPU
-    /// on every request (docs/benchmarks.md, "Counter cost"); System.Runtime alone does not.
+    /// on every request (docs/benchmarks/counters.md, "Counter cost"); System.Runtime alone does not.
     /// </summary>
     public IReadOnlyList<string> Providers { get; init; } = CounterCatalog.Providers;
     /// <summary>

@@ -4,7 +4,7 @@ namespace PerfLab.Load;
 /// When a warm-up may end: the last <see cref="Seconds"/> whole seconds of throughput vary by at most
 /// <see cref="MaxCv"/> (coefficient of variation) and do not trend (last against first within <see cref="MaxTrend"/> of
 /// their mean). Three seconds is the shortest run of samples whose spread means anything; 5 % is about the
-/// second-to-second noise of a steady SUT on this machine (docs/benchmarks.md "The noise taken apart"), so a tighter
+/// second-to-second noise of a steady SUT on this machine (docs/benchmarks/noise.md "The noise taken apart"), so a tighter
 /// rule would rarely be met and a looser one would take a climb for a plateau. Throughput alone can plateau while the
 /// JIT is still recompiling, so callers add the target's own condition (<see cref="LoadPlan.TargetSettled"/>).
 /// </summary>

@@ -11,7 +11,7 @@ namespace PerfLab.Sut;
 /// perflab drains the master side without pause, so a write blocks only while the kernel's tty buffer is full, never
 /// for good, and copies the text a terminal would show into the SUT's log file (without the carriage returns the
 /// terminal's ONLCR adds and without escape sequences), counting the lines. Nothing is drawn: a real emulator spends
-/// more per line (see docs/benchmarks.md).
+/// more per line (see docs/benchmarks/console.md).
 /// </summary>
 public sealed class PseudoTerminal : IDisposable
 {

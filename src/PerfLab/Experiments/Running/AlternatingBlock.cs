@@ -23,7 +23,7 @@ public sealed record BlockParticipant(VariantDefinition Variant, RunIdentity Id,
 /// is warmed up in turn, then the measured window is served in slots, A B C, C B A, A B C ..., each slot after a short
 /// unmeasured re-warm. On this 2-core machine throughput swings by ±10 % over tens of seconds whatever runs (two
 /// identical SUTs measured one after the other differ as much as two variants); slots a few seconds long put every
-/// variant in the same swings, so the paired comparison cancels them (docs/benchmarks.md, "Alternating slots").
+/// variant in the same swings, so the paired comparison cancels them (docs/benchmarks/noise.md, "The noise taken apart, third round").
 /// The counters run for the whole block on every SUT; each variant keeps the samples of its own slots. While one
 /// variant is warmed up or measured, the others' SUTs are stopped (<see cref="IdleSuts"/>).
 /// </summary>

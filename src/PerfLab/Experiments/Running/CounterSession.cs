@@ -51,7 +51,7 @@ public static class CounterSession
     /// <summary>
     /// The runtime's counters until cancelled; a collector that cannot attach leaves the run without counters, not failed.
     /// ASP.NET Core's Hosting and Kestrel counters are left out: the load engine counts the requests itself, and
-    /// enabling them makes the SUT pay for its per-request diagnostics on every request (docs/benchmarks.md).
+    /// enabling them makes the SUT pay for its per-request diagnostics on every request (docs/benchmarks/counters.md).
     /// Npgsql's meter is read (the run's database figures): an endpoint that runs no command pays nothing for it, one
     /// that does pays an aggregator update or two per command, next to a round trip to PostgreSQL.
     /// </summary>

@@ -19,7 +19,7 @@ namespace PerfLab.Load.Sockets;
 /// whole millisecond), and an eventfd, registered like a socket, wakes it when another thread arms an earlier one.
 /// A timer further away than <see cref="FarTicks"/> (the sampler's next second, the watchdog's next look) is armed once
 /// in a timerfd instead, and the loop's waits stay untimed: every epoll wait with a timeout that sleeps arms and
-/// cancels a kernel timer, which on a virtual machine reprograms its timer device (measured in docs/benchmarks.md).
+/// cancels a kernel timer, which on a virtual machine reprograms its timer device (measured in docs/benchmarks/load-engine-loop.md).
 /// </summary>
 internal sealed class EpollLoop
 {
@@ -95,7 +95,7 @@ internal sealed class EpollLoop
     /// <summary>
     /// Half the cores this process may run on, at least one: the generator shares its machine with the app more often
     /// than not, and one loop drives tens of thousands of requests a second (wrk's default is one thread too).
-    /// <c>PERFLAB_SOCKETS=runtime</c> keeps the runtime's socket engine instead: the comparison in docs/benchmarks.md,
+    /// <c>PERFLAB_SOCKETS=runtime</c> keeps the runtime's socket engine instead: the comparison in docs/benchmarks/load-engine.md,
     /// and a way around the loop should it ever misbehave somewhere.
     /// </summary>
     private static EpollLoop[]? StartLoops()

@@ -13,7 +13,7 @@ internal interface ILoopDue
 /// Work that the loop's thread runs itself at the times the work names (the engine's once-a-second sampling and
 /// watchdog): a plain callback, no await. An async method's compiler-made state machine cannot carry
 /// AggressiveOptimization, so reached once a second it was call-counted and compiled again at tier 1 inside the
-/// measured window; a callback can carry it (docs/benchmarks.md, "Load engine: what still compiles").
+/// measured window; a callback can carry it (docs/benchmarks/load-engine.md, "Load engine: what still compiles").
 /// The work returns the Stopwatch timestamp it is next due at, or long.MaxValue when it is done. The task ends when it
 /// is done, when the stop comes (never while the work is running: the last run finishes first), or with the work's
 /// exception.

@@ -8,7 +8,7 @@ namespace PerfLab.Load.Sockets;
 /// <see cref="ReceiveCompletion"/> (the lab's event loop, the microbenchmarks' in-memory socket), or any other
 /// socket's <see cref="ValueTask{TResult}"/>. The completion's awaiter hands the exchange's own continuation to the
 /// completing thread as it is: no <see cref="ValueTask{TResult}"/> between them, so none of its type tests, interface
-/// calls and token checks at each of the awaiter's three steps (measured in docs/benchmarks.md).
+/// calls and token checks at each of the awaiter's three steps (measured in docs/benchmarks/load-engine-loop.md).
 /// </summary>
 internal readonly struct SocketReceive
 {

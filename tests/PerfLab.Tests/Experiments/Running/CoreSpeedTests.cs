@@ -68,7 +68,7 @@ public sealed class CoreSpeedTests
         // Every core sampled about every 25 ms; a busy machine delays the samples, so at least a few in a second.
         Assert.All(to.Units.Zip(from.Units), u => Assert.InRange(u.First - u.Second, 3, 60));
         // The reference is the fastest unit of the first two seconds: a window's mean is at or above it unless the
-        // machine got faster since; a shared host slows a core by up to about 2x (docs/benchmarks.md).
+        // machine got faster since; a shared host slows a core by up to about 2x (docs/benchmarks/capacity.md).
         Assert.InRange(speed.SlowdownBetween(from, to)!.Value, 0.7, 4);
     }
 }

@@ -36,7 +36,7 @@ public sealed class CostMeterTests(PostgresFixture postgres, ITestOutputHelper o
         output.WriteLine($"quiet: {ms:0.000} ms per request, {rps:0} RPS");
         // Every completed request spun 20 ms of CPU inside the window (the edges' partial requests cancel within 5 %).
         // Kestrel's own work comes on top: 0.8 ms (+4 %) at a load average of 70 here, 6 to 8 ms (+30 to 40 %) at 110 to
-        // 150 (docs/benchmarks.md), so the 10 % the figure meets on a calmer machine is not asserted.
+        // 150 (docs/benchmarks/capacity.md), so the 10 % the figure meets on a calmer machine is not asserted.
         Assert.InRange(ms, SpinMicroseconds / 1000.0 * 0.95, SpinMicroseconds / 1000.0 * 1.5);
     }
 
@@ -52,7 +52,7 @@ public sealed class CostMeterTests(PostgresFixture postgres, ITestOutputHelper o
             output.WriteLine($"with a hog: {ms:0.000} ms per request, {rps:0} RPS");
             // The hog burns most of a core, hundreds of milliseconds per request at these rates: none of it may be
             // charged to the app. The app's own work per request does grow beside it (this machine, load average 80,
-            // one hog: 29.7 ms for a 20 ms spin, against 20.8 quiet; docs/benchmarks.md), so the bound is not 10 %.
+            // one hog: 29.7 ms for a 20 ms spin, against 20.8 quiet; docs/benchmarks/capacity.md), so the bound is not 10 %.
             Assert.InRange(ms, SpinMicroseconds / 1000.0 * 0.95, SpinMicroseconds / 1000.0 * 2);
         }
         finally

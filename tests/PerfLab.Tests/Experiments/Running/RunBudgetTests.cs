@@ -99,7 +99,7 @@ public sealed class RunBudgetTests
     {
         // `perflab run serializer gc sync-async logging framework` in 20 minutes: the budget once cut framework's 25 s
         // warm-up to 5 s with the others', and its three runtimes were measured still tiering (38 % half-width after 6
-        // blocks, docs/benchmarks.md "framework beside the default run's four adaptive experiments").
+        // blocks, docs/benchmarks/framework.md "framework beside the default run's four adaptive experiments").
         var all = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder);
         var experiments = new[] { "serializer", "gc", "sync-async", "logging", "framework" }
             .Select(name => all.First(e => e.Name == name)).ToList();
