@@ -42,8 +42,8 @@ public static class HostCommand
         var listen = Address("--listen", "This host's address PostgreSQL listens on, beside loopback.");
         var allow = Address("--allow", "The one client address pg_hba accepts there: the app's host.");
         var command = new Command("db",
-            "The db role: perflab's PostgreSQL on this host, open to the app host only, seeded; says ready PORT VERSION, " +
-            "stops it when its input closes.");
+            "The db role: perflab's PostgreSQL on this host, open to the app host's login only, seeded; says ready PORT VERSION " +
+            "PASSWORD, stops it when its input closes.");
         command.Options.Add(listen);
         command.Options.Add(allow);
         command.SetAction(async (pr, ct) =>

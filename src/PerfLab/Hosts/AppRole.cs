@@ -29,7 +29,7 @@ internal static class AppRole
         }
         var order = JsonSerializer.Deserialize<AppOrder>(json, RoleLines.Json)
             ?? throw new PerfLabException("expected the app's launch as one JSON line.", ExitCode.Usage);
-        var logFile = Path.Combine(RoleLines.Cache, "logs",
+        var logFile = Path.Combine(RoleLines.PrivateFolder("logs"),
             string.Create(CultureInfo.InvariantCulture, $"app-{DateTime.UtcNow:yyyyMMdd-HHmmss-fff}.log"));
         IRunningApp app;
         try

@@ -91,7 +91,9 @@ internal static class Deployment
 
     private static async Task CopyAsync(SshClient ssh, HostRef host, Bundle bundle, CancellationToken ct)
     {
-        var unpack = $"set -e; d={Folder(bundle.Hash)}; rm -rf \"$d.tmp\"; mkdir -p \"$d.tmp\"; tar -xzf - -C \"$d.tmp\"; "
+        // The builds folder is the user's alone (0700): nobody else reads or swaps what a role runs.
+        var unpack = $"set -e; d={Folder(bundle.Hash)}; mkdir -p \"${{d%/*}}\"; chmod 700 \"${{d%/*}}\"; "
+            + "rm -rf \"$d.tmp\"; mkdir -p \"$d.tmp\"; tar -xzf - -C \"$d.tmp\"; "
             + "touch \"$d.tmp/.complete\"; "
             + $"rm -rf \"$d\"; mv \"$d.tmp\" \"$d\"";
         var tarInfo = new ProcessStartInfo("tar") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
