@@ -19,6 +19,7 @@ internal sealed class NetnsLab : IDisposable
     private readonly string _prefix;
     private readonly string _subnet;
     private int _disposed;
+    private bool _sharedCache;
 
     public string Folder { get; }
     public string Controller { get; }
@@ -47,13 +48,16 @@ internal sealed class NetnsLab : IDisposable
 
     /// <summary>A controller namespace and one host namespace per name, each with a listening sshd.</summary>
     /// <param name="withoutDotnet">Hosts whose sshd sees an empty folder where the .NET install is (a host without the runtime).</param>
-    public static NetnsLab Create(IReadOnlyList<string> hostNames, IReadOnlyCollection<string>? withoutDotnet = null)
+    /// <param name="sharedCache">Every host keeps perflab's copies in one folder (as hosts sharing an NFS home do).</param>
+    public static NetnsLab Create(IReadOnlyList<string> hostNames, IReadOnlyCollection<string>? withoutDotnet = null,
+        bool sharedCache = false)
     {
         Require(Environment.IsPrivilegedProcess, "the hosts tests need root (ip netns, sshd); CI runs as root");
         Require(File.Exists("/usr/sbin/sshd") && File.Exists("/usr/bin/ssh"), "sshd or ssh is missing: `dotnet test` installs them as root (scripts/setup.sh --for-tests: openssh-server, openssh-client)");
         var lab = new NetnsLab();
         try
         {
+            lab._sharedCache = sharedCache;
             lab.Build(hostNames, withoutDotnet ?? []);
             return lab;
         }
@@ -116,7 +120,7 @@ internal sealed class NetnsLab : IDisposable
             $"PidFile {Folder}/sshd_{ns}.pid", "StrictModes no", "UsePAM no", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
             "PermitRootLogin prohibit-password", "Subsystem sftp internal-sftp", "LogLevel ERROR",
             // Each host keeps perflab's copies in a folder of its own inside the lab (the namespaces share one disk).
-            $"SetEnv PERFLAB_HOST_CACHE={Folder}/cache-{ns}", ""));
+            $"SetEnv PERFLAB_HOST_CACHE={CacheOf(ns)}", ""));
         // `ip netns exec` gives the command a mount namespace of its own: a bind mount there hides .NET from this host only.
         var dotnetRoot = Path.GetDirectoryName(Path.GetFullPath(ResolveDotnet()))!;
         var command = withoutDotnet
@@ -153,6 +157,9 @@ internal sealed class NetnsLab : IDisposable
         }
         throw new TimeoutException($"sshd in {ns} did not listen on {address}:22 within 10 s");
     }
+
+    /// <summary>The folder a host's roles keep perflab's copies, PostgreSQL's data and logs in (PERFLAB_HOST_CACHE).</summary>
+    public string CacheOf(string ns) => _sharedCache ? Path.Combine(Folder, "cache-shared") : Path.Combine(Folder, $"cache-{ns}");
 
     /// <summary>Every process in a host's namespace besides sshd (its listener and sessions), as "pid command line".</summary>
     public IReadOnlyList<string> ProcessesBesidesSshd(string host)
