@@ -111,7 +111,20 @@ internal sealed record OnHost(string Role, HostRef Host, SshClient Ssh, HostFact
     public override bool ObservedHere => false;
 
     public override IAppUnderTest BuiltInSut(Func<string, SutLaunch> launchFor, IProgress<string>? say) =>
-        new RemoteApp(this, logFile => new SutOrder(launchFor(logFile)), say);
+        new RemoteApp(this, logFile => new SutOrder(launchFor(logFile)), say, FrameworkNeed.BuiltInSut,
+            "the built-in SUT");
+
+    /// <summary>
+    /// Refuses, before anything starts, an app whose shared frameworks this host lacks (exit 4, naming the package to
+    /// install): the runtime perflab runs on is not enough for a web app, which needs ASP.NET Core's of its major version.
+    /// </summary>
+    public void Require(IReadOnlyList<FrameworkNeed> needs, string app)
+    {
+        if (FrameworkNeed.FirstMissing(needs, Host, app, Facts.Frameworks ?? []) is { } missing)
+        {
+            throw new PerfLabException(missing, ExitCode.Unreachable);
+        }
+    }
 
     /// <summary>Its build copied to this host (once, by content) and started there by the app role.</summary>
     public override IAppUnderTest OwnApp(AppLaunch launch, IProgress<string>? say) => new RemoteOwnApp(this, launch, say);
