@@ -7,8 +7,8 @@ namespace PerfLab.Tests.Hosts;
 /// <summary>
 /// The db role in a namespace of its own, started over its sshd as a run starts it: from the app's namespace the
 /// superuser is refused without a password (pg_hba names the app's login alone), the app's login gets in with the
-/// password the role made for the session and reads the lab's tables, and can do nothing a superuser can. Alone (the
-/// quiet collection): it starts a cluster and seeds it.
+/// password the role made for the session and reads the lab's tables, and can do nothing a superuser can; the db host's
+/// link cut, the role stops PostgreSQL and ends within 15 s. Alone (the quiet collection): it starts a cluster and seeds it.
 /// </summary>
 [Collection(QuietCollection.Name)]
 public sealed class DatabaseAccessTests
@@ -20,6 +20,7 @@ public sealed class DatabaseAccessTests
         var (app, db) = (lab.Hosts["app"].Address, lab.Hosts["db"].Address);
         var command = $"exec \"$(command -v dotnet)\" {PerfLabProcess.CliDll} host db --listen {db} --allow {app}";
         using var role = Process.Start(SshInController(lab, "db", command))!;
+        using var beat = new Timer(_ => Beat(role), null, TimeSpan.Zero, TimeSpan.FromSeconds(2));
         var said = new List<string>();
         var ready = await ReadyAsync(role, said);
         var (port, password) = (ready[0], ready[2]);
@@ -41,9 +42,22 @@ public sealed class DatabaseAccessTests
             l => l.Contains(password, StringComparison.Ordinal) && !l.StartsWith("ready ", StringComparison.Ordinal));
         var log = Path.Combine(lab.Folder, $"cache-{lab.Hosts["db"].Namespace}", "postgres", "server.log");
         Assert.DoesNotContain(password, await File.ReadAllTextAsync(log), StringComparison.Ordinal);
-        role.StandardInput.Close();
-        Assert.True(role.WaitForExit(60_000), "the db role did not end with its session's input");
+        // The db host's link cut, the session left open on both ends: the role hears no heartbeat and stops PostgreSQL.
+        lab.CutLink("db");
         await HostsRunTests.AssertNothingLeftAsync(lab, "db");
+    }
+
+    /// <summary>The controller's heartbeat (Heartbeat.Line), as a run's session sends it.</summary>
+    private static void Beat(Process role)
+    {
+        try
+        {
+            role.StandardInput.WriteLine("alive");
+            role.StandardInput.Flush();
+        }
+        catch (Exception ex) when (ex is IOException or ObjectDisposedException or InvalidOperationException)
+        {
+        }
     }
 
     /// <summary>The role's lines until its ready line (PORT VERSION PASSWORD), within 5 minutes (a cold cluster is seeded).</summary>

@@ -29,6 +29,7 @@ internal sealed class NetnsLab : IDisposable
     public IReadOnlyDictionary<string, (string Namespace, string Address)> Hosts => _hosts;
 
     private readonly Dictionary<string, (string Namespace, string Address)> _hosts = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, string> _links = new(StringComparer.Ordinal);
 
     private NetnsLab()
     {
@@ -97,6 +98,7 @@ internal sealed class NetnsLab : IDisposable
                 : _withoutAspNetCore.Contains(name) ? Path.Combine(dotnetRoot, "shared", "Microsoft.AspNetCore.App")
                 : null);
             _hosts[name] = (ns, address);
+            _links[name] = string.Create(CultureInfo.InvariantCulture, $"{_prefix}v{i}");
             config.Append(CultureInfo.InvariantCulture, $"Host {name}\n  HostName {address}\n  User root\n  IdentityFile {UserKey}\n  IdentitiesOnly yes\n  UserKnownHostsFile {Folder}/known_hosts\n  StrictHostKeyChecking yes\n\n");
             knownHosts.Append(CultureInfo.InvariantCulture, $"{address} {hostKey}\n");
         }
@@ -164,6 +166,12 @@ internal sealed class NetnsLab : IDisposable
         }
         throw new TimeoutException($"sshd in {ns} did not listen on {address}:22 within 10 s");
     }
+
+    /// <summary>
+    /// Takes the host's one link down inside its namespace, without a word to either side: a partition, as a switch or a
+    /// cable failing makes one. Its sessions stay open on both ends until a heartbeat or keepalive notices.
+    /// </summary>
+    public void CutLink(string host) => Ip(_hosts[host].Namespace, "link", "set", _links[host], "down");
 
     /// <summary>The folder a host's roles keep perflab's copies, PostgreSQL's data and logs in (PERFLAB_HOST_CACHE).</summary>
     public string CacheOf(string ns) => _sharedCache ? Path.Combine(Folder, "cache-shared") : Path.Combine(Folder, $"cache-{ns}");

@@ -180,7 +180,7 @@ public sealed class RemoteLoadTests
     }
 
     /// <summary>The pid of the load role on a host once it runs there (bounded: 60 s, or the controller ending first).</summary>
-    private static async Task<string> WaitForRoleAsync(NetnsLab lab, string host, Task controller)
+    internal static async Task<string> WaitForRoleAsync(NetnsLab lab, string host, Task controller)
     {
         var deadline = DateTime.UtcNow.AddSeconds(60);
         while (DateTime.UtcNow < deadline)
