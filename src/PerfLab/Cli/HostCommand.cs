@@ -33,7 +33,8 @@ public static class HostCommand
             "sends its traces on request, stops it when its input closes.");
         command.Options.Add(listen);
         command.SetAction(async (pr, ct) =>
-            await AppRole.RunAsync(pr.GetRequiredValue(listen), new RoleLines(Console.In, Console.Out), ct));
+            await Heartbeat.ServeAsync(
+                (input, lost) => AppRole.RunAsync(pr.GetRequiredValue(listen), new RoleLines(input, Console.Out), lost), ct));
         return command;
     }
 
@@ -42,13 +43,13 @@ public static class HostCommand
         var listen = Address("--listen", "This host's address PostgreSQL listens on, beside loopback.");
         var allow = Address("--allow", "The one client address pg_hba accepts there: the app's host.");
         var command = new Command("db",
-            "The db role: perflab's PostgreSQL on this host, open to the app host only, seeded; says ready PORT VERSION, " +
-            "stops it when its input closes.");
+            "The db role: perflab's PostgreSQL on this host, open to the app host's login only, seeded; says ready PORT VERSION " +
+            "PASSWORD, stops it when its input closes.");
         command.Options.Add(listen);
         command.Options.Add(allow);
         command.SetAction(async (pr, ct) =>
-            await DatabaseRole.RunAsync(pr.GetRequiredValue(listen), pr.GetRequiredValue(allow),
-                new RoleLines(Console.In, Console.Out), ct));
+            await Heartbeat.ServeAsync((input, lost) => DatabaseRole.RunAsync(pr.GetRequiredValue(listen), pr.GetRequiredValue(allow),
+                new RoleLines(input, Console.Out), lost), ct));
         return command;
     }
 
@@ -81,13 +82,16 @@ public static class HostCommand
             {
                 throw new PerfLabException("--index must lie in 0 .. --of - 1.", ExitCode.Usage);
             }
-            var line = await Console.In.ReadLineAsync(ct);
-            if (line is null)
+            return await Heartbeat.ServeAsync(async (input, lost) =>
             {
-                return (int)ExitCode.Interrupted;
-            }
-            var plan = share.Apply(PlanWire.Read(line));
-            return await GeneratorRole.RunAsync(plan, share, Console.In, Console.Out, ct);
+                var line = await input.ReadLineAsync(lost);
+                if (line is null)
+                {
+                    return (int)ExitCode.Interrupted;
+                }
+                var plan = share.Apply(PlanWire.Read(line));
+                return await GeneratorRole.RunAsync(plan, share, input, Console.Out, lost);
+            }, ct);
         });
         return command;
     }

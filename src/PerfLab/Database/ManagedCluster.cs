@@ -19,7 +19,9 @@ public sealed record ClusterStatus(
 
 /// <summary>
 /// The cluster opened beyond loopback to one client: listening on <paramref name="ListenAddress"/> too, and pg_hba
-/// accepting <paramref name="ClientAddress"/> alone (the app's host, when PostgreSQL runs on a host of its own).
+/// accepting <paramref name="ClientAddress"/> alone (the app's host, when PostgreSQL runs on a host of its own), as
+/// <see cref="AppLogin.User"/> with its password (SCRAM) to the lab's database: never the superuser, who connects over
+/// loopback on the cluster's own host only.
 /// </summary>
 public sealed record NetworkAccess(System.Net.IPAddress ListenAddress, System.Net.IPAddress ClientAddress);
 
@@ -222,7 +224,10 @@ public sealed class ManagedCluster
 
     private const string AccessMark = "# perflab: the app's host";
 
-    /// <summary>pg_hba.conf with this start's one remote client (trust, the perflab user only) and no earlier start's.</summary>
+    /// <summary>
+    /// pg_hba.conf with this start's one remote client (the app's login, SCRAM, the lab's database only) and no earlier
+    /// start's. initdb's own lines (trust) name loopback alone: the superuser is never accepted from elsewhere.
+    /// </summary>
     private void WriteClientAccess(NetworkAccess? access)
     {
         var path = Path.Combine(DataDir, "pg_hba.conf");
@@ -230,8 +235,9 @@ public sealed class ManagedCluster
         if (access is not null)
         {
             var bits = access.ClientAddress.AddressFamily == System.Net.Sockets.AddressFamily.InterNetworkV6 ? 128 : 32;
+            const string database = PostgresConnections.DefaultDatabase;
             lines.Add(string.Create(CultureInfo.InvariantCulture,
-                $"host all {Superuser} {access.ClientAddress}/{bits} trust {AccessMark}"));
+                $"host {database} {AppLogin.User} {access.ClientAddress}/{bits} scram-sha-256 {AccessMark}"));
         }
         // Written in place: the file keeps its owner (the postgres user) and mode.
         File.WriteAllLines(path, lines);

@@ -29,7 +29,9 @@ internal static class AppRole
         }
         var order = JsonSerializer.Deserialize<AppOrder>(json, RoleLines.Json)
             ?? throw new PerfLabException("expected the app's launch as one JSON line.", ExitCode.Usage);
-        var logFile = Path.Combine(RoleLines.Cache, "logs",
+        var logs = RoleLines.PrivateFolder("logs");
+        KeepNewestLogs(logs);
+        var logFile = Path.Combine(logs,
             string.Create(CultureInfo.InvariantCulture, $"app-{DateTime.UtcNow:yyyyMMdd-HHmmss-fff}.log"));
         IRunningApp app;
         try
@@ -95,6 +97,27 @@ internal static class AppRole
         catch (PerfLabException ex)
         {
             lines.Write("effect-failed", ex.Message.Replace('\n', ' '));
+        }
+    }
+
+    /// <summary>How many app logs a host keeps: each run's app writes one, so older ones go as new ones come.</summary>
+    internal const int KeptLogs = 20;
+
+    /// <summary>The newest <see cref="KeptLogs"/> - 1 logs kept (this start adds one); a log another app still writes is
+    /// among the newest.</summary>
+    private static void KeepNewestLogs(string folder)
+    {
+        var newestFirst = new DirectoryInfo(folder).EnumerateFiles("app-*.log").OrderByDescending(f => f.LastWriteTimeUtc);
+        foreach (var old in newestFirst.Skip(KeptLogs - 1))
+        {
+            try
+            {
+                old.Delete();
+            }
+            catch (IOException)
+            {
+                // Removed by another role at the same moment (hosts sharing a home).
+            }
         }
     }
 

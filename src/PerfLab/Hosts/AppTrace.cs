@@ -50,7 +50,7 @@ internal sealed class AppTrace(int pid, RoleLines lines)
         string? path = null;
         try
         {
-            var folder = Directory.CreateDirectory(Path.Combine(RoleLines.Cache, "traces")).FullName;
+            var folder = RoleLines.PrivateFolder("traces");
             path = Path.Combine(folder,
                 string.Create(CultureInfo.InvariantCulture, $"app-{Environment.ProcessId}-{DateTime.UtcNow:yyyyMMdd-HHmmss-fff}.nettrace"));
             var stretch = await TraceSession.CaptureAsync(pid, length, path, stop) with { AppModule = MainModule.Of(pid) };

@@ -8,7 +8,9 @@ namespace PerfLab.Hosts;
 /// <summary>
 /// The db role on its host (<c>perflab host db</c>): perflab's own PostgreSQL cluster (as the postgres user when run as
 /// root, as locally), kept in this host's cache, listening on this host's address as well as loopback, pg_hba
-/// accepting the app's host alone; seeded and warmed, then <c>ready PORT VERSION</c>. It answers <c>backends-cpu</c>
+/// accepting the app's host alone, as <see cref="AppLogin.User"/> with a password this role makes for the session (SCRAM);
+/// seeded and warmed, then <c>ready PORT VERSION PASSWORD</c>: the password reaches the controller over this session
+/// alone (never a command line, a file or a log line). It answers <c>backends-cpu</c>
 /// with the CPU clocks of the backends serving the app's host (<see cref="RemoteBackendsCpu"/>). When its session's
 /// input ends (or Ctrl+C) the cluster is stopped. A cluster an earlier, killed session left running is restarted with this
 /// session's access.
@@ -35,7 +37,9 @@ internal static class DatabaseRole
             {
                 await DatabasePreparation.SeedIfNeededAsync(status.ConnectionString!, lines.Say, ct);
                 await DatabasePreparation.WarmAsync(status.ConnectionString!, ct);
-                lines.Write("ready", string.Create(CultureInfo.InvariantCulture, $"{status.Port} {status.MajorVersion}"));
+                var password = AppLogin.NewPassword();
+                await AppLogin.GrantAsync(status.ConnectionString!, password, ct);
+                lines.Write("ready", string.Create(CultureInfo.InvariantCulture, $"{status.Port} {status.MajorVersion} {password}"));
                 var postmaster = cluster.GetStatus().Pid ?? 0;
                 await lines.EachLineAsync(line =>
                 {

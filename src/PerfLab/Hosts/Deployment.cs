@@ -41,7 +41,12 @@ internal static class Deployment
             : [(AppContext.BaseDirectory, ""), (Path.GetDirectoryName(PerfLabPaths.SutAssembly)!, "sut/")];
 
     // PERFLAB_HOST_CACHE (set by the host, e.g. sshd's SetEnv) moves the builds elsewhere than the user's cache.
-    private static string Folder(string hash) => $"\"${{{RoleLines.CacheVariable}:-$HOME/.cache/perflab}}/builds/{hash}\"";
+    private const string Builds = $"\"${{{RoleLines.CacheVariable}:-$HOME/.cache/perflab}}/builds\"";
+
+    private static string Folder(string hash) => $"{Builds}/{hash}";
+
+    /// <summary>How many builds a host keeps: the newest used (each use touches its .complete), older ones removed.</summary>
+    internal const int KeptBuilds = 5;
 
     /// <summary>
     /// Where a build of <paramref name="hash"/> lies on this host, for a role running here: the folder
@@ -71,12 +76,13 @@ internal static class Deployment
         return ($"exec {ChildEnvironment.ShellPrefix}{Dotnet} {Folder(Perflab.Value.Hash)}/perflab.dll", copied);
     }
 
-    /// <summary><paramref name="bundle"/> on <paramref name="host"/>, copied there first if it lacks it; true when it copied.</summary>
+    /// <summary>
+    /// <paramref name="bundle"/> on <paramref name="host"/>, copied there first if it lacks it or its copy there does not
+    /// hash to its name (altered, or cut); true when it copied.
+    /// </summary>
     public static async Task<bool> EnsureAsync(SshClient ssh, HostRef host, Bundle bundle, CancellationToken ct)
     {
-        var folder = Folder(bundle.Hash);
-        var probe = await ssh.RunAsync(host, $"test -f {folder}/.complete && echo present || echo missing", TimeSpan.FromSeconds(30), ct)
-            .ConfigureAwait(false);
+        var probe = await ssh.RunAsync(host, ProbeScript(bundle.Hash), TimeSpan.FromSeconds(60), ct).ConfigureAwait(false);
         if (probe.ExitCode != 0)
         {
             throw SshClient.Failure(host, probe);
@@ -89,11 +95,43 @@ internal static class Deployment
         return true;
     }
 
+    /// <summary>
+    /// The content hash of a folder on the host, as <see cref="ContentHash"/> computes it here: SHA-256 of the list of
+    /// each file's SHA-256 and path (sha256sum's lines, in byte order of the paths), the marker .complete left out.
+    /// </summary>
+    private static string HashOf(string folder) =>
+        $"$(cd {folder} && find . -type f ! -path ./.complete -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum | sha256sum | cut -c1-16)";
+
+    /// <summary>
+    /// "present" when the build is there whole and hashes to its name (then touched: it was used now), else "missing";
+    /// a copy that does not hash to its name is moved aside (one rename, so no other host sees it half gone) and removed.
+    /// </summary>
+    private static string ProbeScript(string hash) =>
+        $"d={Folder(hash)}; [ -f \"$d/.complete\" ] || {{ echo missing; exit 0; }}; "
+        + $"if [ \"{HashOf("\"$d\"")}\" = {hash} ]; then touch \"$d/.complete\"; echo present; exit 0; fi; "
+        + $"b={Builds}/.bad-$$; mv -T \"$d\" \"$b\" 2>/dev/null && rm -rf \"$b\"; echo missing";
+
+    /// <summary>
+    /// Unpacks into a temporary folder of its own, checks its hash, and renames it into place: one rename wins when hosts
+    /// sharing a home copy at once (the others remove theirs and use the winner's); then keeps the newest
+    /// <see cref="KeptBuilds"/> builds and removes temporary folders an hour old (copies cut short).
+    /// </summary>
+    private static string UnpackScript(string hash) =>
+        // The builds folder is the user's alone (0700): nobody else reads or swaps what a role runs.
+        $"set -e; c={Builds}; d=\"$c/{hash}\"; mkdir -p \"$c\"; chmod 700 \"$c\"; t=$(mktemp -d \"$c/.tmp-{hash}-XXXXXX\"); "
+        + "tar -xzf - -C \"$t\"; "
+        + $"h=\"{HashOf("\"$t\"")}\"; "
+        + $"if [ \"$h\" != {hash} ]; then rm -rf \"$t\"; echo \"the copy there hashes to $h, not {hash}\" >&2; exit 3; fi; "
+        + "touch \"$t/.complete\"; "
+        + "if ! mv -T \"$t\" \"$d\" 2>/dev/null; then rm -rf \"$t\"; "
+        + "[ -f \"$d/.complete\" ] || { echo \"cannot rename into $d\" >&2; exit 3; }; fi; "
+        + $"ls -1t \"$c\"/*/.complete 2>/dev/null | tail -n +{KeptBuilds + 1} | "
+        + "while IFS= read -r f; do rm -rf \"${f%/.complete}\"; done; "
+        + "find \"$c\" -maxdepth 1 -name '.tmp-*' -mmin +60 -exec rm -rf {} +";
+
     private static async Task CopyAsync(SshClient ssh, HostRef host, Bundle bundle, CancellationToken ct)
     {
-        var unpack = $"set -e; d={Folder(bundle.Hash)}; rm -rf \"$d.tmp\"; mkdir -p \"$d.tmp\"; tar -xzf - -C \"$d.tmp\"; "
-            + "touch \"$d.tmp/.complete\"; "
-            + $"rm -rf \"$d\"; mv \"$d.tmp\" \"$d\"";
+        var unpack = UnpackScript(bundle.Hash);
         var tarInfo = new ProcessStartInfo("tar") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         ChildEnvironment.Apply(tarInfo);
         tarInfo.ArgumentList.Add("-czf");
@@ -142,21 +180,23 @@ internal static class Deployment
     }
 
     /// <summary>
-    /// SHA-256 of every file's path (as copied) and bytes, in path order: the same build gives the same name on every
-    /// host.
+    /// SHA-256 of the list of every file's SHA-256 and path as copied ("./" + prefix + its path in its folder), one
+    /// sha256sum line each, in the paths' byte order: the same build gives the same name on every host, and the host
+    /// recomputes it with sha256sum before it uses the build (<see cref="HashOf"/>).
     /// </summary>
     internal static string ContentHash(IReadOnlyList<(string Folder, string Prefix)> sources)
     {
-        using var sha = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
-        foreach (var (folder, prefix) in sources)
+        var files = sources
+            .SelectMany(s => Directory.EnumerateFiles(s.Folder, "*", SearchOption.AllDirectories)
+                .Select(f => (Name: "./" + s.Prefix + Path.GetRelativePath(s.Folder, f), Path: f)))
+            .OrderBy(f => f.Name, StringComparer.Ordinal);
+        var manifest = new StringBuilder();
+        foreach (var (name, path) in files)
         {
-            foreach (var file in Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal))
-            {
-                sha.AppendData(Encoding.UTF8.GetBytes(prefix + Path.GetRelativePath(folder, file) + "\0"));
-                sha.AppendData(File.ReadAllBytes(file));
-            }
+            using var stream = File.OpenRead(path);
+            manifest.Append(Convert.ToHexStringLower(SHA256.HashData(stream))).Append("  ").Append(name).Append('\n');
         }
-        return Convert.ToHexStringLower(sha.GetHashAndReset())[..16];
+        return Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(manifest.ToString())))[..16];
     }
 
     private static string Quote(string s) => "'" + s.Replace("'", "'\\''", StringComparison.Ordinal) + "'";

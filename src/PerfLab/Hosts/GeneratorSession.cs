@@ -18,6 +18,8 @@ internal sealed class GeneratorSession : IDisposable
     private readonly Task<string> _stderr;
     private readonly TaskCompletionSource _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Task _reading;
+    private readonly Lock _input = new();
+    private IDisposable? _beat;
     private string? _result;
 
     private readonly IWindowProbe? _window;
@@ -43,8 +45,9 @@ internal sealed class GeneratorSession : IDisposable
         var process = Process.Start(ssh.StartInfo(host, command))
             ?? throw new PerfLabException($"{host}: cannot start ssh.", ExitCode.Environment);
         var session = new GeneratorSession(host, process, window);
-        process.StandardInput.WriteLine(plan);
-        process.StandardInput.Flush();
+        session.Write(plan);
+        // The role ends itself when these stop coming (Heartbeat): a cut link leaves nothing running there.
+        session._beat = Heartbeat.Beat(() => session.Write(Heartbeat.Line));
         return session;
     }
 
@@ -61,16 +64,28 @@ internal sealed class GeneratorSession : IDisposable
     public void Go(DateTimeOffset localStart, double clockOffsetMs)
     {
         var remoteMs = localStart.ToUnixTimeMilliseconds() + (long)Math.Round(clockOffsetMs);
-        _process.StandardInput.WriteLine(string.Create(CultureInfo.InvariantCulture, $"go {remoteMs}"));
-        _process.StandardInput.Flush();
+        Write(string.Create(CultureInfo.InvariantCulture, $"go {remoteMs}"));
+    }
+
+    private void Write(string line)
+    {
+        lock (_input)
+        {
+            _process.StandardInput.WriteLine(line);
+            _process.StandardInput.Flush();
+        }
     }
 
     /// <summary>Ends the role on its host: its input closes, it stops its load and reports what it measured.</summary>
     public void Stop()
     {
+        _beat?.Dispose();
         try
         {
-            _process.StandardInput.Close();
+            lock (_input)
+            {
+                _process.StandardInput.Close();
+            }
         }
         catch (IOException)
         {

@@ -7,8 +7,13 @@ namespace PerfLab.Hosts;
 /// <summary>What a host is: read over ssh before anything is started there.</summary>
 /// <param name="Address">The address ssh connects to (after the ssh config's HostName).</param>
 /// <param name="Runtime">The newest Microsoft.NETCore.App version installed there; null when none was found.</param>
+/// <param name="Frameworks">Every shared framework installed there, <c>NAME VERSION</c> (Microsoft.AspNetCore.App 10.0.0).</param>
 public sealed record HostFacts(string Role, string Destination, string Address, int Cores, long MemoryMb, string Os, string Kernel,
-    string? Runtime);
+    string? Runtime, IReadOnlyList<string>? Frameworks = null)
+{
+    /// <summary>Whether ASP.NET Core's shared framework of <see cref="HostProbe.RuntimeMajor"/> is there, for the report.</summary>
+    public bool AspNetCore => FrameworkNeed.BuiltInSut.All(n => n.MetBy(Frameworks ?? []));
+}
 
 /// <summary>
 /// The host's clock minus this machine's, from the exchange with the shortest round trip: the remote time read at the
@@ -33,7 +38,7 @@ internal static class HostProbe
         "printf 'cores=%s\\n' \"$(nproc)\"; awk '/^MemTotal:/{print \"mem_kb=\" $2}' /proc/meminfo; " +
         "(. /etc/os-release 2>/dev/null; printf 'os=%s\\n' \"${PRETTY_NAME:-unknown}\"); printf 'kernel=%s\\n' \"$(uname -sr)\"; " +
         "d=$(command -v dotnet || ls \"$HOME/.dotnet/dotnet\" 2>/dev/null); " +
-        "[ -n \"$d\" ] && \"$d\" --list-runtimes 2>/dev/null | awk '$1==\"Microsoft.NETCore.App\"{print \"runtime=\" $2}'; true";
+        "[ -n \"$d\" ] && \"$d\" --list-runtimes 2>/dev/null | awk '{print \"framework=\" $1 \" \" $2}'; true";
 
     // bash's EPOCHREALTIME is read without a fork, so each answer costs the round trip and nothing else.
     private const string ClockScript = "LC_ALL=C exec bash -c 'while read -r _; do echo $EPOCHREALTIME; done'";
@@ -51,9 +56,9 @@ internal static class HostProbe
             .GroupBy(p => p[0], StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => g.Select(p => p[1].Trim()).ToList(), StringComparer.Ordinal);
         string One(string key) => values.TryGetValue(key, out var v) ? v[^1] : "";
-        var runtime = values.TryGetValue("runtime", out var runtimes)
-            ? runtimes.OrderBy(r => Version.TryParse(r.Split('-')[0], out var v) ? v : new Version()).Last()
-            : null;
+        var frameworks = values.GetValueOrDefault("framework") ?? [];
+        var runtimes = frameworks.Where(f => f.StartsWith("Microsoft.NETCore.App ", StringComparison.Ordinal)).Select(f => f.Split(' ')[1]);
+        var runtime = runtimes.OrderBy(r => Version.TryParse(r.Split('-')[0], out var v) ? v : new Version()).LastOrDefault();
         var (address, _) = await ssh.ResolveAsync(host, ct).ConfigureAwait(false);
         return new HostFacts(
             host.Role,
@@ -63,7 +68,8 @@ internal static class HostProbe
             long.TryParse(One("mem_kb"), CultureInfo.InvariantCulture, out var kb) ? kb / 1024 : 0,
             One("os"),
             One("kernel"),
-            runtime);
+            runtime,
+            frameworks);
     }
 
     /// <summary>Whether a runtime version can run perflab's build: the same major version or newer.</summary>

@@ -27,7 +27,9 @@ internal static partial class HostsCheck
     {
         var ssh = new SshClient(file.SshConfig);
         var hosts = file.Hosts;
-        var checks = await Task.WhenAll(hosts.Select(h => CheckOneAsync(ssh, h, ct))).ConfigureAwait(false);
+        // The app host is asked for what the built-in SUT needs; a run checks an app of one's own against its own build.
+        var checks = await Task.WhenAll(hosts.Select(h => CheckOneAsync(ssh, h, ct,
+            h.Destination == file.App.Destination ? FrameworkNeed.BuiltInSut : []))).ConfigureAwait(false);
         var failures = checks.Where(c => c.Failure is not null).Select(c => c.Failure!).ToList();
         if (failures.Count > 0)
         {
@@ -49,7 +51,9 @@ internal static partial class HostsCheck
         return new HostsReport(file.Path, [.. checks.Select(c => c.Check!)], links);
     }
 
-    internal static async Task<(HostCheck? Check, string? Failure)> CheckOneAsync(SshClient ssh, HostRef host, CancellationToken ct)
+    /// <param name="needs">The frameworks the app to run there needs beside the runtime perflab runs on.</param>
+    internal static async Task<(HostCheck? Check, string? Failure)> CheckOneAsync(SshClient ssh, HostRef host, CancellationToken ct,
+        IReadOnlyList<FrameworkNeed>? needs = null)
     {
         try
         {
@@ -60,6 +64,10 @@ internal static partial class HostsCheck
                     + $"Microsoft.NETCore.App {HostProbe.RuntimeMajor}.0 there (the distribution's "
                     + $"dotnet-runtime-{HostProbe.RuntimeMajor}.0 package, or dotnet-install.sh --runtime dotnet "
                     + $"--channel {HostProbe.RuntimeMajor}.0) so `dotnet` is on the PATH of a non-interactive ssh session.");
+            }
+            if (FrameworkNeed.FirstMissing(needs ?? [], host, "the built-in SUT", facts.Frameworks ?? []) is { } missing)
+            {
+                return (null, missing);
             }
             var clock = await HostProbe.ClockAsync(ssh, host, ct).ConfigureAwait(false);
             return (new HostCheck(facts, clock), null);

@@ -4,7 +4,8 @@ using YamlDotNet.RepresentationModel;
 
 namespace PerfLab.Hosts;
 
-/// <summary>One role's place: an ssh destination (a config alias or user@host[:port]), or this machine ("local").</summary>
+/// <summary>One role's place: an ssh destination (a config alias, [user@]host or ssh://[user@]host[:port]), or this machine
+/// ("local").</summary>
 public sealed record HostRef(string Role, string Destination)
 {
     public const string LocalName = "local";
@@ -25,7 +26,7 @@ public sealed record DbExternal(string ConnectionString) : DbPlacement;
 
 /// <summary>A hosts file: which machine runs the app, the database and each load generator, reached over OpenSSH.</summary>
 /// <param name="SshConfig">Passed to <c>ssh -F</c>; absolute (the file gives it relative to itself). Null: the user's own config.</param>
-public sealed record HostsFile(string Path, string? SshConfig, HostRef App, DbPlacement Db, IReadOnlyList<HostRef> Load)
+public sealed partial record HostsFile(string Path, string? SshConfig, HostRef App, DbPlacement Db, IReadOnlyList<HostRef> Load)
 {
     /// <summary>Every distinct host of the file, each once under its first role; "local" among them when a role is placed here.</summary>
     public IReadOnlyList<HostRef> Hosts =>
@@ -122,15 +123,27 @@ public sealed record HostsFile(string Path, string? SshConfig, HostRef App, DbPl
     {
         if (node is not YamlScalarNode { Value: { Length: > 0 } value })
         {
-            throw Error(path, node.Start, $"{key}: expected an ssh destination (a config alias or user@host[:port]) or local.");
+            throw Error(path, node.Start,
+                $"{key}: expected an ssh destination (a config alias, user@host or ssh://user@host:port) or local.");
         }
         // A destination is handed to ssh as one argument: one starting with '-' would be read as an option.
         if (value.StartsWith('-') || value.Any(c => char.IsWhiteSpace(c) || char.IsControl(c)))
         {
             throw Error(path, node.Start, $"{key}: '{value}' is not an ssh destination (no spaces, not starting with '-').");
         }
+        // OpenSSH reads host:port as a host so named; its form with a port is the URI.
+        if (HostColonPort().Match(value) is { Success: true } m)
+        {
+            var user = m.Groups["user"].Success ? m.Groups["user"].Value + "@" : "";
+            throw Error(path, node.Start, $"{key}: '{value}' is not an ssh destination (ssh reads host:port as a host so named): "
+                + $"write ssh://{user}{m.Groups["host"].Value}:{m.Groups["port"].Value}, or a Host alias of your ssh config with its "
+                + "Port.");
+        }
         return value;
     }
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"^(?:(?<user>[^@:/]+)@)?(?<host>[^@:/\[\]]+):(?<port>[0-9]+)$")]
+    private static partial System.Text.RegularExpressions.Regex HostColonPort();
 
     private static string SshConfigPath(string path, YamlNode node)
     {

@@ -111,7 +111,20 @@ internal sealed record OnHost(string Role, HostRef Host, SshClient Ssh, HostFact
     public override bool ObservedHere => false;
 
     public override IAppUnderTest BuiltInSut(Func<string, SutLaunch> launchFor, IProgress<string>? say) =>
-        new RemoteApp(this, logFile => new SutOrder(launchFor(logFile)), say);
+        new RemoteApp(this, logFile => new SutOrder(launchFor(logFile)), say, FrameworkNeed.BuiltInSut,
+            "the built-in SUT");
+
+    /// <summary>
+    /// Refuses, before anything starts, an app whose shared frameworks this host lacks (exit 4, naming the package to
+    /// install): the runtime perflab runs on is not enough for a web app, which needs ASP.NET Core's of its major version.
+    /// </summary>
+    public void Require(IReadOnlyList<FrameworkNeed> needs, string app)
+    {
+        if (FrameworkNeed.FirstMissing(needs, Host, app, Facts.Frameworks ?? []) is { } missing)
+        {
+            throw new PerfLabException(missing, ExitCode.Unreachable);
+        }
+    }
 
     /// <summary>Its build copied to this host (once, by content) and started there by the app role.</summary>
     public override IAppUnderTest OwnApp(AppLaunch launch, IProgress<string>? say) => new RemoteOwnApp(this, launch, say);
@@ -141,16 +154,20 @@ internal sealed record OnHost(string Role, HostRef Host, SshClient Ssh, HostFact
             await session.DisposeAsync();
             throw;
         }
-        if (!int.TryParse(ready[0], CultureInfo.InvariantCulture, out var port))
+        // PORT VERSION PASSWORD: the password is the app's login's, made by the db role for this session.
+        if (ready.Length != 3 || !int.TryParse(ready[0], CultureInfo.InvariantCulture, out var port))
         {
             await session.DisposeAsync();
-            throw new PerfLabException($"{Host}: the db role answered '{string.Join(' ', ready)}', not its port.", ExitCode.Failed);
+            throw new PerfLabException($"{Host}: the db role answered '{ready[0]}...', not its port, version and login.",
+                ExitCode.Failed);
         }
-        var connection = new Npgsql.NpgsqlConnectionStringBuilder(ManagedCluster.ConnectionStringFor(port)) { Host = listen.ToString() }
-            .ConnectionString;
-        var version = ready.Length > 1 ? ready[1] : "";
+        var connection = new Npgsql.NpgsqlConnectionStringBuilder(ManagedCluster.ConnectionStringFor(port))
+        {
+            Host = listen.ToString(), Username = AppLogin.User, Password = ready[2],
+        }.ConnectionString;
         return new RunDatabase(connection,
-            $"perflab's PostgreSQL {version} on db host '{Host.Destination}' ({listen}:{port}), open to the app host ({allow}) only",
+            $"perflab's PostgreSQL {ready[1]} on db host '{Host.Destination}' ({listen}:{port}), open to the app host ({allow}) only, "
+                + $"as {AppLogin.User} with a password made for this run",
             session, new RemoteBackendsCpu(session));
     }
 

@@ -15,14 +15,21 @@ namespace PerfLab.Hosts;
 /// are read over EventPipe there and streamed back, on this machine's clock.
 /// </summary>
 /// <param name="orderFor">What to start, for a log file's name (the built-in SUT's launch, or the user's app's build).</param>
-internal sealed class RemoteApp(OnHost host, Func<string, AppOrder> orderFor, IProgress<string>? say) : IAppUnderTest
+/// <param name="needs">The shared frameworks the app (<paramref name="what"/>, in words) needs on the host, checked before
+/// anything starts.</param>
+internal sealed class RemoteApp(OnHost host, Func<string, AppOrder> orderFor, IProgress<string>? say,
+    IReadOnlyList<FrameworkNeed> needs, string what) : IAppUnderTest
 {
     private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(90);
 
     // The role reads the process's environment over the diagnostics IPC (10 s at most) and /info (10 s at most).
     private static readonly TimeSpan CheckTimeout = TimeSpan.FromSeconds(30);
 
-    public Task PrepareAsync(IProgress<string>? progress, CancellationToken ct) => Task.CompletedTask;
+    public Task PrepareAsync(IProgress<string>? progress, CancellationToken ct)
+    {
+        host.Require(needs, what);
+        return Task.CompletedTask;
+    }
 
     public async Task<IRunningApp> StartAsync(string logFile, IProgress<string>? progress, CancellationToken ct)
     {

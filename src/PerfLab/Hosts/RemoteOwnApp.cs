@@ -24,13 +24,15 @@ internal sealed class RemoteOwnApp(OnHost host, AppLaunch launch, IProgress<stri
         var dll = await ExternalApp.BuildAsync(launch.Source, progress, ct)
             ?? throw new PerfLabException(CommandRefused("the experiment"), ExitCode.Usage);
         var name = Path.GetFileName(dll);
+        var needs = FrameworkNeed.Of(dll);
+        host.Require(needs, name);
         var bundle = Bundle.Of($"the app's build ({name})", [(Path.GetDirectoryName(dll)!, "")]);
         var copied = await Deployment.EnsureAsync(host.Ssh, host.Host, bundle, ct);
         (say ?? progress)?.Report(copied
             ? string.Create(CultureInfo.InvariantCulture, $"{host.Host}: {name}'s build {bundle.Hash} copied ({bundle.Bytes / 1e6:0.0} MB)")
             : $"{host.Host}: {name}'s build {bundle.Hash} already there");
         var order = new OwnAppOrder(launch with { CpuSet = null }, bundle.Hash, name);
-        _app = new RemoteApp(host, _ => order, say);
+        _app = new RemoteApp(host, _ => order, say, needs, name);
     }
 
     public async Task<IRunningApp> StartAsync(string logFile, IProgress<string>? progress, CancellationToken ct)

@@ -16,6 +16,21 @@ internal sealed class RoleLines(TextReader input, TextWriter output)
 
     public TextReader Input => input;
 
+    /// <summary>
+    /// A folder of <see cref="Cache"/> (logs/, traces/) the user alone may enter (0700), made so if it is not: what a run
+    /// leaves there (an app's log, a trace) is nobody else's to read.
+    /// </summary>
+    public static string PrivateFolder(string name)
+    {
+        var folder = Directory.CreateDirectory(Path.Combine(Cache, name)).FullName;
+        // Roles run on Linux hosts alone (docs/hosts.md).
+        if (!OperatingSystem.IsWindows())
+        {
+            File.SetUnixFileMode(folder, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+        }
+        return folder;
+    }
+
     public void Write(string kind, string text)
     {
         lock (output)

@@ -21,6 +21,7 @@ internal sealed class RoleSession : IAsyncDisposable
     private readonly IProgress<string>? _say;
     private readonly Dictionary<string, Action<string>> _handlers = new(StringComparer.Ordinal);
     private readonly Task _reading;
+    private readonly IDisposable _beat;
     private string? _failed;
 
     private RoleSession(HostRef host, string what, Process process, IProgress<string>? say)
@@ -31,6 +32,8 @@ internal sealed class RoleSession : IAsyncDisposable
         _say = say;
         _stderr = process.StandardError.ReadToEndAsync();
         _reading = Task.Run(ReadAsync);
+        // The role ends itself when these stop coming (Heartbeat): a cut link leaves nothing running there.
+        _beat = Heartbeat.Beat(() => Send(Heartbeat.Line));
     }
 
     public HostRef Host { get; }
@@ -196,6 +199,7 @@ internal sealed class RoleSession : IAsyncDisposable
     /// <summary>Closes the role's input and waits (20 s: PostgreSQL's shutdown) for its session to end; then ends the session.</summary>
     public async ValueTask DisposeAsync()
     {
+        _beat.Dispose();
         try
         {
             _process.StandardInput.Close();

@@ -57,8 +57,27 @@ public sealed class HostsCheckTests
         Assert.All(lab.Hosts.Keys, h => Assert.Empty(lab.ProcessesBesidesSshd(h)));
     }
 
+    [Fact]
+    public async Task Check_AppHostWithoutAspNetCore_Exit4NamingThePackage_AGeneratorGivenAsAnSshUrlNeedsNone()
+    {
+        using var lab = NetnsLab.Create(["app", "gen-1"], withoutAspNetCore: ["app", "gen-1"]);
+        var gen = lab.Hosts["gen-1"].Address;
+        File.AppendAllText(lab.SshConfig, $"Host {gen}\n  IdentityFile {lab.UserKey}\n  IdentitiesOnly yes\n"
+            + $"  UserKnownHostsFile {lab.Folder}/known_hosts\n  StrictHostKeyChecking yes\n\n");
+        var file = Write(lab, $"ssh-config: ./ssh_config\napp: app\nload: [\"ssh://root@{gen}:22\"]\n");
+
+        var result = await RunInController(lab, "hosts", "check", file);
+
+        Assert.True(result.ExitCode == (int)ExitCode.Unreachable, result.ToString());
+        Assert.Contains("app host 'app': the built-in SUT needs Microsoft.AspNetCore.App 10, which it lacks (found none): "
+            + "install aspnetcore-runtime-10.0 there", result.Stderr, StringComparison.Ordinal);
+        Assert.DoesNotContain("load host", result.Stderr, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("app: a\n", "h.yaml:1:1: load: is missing")]
+    [InlineData("app: root@h:2222\nload: [g1]\n", "h.yaml:1:6: app: 'root@h:2222' is not an ssh destination (ssh reads host:port "
+        + "as a host so named): write ssh://root@h:2222")]
     [InlineData("app: a\nload: [g1]\nbogus: 1\n", "h.yaml:3:1: unknown key 'bogus'")]
     [InlineData("app: a\nload: [g1, g1]\n", "h.yaml:2:7: load: names 'g1' twice")]
     [InlineData("app: -oProxyCommand=x\nload: [g1]\n", "h.yaml:1:6: app: '-oProxyCommand=x' is not an ssh destination")]

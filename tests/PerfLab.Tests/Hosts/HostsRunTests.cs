@@ -87,8 +87,29 @@ public sealed class HostsRunTests
         var report = await File.ReadAllTextAsync(Path.Combine(output, "report.md"));
         Assert.Contains($"app: app ({appAddress}", report, StringComparison.Ordinal);
         Assert.Contains($"db: db ({dbAddress}", report, StringComparison.Ordinal);
+        AssertPrivate(lab, "app");
         // The SUTs and PostgreSQL ended with their sessions: each host holds its sshd alone.
         await AssertNothingLeftAsync(lab, "app", "db");
+    }
+
+    /// <summary>
+    /// What the run left on the app host (the builds, the app's logs) is the user's alone, and the app's password (sent
+    /// over the ssh sessions) is written nowhere: neither in the results nor in the app's log there.
+    /// </summary>
+    private static void AssertPrivate(NetnsLab lab, string host)
+    {
+        var cache = Path.Combine(lab.Folder, $"cache-{lab.Hosts[host].Namespace}");
+        const UnixFileMode userOnly = UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute;
+        Assert.True(OperatingSystem.IsLinux(), "network-namespace hosts are Linux's");
+        if (OperatingSystem.IsLinux())
+        {
+            Assert.Equal(userOnly, File.GetUnixFileMode(Path.Combine(cache, "builds")));
+            Assert.Equal(userOnly, File.GetUnixFileMode(Path.Combine(cache, "logs")));
+        }
+        var written = Directory.EnumerateFiles(Path.Combine(lab.Folder, "out"), "*", SearchOption.AllDirectories)
+            .Concat(Directory.EnumerateFiles(Path.Combine(cache, "logs")))
+            .Where(f => !f.EndsWith(".nettrace", StringComparison.Ordinal));
+        Assert.All(written, f => Assert.DoesNotContain("Password=", File.ReadAllText(f), StringComparison.OrdinalIgnoreCase));
     }
 
     [Fact]

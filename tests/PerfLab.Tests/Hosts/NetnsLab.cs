@@ -19,6 +19,8 @@ internal sealed class NetnsLab : IDisposable
     private readonly string _prefix;
     private readonly string _subnet;
     private int _disposed;
+    private bool _sharedCache;
+    private IReadOnlyCollection<string> _withoutAspNetCore = [];
 
     public string Folder { get; }
     public string Controller { get; }
@@ -27,6 +29,7 @@ internal sealed class NetnsLab : IDisposable
     public IReadOnlyDictionary<string, (string Namespace, string Address)> Hosts => _hosts;
 
     private readonly Dictionary<string, (string Namespace, string Address)> _hosts = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, string> _links = new(StringComparer.Ordinal);
 
     private NetnsLab()
     {
@@ -47,13 +50,19 @@ internal sealed class NetnsLab : IDisposable
 
     /// <summary>A controller namespace and one host namespace per name, each with a listening sshd.</summary>
     /// <param name="withoutDotnet">Hosts whose sshd sees an empty folder where the .NET install is (a host without the runtime).</param>
-    public static NetnsLab Create(IReadOnlyList<string> hostNames, IReadOnlyCollection<string>? withoutDotnet = null)
+    /// <param name="sharedCache">Every host keeps perflab's copies in one folder (as hosts sharing an NFS home do).</param>
+    /// <param name="withoutAspNetCore">Hosts whose sshd sees an empty folder where ASP.NET Core's shared framework is: the
+    /// .NET runtime alone, as the dotnet-runtime-10.0 package installs it.</param>
+    public static NetnsLab Create(IReadOnlyList<string> hostNames, IReadOnlyCollection<string>? withoutDotnet = null,
+        bool sharedCache = false, IReadOnlyCollection<string>? withoutAspNetCore = null)
     {
         Require(Environment.IsPrivilegedProcess, "the hosts tests need root (ip netns, sshd); CI runs as root");
         Require(File.Exists("/usr/sbin/sshd") && File.Exists("/usr/bin/ssh"), "sshd or ssh is missing: `dotnet test` installs them as root (scripts/setup.sh --for-tests: openssh-server, openssh-client)");
         var lab = new NetnsLab();
         try
         {
+            lab._sharedCache = sharedCache;
+            lab._withoutAspNetCore = withoutAspNetCore ?? [];
             lab.Build(hostNames, withoutDotnet ?? []);
             return lab;
         }
@@ -84,8 +93,12 @@ internal sealed class NetnsLab : IDisposable
             var ns = string.Create(CultureInfo.InvariantCulture, $"{_prefix}h{i}");
             var address = string.Create(CultureInfo.InvariantCulture, $"{_subnet}.{i + 2}");
             AddHost(ns, address, i);
-            StartSshd(ns, address, withoutDotnet.Contains(name));
+            var dotnetRoot = Path.GetDirectoryName(Path.GetFullPath(ResolveDotnet()))!;
+            StartSshd(ns, address, withoutDotnet.Contains(name) ? dotnetRoot
+                : _withoutAspNetCore.Contains(name) ? Path.Combine(dotnetRoot, "shared", "Microsoft.AspNetCore.App")
+                : null);
             _hosts[name] = (ns, address);
+            _links[name] = string.Create(CultureInfo.InvariantCulture, $"{_prefix}v{i}");
             config.Append(CultureInfo.InvariantCulture, $"Host {name}\n  HostName {address}\n  User root\n  IdentityFile {UserKey}\n  IdentitiesOnly yes\n  UserKnownHostsFile {Folder}/known_hosts\n  StrictHostKeyChecking yes\n\n");
             knownHosts.Append(CultureInfo.InvariantCulture, $"{address} {hostKey}\n");
         }
@@ -108,7 +121,8 @@ internal sealed class NetnsLab : IDisposable
         Ip(ns, "link", "set", inside, "up");
     }
 
-    private void StartSshd(string ns, string address, bool withoutDotnet)
+    /// <param name="hidden">A folder the sshd's mount namespace shows empty (the .NET install, or one framework of it).</param>
+    private void StartSshd(string ns, string address, string? hidden)
     {
         var config = Path.Combine(Folder, $"sshd_{ns}.conf");
         File.WriteAllText(config, string.Join('\n',
@@ -116,11 +130,10 @@ internal sealed class NetnsLab : IDisposable
             $"PidFile {Folder}/sshd_{ns}.pid", "StrictModes no", "UsePAM no", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
             "PermitRootLogin prohibit-password", "Subsystem sftp internal-sftp", "LogLevel ERROR",
             // Each host keeps perflab's copies in a folder of its own inside the lab (the namespaces share one disk).
-            $"SetEnv PERFLAB_HOST_CACHE={Folder}/cache-{ns}", ""));
+            $"SetEnv PERFLAB_HOST_CACHE={CacheOf(ns)}", ""));
         // `ip netns exec` gives the command a mount namespace of its own: a bind mount there hides .NET from this host only.
-        var dotnetRoot = Path.GetDirectoryName(Path.GetFullPath(ResolveDotnet()))!;
-        var command = withoutDotnet
-            ? $"mkdir -p {Folder}/empty && mount --bind {Folder}/empty {dotnetRoot} && exec /usr/sbin/sshd -D -e -f {config}"
+        var command = hidden is not null
+            ? $"mkdir -p {Folder}/empty && mount --bind {Folder}/empty {hidden} && exec /usr/sbin/sshd -D -e -f {config}"
             : $"exec /usr/sbin/sshd -D -e -f {config}";
         var info = new ProcessStartInfo("ip") { RedirectStandardError = true, RedirectStandardOutput = true, UseShellExecute = false };
         foreach (var arg in new[] { "netns", "exec", ns, "sh", "-c", command })
@@ -153,6 +166,15 @@ internal sealed class NetnsLab : IDisposable
         }
         throw new TimeoutException($"sshd in {ns} did not listen on {address}:22 within 10 s");
     }
+
+    /// <summary>
+    /// Takes the host's one link down inside its namespace, without a word to either side: a partition, as a switch or a
+    /// cable failing makes one. Its sessions stay open on both ends until a heartbeat or keepalive notices.
+    /// </summary>
+    public void CutLink(string host) => Ip(_hosts[host].Namespace, "link", "set", _links[host], "down");
+
+    /// <summary>The folder a host's roles keep perflab's copies, PostgreSQL's data and logs in (PERFLAB_HOST_CACHE).</summary>
+    public string CacheOf(string ns) => _sharedCache ? Path.Combine(Folder, "cache-shared") : Path.Combine(Folder, $"cache-{ns}");
 
     /// <summary>Every process in a host's namespace besides sshd (its listener and sessions), as "pid command line".</summary>
     public IReadOnlyList<string> ProcessesBesidesSshd(string host)

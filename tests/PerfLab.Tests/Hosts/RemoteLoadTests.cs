@@ -140,13 +140,13 @@ public sealed class RemoteLoadTests
         }
     }
 
-    private static string Url(NetnsLab lab) => string.Create(CultureInfo.InvariantCulture, $"http://{lab.Hosts["app"].Address}:{Port}/weatherforecast-async?ms=150");
+    internal static string Url(NetnsLab lab) => string.Create(CultureInfo.InvariantCulture, $"http://{lab.Hosts["app"].Address}:{Port}/weatherforecast-async?ms=150");
 
     private static JsonElement Scenario(CliResult result) =>
         JsonDocument.Parse(result.Stdout).RootElement.GetProperty("merged").GetProperty("scenarios")[0].Clone();
 
     /// <summary>The built-in SUT in the app namespace, listening on the app host's address; ready once it says so.</summary>
-    private static SutInNamespace StartSut(NetnsLab lab)
+    internal static SutInNamespace StartSut(NetnsLab lab)
     {
         var (ns, address) = lab.Hosts["app"];
         var info = new ProcessStartInfo("ip") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
@@ -173,7 +173,7 @@ public sealed class RemoteLoadTests
         return new SutInNamespace(process);
     }
 
-    private sealed class SutInNamespace(Process process) : IDisposable
+    internal sealed class SutInNamespace(Process process) : IDisposable
     {
         public void Dispose()
         {
@@ -184,7 +184,7 @@ public sealed class RemoteLoadTests
     }
 
     /// <summary>The pid of the load role on a host once it runs there (bounded: 60 s, or the controller ending first).</summary>
-    private static async Task<string> WaitForRoleAsync(NetnsLab lab, string host, Task controller)
+    internal static async Task<string> WaitForRoleAsync(NetnsLab lab, string host, Task controller)
     {
         var deadline = DateTime.UtcNow.AddSeconds(60);
         while (DateTime.UtcNow < deadline)

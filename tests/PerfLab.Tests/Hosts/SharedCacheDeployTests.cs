@@ -1,0 +1,44 @@
+namespace PerfLab.Tests.Hosts;
+
+/// <summary>
+/// Hosts sharing one home (one PERFLAB_HOST_CACHE for every namespace, as an NFS home is) and a cold cache: three
+/// generators copying perflab at once into the same builds folder, then a copy altered there.
+/// </summary>
+public sealed class SharedCacheDeployTests
+{
+    [Fact]
+    public async Task Load_ThreeHostsCopyingAtOnceIntoOneCache_OneBuildServesAllAndAnAlteredOneIsCopiedAgain()
+    {
+        using var lab = NetnsLab.Create(["app", "gen-1", "gen-2", "gen-3"], sharedCache: true);
+        using var sut = RemoteLoadTests.StartSut(lab);
+        var builds = Path.Combine(lab.CacheOf(lab.Hosts["gen-1"].Namespace), "builds");
+        // Six builds used before, an hour apart: with this one, the newest four are kept and the two oldest removed.
+        for (var i = 0; i < 6; i++)
+        {
+            var old = Directory.CreateDirectory(Path.Combine(builds, $"old{i}")).FullName;
+            File.WriteAllText(Path.Combine(old, ".complete"), "");
+            File.SetLastWriteTimeUtc(Path.Combine(old, ".complete"), DateTime.UtcNow.AddHours(-1 - i));
+        }
+        string[] load = ["load", RemoteLoadTests.Url(lab), "-R", "30", "-c", "6", "-d", "1s"];
+
+        var all = await HostsCheckTests.RunInController(lab,
+            [.. load, "--hosts", HostsCheckTests.Write(lab, "ssh-config: ./ssh_config\napp: app\nload: [gen-1, gen-2, gen-3]\n")]);
+
+        Assert.True(all.ExitCode == 0, all.ToString());
+        Assert.All(new[] { "gen-1", "gen-2", "gen-3" }, g => Assert.Contains($"{g}: perflab copied", all.Stderr, StringComparison.Ordinal));
+        var kept = Directory.GetDirectories(builds).Select(Path.GetFileName).Order(StringComparer.Ordinal).ToList();
+        var build = Assert.Single(kept, k => !k!.StartsWith("old", StringComparison.Ordinal))!;
+        Assert.Equal(["old0", "old1", "old2", "old3"], kept.Where(k => k != build));
+        var config = Path.Combine(builds, build, "perflab.runtimeconfig.json");
+        var whole = await File.ReadAllTextAsync(config);
+
+        await File.AppendAllTextAsync(config, "\n");
+        var again = await HostsCheckTests.RunInController(lab,
+            [.. load, "--hosts", HostsCheckTests.Write(lab, "ssh-config: ./ssh_config\napp: app\nload: [gen-2]\n")]);
+
+        Assert.True(again.ExitCode == 0, again.ToString());
+        Assert.Contains("gen-2: perflab copied", again.Stderr, StringComparison.Ordinal);
+        Assert.Equal(whole, await File.ReadAllTextAsync(config));
+        Assert.Empty(Directory.GetDirectories(builds, ".*"));
+    }
+}
