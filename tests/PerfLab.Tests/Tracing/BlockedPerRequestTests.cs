@@ -1,0 +1,69 @@
+using PerfLab.Testing;
+using PerfLab.Tracing;
+using Xunit.Abstractions;
+
+namespace PerfLab.Tests.Tracing;
+
+/// <summary>
+/// Blocked time per request, from the trace's request events and the request's own thread's samples, against endpoints
+/// of the SUT whose blocking is known: a Thread.Sleep of 150 ms and of 10 ms, and a 500 ms pg_sleep through a
+/// synchronous EF Core call. Each must read within 10 % of the wait; the awaiting twin reads (near) none.
+/// </summary>
+[Collection(QuietCollection.Name)]
+public sealed class BlockedPerRequestTests(PostgresFixture postgres, ITestOutputHelper output) : IClassFixture<PostgresFixture>
+{
+    private static readonly TimeSpan Traced = TimeSpan.FromSeconds(3);
+
+    // Enough pool threads from the start: every user's request blocks one, and a starved pool only delays requests.
+    private static readonly Dictionary<string, string> Threads = new() { ["ThreadPool:MinWorkerThreads"] = "32" };
+
+    [Theory]
+    [InlineData("/weatherforecast-sync?ms=150", 150, 8)]
+    [InlineData("/weatherforecast-sync?ms=10", 10, 4)]
+    public async Task Analyze_ThreadSleepEndpoint_BlockedPerRequestWithinTenPercentOfTheSleep(string path, double sleepMs, int users)
+    {
+        var run = await CulpritTrace.RunAsync(path, users, Traced, Threads);
+        var requests = Served(run);
+
+        AssertWithinTenPercent(requests.BlockedMsPerRequest, sleepMs, run);
+        var site = run.Profile.BlockingWaits.First();
+        Assert.Equal("Thread.Sleep", site.Call);
+        AssertWithinTenPercent(site.MsPerRequest, sleepMs, run);
+    }
+
+    [Fact]
+    public async Task Analyze_DatabaseWaitThroughSyncEfCore_BlockedPerRequestWithinTenPercentOfThePgSleep()
+    {
+        var run = await CulpritTrace.RunAsync("/diagnostics/sync?ms=500", users: 8, Traced, Threads,
+            await postgres.CreateDatabaseAsync());
+        var requests = Served(run);
+
+        AssertWithinTenPercent(requests.BlockedMsPerRequest, 500, run);
+        Assert.Equal("synchronous socket I/O", run.Profile.BlockingWaits.First().Call);
+    }
+
+    [Fact]
+    public async Task Analyze_AwaitingEndpoint_NoBlockedTimePerRequest()
+    {
+        var run = await CulpritTrace.RunAsync("/weatherforecast-async?ms=150", users: 8, Traced, Threads);
+        var requests = Served(run);
+
+        Assert.True(requests.BlockedMsPerRequest < 1.5, CulpritTrace.Describe(run));
+        Assert.InRange(requests.MeanMs, 150, 300);
+    }
+
+    private RequestBlocking Served(CulpritRun run)
+    {
+        var why = CulpritTrace.Describe(run);
+        output.WriteLine(why);
+        var requests = run.Profile.Requests;
+        Assert.True(requests is not null, "no request events in the trace: " + why);
+        // Requests wholly inside the trace: most of those the load completed while it ran, never more.
+        Assert.InRange(requests.Requests, Math.Max(10, run.Requests / 2), run.Requests + 1);
+        return requests;
+    }
+
+    private static void AssertWithinTenPercent(double measured, double truth, CulpritRun run) =>
+        Assert.True(Math.Abs(measured - truth) <= truth * 0.1,
+            $"blocked {measured:F2} ms per request, truth {truth} ms: " + CulpritTrace.Describe(run));
+}
