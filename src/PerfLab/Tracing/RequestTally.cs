@@ -45,6 +45,10 @@ internal sealed class RequestTally
         {
             _served.Add(new Served(start.Thread, start.Ms, ms, start.Path));
         }
+        else if (activity != Guid.Empty)
+        {
+            _unpaired++; // began before the trace did
+        }
     }
 
     /// <summary>

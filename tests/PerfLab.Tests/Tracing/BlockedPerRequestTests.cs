@@ -1,4 +1,9 @@
+using System.Globalization;
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Running;
+using PerfLab.Reports;
 using PerfLab.Testing;
+using PerfLab.Tests.Reports;
 using PerfLab.Tracing;
 using Xunit.Abstractions;
 
@@ -29,6 +34,15 @@ public sealed class BlockedPerRequestTests(PostgresFixture postgres, ITestOutput
         var site = run.Profile.BlockingWaits.First();
         Assert.Equal("Thread.Sleep", site.Call);
         AssertWithinTenPercent(site.MsPerRequest, sleepMs, run);
+        // The same figure all the way to the report: the finding, its title, the breakdown's blocking-wait ms/req.
+        var finding = run.Findings.First(f => f.Kind == TraceFindingKind.SyncOverAsync);
+        Assert.Contains(string.Create(CultureInfo.InvariantCulture, $"blocks pool threads {site.MsPerRequest:F2} ms per request"),
+            finding.Message);
+        var evidence = EvidenceCapture.ToEvidence(run.Profile, "sync", 1, run.Requests, database: null);
+        Assert.Equal(requests.BlockedMsPerRequest, evidence.BlockingWaitMsPerRequest);
+        var experiment = ReportFixtures.Sample().Experiments[0] with { Findings = [EvidenceFindings.ToFinding("sync", finding)] };
+        var row = Assert.Single(ReportContent.Findings(experiment).Rows);
+        Assert.Equal("Pool thread blocked in Thread.Sleep()", row[1].Text);
     }
 
     [Fact]
