@@ -34,7 +34,8 @@ public static class TraceCommand
         };
         var requests = new Option<long>("--requests")
         {
-            Description = "Requests the app completed while the trace ran: adds per-request figures.",
+            Description = "Requests the app completed while the trace ran: adds per-request figures (blocked time per request "
+                + "comes from the trace's own request events when it has them).",
             DefaultValueFactory = _ => 0,
         };
         var top = new Option<int>("--top") { Description = "How many of the heaviest CPU stacks to keep.", DefaultValueFactory = _ => 20 };

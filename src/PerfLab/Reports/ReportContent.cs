@@ -205,7 +205,7 @@ internal static class ReportContent
         var rows = experiment.Findings.Select(f => (IReadOnlyList<Cell>)
         [
             new Cell(f.Variant),
-            new Cell(Fmt.FindingKind(f.Kind), Strong: true),
+            new Cell(f.Title ?? Fmt.FindingKind(f.Kind), Strong: true),
             f.Place is { Length: > 0 } place ? new Cell(place, Code: true) : new Cell(Fmt.Missing),
             new Cell(f.Message),
             new Cell(f.Strength == EvidenceStrength.Weak ? $"{f.Evidence} ({(f.Place is null ? WeakEvidence : FewEvents)})" : f.Evidence),

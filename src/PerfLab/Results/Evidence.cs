@@ -22,7 +22,10 @@ public sealed record VariantEvidence
     public double? DatabaseMsPerRequest { get; init; }
     /// <summary>Time per request threads spent blocked on contended locks (contention events).</summary>
     public double? LockBlockedMsPerRequest { get; init; }
-    /// <summary>Time per request pool threads spent blocked in blocking calls (Thread.Sleep, .Wait(), .Result, sync I/O, ...).</summary>
+    /// <summary>
+    /// Time per request pool threads spent blocked in blocking calls (Thread.Sleep, .Wait(), .Result, sync I/O, ...): over
+    /// the requests served wholly inside the trace when it holds their events, else thread time over the requests above.
+    /// </summary>
     public double? BlockingWaitMsPerRequest { get; init; }
     /// <summary>Pool threads blocked in a blocking call at once, on average over the trace (the sampler's ticks).</summary>
     public double? BlockedThreadsAtOnce { get; init; }

@@ -315,9 +315,11 @@ public enum FindingKind
 /// <summary>A diagnosis computed from counters and events, naming the recommendation that addresses it.</summary>
 /// <param name="Place">The call site the finding names (a method), when the evidence has one.</param>
 /// <param name="Strength">Strong when measured at a place (a trace), weak when only counters suggest it.</param>
+/// <param name="Title">What was seen, when the kind's name would say less ("Pool thread blocked in Thread.Sleep()"); else null.</param>
 public sealed record Finding(
     string Variant, FindingKind Kind, string Message, string Recommendation, string Evidence,
-    string? Place = null, EvidenceStrength Strength = EvidenceStrength.Weak);
+    string? Place = null, EvidenceStrength Strength = EvidenceStrength.Weak,
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] string? Title = null);
 
 /// <summary>One claim of a seed article set beside our figure.</summary>
 public sealed record ClaimCheck

@@ -62,6 +62,7 @@ public static class TraceAnalysis
         private readonly WaitTally _waits = new(options.ExampleFrames, options.App);
         private readonly GcTally _gc = new();
         private readonly ThreadPoolTally _threadPool = new();
+        private readonly RequestTally _requests = new();
 
         public void Subscribe(TraceLogEventSource source)
         {
@@ -70,8 +71,9 @@ public static class TraceAnalysis
                 var frames = _stacks.Frames(e);
                 var managed = e.Type == ClrThreadSampleType.Managed;
                 _samples.Add(e.ThreadID, e.TimeStampRelativeMSec, managed, frames);
-                _waits.Add(e.ThreadID, managed, frames);
+                _requests.Sample(e.ThreadID, e.TimeStampRelativeMSec, _waits.Add(e.ThreadID, managed, frames));
             };
+            RequestEvents.Subscribe(source, _requests);
             source.Clr.ContentionStart += e => _contention.Start(e.ThreadID, e.TimeStampRelativeMSec, _stacks.Frames(e));
             source.Clr.ContentionStop += e => _contention.Stop(e.ThreadID, e.TimeStampRelativeMSec, e.DurationNs, _stacks.Frames(e));
             source.Clr.GCStart += e => _gc.Start(e.Depth);
@@ -93,9 +95,10 @@ public static class TraceAnalysis
             var cpuMs = components.Sum(c => c.Ms);
             var gc = _gc.Summary(traced, cpuMs, _samples.GcSampleShare);
             var stacks = _samples.Stacks();
+            var requests = _requests.Summary(options.TopStacks);
             return new TraceProfile(traced / 1000, interval, tick, _samples.Cpu, _samples.Waiting, components, gc,
-                _contention.Sites(stacks, interval), _waits.Sites(tick), _threadPool.Summary(),
-                stacks.Take(options.TopStacks).ToList(), stacks, Warnings(), _waits.ThreadTime(tick));
+                _contention.Sites(stacks, interval), _waits.Sites(tick, requests?.BySite), _threadPool.Summary(),
+                stacks.Take(options.TopStacks).ToList(), stacks, Warnings(), _waits.ThreadTime(tick), requests);
         }
 
         private List<string> Warnings()

@@ -14,7 +14,10 @@ public enum TraceFindingKind
 /// <param name="Place">Where: a call site ("CulpritsApi.HoldLock"), or a component name.</param>
 /// <param name="Evidence">Figures and a stack (root first) a reader can check the message against.</param>
 /// <param name="Strong">False when it rests on few events or samples (see the thresholds in <see cref="TraceFindings"/>).</param>
-public sealed record TraceFinding(TraceFindingKind Kind, string Place, string Message, IReadOnlyList<string> Evidence, bool Strong);
+/// <param name="Title">What the finding is, when its kind alone would say less or wrong ("Pool thread blocked in
+/// Thread.Sleep()", not "sync over async"); null when the kind's own name says it.</param>
+public sealed record TraceFinding(TraceFindingKind Kind, string Place, string Message, IReadOnlyList<string> Evidence, bool Strong,
+    string? Title = null);
 
 /// <summary>Turns a <see cref="TraceProfile"/> into findings. No evidence, no finding; little evidence, a weak one.</summary>
 public static class TraceFindings
@@ -76,9 +79,15 @@ public static class TraceFindings
             .Select(w => BlockingFinding(profile, w, requests, meanLatencyMs));
 
     // Strong with enough samples, and, when the latency is known, when the blocked time explains most of it.
+    // Per request: over the requests served wholly inside the trace where it has their events (RequestTally), else the
+    // thread time over the requests completed while it ran.
     private static TraceFinding BlockingFinding(TraceProfile profile, BlockingWaitSite w, long requests, double meanLatencyMs)
     {
-        var perRequest = requests > 0 ? w.Ms / requests : double.NaN;
+        var served = profile.Requests is { Requests: >= MinRequests } r && double.IsFinite(w.MsPerRequest) ? r : null;
+        var perRequest = served is not null ? w.MsPerRequest : requests > 0 ? w.Ms / requests : double.NaN;
+        // The same requests' time on the server, start to stop event, where known: a starved pool's queue adds to the
+        // client's latency what the blocking caused, and would make the blocking look minor (150 ms of 1.8 s seen).
+        meanLatencyMs = served?.MeanMs ?? meanLatencyMs;
         var explains = double.IsFinite(meanLatencyMs) && meanLatencyMs > 0 && double.IsFinite(perRequest)
             ? perRequest / meanLatencyMs : double.NaN;
         var evidence = new List<string>
@@ -86,7 +95,13 @@ public static class TraceFindings
             F($"{w.Samples} samples of pool threads blocked there ({w.Ms:F0} ms of thread time, from the sampler's ")
                 + F($"stacks), at least {w.Waits} waits"),
         };
-        if (double.IsFinite(explains))
+        if (served is not null)
+        {
+            evidence.Add(F($"{perRequest:F1} ms blocked per request of their {served.MeanMs:F1} ms on the server ({explains * 100:F0} %), ")
+                + F($"over the {served.Requests} requests served wholly inside the trace (their start and stop events, their ")
+                + F($"threads' samples; {served.LeftOut} in flight at its ends left out)"));
+        }
+        else if (double.IsFinite(explains))
         {
             evidence.Add(F($"{perRequest:F1} ms blocked per request against a mean latency of {meanLatencyMs:F1} ")
                 + F($"ms ({explains * 100:F0} %)"));
@@ -100,9 +115,10 @@ public static class TraceFindings
             + F($"to {profile.ThreadPool.MaxWorkerThreads} workers"));
         evidence.AddRange(Leafmost(w.ExampleStack));
         var strong = w.Samples >= StrongWaitSamples && (!double.IsFinite(explains) || explains >= ExplainsLatency);
+        var cost = double.IsFinite(perRequest) ? F($"{perRequest:F2} ms per request") : Per(w.Ms, profile, 0);
         return new TraceFinding(TraceFindingKind.SyncOverAsync, w.Place,
-            F($"{CallName(w)} in {w.Place}{From(w.Place, w.AppPlace)} blocks pool threads {Per(w.Ms, profile, requests)}; {w.Advice}"),
-            evidence, strong);
+            F($"{CallName(w)} in {w.Place}{From(w.Place, w.AppPlace)} blocks pool threads {cost}; {w.Advice}"),
+            evidence, strong, F($"Pool thread blocked in {CallName(w)}"));
     }
 
     /// <summary>"Thread.Sleep()", "Task.Wait()", "File.ReadAllBytes() (synchronous file I/O)": the call as the stack names it.</summary>

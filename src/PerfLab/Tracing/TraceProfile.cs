@@ -22,6 +22,8 @@ public sealed record TraceAnalysisOptions(string AppNamespace = "PerfLab.Sut", i
 /// <param name="Stacks">All distinct on-CPU stacks (root first) with their sample counts, for the flame-graph exports.</param>
 /// <param name="Warnings">What makes this trace less telling: no samples, methods left unnamed (no rundown), ...</param>
 /// <param name="PoolThreads">Where the pool threads' time went (running, blocked, idle), from the sampler's stacks.</param>
+/// <param name="Requests">Blocked time per request over the requests served wholly inside the trace (<see cref="RequestTally"/>);
+/// null when the trace has no request events.</param>
 public sealed record TraceProfile(
     double TracedSeconds,
     double SampleIntervalMs,
@@ -36,7 +38,8 @@ public sealed record TraceProfile(
     IReadOnlyList<SampledStack> TopStacks,
     IReadOnlyList<SampledStack> Stacks,
     IReadOnlyList<string> Warnings,
-    PoolThreadTime? PoolThreads = null)
+    PoolThreadTime? PoolThreads = null,
+    RequestBlocking? Requests = null)
 {
     /// <summary>CPU milliseconds of every component together.</summary>
     public double CpuMs => Components.Sum(c => c.Ms);
@@ -96,8 +99,26 @@ public sealed record ContentionSite(string Place, string Frame, long Count, doub
 /// <param name="AppPlace">The innermost frame of the app's own code above the wait; null if none.</param>
 /// <param name="Call">The kind of blocking call (<see cref="BlockingCall.Name"/>): "Thread.Sleep", "Task wait", ...</param>
 /// <param name="Advice">What to do instead, from <see cref="BlockingCalls"/>.</param>
+/// <param name="MsPerRequest">Blocked there per request, over the requests served wholly inside the trace
+/// (<see cref="RequestBlocking"/>); NaN when the trace has no request events.</param>
 public sealed record BlockingWaitSite(string Place, string Frame, string WaitFrame, long Waits, long Samples, double Ms,
-    IReadOnlyList<string> ExampleStack, string? AppPlace = null, string Call = "Task wait", string Advice = "await it instead");
+    IReadOnlyList<string> ExampleStack, string? AppPlace = null, string Call = "Task wait", string Advice = "await it instead",
+    double MsPerRequest = double.NaN);
+
+/// <summary>
+/// Blocked time per request from the trace's own request events: only requests that began and ended while it ran.
+/// </summary>
+/// <param name="Requests">Requests served wholly inside the trace whose thread the sampler saw throughout.</param>
+/// <param name="LeftOut">Requests the trace saw only part of (in flight at its start or end), or could not pair.</param>
+/// <param name="BlockedMsPerRequest">Mean time a request's thread was blocked while it held it.</param>
+/// <param name="MeanMs">Mean time from the request's start event to its stop event (the server's view of its latency).</param>
+/// <param name="BySite">Blocked ms per request by blocking site (the wait analysis's key: call site and call).</param>
+/// <param name="Paths">The same by request path, most requests first.</param>
+public sealed record RequestBlocking(long Requests, long LeftOut, double BlockedMsPerRequest, double MeanMs,
+    IReadOnlyDictionary<string, double> BySite, IReadOnlyList<PathBlocking> Paths);
+
+/// <summary>Requests of one path served wholly inside the trace: how many, blocked ms and server ms per request.</summary>
+public sealed record PathBlocking(string Path, long Requests, double BlockedMsPerRequest, double MeanMs);
 
 /// <summary>
 /// Thread time of the pool's worker threads over the trace, from the sampler's stacks (every managed thread is sampled

@@ -64,10 +64,27 @@ public static class TraceReportText
                     + F($"to {pool.BlockedAtOnceMax}"));
         }
         Line(text, F($"Blocking calls on pool threads: {profile.BlockingWaits.Count} site(s)"));
+        var served = profile.Requests is { Requests: >= TraceFindings.MinRequests } r ? r : null;
         foreach (var w in profile.BlockingWaits.Take(10))
         {
             Line(text, F($"  {w.Place,-50} {TraceFindings.CallName(w),-24} {w.Waits,8} x {w.Ms,10:F1} ms blocked")
-                + PerRequest(w.Ms, requests));
+                + (served is not null ? F($" ({w.MsPerRequest:F3} ms/request served)") : PerRequest(w.Ms, requests)));
+        }
+        Served(text, profile.Requests);
+    }
+
+    // The requests the trace saw from start to stop (RequestTally): the divisor of the blocked time per request.
+    private static void Served(StringBuilder text, RequestBlocking? served)
+    {
+        if (served is null)
+        {
+            return;
+        }
+        Line(text, F($"Requests served wholly inside the trace: {served.Requests} ({served.LeftOut} in flight at its ends left out); ")
+            + F($"blocked {served.BlockedMsPerRequest:F2} ms of {served.MeanMs:F2} ms per request"));
+        foreach (var p in served.Paths)
+        {
+            Line(text, F($"  {p.Path,-50} {p.Requests,8} x blocked {p.BlockedMsPerRequest,9:F2} ms of {p.MeanMs,9:F2} ms"));
         }
     }
 

@@ -37,12 +37,19 @@ public static class TraceSession
     private const long ContentionKeyword = 0x4000;
     private const long ThreadingKeyword = 0x10000; // thread-pool worker and IO events
     private const long StackKeyword = 0x40000000;
+    // TplEventSource's TasksFlowActivityIds: EventSource start/stop events (a request's) get an activity ID that flows
+    // with the async work, so a request's stop pairs with its start whatever thread ends it.
+    private const string TplProvider = "System.Threading.Tasks.TplEventSource";
+    private const long TasksFlowActivityIds = 0x80;
 
     public static IReadOnlyList<EventPipeProvider> Providers() =>
     [
         new(SampleProfiler, EventLevel.Informational),
         new(RuntimeProvider, EventLevel.Informational,
             GcKeyword | LoaderKeyword | JitKeyword | ExceptionKeyword | ContentionKeyword | ThreadingKeyword | StackKeyword),
+        // When each request started and stopped, and on which thread: blocked time per request (RequestTally).
+        new(RequestEvents.Provider, EventLevel.Informational),
+        new(TplProvider, EventLevel.Informational, TasksFlowActivityIds),
     ];
 
     /// <summary>Traces until the duration ends or <paramref name="ct"/> is cancelled; returns the bytes written.</summary>

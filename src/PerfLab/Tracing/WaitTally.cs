@@ -21,8 +21,11 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
     private long _blockedInTicks;
     private int _maxBlocked;
 
-    /// <summary>Samples must come in time order, as a trace source delivers them.</summary>
-    public void Add(int thread, bool managed, string[] frames)
+    /// <summary>
+    /// Samples must come in time order, as a trace source delivers them. Returns the site the thread is blocked at (a
+    /// key of <see cref="RequestBlocking.BySite"/>), or null when it is not blocked.
+    /// </summary>
+    public string? Add(int thread, bool managed, string[] frames)
     {
         if (!_stacks.TryGetValue(frames, out var sample))
         {
@@ -32,7 +35,7 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
         NextTickIfSeen(thread);
         if (!sample.Pool)
         {
-            return;
+            return null;
         }
         var blocking = sample.Wait is { } w && (!managed || w.Deep || w.Call != BlockingCalls.TaskWait) ? w : null;
         _states[(int)(blocking is not null ? PoolThreadState.Blocked : managed ? PoolThreadState.Running
@@ -52,6 +55,7 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
             _sites[key!] = site;
         }
         _threadAt[thread] = key;
+        return key;
     }
 
     // A site seen in fewer samples is a momentary wait (a lazy initialisation, a first call), not a blocked pool thread.
@@ -63,13 +67,14 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
     /// EventSource answering the trace session) names no code anyone could change: its samples stay in the pool's
     /// blocked time (<see cref="ThreadTime"/>) but it is not a site.
     /// </summary>
-    public List<BlockingWaitSite> Sites(double intervalMs) =>
+    /// <param name="perRequest">Blocked ms per request by site key, from <see cref="RequestTally"/>; null without request events.</param>
+    public List<BlockingWaitSite> Sites(double intervalMs, IReadOnlyDictionary<string, double>? perRequest = null) =>
         _sites.Where(s => s.Value.Samples >= MinSamples && s.Value.Wait.CallSite != UnknownCallSite).OrderByDescending(s => s.Value.Samples)
             .Select(s => new BlockingWaitSite(FrameNames.Place(s.Value.Wait.CallSite), FrameNames.MethodPart(s.Value.Wait.CallSite),
                 s.Value.Wait.WaitFrame, s.Value.Waits, s.Value.Samples, s.Value.Samples * intervalMs,
                 s.Value.Example.TakeLast(exampleFrames).ToList(),
                 FrameNames.InnermostApp(s.Value.Example, s.Value.Example.Length - 1, app), s.Value.Wait.Call.Name,
-                    s.Value.Wait.Call.Advice))
+                    s.Value.Wait.Call.Advice, perRequest is null ? double.NaN : perRequest.GetValueOrDefault(s.Key)))
             .ToList();
 
     /// <summary>The pool threads' time by state, and how many were blocked at once (per tick: mean and most).</summary>

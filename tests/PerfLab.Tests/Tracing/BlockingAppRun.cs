@@ -15,7 +15,8 @@ internal sealed record BlockingRun(TraceProfile Profile, double RequestsPerSecon
 
     public string Describe() =>
         $"traced {Profile.TracedSeconds:F1} s, tick {Profile.TickIntervalMs:F2} ms, {Requests} requests ({RequestsPerSecond:F1}/s); sites: " +
-        string.Join("; ", Profile.BlockingWaits.Select(w => $"{w.Call} {w.WaitFrame} at {w.Place} (app {w.AppPlace}) {w.Ms:F0} ms = {PerRequest(w):F1} ms/req")) +
+        string.Join("; ", Profile.BlockingWaits.Select(w => $"{w.Call} {w.WaitFrame} at {w.Place} (app {w.AppPlace}) {w.Ms:F0} ms = {PerRequest(w):F1} ms/req, "
+            + $"{w.MsPerRequest:F1} ms/req served whole ({Profile.Requests?.Requests} requests)")) +
         "; the app measured: " + string.Join(", ", AppBlockedMs.Select(b => $"{b.Key} {b.Value:F1} ms")) +
         "; findings: " + string.Join("; ", Findings.Select(f => $"[{(f.Strong ? "strong" : "weak")}] {f.Message}"));
 }

@@ -45,6 +45,29 @@ public sealed class BlockingFindingsTests
         Assert.False(finding.Strong);
     }
 
+    // sleep-vs-delay's sync variant (smoke profile, 2026-11-28): a starved pool queues the bursts' requests before they
+    // start, so the client saw 1,798 ms of mean latency for 150.5 ms blocked; on the server those requests took 150.7 ms.
+    [Fact]
+    public void From_RequestsServedWholeInsideTheTrace_TheirFigureAndTheirServerTimeDecide()
+    {
+        var served = new RequestBlocking(480, 20, 150.5, 150.7, new Dictionary<string, double>(), []);
+        var profile = TraceFindingsTests.Profile(cpuSamples: 2_000, gcCount: 0) with
+        {
+            BlockingWaits = [s_sleep with { MsPerRequest = 150.5 }],
+            Requests = served,
+        };
+
+        // 3000 ms over 20 completed requests would be 150 ms each; the requests' own figure is 150.5.
+        var finding = TraceFindings.From(profile, requests: 20, meanLatencyMs: 1_798).Single(f => f.Kind == TraceFindingKind.SyncOverAsync);
+
+        Assert.Equal("Thread.Sleep() in Program.Get blocks pool threads 150.50 ms per request; await Task.Delay instead", finding.Message);
+        Assert.Equal("Pool thread blocked in Thread.Sleep()", finding.Title);
+        Assert.True(finding.Strong);
+        Assert.Contains(finding.Evidence, e => e.StartsWith("150.5 ms blocked per request of their 150.7 ms on the server (100 %), over the 480 "
+            + "requests served wholly inside the trace", StringComparison.Ordinal));
+        Assert.Equal(150.5, EvidenceCapture.ToEvidence(profile, "sync", 1, 20, database: null).BlockingWaitMsPerRequest);
+    }
+
     [Theory]
     [InlineData(0)]
     [InlineData(3)]

@@ -15,10 +15,10 @@ internal sealed record CulpritRun(TraceProfile Profile, long Requests, string Tr
 internal static class CulpritTrace
 {
     public static async Task<CulpritRun> RunAsync(string path, int users, TimeSpan duration,
-        IReadOnlyDictionary<string, string>? settings = null)
+        IReadOnlyDictionary<string, string>? settings = null, string? connectionString = null)
     {
         var folder = TestCaches.NewFolder();
-        var launch = SutLaunch.Default(connectionString: null) with
+        var launch = SutLaunch.Default(connectionString) with
         {
             Settings = settings ?? new Dictionary<string, string>(),
             LogFile = Path.Combine(folder, "sut.log"),
@@ -90,8 +90,12 @@ internal static class CulpritTrace
             "components: " + string.Join(", ", p.Components.Select(c => $"{c.Component} {c.Ms:F0} ms ({c.Share:P0})")),
             $"gc: {string.Join("/", p.Gc.CountByGeneration)} pause {p.Gc.PauseMs:F0} ms heaps {p.Gc.Heaps}",
             "contention: " + string.Join("; ", p.Contention.Take(5).Select(c => $"{c.Place} x{c.Count} {c.BlockedMs:F0} ms (spin {c.AcquireCpuMs:F0} ms)")),
-            "waits: " + string.Join("; ", p.BlockingWaits.Take(5).Select(w => $"{w.Place} [{w.WaitFrame}] {w.Ms:F0} ms, stack "
+            "waits: " + string.Join("; ", p.BlockingWaits.Take(5).Select(w => $"{w.Place} [{w.WaitFrame}] {w.Ms:F0} ms ({w.MsPerRequest:F2} per request), stack "
                 + string.Join(" > ", w.ExampleStack))),
+            p.Requests is { } r ? $"requests wholly traced {r.Requests} (left out {r.LeftOut}): blocked {r.BlockedMsPerRequest:F2} ms, "
+                + $"served {r.MeanMs:F2} ms per request; by site: " + string.Join("; ", r.BySite.Select(s => $"{s.Key.Replace('\n', ' ')} {s.Value:F2}"))
+                + "; by path: " + string.Join("; ", r.Paths.Select(x => $"{x.Path} x{x.Requests} {x.BlockedMsPerRequest:F2}/{x.MeanMs:F2} ms"))
+                : "no request events",
             "findings: " + string.Join("; ", run.Findings.Select(f => $"{f.Kind} @ {f.Place}: {f.Message}")),
         };
         return string.Join(Environment.NewLine, lines);

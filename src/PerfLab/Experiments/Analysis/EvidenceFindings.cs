@@ -56,7 +56,7 @@ public static class EvidenceFindings
             _ => (FindingKind.CpuBreakdown, "Start with the largest component's heaviest stack (the flame graph in report.html)."),
         };
         return new Finding(variant, kind, finding.Message, recommendation, figures, finding.Place,
-            finding.Strong ? EvidenceStrength.Strong : EvidenceStrength.Weak);
+            finding.Strong ? EvidenceStrength.Strong : EvidenceStrength.Weak, finding.Title);
     }
 
     /// <summary>Per traced variant against the traced baseline: total CPU, its largest moves by component, and the waits.</summary>

@@ -127,7 +127,7 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
             CpuMsPerRequest = trace.Components.ToDictionary(c => c.Component.ToString(), c => PerRequest(c.Ms)),
             DatabaseMsPerRequest = database?.CommandMsPerRequest,
             LockBlockedMsPerRequest = PerRequest(trace.Contention.Sum(c => c.BlockedMs)),
-            BlockingWaitMsPerRequest = PerRequest(trace.BlockingWaits.Sum(w => w.Ms)),
+            BlockingWaitMsPerRequest = BlockedPerRequest(trace) ?? PerRequest(trace.BlockingWaits.Sum(w => w.Ms)),
             GcPauseShare = trace.Gc.PauseShareOfWall,
             GcCpuShare = double.IsFinite(trace.Gc.ShareOfCpu) ? trace.Gc.ShareOfCpu : null,
             Contention = trace.Contention.Where(c => c.Count > 0 && c.BlockedMs >= TraceFindings.MinBlockedMs).Take(5)
@@ -138,6 +138,13 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
             TopStacks = trace.TopStacks.Select(s => new StackSample(s.Frames, s.Samples)).ToList(),
         };
     }
+
+    /// <summary>
+    /// Blocked ms per request over the requests served wholly inside the trace, from their own events (RequestTally); null
+    /// when the trace has none or too few (the thread time over the requests completed while it ran stands in).
+    /// </summary>
+    public static double? BlockedPerRequest(TraceProfile trace) =>
+        trace.Requests is { Requests: >= TraceFindings.MinRequests } served ? served.BlockedMsPerRequest : null;
 
     /// <summary>A site in a library says which of the app's methods led there.</summary>
     private static string Named(string place, string? appPlace) =>
