@@ -80,7 +80,12 @@ internal static class PerfLabProcess
         return info;
     }
 
-    public static async Task<CliResult> RunAsync(IReadOnlyDictionary<string, string>? environment, params string[] args)
+    public static Task<CliResult> RunAsync(IReadOnlyDictionary<string, string>? environment, params string[] args) =>
+        RunWithinAsync(Timeout, environment, args);
+
+    /// <summary>As <see cref="RunAsync(IReadOnlyDictionary{string, string}?, string[])"/>, for a run that may take longer.</summary>
+    public static async Task<CliResult> RunWithinAsync(TimeSpan timeout, IReadOnlyDictionary<string, string>? environment,
+        params string[] args)
     {
         var info = StartInfo(environment, args);
         var ownCache = environment?.ContainsKey(PerfLabPaths.CacheDirVariable) != true;
@@ -89,7 +94,7 @@ internal static class PerfLabProcess
             using var process = Process.Start(info)!;
             var stdout = process.StandardOutput.ReadToEndAsync();
             var stderr = process.StandardError.ReadToEndAsync();
-            using var cts = new CancellationTokenSource(Timeout);
+            using var cts = new CancellationTokenSource(timeout);
             try
             {
                 await process.WaitForExitAsync(cts.Token);
@@ -97,7 +102,7 @@ internal static class PerfLabProcess
             catch (OperationCanceledException)
             {
                 process.Kill(entireProcessTree: true);
-                throw new TimeoutException($"perflab {string.Join(' ', args)} did not finish within {Timeout}.");
+                throw new TimeoutException($"perflab {string.Join(' ', args)} did not finish within {timeout}.");
             }
             return new CliResult(process.ExitCode, await stdout, await stderr);
         }

@@ -18,6 +18,7 @@ public sealed class LongestFirstCollections : ITestCollectionOrderer
         "PerfLab.Tests.Experiments.RunCommandTests", // 380 s
         "TinyShop", // 304 s: CompareCommandTests, CiOutputRunTests, AppRunTests, OwnAppHostsTests
         "PerfLab.Tests.Experiments.InvocationsRunTests", // 161 s
+        "PerfLab.Tests.Experiments.ShippedSmokeTests", // 138 s (a busy machine, load average 40 on 2 cores)
         "PerfLab.Tests.Packaging.ToolPackageTests", // 90 s
         "PerfLab.Tests.Counters.CounterCollectorTests", // 90 s
         "PerfLab.Tests.Experiments.SweepRunTests", // 75 s

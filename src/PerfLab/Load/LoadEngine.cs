@@ -72,7 +72,10 @@ public static class LoadEngine
     {
         var started = Stopwatch.GetTimestamp();
         var window = new Window(DateTimeOffset.UtcNow, started, plan.Warmup > TimeSpan.Zero && runners.Any(r => r.UsesTimedWarmup));
-        var total = ScheduleStops(plan, runs, runners, window.TimedWarmup);
+        var finished = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var holds = new List<Task>();
+        var total = ScheduleStops(plan, runs, runners, window.TimedWarmup,
+            (run, limit) => holds.Add(WindowCycle.Arm(run, plan, limit, finished.Task)));
         var onLoops = runs.All(r => r.OnLoops);
         var meter = GeneratorMeter.Start(onLoops);
         plan.Probe?.WindowStarted();
@@ -92,7 +95,7 @@ public static class LoadEngine
                     if (runners[i].UsesTimedWarmup)
                     {
                         runs[i].BeginMeasurement();
-                        runs[i].StopAfter(plan.Duration);
+                        holds.Add(WindowCycle.Arm(runs[i], plan, plan.Duration, finished.Task));
                     }
                 }
                 window = window.Measuring(DateTimeOffset.UtcNow, Stopwatch.GetTimestamp(), plan.WarmupUntilSteady ? settled : null);
@@ -103,28 +106,36 @@ public static class LoadEngine
 
         var diedReason = await sampling.ConfigureAwait(false);
         await allDone.ConfigureAwait(false);
+        finished.SetResult();
+        await Task.WhenAll(holds).ConfigureAwait(false);
         plan.Probe?.WindowEnded();
         sampler.Sample();
         return Finish(plan, runs, runners, sampler, window, meter, diedReason, ct);
     }
 
     /// <summary>
-    /// Each scenario's stop: a timed warm-up's scenarios run warm-up plus
-    /// duration (re-armed once measuring starts); the others their duration.
+    /// Each scenario's stop: a timed warm-up's scenarios run warm-up plus duration (re-armed once measuring starts);
+    /// the others' windows open now and end as <paramref name="window"/> arms them.
     /// </summary>
-    private static TimeSpan ScheduleStops(LoadPlan plan, ScenarioRun[] runs, ILoadModelRunner[] runners, bool timedWarmup)
+    private static TimeSpan ScheduleStops(LoadPlan plan, ScenarioRun[] runs, ILoadModelRunner[] runners, bool timedWarmup,
+        Action<ScenarioRun, TimeSpan> window)
     {
         var total = TimeSpan.Zero;
         for (var i = 0; i < runs.Length; i++)
         {
             var limit = runners[i].UsesTimedWarmup ? plan.Warmup + plan.Duration : plan.Duration;
             total = limit > total ? limit : total;
-            // Re-armed with the duration when measuring starts; until then room for a warm-up held by its first answer.
-            runs[i].StopAfter(runners[i].UsesTimedWarmup && timedWarmup ? limit + plan.Timeout : limit);
-            if (runners[i].UsesTimedWarmup && !timedWarmup)
+            if (runners[i].UsesTimedWarmup && timedWarmup)
+            {
+                // Re-armed with the duration when measuring starts; until then room for a warm-up held by its first answer.
+                runs[i].StopAfter(limit + plan.Timeout);
+                continue;
+            }
+            if (runners[i].UsesTimedWarmup)
             {
                 runs[i].BeginMeasurement();
             }
+            window(runs[i], limit);
         }
         return total;
     }

@@ -31,6 +31,13 @@ public sealed record LoadPlan(IReadOnlyList<ScenarioPlan> Scenarios, TimeSpan Du
     [JsonIgnore]
     public Func<bool>? TargetSettled { get; init; }
 
+    /// <summary>
+    /// A closed scenario's measured window lasts at least one cycle: past <see cref="Duration"/> until it has completed
+    /// as many requests as it has users, at most <see cref="Timeout"/> more (<see cref="WindowCycle"/>). False: the
+    /// duration exactly, as wrk.
+    /// </summary>
+    public bool WindowHoldsACycle { get; init; }
+
     /// <summary>Read at the measured window's start and end (the app's CPU, for its cost per request); null: nothing.</summary>
     [JsonIgnore]
     public IWindowProbe? Probe { get; init; }

@@ -89,6 +89,42 @@ public sealed class WindowTests
     }
 
     [Theory]
+    [InlineData(false, 0)]
+    [InlineData(true, 20)]
+    public async Task RunAsync_CycleLongerThanTheWindow_HeldOpenUntilEveryUserIsAnsweredOnce(bool holdsACycle, int expected)
+    {
+        await using var server = await TestServer.StartAsync();
+        // 20 users, 3 s per request, as a starved app answers (seed 003: bursts about a cycle apart): the warm-up ends with
+        // the first 20 answers at 3 s, the next 20 come at 6 s, after the 1 s window asked for. Held, the window closes
+        // with them, about 3 s long; not held, it measures the gap between two bursts: nothing.
+        var plan = Plan(new ClosedModel(20), server.Url("/delay?ms=3000"), TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1))
+            with { WindowHoldsACycle = holdsACycle };
+
+        var result = await LoadEngine.RunAsync(plan);
+
+        Assert.False(result.Incomplete, result.IncompleteReason);
+        var s = Assert.Single(result.Scenarios);
+        Assert.Equal(expected, s.Requests);
+        Assert.InRange(result.MeasuredSeconds, holdsACycle ? 2.5 : 0.9, holdsACycle ? 4.5 : 1.5);
+    }
+
+    [Fact]
+    public async Task RunAsync_HeldWindowWithNoAnswer_EndsOneRequestTimeoutAfterItsDuration()
+    {
+        await using var server = await TestServer.StartAsync();
+        // No warm-up, so the window opens at once; the one user's request would take 10 s and times out at 2 s: nothing is
+        // answered, and the window is held only up to the request timeout past its 1 s.
+        var plan = Plan(new ClosedModel(1), server.Url("/delay?ms=10000"), TimeSpan.FromSeconds(1), TimeSpan.Zero)
+            with { WindowHoldsACycle = true, Timeout = TimeSpan.FromSeconds(2) };
+
+        var result = await LoadEngine.RunAsync(plan);
+
+        var s = Assert.Single(result.Scenarios);
+        Assert.Equal(0, s.Requests - s.Errors.Total);
+        Assert.InRange(result.MeasuredSeconds, 2.9, 4);
+    }
+
+    [Theory]
     [InlineData(new double[] { 100, 101, 99 }, true)]
     [InlineData(new double[] { 50, 100, 101, 99 }, true)]    // only the last three count
     [InlineData(new double[] { 90, 95, 100 }, false)]        // a climb: 10 % from first to last

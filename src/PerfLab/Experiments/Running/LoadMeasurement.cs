@@ -38,10 +38,13 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         // A steady warm-up also waits for the SUT's tiering to settle: throughput can plateau while tiering goes on.
         await using var tiering = await TieringWatch.StartAsync(sut, ct);
         var meter = await CostMeterAsync(sut, ct);
+        // One continuous window: a starved variant's is held open for a cycle (WindowCycle), so that it measures the
+        // bursts it answers in rather than the gap between two. Slots keep their equal turns (AlternatingBlock).
         var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress) with
         {
             TargetSettled = () => tiering.Settled,
             Probe = meter,
+            WindowHoldsACycle = true,
         };
         RemoteLoadResult sent;
         CounterRecording? recording;
@@ -55,6 +58,12 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         }
 
         var load = sent.Merged;
+        if (load.MeasuredSeconds - profile.Duration.TotalSeconds >= 1 && !load.Incomplete)
+        {
+            var asked = profile.Duration.TotalSeconds;
+            Message?.Invoke(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $"measured window held {load.MeasuredSeconds:0.#} s (asked: {asked:0.#} s) for as many answers as users"));
+        }
         var record = await RecordAsync(sut, id, info, (load, recording), ct);
         record = RunRecordBuilder.WithGenerators(record, sent.Generators) with
         {
