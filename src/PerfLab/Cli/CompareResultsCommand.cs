@@ -25,8 +25,10 @@ public static class CompareResultsCommand
         };
         var thresholds = ThresholdOptions.Create(
             "A CI gate: \"p99<250ms\", \"errors<1%\", \"rps>1000\" on B; \"change>-5%\" (each figure of the deciding metric, B "
-                + "against A, better positive; \"rps-change>-5%\" for RPS alone), \"no-worse\" (no verdict worse); repeatable. "
+                + "against A, better positive; \"rps-change>-5%\" for RPS alone), \"no-worse\" or \"no-worse(3%)\"; repeatable. "
+                + ThresholdOptions.IntervalReading + "A folder from one repetition has no interval: such gates fail on it. "
                 + "A failing gate exits with 5.");
+        var margin = ThresholdOptions.Margin();
 
         var command = new Command("compare-results",
             "Compare two result folders: RPS, mean and p99 latency, CPU per request (where measured) and errors of each experiment, "
@@ -37,11 +39,12 @@ public static class CompareResultsCommand
         command.Options.Add(output);
         command.Options.Add(html);
         command.Options.Add(thresholds);
+        command.Options.Add(margin);
         var ci = new OutputOptions();
         ci.AddTo(command);
         command.SetAction((ParseResult pr, CancellationToken ct) =>
         {
-            var gates = ThresholdOptions.Parse(pr.GetValue(thresholds));
+            var gates = ThresholdOptions.Parse(pr.GetValue(thresholds)).Select(g => g.WithMargin(pr.GetValue(margin))).ToList();
             var outputs = ci.Begin(pr, "compare-results");
             var outPath = pr.GetValue(output);
             var htmlPath = pr.GetValue(html);
