@@ -98,7 +98,8 @@ public static class RunCommand
             var profile = new Option<ProfileName>("--profile", "-p")
             {
                 Description = "Durations and repetitions: article (the seed's own), quick (the default: adaptive where it matters, within "
-                    + "--budget), smoke (about 2 min, for CI).",
+                    + "--budget), smoke (about 2 min, one run each: checks that everything runs; no interval, so no gate "
+                    + "that reads one).",
                 DefaultValueFactory = _ => ProfileName.Quick,
             };
             profile.AcceptOnlyFromAmong([.. ProfileNames.Keys]);

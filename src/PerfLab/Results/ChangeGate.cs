@@ -99,7 +99,9 @@ public static class ChangeGate
         var precision = Math.Floor((Math.Exp(needed) - 1) * 1000) / 10;
         return string.Create(CultureInfo.InvariantCulture,
                 $"undecided: a 95 % half-width under {precision:0.#} % would decide it (--precision {precision:0.#}%")
-            + (blocks > change.Samples ? string.Create(CultureInfo.InvariantCulture, $", about {blocks} blocks, e.g. --repeat {blocks})") : ")");
+            + (blocks > change.Samples
+                ? string.Create(CultureInfo.InvariantCulture, $", about {blocks} blocks, e.g. --repeat {blocks})")
+                : ")");
     }
 
     /// <summary>No comparison of the metric the threshold reads: a failed check that names the metric.</summary>
