@@ -31,9 +31,6 @@ public static class ChangeGate
         return oneOfSeveral && !Metrics.Get(key).PerScenario ? Metrics.Rps.Key : key;
     }
 
-    /// <summary>A change in percent with better positive: as measured when higher is better, negated when lower is.</summary>
-    public static double Oriented(string key, double changePercent) => Metrics.Get(key).HigherIsBetter ? changePercent : -changePercent;
-
     /// <summary>
     /// One change checked on its 95 % interval, better positive: <c>change&gt;-5%</c> on the worse end (the end least
     /// favourable to the gate; <c>change&lt;10%</c> the better one), <c>no-worse</c> on the worse end against minus the

@@ -1,4 +1,6 @@
 using PerfLab.Common;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running;
 using PerfLab.Results;
 using PerfLab.Tests.Reports;
 
@@ -69,6 +71,23 @@ public sealed class IntervalGateTests
         Assert.False(Single(Threshold.Parse("no-worse(3%)").WithMargin(10), comparison).Passed);
     }
 
+    [Theory]
+    [InlineData("margin: 10%\n", null, true)]
+    [InlineData("margin: 10%\n", 3.0, false)]
+    [InlineData("", null, false)]
+    [InlineData("", 9.0, true)]
+    public void Gated_FilesMarginOrTheCommandLines_IsNoWorsesMargin(string margin, double? commandLine, bool passes)
+    {
+        // -4 % [-8, 0]: beyond the 5 % floor, within 9 or 10 %, beyond 3 %. The file's margin: is read by the loader.
+        var file = Path.Combine(PerfLabPaths.RepoRoot, "samples", "ci", "perf", "pr.yaml");
+        var definition = ExperimentLoader.Parse(File.ReadAllText(file) + margin, file) with { Name = "api" };
+        var results = Results(Compared("rps", -4, -8, 0, Verdict.Inconclusive));
+
+        var gated = LabRun.Gated(results, [definition], [Threshold.Parse("no-worse")], commandLine);
+
+        Assert.Equal(passes, Assert.Single(gated.Thresholds).Passed);
+    }
+
     [Fact]
     public void ChangeGate_ReadsTheWorseEndNotThePointEstimate()
     {
@@ -135,7 +154,11 @@ public sealed class IntervalGateTests
 
     private static ThresholdCheck Single(string gate, Comparison comparison) => Single(Threshold.Parse(gate), comparison);
 
-    private static ThresholdCheck Single(Threshold gate, Comparison comparison)
+    private static ThresholdCheck Single(Threshold gate, Comparison comparison) =>
+        Assert.Single(ThresholdGate.Evaluate(Results(comparison), _ => [gate]));
+
+    /// <summary>One experiment "api", b against a over 3 blocks, decided by the comparison's metric, with that comparison alone.</summary>
+    private static RunResults Results(Comparison comparison)
     {
         var sample = ReportFixtures.Sample();
         var experiment = sample.Experiments[0] with
@@ -143,7 +166,7 @@ public sealed class IntervalGateTests
             Name = "api", Baseline = "a", Variants = ["a", "b"], Scenarios = ["s"], DecidedBy = comparison.Metric, Blocks = 3,
             Comparisons = [comparison],
         };
-        return Assert.Single(ThresholdGate.Evaluate(sample with { Experiments = [experiment] }, _ => [gate]));
+        return sample with { Experiments = [experiment] };
     }
 
     /// <summary>Variant b against a on <paramref name="metric"/>, all scenarios, paired over 3 blocks, noise floor 5 %.</summary>
