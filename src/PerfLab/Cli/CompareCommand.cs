@@ -17,7 +17,7 @@ public static class CompareCommand
             + "and verdicts as `perflab run`.");
         verb.Arguments.Add(o.App);
         foreach (var option in new Option[] { o.Command, o.Urls, o.Users, o.Rate, o.Variants, o.Ready, o.Profile, o.Repeat, o.Precision,
-            o.Budget, o.Thresholds, o.Output, o.Trace, o.Pin, o.Hosts, o.Invocations })
+            o.Budget, o.Thresholds, o.Margin, o.Output, o.Trace, o.Pin, o.Hosts, o.Invocations })
         {
             verb.Options.Add(option);
         }
@@ -30,11 +30,13 @@ public static class CompareCommand
             var experiment = CompareDefinition.Build(spec, Environment.CurrentDirectory);
             var gates = ThresholdOptions.Parse(parse.GetValue(o.Thresholds));
             ThresholdOptions.EnsureScenariosExist(gates, experiment.Scenarios.Select(s => s.Name));
+            ThresholdOptions.EnsureIntervals(gates, [experiment], parse.GetValue(o.Profile), parse.GetValue(o.Repeat),
+                parse.GetValue(o.Invocations));
             return await RunCommand.RunSelectedAsync([experiment], new LabRunChoices(parse.GetValue(o.Profile))
             {
                 Repeat = parse.GetValue(o.Repeat), Output = parse.GetValue(o.Output), Pin = parse.GetValue(o.Pin),
                 Precision = parse.GetValue(o.Precision), Budget = RunTuningOptions.BudgetOf(parse, o.Budget),
-                Trace = parse.GetValue(o.Trace), Gates = gates, Hosts = HostsOption.Read(parse, o.Hosts),
+                Trace = parse.GetValue(o.Trace), Gates = gates, Margin = parse.GetValue(o.Margin), Hosts = HostsOption.Read(parse, o.Hosts),
             }, o.Ci.Begin(parse, "compare"), ct, InvocationsAsk.Of(parse, o.Invocations, o.Output, o.Budget, o.Ci.Junit, o.Ci.Json));
         });
         return verb;
@@ -115,8 +117,11 @@ public static class CompareCommand
 
         public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
             "A CI gate checked after the run, e.g. \"p99<250ms\", \"errors<1%\", \"change>-5%\" (the deciding metric's "
-            + "change against the baseline, better positive; \"rps-change>-5%\" for RPS alone), \"no-worse\"; repeatable. "
-            + "A failing gate exits with 5.");
+            + "change against the baseline, better positive; \"rps-change>-5%\" for RPS alone), \"no-worse\" or "
+            + "\"no-worse(3%)\"; repeatable. " + ThresholdOptions.IntervalReading
+            + "A gate that reads an interval needs 2 or more blocks (not the smoke profile). A failing gate exits with 5.");
+
+        public Option<double?> Margin { get; } = ThresholdOptions.Margin();
 
         public OutputOptions Ci { get; } = new();
 

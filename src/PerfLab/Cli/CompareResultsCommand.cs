@@ -9,6 +9,12 @@ namespace PerfLab.Cli;
 // Two result folders side by side: the same experiment, variant and scenario matched up, B against A.
 public static class CompareResultsCommand
 {
+    private const string ThresholdsHelp =
+        "A CI gate: \"p99<250ms\", \"errors<1%\", \"rps>1000\" on B; \"change>-5%\" (each figure of the deciding metric, B "
+            + "against A, better positive; \"rps-change>-5%\" for RPS alone), \"no-worse\" or \"no-worse(3%)\"; repeatable. "
+            + ThresholdOptions.IntervalReading + "A folder from one repetition has no interval: such gates fail on it. "
+            + "A failing gate exits with 5.";
+
     public static Command Create()
     {
         var a = new Argument<string>("A") { Description = "The result folder to compare against (the reference)." };
@@ -23,10 +29,8 @@ public static class CompareResultsCommand
             Description = "Also write the comparison as one offline HTML page to this file (overwritten).",
             HelpName = "file",
         };
-        var thresholds = ThresholdOptions.Create(
-            "A CI gate: \"p99<250ms\", \"errors<1%\", \"rps>1000\" on B; \"change>-5%\" (each figure of the deciding metric, B "
-                + "against A, better positive; \"rps-change>-5%\" for RPS alone), \"no-worse\" (no verdict worse); repeatable. "
-                + "A failing gate exits with 5.");
+        var thresholds = ThresholdOptions.Create(ThresholdsHelp);
+        var margin = ThresholdOptions.Margin();
 
         var command = new Command("compare-results",
             "Compare two result folders: RPS, mean and p99 latency, CPU per request (where measured) and errors of each experiment, "
@@ -34,14 +38,15 @@ public static class CompareResultsCommand
                 + "a verdict; optionally gated by thresholds.");
         command.Arguments.Add(a);
         command.Arguments.Add(b);
-        command.Options.Add(output);
-        command.Options.Add(html);
-        command.Options.Add(thresholds);
+        foreach (var option in new Option[] { output, html, thresholds, margin })
+        {
+            command.Options.Add(option);
+        }
         var ci = new OutputOptions();
         ci.AddTo(command);
         command.SetAction((ParseResult pr, CancellationToken ct) =>
         {
-            var gates = ThresholdOptions.Parse(pr.GetValue(thresholds));
+            var gates = ThresholdOptions.Parse(pr.GetValue(thresholds)).Select(g => g.WithMargin(pr.GetValue(margin))).ToList();
             var outputs = ci.Begin(pr, "compare-results");
             var outPath = pr.GetValue(output);
             var htmlPath = pr.GetValue(html);

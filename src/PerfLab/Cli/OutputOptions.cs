@@ -13,8 +13,8 @@ internal sealed class OutputOptions
 {
     public Option<string?> Junit { get; } = new("--junit")
     {
-        Description = "Also write a JUnit XML file for CI (a test case per gate, claim, verdict and failed variant; a failed gate or "
-            + "contrary claim is a failure); overwritten.",
+        Description = "Also write a JUnit XML file for CI (a test case per gate, claim, verdict and failed variant; a failed gate, a "
+            + "contrary claim or a worse verdict a gate read is a failure; times are the seconds measured); overwritten.",
         HelpName = "file",
     };
 

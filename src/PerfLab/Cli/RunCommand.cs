@@ -17,8 +17,8 @@ public static class RunCommand
         command.Arguments.Add(o.Names);
         foreach (var option in new Option[]
         {
-            o.Profile, o.Repeat, o.Precision, o.Budget, o.Output, o.Aa, o.Pin, o.Trace, o.KeepTraces, o.Thresholds, o.Connection, o.DataDir,
-            o.Folder, o.Hosts, o.Invocations,
+            o.Profile, o.Repeat, o.Precision, o.Budget, o.Output, o.Aa, o.Pin, o.Trace, o.KeepTraces, o.Thresholds, o.Margin, o.Connection,
+            o.DataDir, o.Folder, o.Hosts, o.Invocations,
         })
         {
             command.Options.Add(option);
@@ -74,7 +74,10 @@ public static class RunCommand
         public Option<string[]> Thresholds { get; } = ThresholdOptions.Create(
             "A CI gate checked after the run, on every experiment (beside its file's thresholds:), e.g. \"p99<250ms\", \"errors<1%\", "
                 + "\"change>-5%\" (the deciding metric's change against the baseline, better positive: RPS, or a cost drop; "
-                + "\"rps-change>-5%\" for RPS alone), \"no-worse\"; repeatable. A failing gate exits with 5.");
+                + "\"rps-change>-5%\" for RPS alone), \"no-worse\" or \"no-worse(3%)\"; repeatable. " + ThresholdOptions.IntervalReading
+                + "A gate that reads an interval needs 2 or more blocks (not the smoke profile). A failing gate exits with 5.");
+
+        public Option<double?> Margin { get; } = ThresholdOptions.Margin();
 
         public Option<TimeSpan?> Budget { get; } = RunTuningOptions.Budget();
 
@@ -95,7 +98,8 @@ public static class RunCommand
             var profile = new Option<ProfileName>("--profile", "-p")
             {
                 Description = "Durations and repetitions: article (the seed's own), quick (the default: adaptive where it matters, within "
-                    + "--budget), smoke (about 2 min, for CI).",
+                    + "--budget), smoke (about 2 min, one run each: checks that everything runs; no interval, so no gate "
+                    + "that reads one).",
                 DefaultValueFactory = _ => ProfileName.Quick,
             };
             profile.AcceptOnlyFromAmong([.. ProfileNames.Keys]);
@@ -119,12 +123,14 @@ public static class RunCommand
         var selected = Select(all, parse.GetValue(o.Names) ?? []);
         var gates = ThresholdOptions.Parse(parse.GetValue(o.Thresholds));
         ThresholdOptions.EnsureScenariosExist(gates, selected.SelectMany(e => e.Scenarios.Select(s => s.Name)));
+        ThresholdOptions.EnsureIntervals(gates, selected, parse.GetValue(o.Profile), parse.GetValue(o.Repeat),
+            parse.GetValue(o.Invocations));
         return await RunSelectedAsync(selected, new LabRunChoices(parse.GetValue(o.Profile))
         {
             Repeat = parse.GetValue(o.Repeat), Aa = parse.GetValue(o.Aa), Output = parse.GetValue(o.Output), Pin = parse.GetValue(o.Pin),
             Precision = parse.GetValue(o.Precision), Budget = RunTuningOptions.BudgetOf(parse, o.Budget), Trace = parse.GetValue(o.Trace),
             KeepTraces = parse.GetValue(o.KeepTraces), Connection = parse.GetValue(o.Connection), DataDir = parse.GetValue(o.DataDir),
-            Gates = gates,
+            Gates = gates, Margin = parse.GetValue(o.Margin),
             Hosts = HostsOption.Read(parse, o.Hosts),
         }, o.Ci.Begin(parse, "run"), ct, InvocationsAsk.Of(parse, o.Invocations, o.Output, o.Budget, o.Ci.Junit, o.Ci.Json));
     }

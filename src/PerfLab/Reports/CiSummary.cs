@@ -21,6 +21,33 @@ public sealed record CiSummary(
     /// <summary>Where the full reports were written (a result folder, or the comparison's files); empty when none.</summary>
     public IReadOnlyList<string> Reports { get; init; } = [];
 
+    /// <summary>
+    /// Seconds measured (the windows of successful runs) per experiment and per "experiment / variant": JUnit's times.
+    /// Not in the JSON line, which carries verdicts, not durations.
+    /// </summary>
+    [JsonIgnore]
+    public IReadOnlyDictionary<string, double> MeasuredSeconds { get; init; } = new Dictionary<string, double>();
+
+    /// <summary>The seconds measured for <paramref name="key"/> ("experiment" or "experiment / variant"), 0 when none.</summary>
+    public double SecondsOf(string key) => MeasuredSeconds.GetValueOrDefault(key);
+
+    /// <summary>Measured seconds of every experiment and variant in <paramref name="results"/>.</summary>
+    private static Dictionary<string, double> Measured(IEnumerable<RunResults> results)
+    {
+        var into = new Dictionary<string, double>();
+        foreach (var e in results.SelectMany(r => r.Experiments))
+        {
+            foreach (var run in e.Runs.Where(r => r.Status == RunStatus.Ok))
+            {
+                // A burst or an upload ends when its batches are done: its measured time is theirs, the duration only a cap.
+                var seconds = run.BatchTimesMs.Count > 0 ? run.BatchTimesMs.Sum() / 1000 : e.Duration.TotalSeconds;
+                into[e.Name] = into.GetValueOrDefault(e.Name) + seconds;
+                into[$"{e.Name} / {run.Variant}"] = into.GetValueOrDefault($"{e.Name} / {run.Variant}") + seconds;
+            }
+        }
+        return into;
+    }
+
     public static JsonSerializerOptions JsonOptions { get; } = CreateOptions();
 
     /// <summary>One line of JSON: what a CI step pipes into jq.</summary>
@@ -36,7 +63,10 @@ public sealed record CiSummary(
             l.Beside.Select(c => Change(l, c, decides: false)).Prepend(Change(l, l.Deciding!, decides: true)));
         var claims = results.Experiments.SelectMany(e => e.Claims.Select(c => new CiClaim(e.Name, c.Claim, c.SeedFigure, c.OurFigure,
             Fmt.Holds(c), c.Note)));
-        return new CiSummary(verb, OutcomeOf(exitCode), exitCode, [.. changes], [.. claims], results.Thresholds, ProblemsOf(results));
+        return new CiSummary(verb, OutcomeOf(exitCode), exitCode, [.. changes], [.. claims], results.Thresholds, ProblemsOf(results))
+        {
+            MeasuredSeconds = Measured([results]),
+        };
     }
 
     private static CiChange Change(SummaryLine line, Comparison c, bool decides) =>
@@ -52,7 +82,10 @@ public sealed record CiSummary(
         var changes = comparison.Figures.Select(f => new CiChange(f.Experiment, f.Variant, comparison.LabelA, f.Scenario, f.Metric,
             f.ChangePercent, f.LowPercent, f.HighPercent, Fmt.Verdict(f.Verdict)));
         var problems = comparison.WithoutData.Select(w => new CiProblem("", "", "no data", w, 0));
-        return new CiSummary("compare-results", OutcomeOf(exitCode), exitCode, [.. changes], [], comparison.Thresholds, [.. problems]);
+        return new CiSummary("compare-results", OutcomeOf(exitCode), exitCode, [.. changes], [], comparison.Thresholds, [.. problems])
+        {
+            MeasuredSeconds = Measured([comparison.A, comparison.B]),
+        };
     }
 
     /// <summary>"passed", "gates failed", "failed", "interrupted", "usage error" ...: the exit code in words.</summary>

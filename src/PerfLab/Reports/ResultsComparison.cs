@@ -116,8 +116,8 @@ public sealed record ResultsComparison(
     ];
 
     /// <summary>
-    /// This comparison with <paramref name="thresholds"/> checked: latency, RPS and errors on B's own runs, "change" on
-    /// each figure of B against A of the experiment's deciding metric (or the one named), "no-worse" on every verdict.
+    /// This comparison with <paramref name="thresholds"/> checked: latency, RPS and errors on B's own runs, "change" and
+    /// "no-worse" on each figure of B against A of the experiment's deciding metric (or the one named), on its interval.
     /// </summary>
     public ResultsComparison WithGates(IReadOnlyList<Threshold> thresholds)
     {
@@ -130,12 +130,7 @@ public sealed record ResultsComparison(
             }
             switch (t.Metric)
             {
-                case Threshold.NoWorse:
-                    checks.Add(ThresholdGate.NoWorse(t, $"{LabelB} vs {LabelA}",
-                        Figures.Where(f => t.Covers(f.Scenario)).Select(f =>
-                            (f.Verdict, $"{f.Experiment} / {f.Variant} {f.Scenario} {f.Metric} {Fmt.Signed(f.ChangePercent)} %"))));
-                    break;
-                case Threshold.Change:
+                case Threshold.NoWorse or Threshold.Change:
                     checks.AddRange(Changes(t));
                     break;
                 default:
@@ -147,8 +142,9 @@ public sealed record ResultsComparison(
     }
 
     /// <summary>
-    /// "change" on every experiment both folders have: the figures of its deciding metric (B's <c>decide:</c>, when
-    /// both sides measured it; else batch time or RPS), or of the metric the threshold names, better positive.
+    /// "change" and "no-worse" on every experiment both folders have: the figures of its deciding metric (B's
+    /// <c>decide:</c>, when both sides measured it; else batch time or RPS), or of the metric the threshold names, better
+    /// positive, read on their intervals (<see cref="ChangeGate.Check"/>).
     /// </summary>
     private IEnumerable<ThresholdCheck> Changes(Threshold t)
     {
@@ -165,11 +161,15 @@ public sealed record ResultsComparison(
             }
             foreach (var f in read)
             {
-                yield return ChangeGate.Check(t, $"{f.Experiment} / {f.Variant} / {f.Scenario}: {LabelB} vs {LabelA}", key,
-                    f.ChangePercent);
+                yield return ChangeGate.Check(t, $"{f.Experiment} / {f.Variant} / {f.Scenario}: {LabelB} vs {LabelA}", Gated(f));
             }
         }
     }
+
+    /// <summary>A figure as a gate reads it: its interval from the runs of the side with fewer.</summary>
+    private static GatedChange Gated(ComparedFigure f) => new(f.Metric, f.ChangePercent, f.LowPercent, f.HighPercent,
+        f.NoiseFloorPercent, Math.Min(f.A?.Samples ?? 0, f.B?.Samples ?? 0),
+        GatedChange.ReadsOf(f.Experiment, f.Variant, f.Scenario, f.Metric));
 
     /// <summary>A variant's CPU per request over its successful runs; null when none measured it.</summary>
     private static Estimate? CostOf(ExperimentResult experiment, string variant)

@@ -8,7 +8,9 @@ namespace PerfLab.Results;
 /// A CI gate, written as k6 writes thresholds: <c>p99&lt;250ms</c>, <c>mean&lt;=20ms</c>, <c>rps&gt;1000</c>,
 /// <c>errors&lt;1%</c> (or a count, <c>errors&lt;=0</c>), <c>change&gt;-5%</c> (the change of the experiment's deciding
 /// metric against the baseline, better positive; in <c>compare-results</c>, B against A; <c>rps-change&gt;-5%</c> or
-/// <c>cost-change&gt;-3%</c> name the metric, see <see cref="ChangeGate"/>), or <c>no-worse</c> (no verdict is "worse").
+/// <c>cost-change&gt;-3%</c> name the metric, see <see cref="ChangeGate"/>; each reads the end of the change's 95 % interval
+/// least favourable to it, not the point estimate), or <c>no-worse</c> (non-inferiority: the worse end of each deciding
+/// change's interval lies within the margin: <c>no-worse(3%)</c>, <c>--margin</c>, <c>margin:</c>, else the noise floor).
 /// Latency, RPS and errors hold for every variant and scenario: the median over a variant's successful runs of each
 /// run's figure. A scenario name and a colon in front (<c>order: p99&lt;250ms</c>, as k6 tags a threshold) limit a
 /// threshold to that scenario; a scoped <c>change</c> reads that scenario's change, a scoped <c>no-worse</c> only its
@@ -25,6 +27,18 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
     /// <summary>A change threshold's metric key when it names one (<c>rps-change</c>); null: the deciding metric's.</summary>
     public string? ChangeOf { get; init; }
 
+    /// <summary>
+    /// No-worse's margin in percent, as stated (<c>no-worse(3%)</c>, <c>--margin</c> or the file's <c>margin:</c>); null:
+    /// each comparison's noise floor.
+    /// </summary>
+    public double? Margin { get; init; }
+
+    /// <summary>Whether the gate reads a change's 95 % interval, which one repetition cannot give.</summary>
+    public bool NeedsInterval => Metric is NoWorse or Change;
+
+    /// <summary>This gate with <paramref name="margin"/> as its margin when it is a no-worse without one of its own.</summary>
+    public Threshold WithMargin(double? margin) => Metric == NoWorse && Margin is null ? this with { Margin = margin } : this;
+
     public const string NoWorse = "no-worse";
     public const string Change = "change";
     public const string Errors = "errors";
@@ -37,7 +51,8 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
     public static readonly string Syntax =
         $"a threshold is METRIC<VALUE or METRIC>VALUE (also <=, >=): {Metrics.ThresholdSpellings(m => m.Unit == "ms")} with ms or s " +
         "(e.g. p99<250ms), rps>1000, cpu-per-request<1.5ms, errors<1% or errors<=0, change>-5% (the deciding metric's "
-            + "change against the baseline, better positive; rps-change>-5% or cost-change>-3% for one metric), or no-worse";
+            + "change against the baseline, better positive; rps-change>-5% or cost-change>-3% for one metric; each reads its "
+            + "95 % interval's worse end), or no-worse (or no-worse(3%) with a margin of its own)";
 
     [GeneratedRegex(@"^\s*(?<metric>[a-z][a-z0-9.-]*)\s*(?<op><=|>=|<|>)\s*(?<value>[-+]?[0-9]+(\.[0-9]+)?)\s*(?<unit>ms|s|%)?\s*$",
         RegexOptions.IgnoreCase)]
@@ -63,9 +78,9 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
 
     private static Threshold ParseUnscoped(string text)
     {
-        if (string.Equals(text.Trim(), NoWorse, StringComparison.OrdinalIgnoreCase))
+        if (NoWorsePattern().Match(text) is { Success: true } noWorse)
         {
-            return new Threshold(NoWorse, NoWorse, "", 0, false);
+            return NoWorseOf(text, noWorse.Groups["margin"]);
         }
         var m = Pattern().Match(text);
         if (!m.Success)
@@ -113,6 +128,28 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
 
     private const string ChangeSuffix = "-" + Change;
 
+    [GeneratedRegex(@"^\s*no-worse\s*(\(\s*(?<margin>[^)]*?)\s*\))?\s*$", RegexOptions.IgnoreCase)]
+    private static partial Regex NoWorsePattern();
+
+    private static Threshold NoWorseOf(string text, Group margin)
+    {
+        if (!margin.Success)
+        {
+            return new Threshold(NoWorse, NoWorse, "", 0, false);
+        }
+        return Percentage(margin.Value) is { } percent
+            ? new Threshold(string.Create(CultureInfo.InvariantCulture, $"{NoWorse}({percent:0.###}%)"), NoWorse, "", 0, true)
+            {
+                Margin = percent,
+            }
+            : throw Invalid(text, "no-worse's margin is a percentage above 0 and below 100, e.g. no-worse(3%)");
+    }
+
+    /// <summary>"3%" or "3" as 3: a margin above 0 and below 100; null when it is not one.</summary>
+    public static double? Percentage(string text) =>
+        double.TryParse(text.Trim().TrimEnd('%'), NumberStyles.Float, CultureInfo.InvariantCulture, out var percent)
+            && percent is > 0 and < 100 ? percent : null;
+
     internal static PerfLabException Invalid(string text, string why) => new($"threshold '{text}': {why}.", ExitCode.Usage);
 
     /// <summary>Whether <paramref name="observed"/> (ms, RPS, percent or a count, as the metric reads) meets the threshold.</summary>
@@ -136,4 +173,17 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
 /// <param name="Threshold">As written, e.g. "p99&lt;250ms".</param>
 /// <param name="Scope">What it was checked on: "serializer / newtonsoft / order", "gc: every comparison".</param>
 /// <param name="Observed">The figure it was checked against, in the threshold's unit, or why there was none.</param>
-public sealed record ThresholdCheck(string Threshold, string Scope, string Observed, bool Passed);
+public sealed record ThresholdCheck(string Threshold, string Scope, string Observed, bool Passed)
+{
+    /// <summary>
+    /// The comparisons a change or no-worse gate read (<see cref="GatedChange.Reads"/>): JUnit fails their worse verdicts.
+    /// Not part of the check's value (results.json does not keep it; equality ignores it).
+    /// </summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public IReadOnlyList<string> Reads { get; init; } = [];
+
+    public bool Equals(ThresholdCheck? other) =>
+        other is not null && (Threshold, Scope, Observed, Passed) == (other.Threshold, other.Scope, other.Observed, other.Passed);
+
+    public override int GetHashCode() => HashCode.Combine(Threshold, Scope, Observed, Passed);
+}

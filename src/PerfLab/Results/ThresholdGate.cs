@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace PerfLab.Results;
 
 /// <summary>
@@ -18,10 +16,7 @@ public static class ThresholdGate
             {
                 checks.AddRange(threshold.Metric switch
                 {
-                    Threshold.NoWorse => [NoWorse(threshold, experiment.Name, experiment.Comparisons
-                        .Where(c => threshold.Covers(c.Scenario) || (experiment.Scenarios.Count == 1 && c.Scenario == "all"))
-                        .Select(c => (c.Verdict, $"{c.Variant} {c.Scenario} {c.Metric} {Signed(c.ChangePercent)} %")))],
-                    Threshold.Change => Changes(threshold, experiment),
+                    Threshold.NoWorse or Threshold.Change => Changes(threshold, experiment),
                     Threshold.CpuPerRequest => CpuCosts(threshold, experiment),
                     _ => Absolute(threshold, experiment),
                 });
@@ -81,28 +76,8 @@ public static class ThresholdGate
     }
 
     /// <summary>
-    /// "no-worse": one check over a set of verdicts, naming the
-    /// worse ones, and saying how many had too little data to judge.
-    /// </summary>
-    public static ThresholdCheck NoWorse(Threshold threshold, string scope, IEnumerable<(Verdict Verdict, string What)> verdicts)
-    {
-        scope = threshold.Scenario is { } scenario ? $"{scope} / {scenario}" : scope;
-        var all = verdicts.ToList();
-        var worse = all.Where(v => v.Verdict == Verdict.Worse).Select(v => v.What).ToList();
-        var undecided = all.Count(v => v.Verdict == Verdict.Inconclusive);
-        var observed = worse.Count > 0
-            ? $"{worse.Count} worse: {string.Join("; ", worse)}"
-            : all.Count == 0 ? "no comparison" : "none worse";
-        if (undecided > 0)
-        {
-            observed += string.Create(CultureInfo.InvariantCulture, $" ({undecided} of {all.Count} inconclusive)");
-        }
-        return new ThresholdCheck(threshold.Text, $"{scope}: every comparison", observed, worse.Count == 0);
-    }
-
-    /// <summary>
-    /// "change": each variant's change of the experiment's deciding metric (or the one the threshold names) against the
-    /// baseline, all scenarios together, better positive (<see cref="ChangeGate"/>).
+    /// "change" and "no-worse": each variant's change of the experiment's deciding metric (or the one the threshold names)
+    /// against the baseline, all scenarios together, better positive, read on its 95 % interval (<see cref="ChangeGate"/>).
     /// </summary>
     private static IEnumerable<ThresholdCheck> Changes(Threshold threshold, ExperimentResult experiment)
     {
@@ -117,8 +92,8 @@ public static class ThresholdGate
         }
         foreach (var c in compared)
         {
-            yield return ChangeGate.Check(threshold, $"{experiment.Name} / {c.Variant} vs {experiment.Baseline} ({c.Metric})", key,
-                c.ChangePercent);
+            yield return ChangeGate.Check(threshold, $"{experiment.Name} / {c.Variant} vs {experiment.Baseline} ({c.Metric})",
+                GatedChange.Of(c, experiment.Name, experiment.Blocks));
         }
     }
 
@@ -144,9 +119,6 @@ public static class ThresholdGate
         var mid = values.Count / 2;
         return values.Count % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
     }
-
-    private static string Signed(double value) =>
-        string.Create(CultureInfo.InvariantCulture, $"{value:+0.0;-0.0;0.0}");
 
     /// <summary>True when every check passed (and so when there were none).</summary>
     public static bool AllPassed(IEnumerable<ThresholdCheck> checks) => checks.All(c => c.Passed);

@@ -45,11 +45,25 @@ public sealed class CiOutputTests : IDisposable
         // Each RPS figure of B against A is one case; every one fell 20 %, so every one fails, with its figure.
         Assert.NotEmpty(changeGates);
         Assert.All(changeGates, c => Assert.Equal("failure", c.GetProperty("kind").GetString()));
-        Assert.Contains(changeGates, c => c.GetProperty("message").GetString()!.Contains("observed RPS -20 %: change>-5% does not hold", StringComparison.Ordinal));
+        Assert.Contains(changeGates, c => c.GetProperty("message").GetString()!.StartsWith("observed RPS -20 %; worse end -2",
+            StringComparison.Ordinal) && c.GetProperty("message").GetString()!.EndsWith(": change>-5% does not hold", StringComparison.Ordinal));
         Assert.Equal(changeGates.Count, gates.GetProperty("failures").GetInt32());
         Assert.All(gateCases.Except(changeGates), c => Assert.Equal("passed", c.GetProperty("kind").GetString()));
         Assert.Equal(root.GetProperty("gates").GetArrayLength(), gates.GetProperty("tests").GetInt32());
-        Assert.Equal(root.GetProperty("changes").GetArrayLength(), JunitParser.Suite(suites, "verdicts").GetProperty("tests").GetInt32());
+        var verdicts = JunitParser.Suite(suites, "verdicts");
+        Assert.Equal(root.GetProperty("changes").GetArrayLength(), verdicts.GetProperty("tests").GetInt32());
+        // A worse verdict the gate read is a failure too, naming the variant; one shown beside it (p99) is a finding.
+        var worseRead = verdicts.GetProperty("cases").EnumerateArray()
+            .Single(c => c.GetProperty("name").GetString() == "serializer: system-text-json vs run-a (all rps)");
+        Assert.Equal("failure", worseRead.GetProperty("kind").GetString());
+        Assert.StartsWith("worse: system-text-json -20.0 % [", worseRead.GetProperty("message").GetString(), StringComparison.Ordinal);
+        Assert.EndsWith("against run-a, read by change>-5%", worseRead.GetProperty("message").GetString(), StringComparison.Ordinal);
+        Assert.All(verdicts.GetProperty("cases").EnumerateArray().Where(c => c.GetProperty("name").GetString()!.Contains("p99")),
+            c => Assert.Equal("passed", c.GetProperty("kind").GetString()));
+        // Times are the seconds measured: both folders' runs of the variant and its baseline, never 0.
+        Assert.All(suites.EnumerateArray().Where(s => s.GetProperty("tests").GetInt32() > 0),
+            s => Assert.True(s.GetProperty("time").GetDouble() > 0, s.GetProperty("name").GetString()));
+        Assert.True(worseRead.GetProperty("time").GetDouble() > 0);
 
         var markdown = await File.ReadAllTextAsync(stepSummary);
         Assert.StartsWith("earlier step\n", markdown, StringComparison.Ordinal);

@@ -21,8 +21,10 @@ internal static class JunitParser
             for case in suite:
                 results = list(case.result)
                 kind = "failure" if any(isinstance(r, Failure) for r in results) else "skipped" if any(isinstance(r, Skipped) for r in results) else "passed"
-                cases.append({"name": case.name, "classname": case.classname, "kind": kind, "message": results[0].message if results else None, "out": case.system_out})
-            suites.append({"name": suite.name, "tests": suite.tests, "failures": suite.failures, "skipped": suite.skipped, "cases": cases})
+                cases.append({"name": case.name, "classname": case.classname, "kind": kind, "message": results[0].message if results else None, "out": case.system_out,
+                              "time": case.time})
+            suites.append({"name": suite.name, "tests": suite.tests, "failures": suite.failures, "skipped": suite.skipped,
+                           "time": suite.time, "cases": cases})
         print(json.dumps(suites))
         """;
 

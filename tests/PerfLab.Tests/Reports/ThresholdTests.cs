@@ -64,14 +64,16 @@ public sealed class ThresholdTests : IDisposable
     {
         var results = Results();
 
-        var checks = ThresholdGate.Evaluate(results, _ => [Threshold.Parse("change>-5%"), Threshold.Parse("change>-10%"), Threshold.Parse("no-worse")]);
+        var checks = ThresholdGate.Evaluate(results, _ => [Threshold.Parse("change>-5%"), Threshold.Parse("change>-11%"), Threshold.Parse("no-worse")]);
 
+        // RPS -8 % [-10, -6] decides; p99's wide interval is shown beside it, not gated.
+        const string past = "the change itself is past it: more blocks will not pass it";
         Assert.Equal(
             new[]
             {
-                ("change>-5%", "api / b vs a (rps)", "RPS -8 %", false),
-                ("change>-10%", "api / b vs a (rps)", "RPS -8 %", true),
-                ("no-worse", "api: every comparison", "1 worse: b all rps -8.0 % (1 of 2 inconclusive)", false),
+                ("change>-5%", "api / b vs a (rps)", $"RPS -8 %; worse end -10 % does not hold; {past}", false),
+                ("change>-11%", "api / b vs a (rps)", "RPS -8 %; worse end -10 % holds", true),
+                ("no-worse", "api / b vs a (rps)", $"RPS -8 %; worse end -10 % beyond the margin -5 % (noise floor); {past}", false),
             },
             checks.Select(c => (c.Threshold, c.Scope, c.Observed, c.Passed)).ToArray());
     }
@@ -187,26 +189,42 @@ public sealed class ThresholdTests : IDisposable
     [InlineData(1.0, "errors<=0", ExitCode.Success)]
     public async Task CompareResults_WithThreshold_ExitsByWhetherItHeld(double factor, string threshold, ExitCode expected)
     {
-        var a = Folder("a", ReportFixtures.Scaled(1.0, 0.04, "a"));
-        var b = Folder("b", ReportFixtures.Scaled(factor, 0.04, "b"));
+        var a = Folder("a", Decidable(ReportFixtures.Scaled(1.0, 0.04, "a")));
+        var b = Folder("b", Decidable(ReportFixtures.Scaled(factor, 0.04, "b")));
 
         var code = await PerfLabCli.RunAsync(["compare-results", a, b, "--threshold", threshold, "--out", Path.Combine(_dir.FullName, "c.md")]);
 
         Assert.Equal((int)expected, code);
     }
 
+    [Theory]
+    [InlineData("no-worse")]
+    [InlineData("change>-50%")]
+    public void CompareResults_VariantOfOneRun_FailsGatesThatReadAnInterval(string threshold)
+    {
+        // The sample's source-generated variant ran once: +20 % RPS, but no interval to read.
+        var compared = ResultsComparison.Compare(ReportFixtures.Scaled(1.0, 0.04, "a"), ReportFixtures.Scaled(1.2, 0.04, "b"), "a", "b")
+            .WithGates([Threshold.Parse(threshold)]);
+
+        var once = compared.Thresholds.Where(c => c.Scope.Contains("/ system-text-json-sourcegen /", StringComparison.Ordinal)).ToList();
+        Assert.NotEmpty(once);
+        Assert.All(once, c => Assert.False(c.Passed));
+        Assert.All(once, c => Assert.Contains("no 95 % interval (one repetition)", c.Observed, StringComparison.Ordinal));
+        Assert.All(compared.Thresholds.Except(once), c => Assert.True(c.Passed, c.Observed));
+    }
+
     [Fact]
     public async Task CompareResults_FailingGateWithHtml_PrintsTheFailureAndWritesThePage()
     {
-        var a = Folder("before", ReportFixtures.Scaled(1.0, 0.04, "a"));
-        var b = Folder("after", ReportFixtures.Scaled(0.8, 0.04, "b"));
+        var a = Folder("before", Decidable(ReportFixtures.Scaled(1.0, 0.04, "a")));
+        var b = Folder("after", Decidable(ReportFixtures.Scaled(0.8, 0.04, "b")));
         var html = Path.Combine(_dir.FullName, "compare.html");
 
         var result = await PerfLabProcess.RunAsync("compare-results", a, b, "--threshold", "change>-5%", "--html", html);
 
         Assert.Equal((int)ExitCode.ThresholdsFailed, result.ExitCode);
         // -20 % RPS everywhere, B against A.
-        Assert.Contains("| `change>-5%` | serializer / newtonsoft / order: after vs before | RPS -20 % | **FAIL** |", result.Stdout);
+        Assert.Contains("| `change>-5%` | serializer / newtonsoft / order: after vs before | RPS -20 %; worse end -24.", result.Stdout);
         Assert.Contains("| serializer | newtonsoft | order | p99 (ms) |", result.Stdout);
         Assert.Contains("## Errors", result.Stdout);
         var page = File.ReadAllText(html);
@@ -229,6 +247,24 @@ public sealed class ThresholdTests : IDisposable
         var path = Path.Combine(_dir.FullName, name);
         ReportWriters.WriteAll(results, path, ReportWriters.ForFormats("json"));
         return path;
+    }
+
+    /// <summary>Every summary's estimates as if from two runs or more: the sample's variant of one run gets an interval.</summary>
+    private static RunResults Decidable(RunResults results)
+    {
+        static Estimate Two(Estimate e) => e with { Samples = Math.Max(2, e.Samples) };
+        return results with
+        {
+            Experiments = [.. results.Experiments.Select(e => e with
+            {
+                Summaries = [.. e.Summaries.Select(s => s with
+                {
+                    Scenarios = s.Scenarios.ToDictionary(kv => kv.Key,
+                        kv => (IReadOnlyDictionary<string, Estimate>)kv.Value.ToDictionary(m => m.Key, m => Two(m.Value))),
+                    AllRps = s.AllRps is null ? null : Two(s.AllRps),
+                })],
+            })],
+        };
     }
 
     /// <summary>One experiment, baseline a and variant b, one scenario s, three runs each with figures chosen to be checked.</summary>

@@ -22,6 +22,11 @@ public sealed record ExperimentDefinition
     /// failing one makes `perflab run` exit with ThresholdsFailed.
     /// </summary>
     public IReadOnlyList<Results.Threshold> Thresholds { get; init; } = [];
+    /// <summary>
+    /// The largest loss in percent a <c>no-worse</c> gate accepts (<c>margin:</c>, the non-inferiority margin); null: each
+    /// comparison's noise floor. <c>--margin</c> overrides it, <c>no-worse(3%)</c> both.
+    /// </summary>
+    public double? Margin { get; init; }
     /// <summary>The conditions every variant runs under (database RTT, cores, ...); a variant's own win.</summary>
     public Conditions Conditions { get; init; } = Conditions.None;
     /// <summary>The one condition this experiment varies, and its values; null for a plain experiment.</summary>

@@ -46,7 +46,7 @@ public static class ExperimentLoader
         var root = Document(text, path);
         var reader = new NodeReader(path);
         var doc = reader.Mapping(root, "the experiment", ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles",
-            "claims", "thresholds", "app", "decide", CapacityReader.Key, .. ConditionsReader.ExperimentKeys]);
+            "claims", "thresholds", "margin", "app", "decide", CapacityReader.Key, .. ConditionsReader.ExperimentKeys]);
 
         var name = reader.RequiredString(doc, root, "name");
         var expectedName = Path.GetFileNameWithoutExtension(path);
@@ -90,6 +90,7 @@ public static class ExperimentLoader
             Profiles = ReadProfiles(reader, doc, root, scenarios),
             Claims = claims,
             Thresholds = RequestReader.ReadThresholds(reader, doc, scenarios),
+            Margin = reader.OptionalPercent(doc, "margin"),
             FilePath = path,
             App = app,
             FileHash = Convert.ToHexString(SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(text)))[..16].ToLowerInvariant(),

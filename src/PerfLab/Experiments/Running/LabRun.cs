@@ -45,6 +45,9 @@ public sealed record LabRunChoices(ProfileName Profile)
     /// <summary>CI gates from the command line, checked after the run beside each experiment file's own.</summary>
     public IReadOnlyList<Threshold> Gates { get; init; } = [];
 
+    /// <summary>`--margin`: no-worse's margin in percent for every experiment, over its file's <c>margin:</c>.</summary>
+    public double? Margin { get; init; }
+
     /// <summary>`--hosts`: where the app and the database run; null: all on this machine.</summary>
     public HostsFile? Hosts { get; init; }
 }
@@ -117,12 +120,17 @@ public static class LabRun
         return outDir;
     }
 
-    /// <summary>Each experiment's gates (its file's thresholds and the command line's) checked on the results.</summary>
-    public static RunResults Gated(RunResults results, IReadOnlyList<ExperimentDefinition> selected, IReadOnlyList<Threshold> gates) =>
+    /// <summary>
+    /// Each experiment's gates (its file's thresholds and the command line's) checked on the results, a no-worse without
+    /// a margin of its own taking <paramref name="margin"/> (`--margin`), else the file's <c>margin:</c>.
+    /// </summary>
+    public static RunResults Gated(RunResults results, IReadOnlyList<ExperimentDefinition> selected, IReadOnlyList<Threshold> gates,
+        double? margin = null) =>
         results with
         {
-            Thresholds = ThresholdGate.Evaluate(results, name =>
-                [.. (selected.FirstOrDefault(e => e.Name == name)?.Thresholds ?? []), .. gates]),
+            Thresholds = ThresholdGate.Evaluate(results, name => selected.FirstOrDefault(e => e.Name == name) is { } e
+                ? [.. e.Thresholds.Concat(gates).Select(t => t.WithMargin(margin ?? e.Margin))]
+                : [.. gates.Select(t => t.WithMargin(margin))]),
         };
 
     private static async Task<LabRunOutcome> RunRequestAsync(RunRequest request, IReadOnlyList<ExperimentDefinition> selected,
@@ -138,7 +146,7 @@ public static class LabRun
                 noise.Record(experiment.Name, experiment.Comparisons);
             }
         }
-        return new LabRunOutcome(Gated(results, selected, choices.Gates), Path.GetDirectoryName(request.LogFolder)!);
+        return new LabRunOutcome(Gated(results, selected, choices.Gates, choices.Margin), Path.GetDirectoryName(request.LogFolder)!);
     }
 
     /// <summary>
