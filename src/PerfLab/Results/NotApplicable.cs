@@ -23,7 +23,9 @@ public static class NotApplicable
         }
         // Only the GC mode may be what did not take effect: a variant that also missed anything else really failed.
         var reason = run.FailureReason ?? "";
-        var gcOnly = reason.Contains("asked server, observed workstation", StringComparison.Ordinal)
+        // Worded by the built-in SUT's /info check (VariantCheck) or by an app's process check (EffectCheck).
+        var gcOnly = (reason.Contains("asked server, observed workstation", StringComparison.Ordinal)
+                || reason.Contains("asked for server, /info reports workstation", StringComparison.Ordinal))
             && reason.Split(';').All(part => part.Contains("GC mode", StringComparison.Ordinal));
         return gcOnly ? "server GC needs more than one CPU: on one core the runtime runs workstation GC whatever the variant sets" : null;
     }
