@@ -33,9 +33,13 @@ internal static class SummaryContent
     public const string Title = "Summary";
     public const string Anchor = "summary";
 
+    /// <summary>Why a comparison has no change to show.</summary>
+    public const string NoFigure = "no figure to compare (a variant completed no requests)";
+
     public const string Legend =
         "Each variant against its experiment's baseline, all scenarios together, on the figure its experiment file decides on " +
-        "(decide: rps, cost, i.e. the CPU per request, or latency, i.e. the p99; burst and upload experiments: the time per batch): " +
+        "(decide: rps, cost, i.e. the CPU per request or CPU/req, or latency, i.e. the p99; burst and upload experiments: the time " +
+        "per batch): " +
         "the change with its 95 % interval (above +100 % as a ratio: 22.4× is +2140 %), then the verdict. Better or worse: the " +
         "interval excludes zero and the change exceeds the noise floor; equivalent: the whole interval lies within ± the noise " +
         "floor; inconclusive: the interval is wider than that, and the notes say what would decide it.";
@@ -76,7 +80,7 @@ internal static class SummaryContent
     {
         if (!double.IsFinite(c.ChangePercent))
         {
-            return $"{c.Variant} against {baseline}: no figure to compare (a variant completed no requests)";
+            return $"{c.Variant} against {baseline}: {NoFigure}";
         }
         var interval = double.IsFinite(c.LowPercent) && double.IsFinite(c.HighPercent)
             ? string.Create(CultureInfo.InvariantCulture, $"95 % CI {c.LowPercent:+0.0;-0.0;0.0} to {c.HighPercent:+0.0;-0.0;0.0} %")

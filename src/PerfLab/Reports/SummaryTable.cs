@@ -73,7 +73,7 @@ internal static class SummaryTable
         (scenario == Metric.AllScenarios ? "" : scenario + ": ") + What(variant, baseline, metric);
 
     private static string What(string variant, string baseline, string metric) =>
-        $"{variant} vs {baseline} ({Metrics.Find(metric)?.Name ?? metric})";
+        $"{variant} vs {baseline} ({(Metrics.Find(metric) is { } m ? m.ShortName ?? m.Name : metric)})";
 
     /// <summary>
     /// What a row leaves out, one note per line that has any: "gc server: beside: RPS -1.9 % [-19.8, +20.1]; to decide:
@@ -94,7 +94,8 @@ internal static class SummaryTable
         }
         string?[] parts =
         [
-            line.Fallback, SummaryContent.BesideText(line) is { } b ? $"beside: {b}" : null, InvocationsContent.Text(line.Deciding),
+            double.IsFinite(line.Deciding.ChangePercent) ? null : SummaryContent.NoFigure, line.Fallback,
+            SummaryContent.BesideText(line) is { } b ? $"beside: {b}" : null, InvocationsContent.Text(line.Deciding),
             line.ToDecide is { } d ? $"to decide: {d}" : null,
         ];
         var text = string.Join("; ", parts.OfType<string>());
@@ -107,7 +108,20 @@ internal static class SummaryTable
     {
         var line = new StringBuilder(first);
         var empty = true;
-        foreach (var word in text.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+        // A unit stays with its number: "48 %" never breaks into "48" and "% of the time".
+        var words = new List<string>();
+        foreach (var token in text.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+        {
+            if (token.StartsWith('%') && words.Count > 0)
+            {
+                words[^1] += " " + token;
+            }
+            else
+            {
+                words.Add(token);
+            }
+        }
+        foreach (var word in words)
         {
             if (!empty && line.Length + 1 + word.Length > width)
             {

@@ -86,7 +86,7 @@ public sealed class FirstScreenTests
         StepSummaryWriter.Write(CiSummary.Of(results, "run", 0), step);
 
         var summary = markdown[..markdown.IndexOf("## Seed reproduction", StringComparison.Ordinal)];
-        Assert.Contains("| serializer | system-text-json vs newtonsoft (CPU per request) | 22.4× [6.40×, 78.2×] |", summary, StringComparison.Ordinal);
+        Assert.Contains("| serializer | system-text-json vs newtonsoft (CPU/req) | 22.4× [6.40×, 78.2×] |", summary, StringComparison.Ordinal);
         foreach (var text in new[] { summary, console.ToString(), step.ToString() })
         {
             Assert.All(text.Split('\n'), l => Assert.True(l.Length <= SummaryTable.Width, $"{l.Length} characters: {l}"));

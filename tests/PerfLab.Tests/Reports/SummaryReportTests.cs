@@ -106,14 +106,14 @@ public sealed partial class SummaryReportTests
         using var step = new StringWriter(CultureInfo.InvariantCulture);
         StepSummaryWriter.Write(ci, step);
 
-        const string Row = "| serializer | system-text-json vs newtonsoft (CPU per request) | -12.0 % [-15.0, -9.0] | **better** |";
+        const string Row = "| serializer | system-text-json vs newtonsoft (CPU/req) | -12.0 % [-15.0, -9.0] | **better** |";
         Assert.Contains($"## Summary\n\n| experiment | variant vs baseline (deciding figure) | change [95 % CI] | verdict |\n|---|---|---:|---|\n{Row}\n",
             markdown, StringComparison.Ordinal);
         Assert.Contains("- serializer system-text-json: beside: RPS +22.1 % [+15.3, +29.4]\n", markdown, StringComparison.Ordinal);
-        Assert.Contains("<tr><td><code>serializer</code></td><td>system-text-json vs newtonsoft (CPU per request)</td>" +
+        Assert.Contains("<tr><td><code>serializer</code></td><td>system-text-json vs newtonsoft (CPU/req)</td>" +
             "<td class=\"num\">-12.0 % [-15.0, -9.0]</td><td><span class=\"verdict better\">better</span></td></tr>", html, StringComparison.Ordinal);
         Assert.Contains("<li class=\"note\">serializer system-text-json: beside: RPS +22.1 % [+15.3, +29.4]</li>", html, StringComparison.Ordinal);
-        Assert.Matches("\nserializer +system-text-json vs newtonsoft \\(CPU per request\\) +-12.0 % \\[-15.0, -9.0\\]  better\n",
+        Assert.Matches("\nserializer +system-text-json vs newtonsoft \\(CPU/req\\) +-12.0 % \\[-15.0, -9.0\\]  better\n",
             console.ToString());
         var serializer = ci.Changes.Where(c => c.Experiment == "serializer").ToList();
         Assert.Equal([("system-text-json", "cpu-per-request", true), ("system-text-json", "rps", false),
@@ -125,7 +125,7 @@ public sealed partial class SummaryReportTests
             "\"metric\":\"cpu-per-request\",\"changePercent\":-12,\"lowPercent\":-15,\"highPercent\":-9," +
             "\"verdict\":\"better\",\"decides\":true",
             ci.ToJson(), StringComparison.Ordinal);
-        Assert.Contains("| serializer | system-text-json vs newtonsoft (CPU per request) | -12.0 % [-15.0, -9.0] | better |",
+        Assert.Contains("| serializer | system-text-json vs newtonsoft (CPU/req) | -12.0 % [-15.0, -9.0] | better |",
             step.ToString(), StringComparison.Ordinal);
         Assert.DoesNotContain("| serializer | system-text-json vs newtonsoft (RPS) |", step.ToString(), StringComparison.Ordinal);
     }
