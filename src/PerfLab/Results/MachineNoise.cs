@@ -70,12 +70,7 @@ public sealed record MachineNoise(string Source, double RpsCvPercent, double? Co
         if (CoreSharePercent is { } share && Usable(share))
         {
             line += Invariant($". A busy thread had a core {share:0} % of the time")
-                + CoreSpeedCvPercent switch
-                {
-                    { } speed when Usable(speed) => Invariant($"; the core's speed varied {speed:0.#} %"),
-                    { } speed when double.IsFinite(speed) => "; the core's speed did not vary measurably",
-                    _ => "",
-                };
+                + (CoreSpeedCvPercent is { } speed && double.IsFinite(speed) ? "; " + CoreSpeed(speed) : "");
         }
         return line;
     }
@@ -110,6 +105,11 @@ public sealed record MachineNoise(string Source, double RpsCvPercent, double? Co
         }
         return (tell, unknown);
     }
+
+    /// <summary>"the core's speed varied 1.7 %", or, when that rounds to 0, that it did not vary measurably.</summary>
+    public static string CoreSpeed(double speedCvPercent) => Usable(speedCvPercent)
+        ? Invariant($"the core's speed varied {speedCvPercent:0.#} %")
+        : "the core's speed did not vary measurably";
 
     // A spread that rounds to 0 is not a quiet machine but too few completions to see one (a starved variant's seconds):
     // printed, it read "RPS changes under 0 % cannot be decided".

@@ -98,13 +98,7 @@ public sealed partial class SummaryReportTests
     {
         var results = ReportFixtures.Sample();
 
-        var markdown = Render(new MarkdownReportWriter(), results);
-        var html = Render(new HtmlReportWriter(), results);
-        using var console = new StringWriter(CultureInfo.InvariantCulture) { NewLine = "\n" };
-        SummaryContent.WriteText(console, results);
-        var ci = CiSummary.Of(results, "run", 0);
-        using var step = new StringWriter(CultureInfo.InvariantCulture);
-        StepSummaryWriter.Write(ci, step);
+        var (markdown, html, console, ci, step) = AllOutputs(results);
 
         const string Row = "| serializer | system-text-json vs newtonsoft (CPU/req) | -12.0 % [-15.0, -9.0] | **better** |";
         Assert.Contains($"## Summary\n\n| experiment | variant vs baseline (deciding figure) | change [95 % CI] | verdict |\n|---|---|---:|---|\n{Row}\n",
@@ -114,7 +108,7 @@ public sealed partial class SummaryReportTests
             "<td class=\"num\">-12.0 % [-15.0, -9.0]</td><td><span class=\"verdict better\">better</span></td></tr>", html, StringComparison.Ordinal);
         Assert.Contains("<li class=\"note\">serializer system-text-json: beside: RPS +22.1 % [+15.3, +29.4]</li>", html, StringComparison.Ordinal);
         Assert.Matches("\nserializer +system-text-json vs newtonsoft \\(CPU/req\\) +-12.0 % \\[-15.0, -9.0\\]  better\n",
-            console.ToString());
+            console);
         var serializer = ci.Changes.Where(c => c.Experiment == "serializer").ToList();
         Assert.Equal([("system-text-json", "cpu-per-request", true), ("system-text-json", "rps", false),
             ("system-text-json-sourcegen", "cpu-per-request", true), ("system-text-json-sourcegen", "rps", false)],
@@ -126,8 +120,8 @@ public sealed partial class SummaryReportTests
             "\"verdict\":\"better\",\"decides\":true",
             ci.ToJson(), StringComparison.Ordinal);
         Assert.Contains("| serializer | system-text-json vs newtonsoft (CPU/req) | -12.0 % [-15.0, -9.0] | better |",
-            step.ToString(), StringComparison.Ordinal);
-        Assert.DoesNotContain("| serializer | system-text-json vs newtonsoft (RPS) |", step.ToString(), StringComparison.Ordinal);
+            step, StringComparison.Ordinal);
+        Assert.DoesNotContain("| serializer | system-text-json vs newtonsoft (RPS) |", step, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -154,8 +148,7 @@ public sealed partial class SummaryReportTests
     {
         double[] factors = [1.04, 1.3, 0.8];
         double[] noise = [0.005, -0.004, 0.003, -0.002];
-        var settings = new AnalysisSettings(ProfileName.Quick, null, false,
-            NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
+        var settings = NoFloors();
         var experiments = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder).Where(e => e.RunsByDefault && e.Sweep is null).ToList();
         var results = experiments.Select(e =>
         {
@@ -168,6 +161,21 @@ public sealed partial class SummaryReportTests
             return ExperimentAnalyzer.Analyze(e, runs, settings);
         }).ToList();
         return ReportFixtures.Sample() with { Experiments = results, Thresholds = [] };
+    }
+
+    /// <summary>The quick profile's analysis with no recorded noise floors (a file that does not exist): the defaults.</summary>
+    private static AnalysisSettings NoFloors() => new(ProfileName.Quick, null, false,
+        NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
+
+    /// <summary>Every summary of a run: report.md, report.html, the console's, CI's summary and its step summary.</summary>
+    private static (string Markdown, string Html, string Console, CiSummary Ci, string Step) AllOutputs(RunResults results)
+    {
+        using var console = new StringWriter(CultureInfo.InvariantCulture) { NewLine = "\n" };
+        SummaryContent.WriteText(console, results);
+        var ci = CiSummary.Of(results, "run", 0);
+        using var step = new StringWriter(CultureInfo.InvariantCulture);
+        StepSummaryWriter.Write(ci, step);
+        return (Render(new MarkdownReportWriter(), results), Render(new HtmlReportWriter(), results), console.ToString(), ci, step.ToString());
     }
 
     private static string Render(IReportWriter writer, RunResults results)

@@ -1,4 +1,3 @@
-using System.Globalization;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Reports;
@@ -11,7 +10,7 @@ namespace PerfLab.Tests.Reports;
 /// The summary a lead reads in a minute: a table, every better or worse a row would hide listed under it, lines that
 /// fit 120 characters, large changes as ratios, signs that match the number shown.
 /// </summary>
-public sealed class FirstScreenTests
+public sealed partial class SummaryReportTests
 {
     /// <summary>
     /// The sample with the default run's case: a row inconclusive (sourcegen, on cost) over a single scenario worse on the
@@ -42,13 +41,7 @@ public sealed class FirstScreenTests
     {
         var results = WithScenarioVerdicts();
 
-        var markdown = Render(new MarkdownReportWriter(), results);
-        var html = Render(new HtmlReportWriter(), results);
-        using var console = new StringWriter(CultureInfo.InvariantCulture) { NewLine = "\n" };
-        SummaryContent.WriteText(console, results);
-        var ci = CiSummary.Of(results, "run", 0);
-        using var step = new StringWriter(CultureInfo.InvariantCulture);
-        StepSummaryWriter.Write(ci, step);
+        var (markdown, html, console, ci, step) = AllOutputs(results);
 
         var summary = markdown[..markdown.IndexOf("## Seed reproduction", StringComparison.Ordinal)];
         Assert.Contains($"{SummaryTable.HiddenTitle}\n\n| experiment | scenario: variant vs baseline (figure) | change [95 % CI] | verdict |\n" +
@@ -58,8 +51,8 @@ public sealed class FirstScreenTests
         Assert.Contains($"<td>{HiddenRow}</td><td class=\"num\">-15.5 % [-21.3, -9.2]</td><td><span class=\"verdict worse\">worse</span>",
             html, StringComparison.Ordinal);
         Assert.Matches($@"\nserializer +{HiddenRow.Replace("(", @"\(").Replace(")", @"\)")} +-15\.5 % \[-21\.3, -9\.2\]  worse\n",
-            console.ToString());
-        Assert.Contains($"| serializer | {HiddenRow} | -15.5 % [-21.3, -9.2] | worse |", step.ToString(), StringComparison.Ordinal);
+            console);
+        Assert.Contains($"| serializer | {HiddenRow} | -15.5 % [-21.3, -9.2] | worse |", step, StringComparison.Ordinal);
         var differing = Assert.Single(ci.Differing);
         Assert.Equal(("system-text-json-sourcegen", "order", "rps", "worse", false),
             (differing.Variant, differing.Scenario, differing.Metric, differing.Verdict, differing.Decides!.Value));
@@ -79,19 +72,15 @@ public sealed class FirstScreenTests
         };
         results = results with { Experiments = [huge, .. results.Experiments.Skip(1)] };
 
-        var markdown = Render(new MarkdownReportWriter(), results);
-        using var console = new StringWriter(CultureInfo.InvariantCulture) { NewLine = "\n" };
-        SummaryContent.WriteText(console, results);
-        using var step = new StringWriter(CultureInfo.InvariantCulture);
-        StepSummaryWriter.Write(CiSummary.Of(results, "run", 0), step);
+        var (markdown, _, console, _, step) = AllOutputs(results);
 
         var summary = markdown[..markdown.IndexOf("## Seed reproduction", StringComparison.Ordinal)];
         Assert.Contains("| serializer | system-text-json vs newtonsoft (CPU/req) | 22.4× [6.40×, 78.2×] |", summary, StringComparison.Ordinal);
-        foreach (var text in new[] { summary, console.ToString(), step.ToString() })
+        foreach (var text in new[] { summary, console, step })
         {
             Assert.All(text.Split('\n'), l => Assert.True(l.Length <= SummaryTable.Width, $"{l.Length} characters: {l}"));
         }
-        Assert.Contains("22.4× [6.40×, 78.2×]", console.ToString(), StringComparison.Ordinal);
+        Assert.Contains("22.4× [6.40×, 78.2×]", console, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -123,20 +112,11 @@ public sealed class FirstScreenTests
         var runs = Enumerable.Range(0, 4).SelectMany(b => experiment.Variants.Select((v, i) =>
             TestRuns.Ok(v.Name, b + 1, (b * experiment.Variants.Count) + i + 1,
                 364.6 * (v.Name == experiment.Baseline ? 1 : 0.998) * (1 + noise[(b + i) % 4])))).ToList();
-        var settings = new AnalysisSettings(ProfileName.Quick, null, false,
-            NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
 
-        var result = ExperimentAnalyzer.Analyze(experiment, runs, settings);
+        var result = ExperimentAnalyzer.Analyze(experiment, runs, NoFloors());
 
         var claim = result.Claims.First(c => c.Claim.Contains("SetMinThreads", StringComparison.Ordinal));
         Assert.EndsWith(" RPS (0 %)", claim.OurFigure);
         Assert.DoesNotContain(result.Claims, c => c.OurFigure.Contains("-+", StringComparison.Ordinal));
-    }
-
-    private static string Render(IReportWriter writer, RunResults results)
-    {
-        using var output = new StringWriter(CultureInfo.InvariantCulture) { NewLine = "\n" };
-        writer.Write(results, output);
-        return output.ToString();
     }
 }
