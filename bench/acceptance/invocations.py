@@ -21,7 +21,7 @@ def blocks_of(path):
     base = e["baseline"]
     blocks = {}
     for r in e["runs"]:
-        if r["status"] == "Ok" and cost(r):
+        if r["status"].lower() == "ok" and cost(r):
             blocks.setdefault(r["repetition"], {})[r["variant"]] = r
     pairs = [(b[base], next(v for k, v in b.items() if k != base)) for b in blocks.values() if len(b) == 2 and base in b]
     return [(math.log(cost(o) / cost(a)) * 100, a["order"] < o["order"]) for a, o in pairs]

@@ -15,7 +15,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from verdicts import deciding, fmt, pooled  # noqa: E402
+from verdicts import deciding, fmt, num, pooled  # noqa: E402
 
 
 def deciding_of(folder):
@@ -26,7 +26,7 @@ def deciding_of(folder):
 
 
 def log_ratio(percent):
-    return math.log1p(float(percent) / 100)
+    return math.log1p(num(percent) / 100)
 
 
 def pooled_floor(aas):
@@ -38,7 +38,7 @@ def pooled_floor(aas):
 
 
 def decide(c, floor):
-    change, low, high = (float(c[k]) for k in ("changePercent", "lowPercent", "highPercent"))
+    change, low, high = (num(c[k]) for k in ("changePercent", "lowPercent", "highPercent"))
     if (low > 0 or high < 0) and abs(change) > floor:
         return "worse" if change > 0 else "better"
     return "equivalent" if low >= -floor and high <= floor else "inconclusive"
@@ -61,6 +61,6 @@ if __name__ == "__main__":
         floor = pooled_floor(before)
         verdict = decide(c, floor)
         called += verdict == "worse"
-        print(f"| {s.split('/')[-1]} | {fmt(c)} | {float(c['noiseFloorPercent']):.1f} % | {c['verdict']} | {len(before)} "
+        print(f"| {s.split('/')[-1]} | {fmt(c)} | {num(c['noiseFloorPercent']):.1f} % | {c['verdict']} | {len(before)} "
               f"| {floor:.1f} % | **{verdict}** |")
     print(f"\nworse with the pooled floor: {called} of {len(slows)}")

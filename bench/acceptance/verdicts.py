@@ -54,9 +54,13 @@ def deciding(experiment):
     return experiment["decidingMetric"], alls
 
 
+def num(value):
+    """A figure of results.json as a float: null (schema 1: the string "NaN") when it could not be computed is NaN."""
+    return math.nan if value is None else float(value)
+
+
 def fmt(c):
-    # results.json writes a figure it could not compute as the string "NaN".
-    return f"{float(c['changePercent']):+.1f} % [{float(c['lowPercent']):+.1f}, {float(c['highPercent']):+.1f}]" if c else "-"
+    return f"{num(c['changePercent']):+.1f} % [{num(c['lowPercent']):+.1f}, {num(c['highPercent']):+.1f}]" if c else "-"
 
 
 def main(folders):
@@ -70,15 +74,15 @@ def main(folders):
             continue
         for e in results["experiments"]:
             costs += [r["cost"]["msPerRequest"] for r in e["runs"]
-                      if r.get("cost") and r["variant"] == e["baseline"] and r["status"] == "Ok"]
+                      if r.get("cost") and r["variant"] == e["baseline"] and r["status"].lower() == "ok"]
             key, alls = deciding(e)
             for c in (c for c in alls if c["metric"] == key):
                 rps = next((r for r in alls if r["metric"] == "rps" and r["variant"] == c["variant"]), None)
                 rows.append(f"| {folder.rstrip('/').split('/')[-1]} | {e['blocks']} | {key} | {fmt(c)} | {c.get('method')} "
-                            f"| {float(c['noiseFloorPercent']):.1f} % | **{c['verdict']}** | {fmt(rps)} {rps['verdict'] if rps else ''} |")
+                            f"| {num(c['noiseFloorPercent']):.1f} % | **{c['verdict']}** | {fmt(rps)} {rps['verdict'] if rps else ''} |")
                 verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
-                if math.isfinite(float(c["changePercent"])):
-                    logs.append(math.log1p(float(c["changePercent"]) / 100))
+                if math.isfinite(num(c["changePercent"])):
+                    logs.append(math.log1p(num(c["changePercent"]) / 100))
     print("| run | blocks | deciding metric | its all-scenario change [95 % interval] | method | floor | verdict | RPS change beside it |")
     print("|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))

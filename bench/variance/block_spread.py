@@ -17,7 +17,7 @@ def block_ratios(experiment, variant, costs=slot_costs):
     """Per block where both ran: the log ratios of the variant's slots against the baseline's, slot by slot."""
     base, blocks = experiment["baseline"], {}
     for r in experiment["runs"]:
-        if r["status"] == "Ok" and r.get("cost"):
+        if r["status"].lower() == "ok" and r.get("cost"):
             blocks.setdefault(r["repetition"], {})[r["variant"]] = costs(r)
     return [[math.log(o / a) for a, o in zip(b[base], b[variant])] for b in blocks.values() if base in b and variant in b]
 

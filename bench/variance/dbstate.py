@@ -17,8 +17,8 @@ def delta(first, last, key):
 
 
 def signed(value):
-    """A percentage with its sign; results.json writes NaN as a string."""
-    return f"{value:+.1f}" if isinstance(value, (int, float)) else str(value)
+    """A percentage with its sign; results.json writes a figure it could not compute as null (schema 1: the string "NaN")."""
+    return f"{value:+.1f}" if isinstance(value, (int, float)) else "n/a" if value is None else str(value)
 
 
 def verdict(folder):

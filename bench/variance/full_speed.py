@@ -18,7 +18,7 @@ def blocks_of(path):
     other = next(v for v in e["variants"] if v != base)
     blocks = {}
     for r in e["runs"]:
-        if r["status"] == "Ok" and r.get("cost"):
+        if r["status"].lower() == "ok" and r.get("cost"):
             blocks.setdefault(r["repetition"], {})[r["variant"]] = r["cost"]
     return [(b[base], b[other]) for b in blocks.values() if base in b and other in b]
 

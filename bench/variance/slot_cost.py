@@ -14,7 +14,7 @@ def windows(paths):
     for path in paths:
         for experiment in json.load(open(path))["experiments"]:
             for run in experiment["runs"]:
-                if run["status"] == "Ok" and run.get("cost"):
+                if run["status"].lower() == "ok" and run.get("cost"):
                     yield run["cost"]["windows"]
 
 

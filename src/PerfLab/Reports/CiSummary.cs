@@ -48,6 +48,12 @@ public sealed record CiSummary(
         return into;
     }
 
+    /// <summary>
+    /// A run's better or worse verdicts that its changes above would hide: a single scenario's, or a figure's beside the
+    /// deciding one, that differs from its variant's verdict (the summary's second table); empty for compare-results.
+    /// </summary>
+    public IReadOnlyList<CiChange> Differing { get; init; } = [];
+
     public static JsonSerializerOptions JsonOptions { get; } = CreateOptions();
 
     /// <summary>One line of JSON: what a CI step pipes into jq.</summary>
@@ -63,9 +69,13 @@ public sealed record CiSummary(
             l.Beside.Select(c => Change(l, c, decides: false)).Prepend(Change(l, l.Deciding!, decides: true)));
         var claims = results.Experiments.SelectMany(e => e.Claims.Select(c => new CiClaim(e.Name, c.Claim, c.SeedFigure, c.OurFigure,
             Fmt.Holds(c), c.Note)));
+        var differing = SummaryTable.HiddenComparisons(results).Select(h => new CiChange(h.Experiment, h.Comparison.Variant, h.Baseline,
+            h.Comparison.Scenario, h.Comparison.Metric, h.Comparison.ChangePercent, h.Comparison.LowPercent, h.Comparison.HighPercent,
+            Fmt.Verdict(h.Comparison.Verdict)) { Decides = false });
         return new CiSummary(verb, OutcomeOf(exitCode), exitCode, [.. changes], [.. claims], results.Thresholds, ProblemsOf(results))
         {
             MeasuredSeconds = Measured([results]),
+            Differing = [.. differing],
         };
     }
 

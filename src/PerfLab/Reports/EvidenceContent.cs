@@ -51,7 +51,7 @@ internal static class EvidenceContent
         var decided = Metrics.Get(key).Name + (Deciding.Fallback(experiment, key) is { } why ? $" ({why})" : "");
         return [.. new[]
         {
-            ("Decided by", decided), ("Machine noise", experiment.MachineNoise?.Describe("this experiment's blocks")),
+            ("Decided by", decided), ("Machine noise", experiment.MachineNoise?.Describe("this experiment")),
             ("Blocks", Blocks(experiment)), ("Noise", Noise(experiment)), ("Windows", Windows(experiment)),
         }.Where(f => f.Item2 is not null).Select(f => (f.Item1, f.Item2!))];
     }

@@ -28,8 +28,43 @@ internal static class Fmt
             : $"{median} [{Num(estimate.Low * scale, decimals)}–{Num(estimate.High * scale, decimals)}]";
     }
 
-    public static string Signed(double value, int decimals = 1) =>
-        !double.IsFinite(value) ? Missing : (value > 0 ? "+" : "") + Num(value, decimals);
+    /// <summary>"+3.5", "-0.2", "0.0": the sign of the number as shown, so a value that rounds to zero has none ("-0.0", "-+0").</summary>
+    public static string Signed(double value, int decimals = 1)
+    {
+        if (!double.IsFinite(value))
+        {
+            return Missing;
+        }
+        var rounded = Math.Round(value, decimals, MidpointRounding.AwayFromZero);
+        return rounded == 0 ? Num(0, decimals) : (rounded > 0 ? "+" : "") + Num(rounded, decimals);
+    }
+
+    /// <summary>
+    /// The summary table's change: "+22.3 % [+15.1, +29.0]"; above +100 % (the variant more than doubles the figure)
+    /// the ratio, "22.4× [6.4×, 78.2×]", as "+2137.5 %" reads badly. A fall is never beyond -100 % and stays in percent.
+    /// </summary>
+    public static string Headline(double change, double low, double high)
+    {
+        if (!double.IsFinite(change) || change <= RatioAbovePercent)
+        {
+            return Change(change, low, high);
+        }
+        static string Times(double percent) => Ratio(1 + percent / 100) + "×";
+        return double.IsFinite(low) && double.IsFinite(high)
+            ? $"{Times(change)} [{Times(low)}, {Times(high)}]"
+            : $"{Times(change)} (no interval)";
+    }
+
+    /// <summary>Beyond this change, in percent, <see cref="Headline"/> shows the ratio.</summary>
+    public const double RatioAbovePercent = 100;
+
+    // Three significant figures up to 100, whole numbers beyond: 2.11×, 22.4×, 124167×.
+    private static string Ratio(double ratio) => ratio switch
+    {
+        < 10 => Num(ratio, 2),
+        < 100 => Num(ratio, 1),
+        _ => Num(ratio, 0),
+    };
 
     /// <summary>"+22.3 % [+15.1, +29.0]".</summary>
     public static string Change(double change, double low, double high) =>

@@ -23,14 +23,12 @@ public sealed class MarkdownReportWriter : IReportWriter
         md.Line();
         if (results.Incomplete)
         {
-            md.Line($"> **Incomplete run:** {Md.Inline(results.IncompleteReason ?? "stopped early")}. The figures cover what "
-                + $"was measured before it stopped.");
-            md.Line();
+            MarkdownSummarySection.Paragraph(md, $"**Incomplete run:** {results.IncompleteReason ?? "stopped early"}. The figures "
+                + "cover what was measured before it stopped.", "> ", "> ");
         }
         if (results.MachineNoise is { } noise)
         {
-            md.Line($"> **{Md.Inline(noise.Describe())}.**");
-            md.Line();
+            MarkdownSummarySection.Paragraph(md, $"**{noise.Describe()}.**", "> ", "> ");
         }
         // The answer first: verdicts, the seed claims, the gates, then where to find the details.
         MarkdownSummarySection.Write(md, results);

@@ -11,7 +11,10 @@ public static class ResultsJson
 {
     public const string FileName = "results.json";
 
-    /// <summary>camelCase, indented, enums as strings; dictionary keys (scenario and counter names) kept as they are.</summary>
+    /// <summary>
+    /// camelCase names and enum values ("better", "ok", "syncOverAsync"), indented; a figure that could not be computed
+    /// is null, a duration is seconds; dictionary keys (scenario and counter names) kept as they are.
+    /// </summary>
     public static JsonSerializerOptions Options { get; } = CreateOptions();
 
     public static string Serialize(RunResults results) => JsonSerializer.Serialize(results, Options);
@@ -36,18 +39,20 @@ public static class ResultsJson
         {
             throw new PerfLabException($"{source} has no schemaVersion: it is not a perflab results file.", ExitCode.Usage);
         }
-        if (version != RunResults.CurrentSchemaVersion)
+        // Version 1 wrote NaN as "NaN", durations as "00:00:40" and most enum values in PascalCase: the options read both.
+        if (version is not (1 or RunResults.CurrentSchemaVersion))
         {
             throw new PerfLabException(
-                $"{source} has schema version {version}, but this perflab reads schema version {RunResults.CurrentSchemaVersion}; " +
+                $"{source} has schema version {version}, but this perflab reads schema versions 1 to {RunResults.CurrentSchemaVersion}; " +
                 "render it with the perflab version that wrote it, or run the experiments again.",
                 ExitCode.Usage);
         }
 
         try
         {
-            return JsonSerializer.Deserialize<RunResults>(json, Options)
+            var results = JsonSerializer.Deserialize<RunResults>(json, Options)
                 ?? throw new PerfLabException($"{source} holds null instead of a run.", ExitCode.Usage);
+            return version == 1 ? FromVersion1(results) : results;
         }
         catch (JsonException ex)
         {
@@ -57,6 +62,19 @@ public static class ResultsJson
                 ExitCode.Usage, ex);
         }
     }
+
+    /// <summary>
+    /// Version 1 printed a change that rounds to zero from below as "-+0 %" in a claim's figure; the text is stored, so it
+    /// is mended on reading rather than carried into every re-rendered report.
+    /// </summary>
+    private static RunResults FromVersion1(RunResults results) => results with
+    {
+        SchemaVersion = RunResults.CurrentSchemaVersion,
+        Experiments = [.. results.Experiments.Select(e => e with
+        {
+            Claims = [.. e.Claims.Select(c => c with { OurFigure = c.OurFigure.Replace("(-+0 %)", "(0 %)", StringComparison.Ordinal) })],
+        })],
+    };
 
     public static RunResults Read(string path) => Deserialize(File.ReadAllText(path), path);
 
@@ -90,14 +108,16 @@ public static class ResultsJson
             WriteIndented = true,
             // results.json is read by people and never embedded in a page as is (report.html escapes its own copy).
             Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
-            // A run that measured nothing leaves NaN in a mean; it must still be written, not lost to an exception.
-            NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
             UnmappedMemberHandling = JsonUnmappedMemberHandling.Skip,
         };
-        // The verdict words are written in lower case; these come first, as an options converter outranks a type's attribute.
+        // One casing for every enum, the names' own (camelCase); an options converter outranks a type's attribute. The
+        // verdict words come first: they also read the names of files written before the four verdicts.
         options.Converters.Add(new LowerCaseEnumConverter<Verdict>());
         options.Converters.Add(new LowerCaseEnumConverter<ClaimOutcome>());
-        options.Converters.Add(new JsonStringEnumConverter());
+        options.Converters.Add(new JsonStringEnumConverter(JsonNamingPolicy.CamelCase));
+        // A run that measured nothing leaves NaN in a mean: written as null, not lost to an exception.
+        options.Converters.Add(new FiniteOrNullConverter());
+        options.Converters.Add(new SecondsConverter());
         options.MakeReadOnly(populateMissingResolver: true);
         return options;
     }

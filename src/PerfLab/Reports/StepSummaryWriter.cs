@@ -29,37 +29,46 @@ public static class StepSummaryWriter
     {
         var md = new StringBuilder();
         md.Append(CultureInfo.InvariantCulture, $"### perflab {summary.Verb}: {summary.Outcome}\n\n");
-        if (summary.Changes.Count > 0)
+        // The first screen, as report.md opens: a row per verdict on its deciding figure (compare-results: every figure),
+        // then the better or worse verdicts those rows would hide.
+        Table(md, SummaryTable.Headers, summary.Changes.Where(c => c.Decides != false));
+        if (summary.Differing.Count > 0)
         {
-            md.Append("| experiment | variant | against | metric | change [95 % CI] | verdict |\n|---|---|---|---|---:|---|\n");
-            foreach (var c in summary.Changes)
-            {
-                var metric = $"{Cell(c.Scenario)} {Cell(c.Metric)}{(c.Decides == true ? " (decides)" : "")}";
-                md.Append(CultureInfo.InvariantCulture,
-                    $"| {Cell(c.Experiment)} | {Cell(c.Variant)} | {Cell(c.Against)} | {metric} | ")
-                    .Append(CultureInfo.InvariantCulture, $"{Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)} | {c.Verdict} |\n");
-            }
-            md.Append('\n');
+            md.Append(SummaryTable.HiddenTitle).Append("\n\n");
+            Table(md, SummaryTable.HiddenHeaders, summary.Differing);
         }
-        foreach (var g in summary.Gates)
+        // Each item wrapped as the summary's lines are, so the page never scrolls sideways (Markdown joins the lines again).
+        var items = summary.Gates.Select(g => $"{(g.Passed ? "✓" : "✗")} `{g.Threshold}` on {Cell(g.Scope)}: {Cell(g.Observed)}")
+            .Concat(summary.Claims.Select(c =>
+                $"claim {c.Result}: {Cell(c.Experiment)}: {Cell(c.Claim)} (seed {Cell(c.SeedFigure)}, ours {Cell(c.OurFigure)})"))
+            .Concat(summary.Problems.Select(p => $"{p.Kind}: {Cell(p.Experiment)} {Cell(p.Variant)}: {Cell(p.Reason)}"));
+        foreach (var line in items.SelectMany(item => SummaryTable.Wrap(item, "- ", "  ")))
         {
-            md.Append(CultureInfo.InvariantCulture,
-                $"- {(g.Passed ? "✓" : "✗")} `{g.Threshold}` on {Cell(g.Scope)}: {Cell(g.Observed)}\n");
-        }
-        foreach (var c in summary.Claims)
-        {
-            md.Append(CultureInfo.InvariantCulture,
-                $"- claim {c.Result}: {Cell(c.Experiment)}: {Cell(c.Claim)} (seed {Cell(c.SeedFigure)}, ours {Cell(c.OurFigure)})\n");
-        }
-        foreach (var p in summary.Problems)
-        {
-            md.Append(CultureInfo.InvariantCulture, $"- {p.Kind}: {Cell(p.Experiment)} {Cell(p.Variant)}: {Cell(p.Reason)}\n");
+            md.Append(line).Append('\n');
         }
         foreach (var report in summary.Reports)
         {
             md.Append(CultureInfo.InvariantCulture, $"\nreport: `{report}`\n");
         }
         output.Write(md.Append('\n').ToString());
+    }
+
+    private static void Table(StringBuilder md, string[] headers, IEnumerable<CiChange> changes)
+    {
+        var rows = changes.ToList();
+        if (rows.Count == 0)
+        {
+            return;
+        }
+        md.Append("| ").AppendJoin(" | ", headers).Append(" |\n|---|---|---:|---|\n");
+        foreach (var c in rows)
+        {
+            var what = (c.Decides == false && c.Scenario == Results.Metric.AllScenarios ? "all scenarios: " : "")
+                + SummaryTable.What(c.Variant, c.Against, c.Metric, c.Scenario);
+            md.Append(CultureInfo.InvariantCulture, $"| {Cell(c.Experiment)} | {Cell(what)} | ")
+                .Append(CultureInfo.InvariantCulture, $"{Fmt.Headline(c.ChangePercent, c.LowPercent, c.HighPercent)} | {c.Verdict} |\n");
+        }
+        md.Append('\n');
     }
 
     // A pipe or a newline inside a cell would break the table.

@@ -18,6 +18,9 @@ internal sealed record SummaryLine(string Experiment, string Text, Verdict? Verd
     public string? Fallback { get; init; }
 
     public string Baseline { get; init; } = "";
+
+    /// <summary>The variant compared against <see cref="Baseline"/>; null for a sweep's line.</summary>
+    public string? Variant { get; init; }
 }
 
 /// <summary>
@@ -30,12 +33,16 @@ internal static class SummaryContent
     public const string Title = "Summary";
     public const string Anchor = "summary";
 
+    /// <summary>Why a comparison has no change to show.</summary>
+    public const string NoFigure = "no figure to compare (a variant completed no requests)";
+
     public const string Legend =
-        "Each variant against its experiment's baseline, on the figure its experiment file decides on (decide: rps, cost, i.e. the CPU " +
-        "per request, or latency, i.e. the p99; burst and upload experiments: the time per batch), all scenarios together: the change " +
-        "with its 95 % interval, then the verdict, then the other headline figures beside it. Better or worse: the interval " +
-        "excludes zero and the change exceeds the noise floor; equivalent: the whole interval lies within ± the noise floor; " +
-        "inconclusive: the interval is wider than that, and the line says what would decide it.";
+        "Each variant against its experiment's baseline, all scenarios together, on the figure its experiment file decides on " +
+        "(decide: rps, cost, i.e. the CPU per request or CPU/req, or latency, i.e. the p99; burst and upload experiments: the time " +
+        "per batch): " +
+        "the change with its 95 % interval (above +100 % as a ratio: 22.4× is +2140 %), then the verdict. Better or worse: the " +
+        "interval excludes zero and the change exceeds the noise floor; equivalent: the whole interval lies within ± the noise " +
+        "floor; inconclusive: the interval is wider than that, and the notes say what would decide it.";
 
     public static IReadOnlyList<SummaryLine> Lines(RunResults results) =>
         [.. results.Experiments.SelectMany(Lines), .. (results.Sweeps ?? []).SelectMany(SweepLines)];
@@ -53,13 +60,14 @@ internal static class SummaryContent
             yield return deciding is null
                 ? new SummaryLine(experiment.Name, $"{variant}: no comparison with {experiment.Baseline} (a variant has no successful run)",
                     null, null)
-                    { Baseline = experiment.Baseline }
+                    { Baseline = experiment.Baseline, Variant = variant }
                 : new SummaryLine(experiment.Name, Sentence(deciding, experiment.Baseline), deciding.Verdict, deciding.ToDecide)
                 {
                     Deciding = deciding,
                     Beside = [.. Deciding.Beside(key).Select(Of).OfType<Comparison>().Where(c => double.IsFinite(c.ChangePercent))],
                     Fallback = fallback,
                     Baseline = experiment.Baseline,
+                    Variant = variant,
                 };
         }
     }
@@ -72,7 +80,7 @@ internal static class SummaryContent
     {
         if (!double.IsFinite(c.ChangePercent))
         {
-            return $"{c.Variant} against {baseline}: no figure to compare (a variant completed no requests)";
+            return $"{c.Variant} against {baseline}: {NoFigure}";
         }
         var interval = double.IsFinite(c.LowPercent) && double.IsFinite(c.HighPercent)
             ? string.Create(CultureInfo.InvariantCulture, $"95 % CI {c.LowPercent:+0.0;-0.0;0.0} to {c.HighPercent:+0.0;-0.0;0.0} %")
@@ -100,12 +108,6 @@ internal static class SummaryContent
         (InvocationsContent.Text(line.Deciding) is { } each ? $"; {each}" : "") +
         (line.ToDecide is { } decide ? $"; to decide: {decide}" : "");
 
-    /// <summary>The summary for the terminal at the end of a run: one line per variant.</summary>
-    public static void WriteText(TextWriter output, RunResults results)
-    {
-        foreach (var line in Lines(results))
-        {
-            output.WriteLine(Plain(line));
-        }
-    }
+    /// <summary>The summary for the terminal at the end of a run: the tables and notes of <see cref="SummaryTable"/>.</summary>
+    public static void WriteText(TextWriter output, RunResults results) => SummaryTable.WriteText(output, results);
 }

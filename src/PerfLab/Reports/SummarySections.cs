@@ -3,41 +3,80 @@ using PerfLab.Results;
 
 namespace PerfLab.Reports;
 
-/// <summary>The summary in report.md: one list item per variant, the verdict in bold when decided.</summary>
+/// <summary>
+/// The summary in report.md: the table of verdicts, the verdicts it would hide, the notes, the legend; every line
+/// within <see cref="SummaryTable.Width"/> characters (a paragraph is wrapped, which Markdown joins again).
+/// </summary>
 internal static class MarkdownSummarySection
 {
     public static void Write(MarkdownBuilder md, RunResults results)
     {
         md.Line($"## {SummaryContent.Title}");
         md.Line();
-        md.Line(SummaryContent.Legend);
-        md.Line();
         var lines = SummaryContent.Lines(results);
-        if (lines.Count == 0)
+        var rows = SummaryTable.Rows(lines);
+        if (rows.Count == 0 && lines.Count == 0)
         {
             md.Line("Nothing to compare: no experiment has a variant besides its baseline.");
+            md.Line();
         }
-        foreach (var line in lines)
+        Table(md, SummaryTable.Headers, rows);
+        var hidden = SummaryTable.Hidden(results);
+        if (hidden.Count > 0)
         {
-            var verdict = line.Verdict switch
+            Paragraph(md, SummaryTable.HiddenTitle);
+            Table(md, SummaryTable.HiddenHeaders, hidden);
+        }
+        foreach (var note in SummaryTable.Notes(lines))
+        {
+            foreach (var text in SummaryTable.Wrap(Md.Inline(note), "- ", "  "))
             {
-                null => "",
-                Verdict.Inconclusive => $": *{Fmt.Verdict(Verdict.Inconclusive)}*",
-                { } v => $": **{Fmt.Verdict(v)}**",
+                md.Line(text);
+            }
+        }
+        if (lines.Count > 0)
+        {
+            md.Line();
+        }
+        Paragraph(md, SummaryContent.Legend);
+    }
+
+    /// <summary>A paragraph wrapped to the summary's width, then a blank line.</summary>
+    public static void Paragraph(MarkdownBuilder md, string text, string first = "", string rest = "")
+    {
+        foreach (var line in SummaryTable.Wrap(Md.Inline(text), first, rest))
+        {
+            md.Line(line);
+        }
+        md.Line();
+    }
+
+    private static void Table(MarkdownBuilder md, string[] headers, IReadOnlyList<SummaryRow> rows)
+    {
+        if (rows.Count == 0)
+        {
+            return;
+        }
+        md.Line("| " + string.Join(" | ", headers) + " |");
+        md.Line("|---|---|---:|---|");
+        foreach (var row in rows)
+        {
+            var verdict = row.Verdict switch
+            {
+                null => row.VerdictText,
+                Verdict.Inconclusive => $"*{row.VerdictText}*",
+                _ => $"**{row.VerdictText}**",
             };
-            var fallback = line.Fallback is { } f ? $" ({Md.Inline(f)})" : "";
-            var beside = SummaryContent.BesideText(line) is { } b ? $"; beside: {Md.Inline(b)}" : "";
-            beside += InvocationsContent.Text(line.Deciding) is { } each ? $"; {Md.Inline(each)}" : "";
-            var decide = line.ToDecide is { } d ? $"; to decide: {Md.Inline(d)}" : "";
-            md.Line($"- `{line.Experiment}` {Md.Inline(line.Text)}{verdict}{fallback}{beside}{decide}");
+            md.Line($"| {Md.Inline(row.Experiment)} | {Md.Inline(row.What)} | {row.Change} | {verdict} |");
         }
         md.Line();
     }
 }
 
 /// <summary>
-/// The summary in report.html, the first thing on the page: the machine's noise, then each verdict a coloured badge
-/// (one colour per verdict, so the first screen shows the answer at a glance, and a screenshot test can find it).
+/// The summary in report.html, the first thing on the page: the machine's noise, then the tables with each verdict a
+/// coloured badge (one colour per verdict, so the first screen shows the answer at a glance, and a screenshot test can
+/// find it), then the notes.
 /// </summary>
 internal static class HtmlSummarySection
 {
@@ -53,37 +92,40 @@ internal static class HtmlSummarySection
         {
             html.Append("<p>Nothing to compare: no experiment has a variant besides its baseline.</p>\n");
         }
-        else
+        Table(html, "summary", SummaryTable.Headers, SummaryTable.Rows(lines));
+        var hidden = SummaryTable.Hidden(results);
+        if (hidden.Count > 0)
         {
-            html.Append("<ul class=\"summary\">\n");
-            foreach (var line in lines)
-            {
-                Line(html, line);
-            }
-            html.Append("</ul>\n");
+            html.Append("<p>").Append(HtmlParts.H(SummaryTable.HiddenTitle)).Append("</p>\n");
+            Table(html, "summary hidden", SummaryTable.HiddenHeaders, hidden);
+        }
+        var notes = SummaryTable.Notes(lines);
+        if (notes.Count > 0)
+        {
+            html.Append("<ul class=\"summary-notes\">\n")
+                .AppendJoin("", notes.Select(n => $"<li class=\"note\">{HtmlParts.H(n)}</li>\n")).Append("</ul>\n");
         }
         html.Append("<p class=\"note\">").Append(HtmlParts.H(SummaryContent.Legend)).Append("</p>\n</section>\n");
     }
 
-    private static void Line(StringBuilder html, SummaryLine line)
+    private static void Table(StringBuilder html, string cssClass, string[] headers, IReadOnlyList<SummaryRow> rows)
     {
-        html.Append("<li><code>").Append(HtmlParts.H(line.Experiment)).Append("</code> ").Append(HtmlParts.H(line.Text));
-        if (line.Verdict is { } v)
+        if (rows.Count == 0)
         {
-            html.Append(": <span class=\"verdict ").Append(Fmt.Verdict(v)).Append("\">").Append(Fmt.Verdict(v)).Append("</span>");
+            return;
         }
-        var notes = new[]
+        html.Append($"<table class=\"{cssClass}\">\n<tr>")
+            .AppendJoin("", headers.Select((h, i) => i == 2 ? $"<th class=\"num\">{HtmlParts.H(h)}</th>" : $"<th>{HtmlParts.H(h)}</th>"))
+            .Append("</tr>\n");
+        foreach (var row in rows)
         {
-            ("", line.Fallback), ("beside: ", SummaryContent.BesideText(line)), ("", InvocationsContent.Text(line.Deciding)),
-            ("to decide: ", line.ToDecide),
-        };
-        foreach (var (label, text) in notes)
-        {
-            if (text is not null)
-            {
-                html.Append(" <span class=\"note\">").Append(label).Append(HtmlParts.H(text)).Append("</span>");
-            }
+            html.Append("<tr><td><code>").Append(HtmlParts.H(row.Experiment)).Append("</code></td><td>").Append(HtmlParts.H(row.What))
+                .Append("</td><td class=\"num\">").Append(HtmlParts.H(row.Change)).Append("</td><td>");
+            html.Append(row.Verdict is { } v
+                ? $"<span class=\"verdict {Fmt.Verdict(v)}\">{Fmt.Verdict(v)}</span>"
+                : HtmlParts.H(row.VerdictText));
+            html.Append("</td></tr>\n");
         }
-        html.Append("</li>\n");
+        html.Append("</table>\n");
     }
 }

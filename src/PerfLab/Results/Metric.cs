@@ -33,6 +33,8 @@ public sealed record Metric
     public required string Header { get; init; }
     /// <summary>The header without its unit, for a change in percent: "RPS", "p99", "CPU per request".</summary>
     public string Name => Header.Split(" (")[0];
+    /// <summary>The name where a summary row must fit 120 characters: "full-speed CPU/req"; <see cref="Name"/> by default.</summary>
+    public string? ShortName { get; init; }
     /// <summary>The unit a figure is shown in: "RPS", "ms", "MB/s".</summary>
     public required string Unit { get; init; }
     public required MetricRole Role { get; init; }

@@ -66,7 +66,7 @@ public static class Metrics
     public static readonly Metric CpuPerRequest = new()
     {
         Key = "cpu-per-request", Header = "CPU per request (ms)", Unit = "ms", Role = MetricRole.RunCompared, Decimals = 3,
-        ThresholdNames = ["cpu-per-request"],
+        ThresholdNames = ["cpu-per-request"], ShortName = "CPU/req",
         MoreWords = "costs {0} more CPU per request than", LessWords = "costs {0} less CPU per request than",
         OfRun = run => run.Cost?.MsPerRequest ?? double.NaN,
     };
@@ -81,7 +81,7 @@ public static class Metrics
     public static readonly Metric CpuPerRequestAtFullSpeed = new()
     {
         Key = "cpu-per-request-full-speed", Header = "CPU per request at full speed (ms)", Unit = "ms", Role = MetricRole.RunCompared,
-        Decimals = 3,
+        Decimals = 3, ShortName = "full-speed CPU/req",
         MoreWords = "costs {0} more CPU per request at full speed than", LessWords = "costs {0} less CPU per request at full speed than",
         OfRun = run => run.Cost?.FullSpeedMsPerRequest ?? double.NaN,
     };

@@ -8,7 +8,7 @@ namespace PerfLab.Results;
 /// <summary>Everything one `perflab run` measured: the root of results.json.</summary>
 public sealed record RunResults
 {
-    public const int CurrentSchemaVersion = 1;
+    public const int CurrentSchemaVersion = 2;
 
     public int SchemaVersion { get; init; } = CurrentSchemaVersion;
     public required DateTimeOffset StartedAt { get; init; }

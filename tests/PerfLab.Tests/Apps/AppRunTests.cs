@@ -28,7 +28,7 @@ public sealed class AppRunTests(TinyShopBuild tinyShop)
         // No PostgreSQL for an app of one's own.
         Assert.StartsWith("none", json.RootElement.GetProperty("provenance").GetProperty("database").GetString(), StringComparison.Ordinal);
         Assert.All(Runs(json, "caching", "computed").Concat(Runs(json, "caching", "cached")),
-            r => Assert.Equal("Ok", r.GetProperty("status").GetString()));
+            r => Assert.Equal("ok", r.GetProperty("status").GetString()));
         var computed = FirstBlock(Runs(json, "caching", "computed"));
         var cached = FirstBlock(Runs(json, "caching", "cached"));
         // Uncached, every /report aggregates 5,000 orders; cached it serializes a kept summary: several times faster.
@@ -73,17 +73,17 @@ public sealed class AppRunTests(TinyShopBuild tinyShop)
             Assert.True(result.ExitCode == (int)ExitCode.Failed, result.ToString());
             using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
             var workstation = Assert.Single(Runs(json, "overridden", "workstation"));
-            Assert.Equal("Ok", workstation.GetProperty("status").GetString());
+            Assert.Equal("ok", workstation.GetProperty("status").GetString());
             Assert.Contains(workstation.GetProperty("confirmed").EnumerateArray(), c => c.GetString() == "workstation GC (no '.NET Server GC' thread)");
 
             var overridden = Assert.Single(Runs(json, "overridden", "server"));
-            Assert.Equal("VariantNotInEffect", overridden.GetProperty("failureKind").GetString());
+            Assert.Equal("variantNotInEffect", overridden.GetProperty("failureKind").GetString());
             var reason = overridden.GetProperty("failureReason").GetString()!;
             Assert.Contains("DOTNET_gcServer: asked 1, the process's environment has 0", reason, StringComparison.Ordinal);
             Assert.Contains("asked server, observed workstation", reason, StringComparison.Ordinal);
 
             var oneCpu = Assert.Single(Runs(json, "onecpu", "server"));
-            Assert.Equal("VariantNotInEffect", oneCpu.GetProperty("failureKind").GetString());
+            Assert.Equal("variantNotInEffect", oneCpu.GetProperty("failureKind").GetString());
             Assert.Equal("the variant did not take effect: GC mode (DOTNET_gcServer=1): asked server, observed workstation (no '.NET Server GC' thread)",
                 oneCpu.GetProperty("failureReason").GetString());
         }

@@ -68,7 +68,7 @@ public sealed class CiOutputTests : IDisposable
         var markdown = await File.ReadAllTextAsync(stepSummary);
         Assert.StartsWith("earlier step\n", markdown, StringComparison.Ordinal);
         Assert.Contains("### perflab compare-results: gates failed", markdown, StringComparison.Ordinal);
-        Assert.Contains("| serializer | system-text-json | run-a | all rps | -20.0 % [", markdown, StringComparison.Ordinal);
+        Assert.Contains("| serializer | system-text-json vs run-a (RPS) | -20.0 % [", markdown, StringComparison.Ordinal);
         Assert.Contains("- ✗ `change>-5%` on serializer / system-text-json / all: run-b vs run-a: RPS -20 %", markdown, StringComparison.Ordinal);
         Assert.Contains("- ✓ `errors<1%`", markdown, StringComparison.Ordinal);
     }

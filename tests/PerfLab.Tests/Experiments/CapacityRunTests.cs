@@ -62,7 +62,7 @@ public sealed class CapacityRunTests(PostgresFixture postgres) : IClassFixture<P
         var busy = runs.Any(Busy);
         foreach (var run in runs)
         {
-            Assert.Equal("Ok", run.GetProperty("status").GetString());
+            Assert.Equal("ok", run.GetProperty("status").GetString());
             var search = run.GetProperty("capacity");
             // Every step of every search is in results.json, the first at the block's from.
             Assert.Equal(60, search.GetProperty("steps")[0].GetProperty("targetRps").GetDouble());
@@ -78,7 +78,7 @@ public sealed class CapacityRunTests(PostgresFixture postgres) : IClassFixture<P
             {
                 continue;
             }
-            Assert.Equal("Found", search.GetProperty("outcome").GetString());
+            Assert.Equal("found", search.GetProperty("outcome").GetString());
             Assert.InRange(found, expected * 0.9, expected * 1.02);
         }
         var comparison = experiment.GetProperty("comparisons").EnumerateArray().Single();

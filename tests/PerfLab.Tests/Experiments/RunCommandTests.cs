@@ -69,13 +69,13 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         Assert.Contains("[2/6] serializer: system-text-json (repetition 1/1)", result.Stdout);
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
         var root = json.RootElement;
-        Assert.Equal(1, root.GetProperty("schemaVersion").GetInt32());
+        Assert.Equal(2, root.GetProperty("schemaVersion").GetInt32());
         Assert.Equal("smoke", root.GetProperty("profile").GetString());
         var experiments = root.GetProperty("experiments").EnumerateArray().ToList();
         Assert.Equal(["serializer", "gc"], experiments.Select(e => e.GetProperty("name").GetString()));
         foreach (var run in experiments.SelectMany(e => e.GetProperty("runs").EnumerateArray()))
         {
-            Assert.Equal("Ok", run.GetProperty("status").GetString());
+            Assert.Equal("ok", run.GetProperty("status").GetString());
             Assert.All(run.GetProperty("scenarios").EnumerateArray(), s => Assert.True(s.GetProperty("requests").GetInt64() > 0));
             Assert.True(run.GetProperty("counters").TryGetProperty("threadpool-thread-count", out _), "counters were read");
             // The runtime's counters only: ASP.NET Core's would make the SUT pay for its per-request diagnostics.
@@ -152,9 +152,9 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         Assert.True(File.Exists(Path.Combine(output, evidence["long"].GetProperty("speedscopeFile").GetString()!)));
         Assert.Empty(Directory.GetFiles(Path.Combine(output, "traces"), "*.nettrace")); // kept only with --keep-traces
         var finding = experiment.GetProperty("findings").EnumerateArray()
-            .Single(f => f.GetProperty("variant").GetString() == "long" && f.GetProperty("kind").GetString() == "LockContention"
+            .Single(f => f.GetProperty("variant").GetString() == "long" && f.GetProperty("kind").GetString() == "lockContention"
                          && f.GetProperty("place").GetString()!.Contains("CulpritsApi"));
-        Assert.Equal("Strong", finding.GetProperty("strength").GetString());
+        Assert.Equal("strong", finding.GetProperty("strength").GetString());
         Assert.Contains("Where the time goes", File.ReadAllText(Path.Combine(output, "report.md")));
     }
 
@@ -216,8 +216,8 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         Assert.Contains("FAILED: the SUT did not start", result.Stdout);
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
         var runs = json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray().ToDictionary(r => r.GetProperty("variant").GetString()!);
-        Assert.Equal("Ok", runs["a"].GetProperty("status").GetString());
-        Assert.Equal("Failed", runs["b"].GetProperty("status").GetString());
+        Assert.Equal("ok", runs["a"].GetProperty("status").GetString());
+        Assert.Equal("failed", runs["b"].GetProperty("status").GetString());
         Assert.Contains("Sut:DataAccess = 'bogus' is not valid", runs["b"].GetProperty("logTail").GetString());
         Assert.True(File.Exists(Path.Combine(output, "report.md")));
     }
@@ -241,9 +241,9 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         Assert.True(exit == 1, perflab.Output);
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
         var runs = json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray().ToList();
-        Assert.Equal("Failed", runs[0].GetProperty("status").GetString());
+        Assert.Equal("failed", runs[0].GetProperty("status").GetString());
         Assert.Matches("crashed|stopped early|could not run", runs[0].GetProperty("failureReason").GetString());
-        Assert.Equal("Ok", runs[1].GetProperty("status").GetString());
+        Assert.Equal("ok", runs[1].GetProperty("status").GetString());
     }
 
     [Fact]
@@ -265,8 +265,8 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         Assert.Equal(2, runs.Count);
         Assert.All(runs, r =>
         {
-            Assert.Equal("Failed", r.GetProperty("status").GetString());
-            Assert.Equal("NothingCompleted", r.GetProperty("failureKind").GetString());
+            Assert.Equal("failed", r.GetProperty("status").GetString());
+            Assert.Equal("nothingCompleted", r.GetProperty("failureKind").GetString());
             // The window is the 1 s asked for, give or take the moment the run was stopped ("1 s", "1.1 s").
             Assert.Matches(@"^no request completed in its 1(\.\d)? s measured window", r.GetProperty("failureReason").GetString());
         });
@@ -298,7 +298,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));
         Assert.True(json.RootElement.GetProperty("incomplete").GetBoolean());
         var run = Assert.Single(json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray());
-        Assert.Equal("Interrupted", run.GetProperty("failureKind").GetString());
+        Assert.Equal("interrupted", run.GetProperty("failureKind").GetString());
         Assert.True(File.Exists(Path.Combine(output, "report.md")));
     }
 
@@ -330,7 +330,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         // On a machine slow enough that the warm-up had not begun, the block has no runs to record yet: that is fine.
         var runs = json.RootElement.GetProperty("experiments").EnumerateArray().SelectMany(e => e.GetProperty("runs").EnumerateArray()).ToList();
         Assert.True(runs.Count is 0 or 2, json.RootElement.ToString());
-        Assert.All(runs, r => Assert.Equal("Interrupted", r.GetProperty("failureKind").GetString()));
+        Assert.All(runs, r => Assert.Equal("interrupted", r.GetProperty("failureKind").GetString()));
         Assert.True(File.Exists(Path.Combine(output, "report.md")));
     }
 

@@ -66,7 +66,7 @@ public sealed class SweepRunTests(PostgresFixture postgres) : IClassFixture<Post
         {
             foreach (var run in experiment.GetProperty("runs").EnumerateArray())
             {
-                Assert.Equal("Ok", run.GetProperty("status").GetString());
+                Assert.Equal("ok", run.GetProperty("status").GetString());
                 var path = run.GetProperty("databasePath");
                 Assert.Equal(rtt, path.GetProperty("configuredRttMs").GetDouble());
                 // Measured through the proxy before each run: never less than the RTT (its accuracy, within 10 %, is
@@ -85,7 +85,7 @@ public sealed class SweepRunTests(PostgresFixture postgres) : IClassFixture<Post
 
         var sweep = Assert.Single(root.GetProperty("sweeps").EnumerateArray());
         Assert.Equal("tinysweep", sweep.GetProperty("experiment").GetString());
-        Assert.Equal("DatabaseRtt", sweep.GetProperty("condition").GetString());
+        Assert.Equal("databaseRtt", sweep.GetProperty("condition").GetString());
         Assert.Equal([0.0, 2.0], sweep.GetProperty("values").EnumerateArray().Select(v => v.GetDouble()));
         Assert.Equal(["tinysweep@0-ms", "tinysweep@2-ms"], sweep.GetProperty("points").EnumerateArray().Select(p => p.GetString()));
         var async = Assert.Single(sweep.GetProperty("variants").EnumerateArray());

@@ -56,7 +56,7 @@ public sealed class ThresholdRunTests(PostgresFixture postgres) : IClassFixture<
         var experiment = json.RootElement.GetProperty("experiments")[0];
         foreach (var run in experiment.GetProperty("runs").EnumerateArray())
         {
-            Assert.Equal("Ok", run.GetProperty("status").GetString());
+            Assert.Equal("ok", run.GetProperty("status").GetString());
             var scenarios = run.GetProperty("scenarios").EnumerateArray().ToDictionary(s => s.GetProperty("scenario").GetString()!);
             Assert.Equal(0, scenarios["present"].GetProperty("errors").GetInt64());
             var absent = scenarios["absent"];

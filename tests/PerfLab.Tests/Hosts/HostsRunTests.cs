@@ -66,7 +66,7 @@ public sealed class HostsRunTests
         Assert.Equal(2, runs.Count);
         foreach (var run in runs)
         {
-            Assert.Equal("Ok", run.GetProperty("status").GetString());
+            Assert.Equal("ok", run.GetProperty("status").GetString());
             // The app, in its namespace, read the database at the db namespace's address (pg_hba admits the app's alone).
             var server = run.GetProperty("sutInfo").GetProperty("databaseServer").GetString();
             Assert.StartsWith(dbAddress + ":", server, StringComparison.Ordinal);
@@ -128,7 +128,7 @@ public sealed class HostsRunTests
         Assert.Equal(2, runs.Count);
         foreach (var run in runs)
         {
-            Assert.Equal("Ok", run.GetProperty("status").GetString());
+            Assert.Equal("ok", run.GetProperty("status").GetString());
             var forecast = run.GetProperty("scenarios")[0];
             var each = run.GetProperty("generators").EnumerateArray().ToList();
             Assert.Equal(new[] { "gen-1", "gen-2" }, each.Select(g => g.GetProperty("host").GetString()));

@@ -108,7 +108,7 @@ public sealed class CapacityReportTests
         Assert.Contains("| four | 1 | 180.0 | 240.0 | 33.3 % | 4 | within p99<200ms, errors<1%: holds at 180 RPS. |", section);
         // The summary opens the report with the capacity: the catalog marks it the experiment's primary figure.
         var summary = md[..md.IndexOf("### Capacity", StringComparison.Ordinal)];
-        Assert.Contains("four sustains", summary);
+        Assert.Matches(@"\| four vs two \(capacity\) \| [^|]+ \| \*\*better\*\* \|", summary);
     }
 
     [Fact]

@@ -61,13 +61,13 @@ public sealed class ReportCommandTests : IDisposable
     [Fact]
     public async Task Report_ResultsOfAnotherSchemaVersion_ExitsWithUsageAndNamesIt()
     {
-        var json = ResultsJson.Serialize(ReportFixtures.Sample()).Replace("\"schemaVersion\": 1", "\"schemaVersion\": 2", StringComparison.Ordinal);
+        var json = ResultsJson.Serialize(ReportFixtures.Sample()).Replace("\"schemaVersion\": 2", "\"schemaVersion\": 3", StringComparison.Ordinal);
         await File.WriteAllTextAsync(Path.Combine(_dir.FullName, "results.json"), json);
 
         var result = await PerfLabProcess.RunAsync("report", _dir.FullName);
 
         Assert.Equal((int)ExitCode.Usage, result.ExitCode);
-        Assert.Contains("has schema version 2, but this perflab reads schema version 1", result.Stderr);
+        Assert.Contains("has schema version 3, but this perflab reads schema versions 1 to 2", result.Stderr);
         Assert.False(File.Exists(Path.Combine(_dir.FullName, "report.md")));
     }
 

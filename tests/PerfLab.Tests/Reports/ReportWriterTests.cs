@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text.Json;
 using PerfLab.Common;
 using PerfLab.Reports;
 using PerfLab.Results;
@@ -99,8 +100,11 @@ public sealed class ReportWriterTests
     {
         var json = ResultsJson.Serialize(ReportFixtures.Sample());
 
-        Assert.Contains("\"schemaVersion\": 1", json);
-        Assert.Contains("\"status\": \"Failed\"", json);
+        Assert.Contains("\"schemaVersion\": 2", json);
+        // One casing for every enum, the property names' own: camelCase.
+        Assert.Contains("\"status\": \"failed\"", json);
+        Assert.Contains("\"kind\": \"syncOverAsync\"", json);
+        Assert.Contains("\"strength\": \"strong\"", json);
         Assert.Contains("\"verdict\": \"inconclusive\"", json);
         Assert.Contains("\"verdict\": \"better\"", json);
         Assert.Contains("\"outcome\": \"holds\"", json);
@@ -108,21 +112,67 @@ public sealed class ReportWriterTests
     }
 
     [Fact]
+    public void ResultsJson_NaNAndDurations_AreNullAndSecondsAsNumbers()
+    {
+        var json = ResultsJson.Serialize(ReportFixtures.Sample());
+        using var document = JsonDocument.Parse(json);
+        var serializer = document.RootElement.GetProperty("experiments")[0];
+
+        // The interval-less comparison: null, never the string "NaN" that JSON readers take for text.
+        Assert.DoesNotContain("NaN", json, StringComparison.Ordinal);
+        Assert.DoesNotContain("Infinity", json, StringComparison.Ordinal);
+        var noInterval = serializer.GetProperty("comparisons").EnumerateArray().First(c => c.GetProperty("lowPercent").ValueKind == JsonValueKind.Null);
+        Assert.Equal(JsonValueKind.Null, noInterval.GetProperty("highPercent").ValueKind);
+        Assert.Equal(29.7, noInterval.GetProperty("changePercent").GetDouble());
+        // Durations are seconds, numbers: 10 s of warm-up and 1 min 30 s measured.
+        Assert.Equal((10.0, 90.0), (serializer.GetProperty("warmup").GetDouble(), serializer.GetProperty("duration").GetDouble()));
+        var read = ResultsJson.Deserialize(json, "results.json").Experiments[0];
+        Assert.Equal((TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(90)), (read.Warmup, read.Duration));
+        Assert.True(double.IsNaN(read.Comparisons.First(c => c.ChangePercent == 29.7).LowPercent));
+    }
+
+    [Fact]
+    public void ResultsJson_SchemaVersion1_StillReadsWithItsOldEncoding()
+    {
+        // Version 1: NaN as a string, durations as "hh:mm:ss", PascalCase enum values, the "-+0 %" of a claim's figure.
+        var json = ResultsJson.Serialize(ReportFixtures.Sample())
+            .Replace("\"schemaVersion\": 2", "\"schemaVersion\": 1", StringComparison.Ordinal)
+            .Replace("\"lowPercent\": null", "\"lowPercent\": \"NaN\"", StringComparison.Ordinal)
+            .Replace("\"warmup\": 10,", "\"warmup\": \"00:00:10\",", StringComparison.Ordinal)
+            .Replace("\"duration\": 90,", "\"duration\": \"00:01:30\",", StringComparison.Ordinal)
+            .Replace("\"status\": \"failed\"", "\"status\": \"Failed\"", StringComparison.Ordinal)
+            .Replace("\"kind\": \"syncOverAsync\"", "\"kind\": \"SyncOverAsync\"", StringComparison.Ordinal)
+            .Replace("\"ourFigure\": \"+22.1 % [+15.3, +29.4]\"", "\"ourFigure\": \"364.6 -> 352.5 RPS (-+0 %)\"", StringComparison.Ordinal);
+        Assert.Contains("\"00:01:30\"", json);
+        Assert.Contains("(-+0 %)", json);
+
+        var read = ResultsJson.Deserialize(json, "old/results.json");
+
+        var serializer = read.Experiments[0];
+        Assert.Equal(2, read.SchemaVersion);
+        Assert.Equal(TimeSpan.FromSeconds(90), serializer.Duration);
+        Assert.Contains(serializer.Runs, r => r.Status == RunStatus.Failed);
+        Assert.Contains(read.Experiments.SelectMany(e => e.Findings), f => f.Kind == FindingKind.SyncOverAsync);
+        Assert.Contains(serializer.Comparisons, c => double.IsNaN(c.LowPercent));
+        Assert.Equal("364.6 -> 352.5 RPS (0 %)", serializer.Claims[0].OurFigure);
+    }
+
+    [Fact]
     public void ResultsJson_UnknownSchemaVersion_IsRefusedWithTheVersions()
     {
-        var json = ResultsJson.Serialize(ReportFixtures.Sample()).Replace("\"schemaVersion\": 1", "\"schemaVersion\": 99", StringComparison.Ordinal);
+        var json = ResultsJson.Serialize(ReportFixtures.Sample()).Replace("\"schemaVersion\": 2", "\"schemaVersion\": 99", StringComparison.Ordinal);
 
         var error = Assert.Throws<PerfLabException>(() => ResultsJson.Deserialize(json, "old/results.json"));
 
         Assert.Equal(ExitCode.Usage, error.ExitCode);
         Assert.Contains("old/results.json has schema version 99", error.Message);
-        Assert.Contains("reads schema version 1", error.Message);
+        Assert.Contains("reads schema versions 1 to 2", error.Message);
     }
 
     [Theory]
     [InlineData("{ \"hello\": 1 }", "has no schemaVersion")]
     [InlineData("{ \"schemaVersion\": 1, ", "is not valid JSON")]
-    [InlineData("{ \"schemaVersion\": 1, \"experiments\": 5 }", "does not match results schema version 1")]
+    [InlineData("{ \"schemaVersion\": 2, \"experiments\": 5 }", "does not match results schema version 2")]
     public void ResultsJson_NotAResultsFile_IsRefusedClearly(string json, string expected)
     {
         var error = Assert.Throws<PerfLabException>(() => ResultsJson.Deserialize(json, "x.json"));

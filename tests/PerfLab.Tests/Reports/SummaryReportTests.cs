@@ -38,6 +38,9 @@ public sealed partial class SummaryReportTests
         var lines = markdown.Split('\n');
         var verdictLines = lines.Take(40).Where(l => VerdictLine().IsMatch(l)).ToList();
         Assert.Equal(variants, verdictLines.Count);
+        // The first screen is a lead's minute: no line of it wider than 120 characters.
+        var summary = lines.TakeWhile(l => l != "## Seed reproduction").ToList();
+        Assert.All(summary, l => Assert.True(l.Length <= 120, $"{l.Length} characters: {l}"));
         Assert.True(variants >= 15, $"the default suite compares {variants} variants");
         // The seed table comes right after the verdicts, and the details (provenance, experiments) after both.
         var seed = Array.IndexOf(lines, "## Seed reproduction");
@@ -58,13 +61,15 @@ public sealed partial class SummaryReportTests
         SummaryContent.WriteText(output, results);
 
         var lines = output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries);
-        Assert.Equal(results.Experiments.Sum(e => e.Variants.Count - 1), lines.Length);
-        Assert.Contains(lines, l => l.StartsWith("serializer: system-text-json serves ", StringComparison.Ordinal));
-        Assert.All(lines, l =>
-            Assert.Matches(": (better|worse|equivalent|inconclusive)( \\(decide: [^)]+\\))?(; beside: [^;]+)?(; to decide: .+)?$", l));
-        // Serializer asks to be decided on cost; these synthetic runs measured none, so RPS decides, and every line says so.
-        Assert.Contains(lines, l => l.StartsWith("serializer: ", StringComparison.Ordinal)
-            && l.Contains(" (decide: asked for CPU per request, which was not measured; decided on RPS)", StringComparison.Ordinal));
+        var rows = lines.Skip(1).TakeWhile(l => !l.StartsWith("- ", StringComparison.Ordinal)).ToList();
+        Assert.Matches("^experiment +variant vs baseline \\(deciding figure\\) +change \\[95 % CI\\]  verdict$", lines[0]);
+        Assert.Equal(results.Experiments.Sum(e => e.Variants.Count - 1), rows.Count);
+        Assert.Contains(rows, l => Regex.IsMatch(l, "^serializer +system-text-json-sourcegen vs newtonsoft \\(RPS\\) +\\+30\\.0 % \\[\\+29\\.5, \\+30\\.5\\]  better$"));
+        Assert.All(rows, l => Assert.Matches("  (better|worse|equivalent|inconclusive)$", l));
+        Assert.All(lines, l => Assert.True(l.Length <= SummaryTable.Width, l));
+        // Serializer asks to be decided on cost; these synthetic runs measured none, so RPS decides, and its notes say so.
+        Assert.Contains(lines, l => l.StartsWith("- serializer system-text-json: decide: asked for CPU per request, which was not measured; decided",
+            StringComparison.Ordinal));
     }
 
     private const string CostLine =
@@ -93,18 +98,17 @@ public sealed partial class SummaryReportTests
     {
         var results = ReportFixtures.Sample();
 
-        var markdown = Render(new MarkdownReportWriter(), results);
-        var html = Render(new HtmlReportWriter(), results);
-        using var console = new StringWriter(CultureInfo.InvariantCulture) { NewLine = "\n" };
-        SummaryContent.WriteText(console, results);
-        var ci = CiSummary.Of(results, "run", 0);
-        using var step = new StringWriter(CultureInfo.InvariantCulture);
-        StepSummaryWriter.Write(ci, step);
+        var (markdown, html, console, ci, step) = AllOutputs(results);
 
-        Assert.Contains($"- `serializer` {CostLine}: **better**; beside: RPS +22.1 % [+15.3, +29.4]\n", markdown, StringComparison.Ordinal);
-        Assert.Contains($"<li><code>serializer</code> {CostLine}: <span class=\"verdict better\">better</span> " +
-            "<span class=\"note\">beside: RPS +22.1 % [+15.3, +29.4]</span></li>", html, StringComparison.Ordinal);
-        Assert.StartsWith($"serializer: {CostLine}: better; beside: RPS", console.ToString(), StringComparison.Ordinal);
+        const string Row = "| serializer | system-text-json vs newtonsoft (CPU/req) | -12.0 % [-15.0, -9.0] | **better** |";
+        Assert.Contains($"## Summary\n\n| experiment | variant vs baseline (deciding figure) | change [95 % CI] | verdict |\n|---|---|---:|---|\n{Row}\n",
+            markdown, StringComparison.Ordinal);
+        Assert.Contains("- serializer system-text-json: beside: RPS +22.1 % [+15.3, +29.4]\n", markdown, StringComparison.Ordinal);
+        Assert.Contains("<tr><td><code>serializer</code></td><td>system-text-json vs newtonsoft (CPU/req)</td>" +
+            "<td class=\"num\">-12.0 % [-15.0, -9.0]</td><td><span class=\"verdict better\">better</span></td></tr>", html, StringComparison.Ordinal);
+        Assert.Contains("<li class=\"note\">serializer system-text-json: beside: RPS +22.1 % [+15.3, +29.4]</li>", html, StringComparison.Ordinal);
+        Assert.Matches("\nserializer +system-text-json vs newtonsoft \\(CPU/req\\) +-12.0 % \\[-15.0, -9.0\\]  better\n",
+            console);
         var serializer = ci.Changes.Where(c => c.Experiment == "serializer").ToList();
         Assert.Equal([("system-text-json", "cpu-per-request", true), ("system-text-json", "rps", false),
             ("system-text-json-sourcegen", "cpu-per-request", true), ("system-text-json-sourcegen", "rps", false)],
@@ -115,8 +119,9 @@ public sealed partial class SummaryReportTests
             "\"metric\":\"cpu-per-request\",\"changePercent\":-12,\"lowPercent\":-15,\"highPercent\":-9," +
             "\"verdict\":\"better\",\"decides\":true",
             ci.ToJson(), StringComparison.Ordinal);
-        Assert.Contains("| serializer | system-text-json | newtonsoft | all cpu-per-request (decides) | -12.0 % [-15.0, -9.0] | better |",
-            step.ToString(), StringComparison.Ordinal);
+        Assert.Contains("| serializer | system-text-json vs newtonsoft (CPU/req) | -12.0 % [-15.0, -9.0] | better |",
+            step, StringComparison.Ordinal);
+        Assert.DoesNotContain("| serializer | system-text-json vs newtonsoft (RPS) |", step, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -124,16 +129,15 @@ public sealed partial class SummaryReportTests
     {
         var html = Render(new HtmlReportWriter(), ReportFixtures.Sample());
 
-        Assert.Contains("<section id=\"summary\">\n<h2>Summary</h2>\n<p class=\"machine-noise\"><strong>this machine today: " +
-            "RPS varies 12.4 % slot to slot; in this run&#39;s blocks (the median 95 % half-width of its 14 comparisons) RPS changes under " +
-            "19.6 % cannot be decided; cost changes of 12.8 % or more can",
+        Assert.Contains("<section id=\"summary\">\n<h2>Summary</h2>\n<p class=\"machine-noise\"><strong>this run can tell " +
+            "CPU-per-request changes of 12.8 % or more apart; RPS changes of 19.6 % (the median 95 % half-width of its 14 comparisons)",
             html, StringComparison.Ordinal);
         // The facts of each experiment say what decided it, as report.md's do.
         Assert.Contains("<li><strong>Decided by:</strong> CPU per request</li>", html, StringComparison.Ordinal);
         Assert.Contains("<li><strong>Decided by:</strong> RPS</li>", html, StringComparison.Ordinal);
     }
 
-    [GeneratedRegex(@"^- `[^`]+` .*: \*{1,2}(better|worse|equivalent|inconclusive)\*{1,2}")]
+    [GeneratedRegex(@"^\| [^|]+ \| [^|]+ vs [^|]+ \| [^|]+ \| \*{1,2}(better|worse|equivalent|inconclusive)\*{1,2} \|$")]
     private static partial Regex VerdictLine();
 
     /// <summary>
@@ -144,8 +148,7 @@ public sealed partial class SummaryReportTests
     {
         double[] factors = [1.04, 1.3, 0.8];
         double[] noise = [0.005, -0.004, 0.003, -0.002];
-        var settings = new AnalysisSettings(ProfileName.Quick, null, false,
-            NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
+        var settings = NoFloors();
         var experiments = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder).Where(e => e.RunsByDefault && e.Sweep is null).ToList();
         var results = experiments.Select(e =>
         {
@@ -158,6 +161,21 @@ public sealed partial class SummaryReportTests
             return ExperimentAnalyzer.Analyze(e, runs, settings);
         }).ToList();
         return ReportFixtures.Sample() with { Experiments = results, Thresholds = [] };
+    }
+
+    /// <summary>The quick profile's analysis with no recorded noise floors (a file that does not exist): the defaults.</summary>
+    private static AnalysisSettings NoFloors() => new(ProfileName.Quick, null, false,
+        NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
+
+    /// <summary>Every summary of a run: report.md, report.html, the console's, CI's summary and its step summary.</summary>
+    private static (string Markdown, string Html, string Console, CiSummary Ci, string Step) AllOutputs(RunResults results)
+    {
+        using var console = new StringWriter(CultureInfo.InvariantCulture) { NewLine = "\n" };
+        SummaryContent.WriteText(console, results);
+        var ci = CiSummary.Of(results, "run", 0);
+        using var step = new StringWriter(CultureInfo.InvariantCulture);
+        StepSummaryWriter.Write(ci, step);
+        return (Render(new MarkdownReportWriter(), results), Render(new HtmlReportWriter(), results), console.ToString(), ci, step.ToString());
     }
 
     private static string Render(IReportWriter writer, RunResults results)

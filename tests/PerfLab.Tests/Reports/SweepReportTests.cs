@@ -29,7 +29,7 @@ public sealed class SweepReportTests
         Assert.Contains("| 2 ms | `sync-async-rtt@2-ms` | **+12.0 % [+8.0, +16.0] better** | +1.0 % [-3.0, +5.0] equivalent |", md);
         Assert.Contains("| 5 ms | not run | no comparison | no comparison |", md);
         // The summary states each crossover first; the seed reproduction follows it, the sweeps' details come last.
-        Assert.Contains("- `sweep sync-async-rtt` async: crossover at 2 ms", md);
+        Assert.Contains("- sweep sync-async-rtt: async: crossover at 2 ms", md);
         Assert.True(md.IndexOf("## Seed reproduction", StringComparison.Ordinal) < md.IndexOf("## Sweeps", StringComparison.Ordinal));
     }
 
@@ -72,7 +72,7 @@ public sealed class SweepReportTests
     {
         var json = ResultsJson.Serialize(SweepFixtures.Sample());
 
-        Assert.Contains("\"condition\": \"DatabaseRtt\"", json);
+        Assert.Contains("\"condition\": \"databaseRtt\"", json);
         Assert.Contains("\"crossover\": 2", json);
         var back = ResultsJson.Deserialize(json, "results.json");
         var sweep = Assert.Single(back.Sweeps!);

@@ -50,7 +50,10 @@ public static class NoiseEstimate
         var speedCv = calibration.SpeedCvPercent;
         var pairCost = Math.Sqrt(2) * speedCv;
         return new MachineNoise("calibration", rpsCv, speedCv, HalfWidth(pairRps, shape), HalfWidth(pairCost, shape),
-            speedCv, calibration.CoreSharePercent);
+            speedCv, calibration.CoreSharePercent)
+        {
+            Blocks = shape.Blocks,
+        };
     }
 
     /// <summary>
@@ -70,7 +73,10 @@ public static class NoiseEstimate
         var rpsSd = Percent(PooledSd(rps));
         double? costSd = cost.Count >= 3 ? Percent(PooledSd(cost)) : null;
         return new MachineNoise("measured", rpsSd, costSd, HalfWidth(rpsSd, shape), costSd is { } c ? HalfWidth(c, shape) : null,
-            calibration?.SpeedCvPercent, calibration?.CoreSharePercent);
+            calibration?.SpeedCvPercent, calibration?.CoreSharePercent)
+        {
+            Blocks = shape.Blocks,
+        };
     }
 
     /// <summary>The run's slot pairs: in each block, every variant's slots against the baseline's, slot by slot.</summary>

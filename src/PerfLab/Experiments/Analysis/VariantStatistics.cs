@@ -241,8 +241,9 @@ public static class VariantStatistics
                 .Select(r => MetricOf(r, claim.Scenario, claim.Metric)).Where(double.IsFinite).ToList());
             var unit = Metrics.Get(claim.Metric).Unit;
             static string Figure(double v) => double.IsFinite(v) ? v.ToString("0.#", CultureInfo.InvariantCulture) : "none";
+            // The third section: a change that rounds to zero reads "0 %", not "-+0 %" (the second section's sign before the first's).
             var change = double.IsFinite(comparison.ChangePercent)
-                ? comparison.ChangePercent.ToString("+0;-0", CultureInfo.InvariantCulture) + " %"
+                ? comparison.ChangePercent.ToString("+0;-0;0", CultureInfo.InvariantCulture) + " %"
                 : "n/a";
             var ours = $"{Figure(Median(claim.Against))} -> {Figure(Median(claim.Variant))} {unit} ({change})";
             var sameWay = double.IsFinite(comparison.ChangePercent) && comparison.ChangePercent > 0 == claim.SeedChangePercent > 0;

@@ -36,8 +36,8 @@ public static class RunOpening
         _ = CoreSpeed.Shared;
         var calibration = await CpuCalibration.RunAsync(ct: ct);
         observer.Message(string.Create(CultureInfo.InvariantCulture,
-            $"this machine today: a busy thread had a core {calibration.CoreSharePercent:0} % of the time; the core's speed "
-                + $"varied {calibration.SpeedCvPercent:0.#} % (a fixed task, {calibration.CpuMs.Count} times)"));
+            $"this machine today: a busy thread had a core {calibration.CoreSharePercent:0} % of the time; "
+                + $"{MachineNoise.CoreSpeed(calibration.SpeedCvPercent)} (a fixed task, {calibration.CpuMs.Count} times)"));
         return calibration;
     }
 

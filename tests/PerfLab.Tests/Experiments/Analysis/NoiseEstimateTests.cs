@@ -72,10 +72,34 @@ public sealed class NoiseEstimateTests
     {
         var noise = new MachineNoise("calibration", 12.3, 1.2, 9.87, 2.04, 1.2, 81.4);
 
-        Assert.Equal("this machine today: RPS varies 12.3 % second to second; with this budget RPS changes under 9.9 % cannot be decided; " +
-            "cost changes of 2 % or more can (CPU per request varies 1.2 %). A busy thread had a core 81 % of the time; the core's speed varied 1.2 %",
-            noise.Describe());
-        Assert.EndsWith("; cost per request not measured", new MachineNoise("measured", 5, null, 3, null).Describe());
+        Assert.Equal("this run can tell CPU-per-request changes of 2 % or more apart; RPS changes of 9.9 % (estimated for this budget " +
+            "from its first seconds). RPS varies 12.3 % second to second, CPU per request 1.2 %. A busy thread had a core 81 % of the " +
+            "time; the core's speed varied 1.2 %", noise.Describe());
+        Assert.Equal("this run can tell RPS changes of 3 % or more apart (from its slots' spread); CPU per request not measured. " +
+            "RPS varies 5 % slot to slot", new MachineNoise("measured", 5, null, 3, null).Describe());
+    }
+
+    [Fact]
+    public void Describe_OneRepetitionOfAStarvedVariant_SaysWhatCouldNotBeMeasuredNeverZeroOrNaN()
+    {
+        // Seed 003's smoke run: one repetition, and the starved sync variant's seconds all completed the same count.
+        var calibration = new CpuCalibration([100, 100, 100], [100, 100, 100]);
+        var oneRepetition = NoiseEstimate.AtStart([8, 8, 8, 8], calibration, new BlockShape(1, 1, 4));
+        var threeBlocks = NoiseEstimate.AtStart([8, 8, 8, 8], calibration, new BlockShape(3, 1, 4));
+        var nothing = new MachineNoise("calibration", double.NaN, double.NaN, double.NaN, double.NaN);
+
+        Assert.Equal((0, 0), (oneRepetition.RpsCvPercent, oneRepetition.RpsDecidablePercent));
+        Assert.Equal("one repetition gives no 95 % interval, so this run can tell no change apart from noise (two or more can). " +
+            "A busy thread had a core 100 % of the time; the core's speed did not vary measurably", oneRepetition.Describe());
+        Assert.Equal("this run cannot say which changes it can tell apart: CPU-per-request noise could not be measured; RPS noise " +
+            "could not be measured (throughput did not vary second to second: too few requests completed to show it). A busy thread " +
+            "had a core 100 % of the time; the core's speed did not vary measurably", threeBlocks.Describe());
+        Assert.Equal("this run cannot say which changes it can tell apart: CPU-per-request noise could not be measured; RPS noise " +
+            "not known (no run had three seconds of steady throughput)", nothing.Describe());
+        foreach (var line in new[] { oneRepetition.Describe(), threeBlocks.Describe(), nothing.Describe() })
+        {
+            Assert.DoesNotMatch(@"(?<![\d.])0 %|NaN", line);
+        }
     }
 
     [Fact]
@@ -94,7 +118,7 @@ public sealed class NoiseEstimateTests
 
         Assert.Equal(NoiseEstimate.SecondToSecondCvPercent([200, 240, 200, 240, 200, 240]), noise.RpsCvPercent, 6);
         Assert.True(double.IsNaN(alone.RpsCvPercent));
-        Assert.StartsWith("this machine today: RPS noise not known (no run had three seconds of steady throughput)", alone.Describe());
+        Assert.Contains("RPS noise not known (no run had three seconds of steady throughput)", alone.Describe());
         Assert.DoesNotContain("NaN", alone.Describe());
         Assert.True(double.IsNaN(batchesOnly.RpsCvPercent), "a burst's per-second completions are not the machine's noise");
     }
@@ -119,7 +143,7 @@ public sealed class NoiseEstimateTests
         var noise = RunOpening.AtStart(new CpuCalibration([100, 100, 100], [100, 100, 100]), [capacity])!;
 
         Assert.True(double.IsNaN(noise.RpsCvPercent));
-        Assert.StartsWith("this machine today: RPS noise not known", noise.Describe());
+        Assert.Contains("RPS noise not known", noise.Describe());
     }
 
     [Fact]
@@ -155,9 +179,9 @@ public sealed class NoiseEstimateTests
         Assert.Equal(8, noise.CostDecidablePercent!.Value, 6);
         Assert.Equal(15, noise.RpsCvPercent, 6);
         Assert.Equal(10, noise.CostCvPercent!.Value, 6);
-        Assert.Equal("this machine today: RPS varies 15 % slot to slot; in this run's blocks (the median 95 % half-width of its 3 comparisons) " +
-            "RPS changes under 20 % cannot be decided; cost changes of 8 % or more can (CPU per request varies 10 %). A busy thread had a core " +
-            "100 % of the time; the core's speed varied 0 %", noise.Describe());
+        Assert.Equal("this run can tell CPU-per-request changes of 8 % or more apart; RPS changes of 20 % (the median 95 % half-width " +
+            "of its 3 comparisons). RPS varies 15 % slot to slot, CPU per request 10 %. A busy thread had a core 100 % of the time; the " +
+            "core's speed did not vary measurably", noise.Describe());
         Assert.Equal(3, noise.Comparisons);
         // No experiment measured slots: the calibration's line, as before the first block.
         Assert.Same(opening, DecidableNoise.Of(opening, [template with { MachineNoise = null }]));
@@ -200,9 +224,8 @@ public sealed class NoiseEstimateTests
             $"{result.MachineNoise.CostDecidablePercent} against the slot formula's {slots.CostDecidablePercent}");
         Assert.Equal(slots.CostCvPercent, result.MachineNoise.CostCvPercent);
         Assert.Equal(2, result.MachineNoise.Comparisons);
-        Assert.Contains("in this experiment's blocks (the median 95 % half-width of its 2 comparisons)",
-            result.MachineNoise.Describe("this experiment's blocks"));
-        Assert.Contains("in this run's blocks (the 95 % half-width of its one comparison)",
-            (result.MachineNoise with { Comparisons = 1 }).Describe());
+        Assert.StartsWith("this experiment can tell CPU-per-request changes of ", result.MachineNoise.Describe("this experiment"));
+        Assert.Contains(" (the median 95 % half-width of its 2 comparisons)", result.MachineNoise.Describe("this experiment"));
+        Assert.Contains(" (the 95 % half-width of its one comparison)", (result.MachineNoise with { Comparisons = 1 }).Describe());
     }
 }
