@@ -274,10 +274,13 @@ public sealed class LoadEngineTests
 
         var result = await LoadEngine.RunAsync(plan);
 
-        // Task.Delay may fire up to a timer tick early.
-        Assert.InRange(result.Scenarios[0].Latency.P50Ms, 99, 130);
-        Assert.InRange(result.Scenarios[1].Latency.P50Ms, 9, 30);
-        Assert.True(result.Scenarios[1].Requests > result.Scenarios[0].Requests * 3);
+        // Each histogram holds only its own scenario's answers: no slow answer came well under its 100 ms, and the fast
+        // one has answers well under it (Task.Delay fires a few ms early here: 96.1 and 8.9 ms were read). A stalled
+        // machine only adds to latencies, so these hold on a busy CI host (an upper bound on the slow p50 read 282 ms).
+        Assert.InRange(result.Scenarios[0].Latency.MinMs, 90, double.MaxValue);
+        Assert.InRange(result.Scenarios[1].Latency.MinMs, 5, 60);
+        Assert.True(result.Scenarios[1].Latency.P50Ms < result.Scenarios[0].Latency.P50Ms);
+        Assert.True(result.Scenarios[1].Requests > result.Scenarios[0].Requests * 2);
         var seconds = result.Scenarios[0].Timeline.Select(p => p.UnixSecond).ToArray();
         Assert.Equal(seconds.Order(), seconds);
         Assert.Equal(seconds.Length, seconds.Distinct().Count());
