@@ -7,7 +7,7 @@
 //        PerfLab.ConsoleWrite --writer <writes> <threads> <result-file>   (the child)
 using System.Diagnostics;
 using System.Globalization;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 
 if (args is ["--writer", var w, var t, var resultFile])
 {

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using PerfLab.Common;
 using PerfLab.Counters;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 
 namespace PerfLab.Apps;
 

@@ -1,5 +1,5 @@
 using PerfLab.Common;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 
 namespace PerfLab.Apps;
 

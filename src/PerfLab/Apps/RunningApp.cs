@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using PerfLab.Common;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 
 namespace PerfLab.Apps;
 

@@ -1,9 +1,9 @@
 using System.CommandLine;
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Reports;
 using PerfLab.Results;
+using PerfLab.Experiments.Running.Capacity;
 
 namespace PerfLab.Cli;
 

@@ -8,6 +8,7 @@ using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
 using PerfLab.Reports;
 using PerfLab.Results;
+using PerfLab.Experiments.Running.Blocks;
 
 namespace PerfLab.Cli;
 

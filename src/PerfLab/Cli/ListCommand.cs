@@ -3,7 +3,7 @@ using System.Globalization;
 using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
+using PerfLab.Experiments.Running.Budget;
 
 namespace PerfLab.Cli;
 

@@ -1,7 +1,7 @@
 using System.CommandLine;
 using PerfLab.Common;
 using PerfLab.Database;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 
 namespace PerfLab.Cli;
 

@@ -1,7 +1,7 @@
 using System.Net;
 using System.Text.Json.Serialization;
 using PerfLab.Apps;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 
 namespace PerfLab.Hosts;
 

@@ -3,7 +3,7 @@ using System.Net;
 using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Database;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 
 namespace PerfLab.Hosts;
 

@@ -3,7 +3,7 @@ using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Counters;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 using PerfLab.Tracing;
 
 namespace PerfLab.Hosts;

@@ -24,7 +24,7 @@ internal static class DependencyRule
     private const string Apps = "Apps";
     private const string Hosts = "Hosts";
 
-    private static readonly HashSet<string> Peers = ["Load", "Counters", "Sut", "Database", "Network", "Micro", "Tracing"];
+    private static readonly HashSet<string> Peers = ["Load", "Counters", "SutProcesses", "Database", "Network", "Micro", "Tracing"];
 
     /// <summary>Experiments' own layers, top first: each may use those after it.</summary>
     private static readonly string[] ExperimentLayers =

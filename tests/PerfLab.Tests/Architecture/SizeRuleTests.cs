@@ -44,6 +44,33 @@ public sealed class SizeRuleTests
         Assert.True(oversized.Count == 0, $"{oversized.Count} over the size limits:\n{string.Join('\n', oversized)}");
     }
 
+    // A folder of more files than this is split into rooms by concern; the flat folders named here are one concern each.
+    private const int MaxFilesPerFolder = 25;
+
+    private static readonly Dictionary<string, string> FlatFolders = new()
+    {
+        ["PerfLab/Reports"] = "one concern: rendering results (text, Markdown, HTML, JSON, JUnit, charts)",
+        ["PerfLab/Load"] = "one concern: the load engine (models, feeds, transports, histograms)",
+        ["PerfLab/Hosts"] = "one concern: roles on other machines over ssh",
+        ["PerfLab/Cli"] = "one concern: the verbs and their options",
+        ["PerfLab/Database"] = "one concern: the managed PostgreSQL cluster and the lab's data",
+    };
+
+    [Fact]
+    public void Folders_InSrc_SplitIntoRoomsPastTheLimit()
+    {
+        var crowded = Sources()
+            .GroupBy(s => s.Relative.Contains('/') ? s.Relative[..s.Relative.LastIndexOf('/')] : "")
+            .Where(g => g.Count() > MaxFilesPerFolder && !FlatFolders.ContainsKey(g.Key))
+            .Select(g => $"{g.Key}: {g.Count()} files (at most {MaxFilesPerFolder}; split it into rooms by concern)")
+            .ToList();
+
+        Assert.True(crowded.Count == 0, string.Join('\n', crowded));
+        // Experiments/Running was one room of 39 files; its rooms are folders of their own now.
+        Assert.Contains(Sources(), s => s.Relative.StartsWith("PerfLab/Experiments/Running/Blocks/", StringComparison.Ordinal));
+        Assert.All(FlatFolders.Keys, folder => Assert.Contains(Sources(), s => s.Relative.StartsWith(folder + "/", StringComparison.Ordinal)));
+    }
+
     [Fact]
     public void PartialTypes_SplitOverFiles_EachPartMeasuredUnderItsFullName()
     {

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using PerfLab.Common;
 using PerfLab.Counters;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 
 namespace PerfLab.Tests.Counters;
 

@@ -1,5 +1,5 @@
 using PerfLab.Counters;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 using PerfLab.Testing;
 
 namespace PerfLab.Tests.Counters;

@@ -1,9 +1,9 @@
 using Npgsql;
 using PerfLab.Database;
-using PerfLab.Experiments.Running;
 using PerfLab.Reports;
 using PerfLab.Testing;
 using PerfLab.Tests.Reports;
+using PerfLab.Experiments.Running.Databases;
 
 namespace PerfLab.Tests.Database;
 

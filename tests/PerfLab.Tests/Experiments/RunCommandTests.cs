@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 using System.Text.Json;
-using PerfLab.Experiments.Running;
 using PerfLab.Testing;
+using PerfLab.Experiments.Running.Budget;
 
 namespace PerfLab.Tests.Experiments;
 

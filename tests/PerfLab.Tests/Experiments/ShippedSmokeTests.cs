@@ -1,8 +1,8 @@
 using System.Text.Json;
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Testing;
+using PerfLab.Experiments.Running.Blocks;
 
 namespace PerfLab.Tests.Experiments;
 

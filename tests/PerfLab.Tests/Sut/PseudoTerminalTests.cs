@@ -1,5 +1,5 @@
 using System.Text;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 
 namespace PerfLab.Tests.Sut;
 

@@ -1,11 +1,11 @@
 using System.Globalization;
 using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Running;
 using PerfLab.Reports;
 using PerfLab.Testing;
 using PerfLab.Tests.Reports;
 using PerfLab.Tracing;
 using Xunit.Abstractions;
+using PerfLab.Experiments.Running.Measuring;
 
 namespace PerfLab.Tests.Tracing;
 

@@ -1,6 +1,6 @@
-using PerfLab.Experiments.Running;
 using PerfLab.Load;
 using PerfLab.Tracing;
+using PerfLab.Experiments.Running.Measuring;
 
 namespace PerfLab.Tests.Tracing;
 

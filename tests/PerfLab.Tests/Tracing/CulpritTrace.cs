@@ -1,4 +1,4 @@
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 using PerfLab.Tracing;
 
 namespace PerfLab.Tests.Tracing;

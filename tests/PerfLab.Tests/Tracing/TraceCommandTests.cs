@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using PerfLab.Common;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 using PerfLab.Tracing;
 
 namespace PerfLab.Tests.Tracing;

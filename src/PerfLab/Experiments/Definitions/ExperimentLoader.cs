@@ -194,11 +194,11 @@ public static class ExperimentLoader
     {
         var map = reader.Mapping(node, "a variant",
             ["name", "settings", "env", "framework", "vars", .. ConditionsReader.VariantKeys, .. AppDefinitionReader.VariantKeys]);
-        var framework = reader.OptionalString(map, "framework") ?? Sut.SutLaunch.DefaultFramework;
-        if (!Sut.SutLaunch.KnownFrameworks.Contains(framework))
+        var framework = reader.OptionalString(map, "framework") ?? SutProcesses.SutLaunch.DefaultFramework;
+        if (!SutProcesses.SutLaunch.KnownFrameworks.Contains(framework))
         {
             throw Error(reader.Path, map["framework"].Start,
-                $"framework '{framework}' is not one of {string.Join(", ", Sut.SutLaunch.KnownFrameworks)}.");
+                $"framework '{framework}' is not one of {string.Join(", ", SutProcesses.SutLaunch.KnownFrameworks)}.");
         }
         return AppDefinitionReader.ReadVariantKeys(reader, map, new VariantDefinition
         {

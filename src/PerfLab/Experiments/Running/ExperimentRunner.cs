@@ -3,6 +3,9 @@ using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
+using PerfLab.Experiments.Running.Blocks;
+using PerfLab.Experiments.Running.Budget;
+using PerfLab.Experiments.Running.Databases;
 
 namespace PerfLab.Experiments.Running;
 

@@ -5,6 +5,7 @@ using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Hosts;
 using PerfLab.Results;
+using PerfLab.Experiments.Running.Databases;
 
 namespace PerfLab.Experiments.Running;
 

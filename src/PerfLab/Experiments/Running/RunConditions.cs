@@ -1,6 +1,7 @@
 using System.Globalization;
 using PerfLab.Common;
 using PerfLab.Results;
+using PerfLab.Experiments.Running.Databases;
 
 namespace PerfLab.Experiments.Running;
 

@@ -3,6 +3,10 @@ using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
+using PerfLab.Experiments.Running.Blocks;
+using PerfLab.Experiments.Running.Budget;
+using PerfLab.Experiments.Running.Warmup;
+using PerfLab.Experiments.Running.Measuring;
 
 namespace PerfLab.Experiments.Running;
 

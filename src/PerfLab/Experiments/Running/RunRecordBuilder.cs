@@ -3,7 +3,9 @@ using PerfLab.Counters;
 using PerfLab.Hosts;
 using PerfLab.Load;
 using PerfLab.Results;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
+using PerfLab.Experiments.Running.Databases;
+using PerfLab.Experiments.Running.Measuring;
 
 namespace PerfLab.Experiments.Running;
 

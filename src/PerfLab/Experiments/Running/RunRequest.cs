@@ -1,6 +1,7 @@
 using PerfLab.Experiments.Definitions;
 using PerfLab.Hosts;
 using PerfLab.Results;
+using PerfLab.Experiments.Running.Budget;
 
 namespace PerfLab.Experiments.Running;
 

@@ -3,7 +3,7 @@ using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
 using PerfLab.Results;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 
 namespace PerfLab.Experiments.Running;
 

@@ -1,8 +1,8 @@
 using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
 using PerfLab.Tests.Reports;
 using PerfLab.Tracing;
+using PerfLab.Experiments.Running.Measuring;
 
 namespace PerfLab.Tests.Experiments.Analysis;
 

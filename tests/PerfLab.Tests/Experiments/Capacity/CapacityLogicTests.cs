@@ -1,7 +1,8 @@
 using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Load;
 using PerfLab.Results;
+using PerfLab.Experiments.Running.Warmup;
+using PerfLab.Experiments.Running.Capacity;
 
 namespace PerfLab.Tests.Experiments.Capacity;
 

@@ -1,9 +1,9 @@
 using System.Text.Json;
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
+using PerfLab.Experiments.Running.Capacity;
 
 namespace PerfLab.Tests.Experiments.Capacity;
 

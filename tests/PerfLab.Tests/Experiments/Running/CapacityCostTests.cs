@@ -6,6 +6,10 @@ using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
 using PerfLab.Results;
 using PerfLab.Tests.Load;
+using PerfLab.Experiments.Running.Blocks;
+using PerfLab.Experiments.Running.Budget;
+using PerfLab.Experiments.Running.Capacity;
+using PerfLab.Experiments.Running.Measuring;
 
 namespace PerfLab.Tests.Experiments.Running;
 

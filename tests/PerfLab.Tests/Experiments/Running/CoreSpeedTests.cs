@@ -1,5 +1,5 @@
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
+using PerfLab.Experiments.Running.Measuring;
 
 namespace PerfLab.Tests.Experiments.Running;
 

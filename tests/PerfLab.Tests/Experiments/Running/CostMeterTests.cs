@@ -3,11 +3,11 @@ using Npgsql;
 using PerfLab.Apps;
 using PerfLab.Common;
 using PerfLab.Database;
-using PerfLab.Experiments.Running;
 using PerfLab.Load;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 using PerfLab.Testing;
 using Xunit.Abstractions;
+using PerfLab.Experiments.Running.Measuring;
 
 namespace PerfLab.Tests.Experiments.Running;
 

@@ -3,6 +3,7 @@ using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
 using PerfLab.Results;
+using PerfLab.Experiments.Running.Budget;
 
 namespace PerfLab.Tests.Experiments.Running;
 

@@ -2,9 +2,10 @@ using PerfLab.Counters;
 using PerfLab.Experiments.Running;
 using PerfLab.Load;
 using PerfLab.Results;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 using PerfLab.Testing;
 using Xunit.Abstractions;
+using PerfLab.Experiments.Running.Measuring;
 
 namespace PerfLab.Tests.Experiments.Running;
 

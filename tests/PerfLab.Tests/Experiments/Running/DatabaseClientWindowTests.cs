@@ -1,6 +1,6 @@
 using PerfLab.Counters;
-using PerfLab.Experiments.Running;
 using PerfLab.Load;
+using PerfLab.Experiments.Running.Databases;
 
 namespace PerfLab.Tests.Experiments.Running;
 

@@ -1,9 +1,9 @@
 using Npgsql;
 using PerfLab.Common;
-using PerfLab.Experiments.Running;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 using PerfLab.Testing;
 using Xunit.Abstractions;
+using PerfLab.Experiments.Running.Databases;
 
 namespace PerfLab.Tests.Experiments.Running;
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using PerfLab.Apps;
 using PerfLab.Common;
-using PerfLab.Experiments.Running;
+using PerfLab.Experiments.Running.Blocks;
 
 namespace PerfLab.Tests.Experiments.Running;
 

@@ -1,6 +1,7 @@
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
+using PerfLab.Experiments.Running.Blocks;
 
 namespace PerfLab.Tests.Experiments.Running;
 

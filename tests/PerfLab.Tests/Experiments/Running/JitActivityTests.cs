@@ -1,5 +1,5 @@
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
-using PerfLab.Experiments.Running;
+using PerfLab.Experiments.Running.Warmup;
 
 namespace PerfLab.Tests.Experiments.Running;
 

@@ -1,7 +1,7 @@
 using PerfLab.Common;
 using PerfLab.Experiments.Running;
 using PerfLab.Results;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
 
 namespace PerfLab.Tests.Experiments.Running;
 

@@ -1,4 +1,4 @@
-using PerfLab.Experiments.Running;
+using PerfLab.Experiments.Running.Budget;
 
 namespace PerfLab.Tests.Experiments.Running;
 

@@ -1,6 +1,6 @@
 using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Results;
+using PerfLab.Experiments.Running.Budget;
 
 namespace PerfLab.Tests.Experiments.Running;
 

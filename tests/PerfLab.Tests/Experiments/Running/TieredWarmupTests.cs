@@ -1,7 +1,7 @@
 using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Load;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
+using PerfLab.Experiments.Running.Warmup;
 
 namespace PerfLab.Tests.Experiments.Running;
 

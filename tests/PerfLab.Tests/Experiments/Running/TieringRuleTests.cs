@@ -1,4 +1,4 @@
-using PerfLab.Experiments.Running;
+using PerfLab.Experiments.Running.Warmup;
 
 namespace PerfLab.Tests.Experiments.Running;
 

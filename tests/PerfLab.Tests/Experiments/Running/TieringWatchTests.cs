@@ -1,5 +1,5 @@
-using PerfLab.Experiments.Running;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
+using PerfLab.Experiments.Running.Warmup;
 
 namespace PerfLab.Tests.Experiments.Running;
 

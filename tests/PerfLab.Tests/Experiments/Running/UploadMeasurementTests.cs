@@ -2,7 +2,8 @@ using PerfLab.Apps;
 using PerfLab.Experiments.Running;
 using PerfLab.Load;
 using PerfLab.Results;
-using PerfLab.Sut;
+using PerfLab.SutProcesses;
+using PerfLab.Experiments.Running.Measuring;
 
 namespace PerfLab.Tests.Experiments.Running;
 

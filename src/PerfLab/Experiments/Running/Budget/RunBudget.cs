@@ -1,0 +1,54 @@
+using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Results;
+
+namespace PerfLab.Experiments.Running.Budget;
+
+/// <summary>One experiment's blocks so far: what they measured, and whether it takes more.</summary>
+public sealed class ExperimentProgress(ExperimentDefinition experiment, StoppingRule rule)
+{
+    public ExperimentDefinition Experiment => experiment;
+    public StoppingRule Rule => rule;
+    public List<RunRecord> Runs { get; } = [];
+    public List<TracedRun> Traced { get; } = [];
+    public int Blocks { get; set; }
+
+    /// <summary>The widest primary half-width after the last block (+∞ before one can be computed).</summary>
+    public double Widest { get; set; } = double.PositiveInfinity;
+
+    public StopDecision Decision { get; set; } = StopDecision.Continue;
+
+    /// <summary>
+    /// How far it is from its precision target: the widest half-width over
+    /// the target (+∞ before one can be computed, 0 without a target).
+    /// </summary>
+    public double Need => Rule.PrecisionPercent is { } target && target > 0 ? Widest / target : 0;
+}
+
+/// <summary>
+/// `perflab run --budget`: the time the whole invocation may take, counted from its start (<paramref name="started"/>,
+/// the ./perflab script's own start when it built perflab first). Every experiment first runs
+/// its minimum blocks, in order; the time left then goes one block at a time to the experiment furthest from its
+/// precision target (widest half-width over target), as long as its next block (<paramref name="nextBlock"/>: the
+/// run plan's estimate from its runs so far) still fits. So the time goes where a verdict still lacks precision, not to
+/// whichever experiment happens to run first, and the whole run ends within the budget unless the minimum blocks alone
+/// exceed it.
+/// </summary>
+public sealed class RunBudget(TimeSpan? total, Func<ExperimentProgress, TimeSpan> nextBlock, DateTimeOffset started)
+{
+    private TimeSpan Elapsed => DateTimeOffset.UtcNow - started;
+
+    /// <summary>Whether one more block of <paramref name="progress"/> fits in what is left now.</summary>
+    public bool HasRoomFor(ExperimentProgress progress) => Fits(total, Elapsed, nextBlock(progress));
+
+    public static bool Fits(TimeSpan? total, TimeSpan elapsed, TimeSpan nextBlock) => total is not { } t || elapsed + nextBlock <= t;
+
+    /// <summary>The experiment to give the next block to, among those still asking for one and whose block fits; null when none.</summary>
+    public ExperimentProgress? Next(IEnumerable<ExperimentProgress> experiments) => Next(experiments, total, Elapsed, nextBlock);
+
+    public static ExperimentProgress? Next(IEnumerable<ExperimentProgress> experiments, TimeSpan? total, TimeSpan elapsed,
+        Func<ExperimentProgress, TimeSpan> nextBlock) =>
+        experiments.Where(p => !p.Decision.Stop && Fits(total, elapsed, nextBlock(p)))
+            .OrderByDescending(p => p.Need)
+            .FirstOrDefault();
+}

@@ -1,0 +1,138 @@
+using System.Globalization;
+using PerfLab.Common;
+using PerfLab.Experiments.Definitions;
+using PerfLab.Results;
+
+namespace PerfLab.Experiments.Running.Capacity;
+
+/// <summary>
+/// The capacity search: constant-rate steps doubling from <see cref="CapacityRange.From"/> until one breaks the SLO
+/// (or <see cref="CapacityRange.Max"/> holds), then bisection between the last that held and the first that broke
+/// until the bracket is within the precision. A step the generator could not drive ends the search: the capacity is
+/// then at least the last rate that held, and the result says the generator was the limit.
+/// </summary>
+public static class CapacitySearch
+{
+    public delegate Task<CapacityStep> Probe(int index, string phase, double rate, CancellationToken ct);
+
+    public static async Task<CapacityResult> RunAsync(string url, CapacitySlo slo, CapacityRange range, CapacityStepSettings settings,
+        Probe probe, Action<CapacityStep>? onStep, CancellationToken ct)
+    {
+        var steps = new List<CapacityStep>();
+        async Task<CapacityStep> Step(string phase, double rate)
+        {
+            var step = await probe(steps.Count + 1, phase, rate, ct).ConfigureAwait(false);
+            steps.Add(step);
+            onStep?.Invoke(step);
+            return step;
+        }
+
+        CapacityStep? held = null, broke = null;
+        var outcome = CapacityOutcome.AboveMax;
+        for (var rate = range.From; ; rate = Math.Min(rate * CapacityRange.Growth, range.Max))
+        {
+            var step = await Step("step", rate).ConfigureAwait(false);
+            if (held is null && !step.Holds && Ends(step) is null)
+            {
+                // A first step that breaks may have met a target still cold (JIT, caches): it is run once more
+                // before the search says the lowest rate already breaks.
+                step = await Step("repeat", rate).ConfigureAwait(false);
+            }
+            if (Ends(step) is { } end)
+            {
+                outcome = end;
+                break;
+            }
+            if (!step.Holds)
+            {
+                broke = step;
+                outcome = held is null ? CapacityOutcome.BelowFrom : CapacityOutcome.Found;
+                break;
+            }
+            held = step;
+            if (rate >= range.Max)
+            {
+                break;
+            }
+        }
+
+        for (var i = 0; outcome == CapacityOutcome.Found && held is not null && broke is not null && i < CapacityRange.MaxBisections; i++)
+        {
+            // Narrow enough on the rates asked for: the bisection moves those. The bracket reported is from the rate
+            // achieved, which is lower when the target completed less than it was sent, so it may read wider.
+            if (broke.TargetRps - held.TargetRps <= range.Precision * held.TargetRps)
+            {
+                break;
+            }
+            var step = await Step("bisect", (held.TargetRps + broke.TargetRps) / 2).ConfigureAwait(false);
+            if (Ends(step) is { } end)
+            {
+                outcome = end;
+                break;
+            }
+            (held, broke) = step.Holds ? (step, broke) : (held, step);
+        }
+        return Result(url, slo, settings, outcome, held, outcome == CapacityOutcome.Found ? broke : null, steps);
+    }
+
+    /// <summary>An outcome that ends the search at once, or null to go on.</summary>
+    private static CapacityOutcome? Ends(CapacityStep step) =>
+        step.GeneratorLimited ? CapacityOutcome.GeneratorLimit
+        : step.Incomplete ? CapacityOutcome.Incomplete
+        : null;
+
+    private static CapacityResult Result(string url, CapacitySlo slo, CapacityStepSettings settings, CapacityOutcome outcome,
+        CapacityStep? held, CapacityStep? broke, List<CapacityStep> steps)
+    {
+        var capacity = held?.AchievedRps;
+        double? bracket = capacity is { } c && broke is not null && c > 0 ? 100 * (broke.TargetRps - c) / c : null;
+        return new CapacityResult
+        {
+            Url = url,
+            Slo = slo.Describe(),
+            LatencyMetric = slo.Latency.Metric,
+            LatencyLimitMs = slo.LimitMs,
+            Outcome = outcome,
+            CapacityRps = capacity,
+            BreaksAtRps = broke?.TargetRps,
+            BracketPercent = bracket,
+            Summary = Summary(slo, outcome, held, broke, steps) + BusyNote(steps),
+            StepSeconds = settings.Duration.TotalSeconds,
+            WarmupSeconds = settings.Warmup.TotalSeconds,
+            Steps = steps,
+        };
+    }
+
+    /// <summary>
+    /// A note when the machine was busy during the search: then its capacity, as much as the target's, was found. The
+    /// load average counts every runnable task, this run's own too: on a machine that also holds the generator and
+    /// PostgreSQL, the steps that break fill its cores themselves, so the note does not claim the load was someone else's.
+    /// </summary>
+    private static string BusyNote(List<CapacityStep> steps) =>
+        steps.Select(s => s.MachineLoad).Where(MachineLoad.IsBusy).Max() is { } load
+            ? string.Create(CultureInfo.InvariantCulture,
+                $" The machine was busy (load average up to {load:0.#} on {Environment.ProcessorCount} cores, ")
+                + "this run's own SUT, generator and database included): the machine may have been the limit, not the target's design."
+            : "";
+
+    private static string Summary(CapacitySlo slo, CapacityOutcome outcome, CapacityStep? held, CapacityStep? broke,
+        List<CapacityStep> steps)
+    {
+        string Rps(double value) => value.ToString("N0", CultureInfo.InvariantCulture);
+        var last = steps[^1];
+        var atLeast = held is null ? "no rate held" : $"the capacity is at least {Rps(held.AchievedRps)} RPS";
+        return outcome switch
+        {
+            CapacityOutcome.Found => $"within {slo.Describe()}: holds at {Rps(held!.AchievedRps)} RPS, breaks at {Rps(broke!.TargetRps)}.",
+            CapacityOutcome.AboveMax =>
+                $"within {slo.Describe()}: holds at {Rps(held!.AchievedRps)} RPS, the most asked for (--max); the capacity may be higher.",
+            CapacityOutcome.BelowFrom =>
+                $"breaks already at the lowest rate tried, {Rps(last.TargetRps)} RPS ({last.Reason}): "
+                + "lower --from, or check that the URL answers.",
+            CapacityOutcome.GeneratorLimit =>
+                $"the generator was the limit at {Rps(last.TargetRps)} RPS ({last.Reason}); {atLeast}. "
+                + "Run the generator on another machine or give it more cores.",
+            _ => $"stopped early at {Rps(last.TargetRps)} RPS ({last.Reason}); {atLeast}.",
+        };
+    }
+}
