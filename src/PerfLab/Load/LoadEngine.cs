@@ -104,9 +104,17 @@ public static class LoadEngine
             }
         }
 
-        var diedReason = await sampling.ConfigureAwait(false);
-        await allDone.ConfigureAwait(false);
-        finished.SetResult();
+        string? diedReason;
+        try
+        {
+            diedReason = await sampling.ConfigureAwait(false);
+            await allDone.ConfigureAwait(false);
+        }
+        finally
+        {
+            // A scenario that threw still ends every held window: none polls on after the run.
+            finished.TrySetResult();
+        }
         await Task.WhenAll(holds).ConfigureAwait(false);
         plan.Probe?.WindowEnded();
         sampler.Sample();

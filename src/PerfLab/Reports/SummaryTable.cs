@@ -99,7 +99,9 @@ internal static class SummaryTable
             line.ToDecide is { } d ? $"to decide: {d}" : null,
         ];
         var text = string.Join("; ", parts.OfType<string>());
-        return text.Length == 0 ? null : $"{line.Experiment} {line.Variant}: {text}";
+        // An experiment of one variant named as itself (`compare`'s "pr") is named once: "pr: beside", not "pr pr".
+        var who = line.Variant == line.Experiment ? line.Experiment : $"{line.Experiment} {line.Variant}";
+        return text.Length == 0 ? null : $"{who}: {text}";
     }
 
     /// <summary>Words filled into lines of at most <paramref name="width"/> characters, the first after

@@ -83,6 +83,22 @@ public sealed partial class SummaryReportTests
         Assert.Contains("22.4× [6.40×, 78.2×]", console, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void Notes_VariantNamedAsItsExperiment_NamesItOnce()
+    {
+        // `compare`'s experiment and its one variant are both "pr": its note read "pr pr: beside: ...".
+        var line = new SummaryLine("pr", "", Verdict.Inconclusive, "about 6 blocks in all")
+        {
+            Variant = "pr", Baseline = "main", Deciding = WithScenarioVerdicts().Experiments[0].Comparisons[0],
+        };
+        var other = line with { Experiment = "serializer" };
+
+        var notes = SummaryTable.Notes([line, other]);
+
+        Assert.StartsWith("pr: ", notes[0], StringComparison.Ordinal);
+        Assert.StartsWith("serializer pr: ", notes[1], StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData(2137.5, 540.0, 7722.7, "22.4× [6.40×, 78.2×]")]
     [InlineData(110.8, 14.0, 289.9, "2.11× [1.14×, 3.90×]")]
