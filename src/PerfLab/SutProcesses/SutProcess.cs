@@ -129,9 +129,18 @@ public sealed class SutProcess : IAsyncDisposable
     /// <summary>Reads GET /info: what the SUT says is in effect.</summary>
     public async Task<SutInfo> GetInfoAsync(CancellationToken ct = default)
     {
-        using var client = CreateClient(TimeSpan.FromSeconds(10));
-        return await client.GetFromJsonAsync("/info", SutInfoJsonContext.Default.SutInfo, ct)
-            ?? throw new PerfLabException("the SUT answered /info with nothing.", ExitCode.Failed);
+        // As long as readiness may take: a first /info on a busy host (load average 60) took over 10 s and failed the run.
+        using var client = CreateClient(ReadinessTimeout);
+        try
+        {
+            return await client.GetFromJsonAsync("/info", SutInfoJsonContext.Default.SutInfo, ct)
+                ?? throw new PerfLabException("the SUT answered /info with nothing.", ExitCode.Failed);
+        }
+        catch (TaskCanceledException) when (!ct.IsCancellationRequested)
+        {
+            throw new PerfLabException($"the SUT did not answer /info within {ReadinessTimeout.TotalSeconds:0} s although it had " +
+                "reported ready: the host may be overloaded.", ExitCode.Failed);
+        }
     }
 
     /// <summary>An HttpClient for this SUT, speaking the HTTP version it serves.</summary>
