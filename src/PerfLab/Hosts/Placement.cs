@@ -111,7 +111,7 @@ internal sealed record OnHost(string Role, HostRef Host, SshClient Ssh, HostFact
     public override bool ObservedHere => false;
 
     public override IAppUnderTest BuiltInSut(Func<string, SutLaunch> launchFor, IProgress<string>? say) =>
-        new RemoteApp(this, logFile => new SutOrder(launchFor(logFile)), say, FrameworkNeed.BuiltInSut,
+        new RemoteApp(this, logFile => new SutOrder(launchFor(logFile), SutOrder.NewToken()), say, FrameworkNeed.BuiltInSut,
             "the built-in SUT");
 
     /// <summary>
