@@ -71,8 +71,20 @@ internal sealed class RemoteApp(OnHost host, Func<string, AppOrder> orderFor, IP
 
         public int ExitCode => session.ExitCode;
 
-        public string TailOfLog(int lines = 15) =>
-            session.TailOfLog(lines) is { Length: > 0 } tail ? tail : $"  | (the app's log is on {session.Host.Destination}: {remoteLog})";
+        /// <summary>
+        /// The tail of the app's log its role sent; first, when the role was lost mid-run, the host and what was lost
+        /// there (the app, which its role ends on the controller's silence, as it ends itself).
+        /// </summary>
+        public string TailOfLog(int lines = 15)
+        {
+            var tail = session.TailOfLog(lines) is { Length: > 0 } sent
+                ? sent
+                : $"  | (the app's log is on {session.Host.Destination}: {remoteLog})";
+            return session.Lost is { } lost
+                ? $"  | {session.Host}: lost mid-run: the app role {lost}; the app there is lost, and its role ends it"
+                    + Environment.NewLine + tail
+                : tail;
+        }
 
         public HttpClient CreateClient(TimeSpan timeout, Uri? through = null)
         {
