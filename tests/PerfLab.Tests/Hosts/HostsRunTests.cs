@@ -62,6 +62,10 @@ public sealed class HostsRunTests
         Assert.Equal(("app", appAddress), placed["app"]);
         Assert.Equal(("db", dbAddress), placed["db"]);
         Assert.Equal("local", placed["load"].Host);
+        // Settled and reset before the block by the db role on its host (its superuser is accepted there alone).
+        var state = json.RootElement.GetProperty("provenance").GetProperty("databaseState");
+        Assert.True(state.GetProperty("blocks").GetInt32() >= 1 && state.GetProperty("failures").GetInt32() == 0, state.ToString());
+        Assert.True(state.GetProperty("labPages").GetInt64() > 0, state.ToString());
         var runs = json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray().ToList();
         Assert.Equal(2, runs.Count);
         foreach (var run in runs)
