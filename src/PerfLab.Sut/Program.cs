@@ -36,6 +36,7 @@ builder.Services.AddExceptionHandler<DatabaseUnavailableHandler>();
 var app = builder.Build();
 app.UseExceptionHandler();
 app.UseStatusCodePages();
+app.UseDiagnosticsAccess(app.Configuration);   // Diagnostics:Token: /diagnostics/* ask it on another host's address
 app.UseExtraWork(variants);   // Sut:ExtraWorkMicroseconds: a known slowdown, off by default
 
 app.MapControllers();   // Orders/, Products/, Platform/ (MVC, so the Serializer variant applies)

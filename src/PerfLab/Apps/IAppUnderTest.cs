@@ -44,6 +44,12 @@ public interface IRunningApp : IAsyncDisposable
 
     string TailOfLog(int lines = 15);
 
+    /// <summary>
+    /// Headers every request perflab sends the app carries: none here; the run's token of the built-in SUT's
+    /// <c>/diagnostics/*</c> when it listens on another host's address (placed by a hosts file).
+    /// </summary>
+    IReadOnlyList<KeyValuePair<string, string>> RequestHeaders => [];
+
     /// <summary>An HttpClient for this app (speaking the HTTP version it serves), optionally through a proxy address.</summary>
     HttpClient CreateClient(TimeSpan timeout, Uri? through = null);
 

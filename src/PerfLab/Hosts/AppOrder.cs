@@ -19,6 +19,10 @@ internal abstract record AppOrder
     [JsonIgnore]
     public abstract bool Http2Only { get; }
 
+    /// <summary>Headers the controller's requests to the app carry (<see cref="IRunningApp.RequestHeaders"/>).</summary>
+    [JsonIgnore]
+    public virtual IReadOnlyList<KeyValuePair<string, string>> RequestHeaders => [];
+
     /// <summary>The app as it starts on this host, listening on <paramref name="listen"/>.</summary>
     public abstract IAppUnderTest On(IPAddress listen);
 
@@ -27,13 +31,33 @@ internal abstract record AppOrder
         ip.AddressFamily == System.Net.Sockets.AddressFamily.InterNetworkV6 ? $"[{ip}]" : ip.ToString();
 }
 
-/// <summary>The built-in SUT, from the copy of it beside perflab's build on the host.</summary>
-internal sealed record SutOrder(SutLaunch Launch) : AppOrder
+/// <summary>
+/// The built-in SUT, from the copy of it beside perflab's build on the host. On the host's address its
+/// <c>/diagnostics/*</c> (load on demand) answer only requests carrying <paramref name="DiagnosticsToken"/>, made for
+/// this start (<see cref="NewToken"/>): it travels in this order, over the ssh channel, into the SUT's environment.
+/// </summary>
+internal sealed record SutOrder(SutLaunch Launch, string? DiagnosticsToken = null) : AppOrder
 {
+    /// <summary>The SUT's own names (PerfLab.Sut's DiagnosticsAccess: perflab does not reference its assembly).</summary>
+    internal const string TokenVariable = "Diagnostics__Token";
+    internal const string TokenHeader = "X-PerfLab-Token";
+
     public override bool Http2Only => SutLaunch.IsHttp2Only(Launch.Settings);
 
-    public override IAppUnderTest On(IPAddress listen) =>
-        new BuiltInSut(logFile => Launch with { Urls = $"http://{UrlHost(listen)}:0", LogFile = logFile, CpuSet = null });
+    public override IReadOnlyList<KeyValuePair<string, string>> RequestHeaders =>
+        DiagnosticsToken is { } token ? [new(TokenHeader, token)] : [];
+
+    public static string NewToken() => Convert.ToHexString(System.Security.Cryptography.RandomNumberGenerator.GetBytes(16));
+
+    public override IAppUnderTest On(IPAddress listen) => new BuiltInSut(logFile => Launch with
+    {
+        Urls = $"http://{UrlHost(listen)}:0",
+        LogFile = logFile,
+        CpuSet = null,
+        Environment = DiagnosticsToken is { } token
+            ? new Dictionary<string, string>(Launch.Environment) { [TokenVariable] = token }
+            : Launch.Environment,
+    });
 }
 
 /// <summary>

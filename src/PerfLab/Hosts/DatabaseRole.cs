@@ -11,7 +11,8 @@ namespace PerfLab.Hosts;
 /// accepting the app's host alone, as <see cref="AppLogin.User"/> with a password this role makes for the session (SCRAM);
 /// seeded and warmed, then <c>ready PORT VERSION PASSWORD</c>: the password reaches the controller over this session
 /// alone (never a command line, a file or a log line). It answers <c>backends-cpu</c>
-/// with the CPU clocks of the backends serving the app's host (<see cref="RemoteBackendsCpu"/>). When its session's
+/// with the CPU clocks of the backends serving the app's host (<see cref="RemoteBackendsCpu"/>), and settles and
+/// resets the lab's database before the blocks on request, as its superuser here (<see cref="RemoteLabReset"/>). When its session's
 /// input ends (or Ctrl+C) the cluster is stopped. A cluster an earlier, killed session left running is restarted with this
 /// session's access.
 /// </summary>
@@ -41,13 +42,14 @@ internal static class DatabaseRole
                 await AppLogin.GrantAsync(status.ConnectionString!, password, ct);
                 lines.Write("ready", string.Create(CultureInfo.InvariantCulture, $"{status.Port} {status.MajorVersion} {password}"));
                 var postmaster = cluster.GetStatus().Pid ?? 0;
-                await lines.EachLineAsync(line =>
+                var reset = new RemoteLabReset.OnHost(status.ConnectionString!, lines);
+                await lines.EachLineAsync(async line =>
                 {
                     if (line == RemoteBackendsCpu.Request)
                     {
                         RemoteBackendsCpu.Answer(lines, postmaster, allow);
                     }
-                    return Task.CompletedTask;
+                    await reset.HandleAsync(line, ct);
                 }, ct);
             }
             finally

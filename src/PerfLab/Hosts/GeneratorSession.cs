@@ -20,6 +20,7 @@ internal sealed class GeneratorSession : IDisposable
     private readonly Task _reading;
     private readonly Lock _input = new();
     private IDisposable? _beat;
+    private readonly HeartbeatWatch _watch;
     private string? _result;
 
     private readonly IWindowProbe? _window;
@@ -30,6 +31,17 @@ internal sealed class GeneratorSession : IDisposable
         _process = process;
         _window = window;
         _stderr = process.StandardError.ReadToEndAsync();
+        // A generator gone silent voids the run at once, naming its host, rather than when its share's results are due.
+        _watch = new HeartbeatWatch(() =>
+        {
+            try
+            {
+                _process.Kill(entireProcessTree: true);
+            }
+            catch (InvalidOperationException)
+            {
+            }
+        });
         _reading = Task.Run(ReadAsync);
     }
 
@@ -80,6 +92,7 @@ internal sealed class GeneratorSession : IDisposable
     public void Stop()
     {
         _beat?.Dispose();
+        _watch.Dispose();
         try
         {
             lock (_input)
@@ -121,6 +134,10 @@ internal sealed class GeneratorSession : IDisposable
             _process.Kill(entireProcessTree: true);
         }
         var stderr = (await _stderr.ConfigureAwait(false)).Trim();
+        if (_watch.Fired)
+        {
+            return new PerfLabException($"{Host}: the load generator {_watch.Said}; the run is void.", ExitCode.Failed);
+        }
         // 255 is also what ssh returns when the remote command was killed by a signal: only a connection message says which.
         if (_process.ExitCode == SshClient.ConnectionFailed && stderr.Length > 0)
         {
@@ -140,7 +157,11 @@ internal sealed class GeneratorSession : IDisposable
     {
         while (await _process.StandardOutput.ReadLineAsync().ConfigureAwait(false) is { } line)
         {
-            if (line == "ready")
+            if (line == Heartbeat.Line)
+            {
+                _watch.Heard();
+            }
+            else if (line == "ready")
             {
                 _ready.TrySetResult();
             }

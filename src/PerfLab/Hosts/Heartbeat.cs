@@ -136,3 +136,49 @@ internal sealed class HeartbeatInput : TextReader
         base.Dispose(disposing);
     }
 }
+
+/// <summary>
+/// The controller's watch on a role's heartbeat, the other way: once one <see cref="Heartbeat.Line"/> was heard, none for
+/// <see cref="Heartbeat.Lost"/> calls its action once. ssh's ServerAlive notices a host that stopped answering; this
+/// notices a role that went silent while its host's sshd still answers (hung, stopped, starved), and a link lost
+/// before ssh says so.
+/// </summary>
+internal sealed class HeartbeatWatch : IDisposable
+{
+    private readonly Timer _timer;
+    private readonly Action _onLost;
+    private long _lastBeat;
+    private int _fired;
+
+    /// <param name="lost">How long a silence ends the role: <see cref="Heartbeat.Lost"/> but in tests.</param>
+    public HeartbeatWatch(Action onLost, TimeSpan? lost = null)
+    {
+        _onLost = onLost;
+        Silence = lost ?? Heartbeat.Lost;
+        var every = Silence / 4 < Heartbeat.Every ? Silence / 4 : Heartbeat.Every;
+        _timer = new Timer(_ => Watch(), null, every, every);
+    }
+
+    public TimeSpan Silence { get; }
+
+    /// <summary>The role went silent and the action was called.</summary>
+    public bool Fired => Volatile.Read(ref _fired) != 0;
+
+    /// <summary>In words, for the controller's message: "sent no heartbeat for 8 s".</summary>
+    public string Said => string.Create(System.Globalization.CultureInfo.InvariantCulture,
+        $"sent no heartbeat for {Silence.TotalSeconds:0.#} s (the link to its host is lost, or the role hangs)");
+
+    public void Heard() => Volatile.Write(ref _lastBeat, Stopwatch.GetTimestamp());
+
+    private void Watch()
+    {
+        var last = Volatile.Read(ref _lastBeat);
+        if (last != 0 && Stopwatch.GetElapsedTime(last) > Silence && Interlocked.Exchange(ref _fired, 1) == 0)
+        {
+            _timer.Dispose();
+            _onLost();
+        }
+    }
+
+    public void Dispose() => _timer.Dispose();
+}

@@ -16,8 +16,10 @@ public sealed record DatabaseAsk(string? Connection, string? DataDir, string? Da
 /// <summary>The database of a run: the app's connection string to it, in words, and the role to stop when the run ends.</summary>
 /// <param name="backends">Its backends' CPU, read by its role on a host of its own; null: found here from the connection
 /// string when its server runs on this machine (else unmeasured).</param>
+/// <param name="reset">Its settling and reset before the blocks, done by its role on a host of its own; null: done here
+/// from the connection string.</param>
 public sealed class RunDatabase(string connectionString, string description, IAsyncDisposable? role = null,
-    IBackendsCpu? backends = null) : IAsyncDisposable
+    IBackendsCpu? backends = null, ILabReset? reset = null) : IAsyncDisposable
 {
     public static RunDatabase None { get; } = new("", "none (every experiment runs an app of its own)");
 
@@ -26,6 +28,8 @@ public sealed class RunDatabase(string connectionString, string description, IAs
     public string Description => description;
 
     public IBackendsCpu? Backends => backends;
+
+    public ILabReset? Reset => reset;
 
     public ValueTask DisposeAsync() => role?.DisposeAsync() ?? ValueTask.CompletedTask;
 }
@@ -111,7 +115,7 @@ internal sealed record OnHost(string Role, HostRef Host, SshClient Ssh, HostFact
     public override bool ObservedHere => false;
 
     public override IAppUnderTest BuiltInSut(Func<string, SutLaunch> launchFor, IProgress<string>? say) =>
-        new RemoteApp(this, logFile => new SutOrder(launchFor(logFile)), say, FrameworkNeed.BuiltInSut,
+        new RemoteApp(this, logFile => new SutOrder(launchFor(logFile), SutOrder.NewToken()), say, FrameworkNeed.BuiltInSut,
             "the built-in SUT");
 
     /// <summary>
@@ -168,7 +172,7 @@ internal sealed record OnHost(string Role, HostRef Host, SshClient Ssh, HostFact
         return new RunDatabase(connection,
             $"perflab's PostgreSQL {ready[1]} on db host '{Host.Destination}' ({listen}:{port}), open to the app host ({allow}) only, "
                 + $"as {AppLogin.User} with a password made for this run",
-            session, new RemoteBackendsCpu(session));
+            session, new RemoteBackendsCpu(session), new RemoteLabReset(session));
     }
 
     /// <summary>Why PostgreSQL on <paramref name="db"/> cannot serve an app on this machine.</summary>

@@ -53,15 +53,17 @@ internal sealed class RemoteApp(OnHost host, Func<string, AppOrder> orderFor, IP
             await session.DisposeAsync();
             throw new PerfLabException($"{host.Host}: the app role answered '{ready}', not its address.", ExitCode.Failed);
         }
-        return new Running(session, address, parts.Length > 1 ? parts[1] : "", order.Http2Only, host.Offset, say ?? progress);
+        return new Running(session, address, parts.Length > 1 ? parts[1] : "", order, host.Offset, say ?? progress);
     }
 
     /// <param name="clock">The app host's clock minus this machine's: what it sends is put on this machine's clock.</param>
     /// <param name="tell">Where the progress of sending a trace back goes.</param>
-    private sealed class Running(RoleSession session, Uri address, string remoteLog, bool http2Only, ClockOffset clock,
+    private sealed class Running(RoleSession session, Uri address, string remoteLog, AppOrder order, ClockOffset clock,
         IProgress<string>? tell) : IRunningApp
     {
         public Uri BaseAddress => address;
+
+        public IReadOnlyList<KeyValuePair<string, string>> RequestHeaders => order.RequestHeaders;
 
         public int Pid => IRunningApp.Elsewhere;
 
@@ -69,11 +71,30 @@ internal sealed class RemoteApp(OnHost host, Func<string, AppOrder> orderFor, IP
 
         public int ExitCode => session.ExitCode;
 
-        public string TailOfLog(int lines = 15) =>
-            session.TailOfLog(lines) is { Length: > 0 } tail ? tail : $"  | (the app's log is on {session.Host.Destination}: {remoteLog})";
+        /// <summary>
+        /// The tail of the app's log its role sent; first, when the role was lost mid-run, the host and what was lost
+        /// there (the app, which its role ends on the controller's silence, as it ends itself).
+        /// </summary>
+        public string TailOfLog(int lines = 15)
+        {
+            var tail = session.TailOfLog(lines) is { Length: > 0 } sent
+                ? sent
+                : $"  | (the app's log is on {session.Host.Destination}: {remoteLog})";
+            return session.Lost is { } lost
+                ? $"  | {session.Host}: lost mid-run: the app role {lost}; the app there is lost, and its role ends it"
+                    + Environment.NewLine + tail
+                : tail;
+        }
 
-        public HttpClient CreateClient(TimeSpan timeout, Uri? through = null) =>
-            SutProcess.ClientFor(through ?? address, http2Only, timeout);
+        public HttpClient CreateClient(TimeSpan timeout, Uri? through = null)
+        {
+            var client = SutProcess.ClientFor(through ?? address, order.Http2Only, timeout);
+            foreach (var (name, value) in order.RequestHeaders)
+            {
+                client.DefaultRequestHeaders.Add(name, value);
+            }
+            return client;
+        }
 
         /// <summary>Checked by the app role on its host (<c>check</c>), exactly as a local run checks the app.</summary>
         public async Task<VariantEffect> CheckVariantAsync(CancellationToken ct)

@@ -22,9 +22,10 @@ internal sealed class RoleSession : IAsyncDisposable
     private readonly Dictionary<string, Action<string>> _handlers = new(StringComparer.Ordinal);
     private readonly Task _reading;
     private readonly IDisposable _beat;
+    private readonly HeartbeatWatch _watch;
     private string? _failed;
 
-    private RoleSession(HostRef host, string what, Process process, IProgress<string>? say)
+    private RoleSession(HostRef host, string what, Process process, IProgress<string>? say, TimeSpan? silence)
     {
         Host = host;
         What = what;
@@ -34,6 +35,8 @@ internal sealed class RoleSession : IAsyncDisposable
         _reading = Task.Run(ReadAsync);
         // The role ends itself when these stop coming (Heartbeat): a cut link leaves nothing running there.
         _beat = Heartbeat.Beat(() => Send(Heartbeat.Line));
+        // And its own stop coming: the session is ended here, so whatever waits on it learns at once, naming the host.
+        _watch = new HeartbeatWatch(() => Cut(), silence);
     }
 
     public HostRef Host { get; }
@@ -49,12 +52,24 @@ internal sealed class RoleSession : IAsyncDisposable
     /// <summary>Completes when the role's output ends: it exited, was killed, or the connection dropped.</summary>
     public Task Ended => _reading;
 
+    /// <summary>
+    /// Why the role was lost mid-session, in words, or null: it went silent (<see cref="HeartbeatWatch"/>), or ssh gave
+    /// its host up (ServerAlive: "Timeout, server ... not responding").
+    /// </summary>
+    public string? Lost => _watch.Fired ? _watch.Said
+        : _process.HasExited && _process.ExitCode == SshClient.ConnectionFailed && _stderr.IsCompletedSuccessfully
+            && _stderr.Result.Contains("not responding", StringComparison.Ordinal)
+            ? "stopped answering (ssh heard nothing back: the link to its host is lost)"
+            : null;
+
     /// <summary>Starts <paramref name="command"/> on the host and sends it <paramref name="input"/> (one line) first.</summary>
-    public static RoleSession Start(SshClient ssh, HostRef host, string what, string command, string? input, IProgress<string>? say)
+    /// <param name="silence">How long a role may send no heartbeat: <see cref="Heartbeat.Lost"/> but in tests.</param>
+    public static RoleSession Start(SshClient ssh, HostRef host, string what, string command, string? input, IProgress<string>? say,
+        TimeSpan? silence = null)
     {
         var process = Process.Start(ssh.StartInfo(host, command))
             ?? throw new PerfLabException($"{host}: cannot start ssh.", Common.ExitCode.Environment);
-        var session = new RoleSession(host, what, process, say);
+        var session = new RoleSession(host, what, process, say, silence);
         if (input is not null)
         {
             process.StandardInput.WriteLine(input);
@@ -150,7 +165,7 @@ internal sealed class RoleSession : IAsyncDisposable
         {
             return SshClient.Failure(Host, new HostOutput(_process.ExitCode, "", stderr));
         }
-        var why = _failed ?? stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries).LastOrDefault()?.Trim() ?? "no message";
+        var why = _failed ?? Lost ?? stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries).LastOrDefault()?.Trim() ?? "no message";
         var tail = TailOfLog(15);
         return new PerfLabException($"{Host}: {What} {what}: {why}{(tail.Length > 0 ? Environment.NewLine + tail : "")}",
             Common.ExitCode.Failed);
@@ -165,6 +180,9 @@ internal sealed class RoleSession : IAsyncDisposable
                 : (line, "");
             switch (kind)
             {
+                case Heartbeat.Line:
+                    _watch.Heard();
+                    break;
                 case "ready":
                     _ready.TrySetResult(rest);
                     break;
@@ -199,6 +217,7 @@ internal sealed class RoleSession : IAsyncDisposable
     /// <summary>Closes the role's input and waits (20 s: PostgreSQL's shutdown) for its session to end; then ends the session.</summary>
     public async ValueTask DisposeAsync()
     {
+        _watch.Dispose();
         _beat.Dispose();
         try
         {
@@ -214,8 +233,21 @@ internal sealed class RoleSession : IAsyncDisposable
         }
         catch (OperationCanceledException)
         {
-            _process.Kill(entireProcessTree: true);
+            Cut();
         }
         await _reading.ConfigureAwait(false);
+    }
+
+    /// <summary>Ends the session here (its ssh): the role, hearing no heartbeat, ends itself and what it started.</summary>
+    private void Cut()
+    {
+        try
+        {
+            _process.Kill(entireProcessTree: true);
+        }
+        catch (InvalidOperationException)
+        {
+            // Ended already.
+        }
     }
 }

@@ -62,6 +62,10 @@ public sealed class HostsRunTests
         Assert.Equal(("app", appAddress), placed["app"]);
         Assert.Equal(("db", dbAddress), placed["db"]);
         Assert.Equal("local", placed["load"].Host);
+        // Settled and reset before the block by the db role on its host (its superuser is accepted there alone).
+        var state = json.RootElement.GetProperty("provenance").GetProperty("databaseState");
+        Assert.True(state.GetProperty("blocks").GetInt32() >= 1 && state.GetProperty("failures").GetInt32() == 0, state.ToString());
+        Assert.True(state.GetProperty("labPages").GetInt64() > 0, state.ToString());
         var runs = json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray().ToList();
         Assert.Equal(2, runs.Count);
         foreach (var run in runs)
@@ -112,12 +116,24 @@ public sealed class HostsRunTests
         Assert.All(written, f => Assert.DoesNotContain("Password=", File.ReadAllText(f), StringComparison.OrdinalIgnoreCase));
     }
 
+    // Besides: a /diagnostics endpoint, which on the app host's address answers the run's token alone; the generators
+    // carry it (10 a second, a 5 ms blocking wait each).
+    private static readonly string ExperimentWithDiagnostics = Experiment.Replace("profiles:",
+        "    - name: diagnostics\n      url: /diagnostics/sync-over-async?ms=5\n      model: open\n      rate: 10\nprofiles:",
+        StringComparison.Ordinal);
+
     [Fact]
     public async Task Run_TwoGeneratorsOnHostsOfTheirOwn_EachRunMergesBothAndNamesEachHost()
     {
         using var lab = NetnsLab.Create(["app", "db", "gen-1", "gen-2"]);
+        using var probing = new CancellationTokenSource();
+        var probe = ProbeDiagnosticsAsync(lab, probing.Token);
 
-        var output = await RunPlacedAsync(lab, "[gen-1, gen-2]", Experiment);
+        var output = await RunPlacedAsync(lab, "[gen-1, gen-2]", ExperimentWithDiagnostics);
+        await probing.CancelAsync();
+
+        // Asked from the controller's namespace without the run's token, mid-run: the SUT answers /info, not /diagnostics.
+        Assert.Equal(("404", "200"), await probe);
 
         using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(output, "results.json")));
         var generators = json.RootElement.GetProperty("provenance").GetProperty("hosts").EnumerateArray()
@@ -134,14 +150,19 @@ public sealed class HostsRunTests
             Assert.Equal(new[] { "gen-1", "gen-2" }, each.Select(g => g.GetProperty("host").GetString()));
             // Each sent its 2 of the 4 users; the run's requests are theirs added, none lost or counted twice.
             Assert.All(each, g => Assert.True(g.GetProperty("requests").GetInt64() > 0, g.ToString()));
-            Assert.Equal(each.Sum(g => g.GetProperty("requests").GetInt64()), forecast.GetProperty("requests").GetInt64());
+            var diagnostics = run.GetProperty("scenarios")[1];
+            Assert.Equal(each.Sum(g => g.GetProperty("requests").GetInt64()),
+                forecast.GetProperty("requests").GetInt64() + diagnostics.GetProperty("requests").GetInt64());
+            // From the generators' namespaces, with the token: every /diagnostics request served.
+            Assert.True(diagnostics.GetProperty("requests").GetInt64() > 0, diagnostics.ToString());
+            Assert.Equal(0, diagnostics.GetProperty("errors").GetInt64());
             Assert.True(forecast.GetProperty("rps").GetDouble() > 0, forecast.ToString());
             Assert.Equal(0, forecast.GetProperty("errors").GetInt64());
             // A 20 ms endpoint: no request is faster, and 4 users can complete at most 4 / 20 ms = 200 a second (2 % slack
-            // for the window's edges); each generator's 2 users at most half that.
+            // for the window's edges); each generator's 2 users at most half that, plus its 5 a second of /diagnostics.
             Assert.InRange(forecast.GetProperty("p50Ms").GetDouble(), 20, 2000);
             Assert.InRange(forecast.GetProperty("rps").GetDouble(), 0.1, 204);
-            Assert.All(each, g => Assert.InRange(g.GetProperty("rps").GetDouble(), 0.1, 102));
+            Assert.All(each, g => Assert.InRange(g.GetProperty("rps").GetDouble(), 0.1, 102 + 5.1));
             Assert.True(run.GetProperty("cost").GetProperty("appCpuSeconds").GetDouble() > 0, run.GetProperty("cost").ToString());
             AssertTieringCameBack(run);
         }
@@ -199,6 +220,46 @@ public sealed class HostsRunTests
         var onAppHost = Path.Combine(lab.Folder, $"cache-{lab.Hosts["app"].Namespace}", "traces");
         Assert.True(Directory.Exists(onAppHost), onAppHost);
         Assert.Empty(Directory.EnumerateFiles(onAppHost));
+    }
+
+    /// <summary>
+    /// Once the SUT listens in the app namespace: the status codes of its /diagnostics/lock and /info asked from the
+    /// controller's namespace without a token (curl), or ("", "") when no SUT listened before cancelled.
+    /// </summary>
+    private static async Task<(string Diagnostics, string Info)> ProbeDiagnosticsAsync(NetnsLab lab, CancellationToken ct)
+    {
+        var (ns, address) = lab.Hosts["app"];
+        while (!ct.IsCancellationRequested)
+        {
+            var listening = NetnsLab.Run("ip", "netns", "exec", ns, "ss", "-Htln").Split('\n')
+                .Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+                .Select(f => f.Length > 3 ? f[3] : "")
+                .FirstOrDefault(a => a.StartsWith(address + ":", StringComparison.Ordinal) && a != address + ":22");
+            if (listening is not null)
+            {
+                string Status(string path) => NetnsLab.Run("ip", "netns", "exec", lab.Controller, "curl", "-s", "-o", "/dev/null",
+                    "-m", "10", "-w", "%{http_code}", $"http://{listening}{path}");
+                try
+                {
+                    if (Status("/info") is "200" and var info)
+                    {
+                        return (Status("/diagnostics/lock?ms=0"), info);
+                    }
+                }
+                catch (InvalidOperationException)
+                {
+                    // curl could not connect: the SUT was still starting, or had just stopped.
+                }
+            }
+            try
+            {
+                await Task.Delay(100, ct);
+            }
+            catch (OperationCanceledException)
+            {
+            }
+        }
+        return ("", "");
     }
 
     /// <summary>perflab run of the placed experiment, app on "app", PostgreSQL on "db", the load from <paramref name="load"/>.</summary>

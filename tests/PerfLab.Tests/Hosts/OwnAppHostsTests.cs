@@ -90,6 +90,61 @@ public sealed partial class OwnAppHostsTests(TinyShopBuild tinyShop)
         Assert.False(Directory.Exists(Path.Combine(folder, "out")));
     }
 
+    /// <summary>
+    /// The app host's link cut inside its namespace mid-run (no FIN, no RST): its role hears no heartbeat and ends itself
+    /// and the app within 15 s, and the controller, hearing none back, ends the session and reports the run failed,
+    /// naming the host and what was lost there.
+    /// </summary>
+    [Fact]
+    public async Task Run_AppHostsLinkCutMidRun_NothingLeftThereWithin15Seconds_TheReportNamesTheHostAndTheApp()
+    {
+        using var lab = NetnsLab.Create(["app"]);
+        await tinyShop.DllAsync();
+        var experiments = Directory.CreateDirectory(Path.Combine(lab.Folder, "experiments")).FullName;
+        await File.WriteAllTextAsync(Path.Combine(experiments, "cut.yaml"), $$"""
+            name: cut
+            title: The app host's link cut mid-run
+            app: { project: "{{TinyShopBuild.Project}}", ready: /healthz }
+            baseline: computed
+            variants:
+              - name: computed
+              - name: cached
+                config: { "Report:Cache": "true" }
+            load:
+              scenarios:
+                - { name: report, url: /report, model: closed, users: 2 }
+            profiles:
+              smoke: { warmup: 1s, duration: 15s, repeat: 1 }
+            """);
+        var hosts = HostsCheckTests.Write(lab, "ssh-config: ./ssh_config\napp: app\nload: [local]\n");
+        var output = Path.Combine(lab.Folder, "out");
+        var run = HostsCheckTests.RunInController(lab, tinyShop.Environment, "run", "cut", "--experiments", experiments,
+            "--profile", "smoke", "--trace", "false", "--hosts", hosts, "--out", output);
+        var started = DateTime.UtcNow;
+        while (!lab.ProcessesBesidesSshd("app").Any(p => p.Contains("TinyShop.dll", StringComparison.Ordinal)) && !run.IsCompleted
+            && DateTime.UtcNow - started < TimeSpan.FromMinutes(2))
+        {
+            await Task.Delay(100);
+        }
+        await Task.Delay(TimeSpan.FromSeconds(3));   // into the measured window (1 s of warm-up)
+        Assert.False(run.IsCompleted, run.IsCompleted ? (await run).ToString() : "");
+
+        lab.CutLink("app");
+        var cut = System.Diagnostics.Stopwatch.StartNew();
+        while (lab.ProcessesBesidesSshd("app").Count > 0 && cut.Elapsed < TimeSpan.FromSeconds(15))
+        {
+            await Task.Delay(100);
+        }
+        var left = lab.ProcessesBesidesSshd("app");
+        var result = await run;
+
+        Assert.Empty(left);
+        Assert.True(result.ExitCode != 0, result.ToString());
+        var report = await File.ReadAllTextAsync(Path.Combine(output, "report.md"));
+        Assert.Contains("app host 'app': lost mid-run: the app role ", report, StringComparison.Ordinal);
+        Assert.Contains("the app there is lost, and its role ends it", report, StringComparison.Ordinal);
+    }
+
     /// <summary>Every TinyShop process seen in the app namespace until cancelled, as "pid command line" (polled /proc).</summary>
     private static async Task<List<string>> WatchAppsAsync(NetnsLab lab, CancellationToken ct)
     {

@@ -20,7 +20,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 {
     private readonly ConditionedStarts _starts = new(request, observer);
     private readonly Measurements _measurements = new(request, observer);
-    private readonly DatabaseBeforeBlocks _database = new(request.ConnectionString, observer.Message);
+    private readonly DatabaseBeforeBlocks _database = new(request.ConnectionString, observer.Message, request.DatabaseReset);
 
     // Runs started so far in this invocation: a run's place in it (blocks added later come after every minimum block).
     private int _runsStarted;

@@ -92,6 +92,7 @@ public static class LabRun
                 ConnectionString = database.ConnectionString,
                 DatabaseDescription = database.Description,
                 DatabaseBackends = database.Backends,
+                DatabaseReset = database.Reset,
                 LogFolder = Path.Combine(outDir, "logs"),
                 PrecisionPercent = choices.Precision,
                 Budget = choices.Budget,

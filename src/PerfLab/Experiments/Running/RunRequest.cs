@@ -23,6 +23,12 @@ public sealed record RunRequest(IReadOnlyList<ExperimentDefinition> Experiments,
     /// </summary>
     public Database.IBackendsCpu? DatabaseBackends { get; init; }
 
+    /// <summary>
+    /// The built-in SUT's database settled and reset before the blocks by the db role on its host; null: here, from
+    /// <see cref="ConnectionString"/>.
+    /// </summary>
+    public Database.ILabReset? DatabaseReset { get; init; }
+
     /// <summary>The database in words, for the provenance.</summary>
     public string DatabaseDescription { get; init; } = "";
 

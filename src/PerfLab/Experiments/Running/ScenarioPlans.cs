@@ -1,3 +1,4 @@
+using PerfLab.Apps;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Load;
 
@@ -8,7 +9,13 @@ public static class ScenarioPlans
 {
     private static readonly TimeSpan RequestTimeout = TimeSpan.FromSeconds(30);
 
-    public static LoadPlan BuildPlan(ExperimentDefinition experiment, VariantDefinition variant, ProfileDefinition profile, Uri baseAddress)
+    /// <summary>The plan against a started app: its address, and the headers its requests must carry.</summary>
+    public static LoadPlan BuildPlan(ExperimentDefinition experiment, VariantDefinition variant, ProfileDefinition profile,
+        IRunningApp sut) => BuildPlan(experiment, variant, profile, sut.BaseAddress, sut.RequestHeaders);
+
+    /// <param name="headers">What every request to the app carries besides the scenario's own (<c>IRunningApp.RequestHeaders</c>).</param>
+    public static LoadPlan BuildPlan(ExperimentDefinition experiment, VariantDefinition variant, ProfileDefinition profile, Uri baseAddress,
+        IReadOnlyList<KeyValuePair<string, string>>? headers = null)
     {
         var scenarios = experiment.Scenarios.Select(s =>
         {
@@ -30,7 +37,11 @@ public static class ScenarioPlans
                     Placeholder = s.Feed.Placeholder,
                 };
             }
-            return new ScenarioPlan(s.Name, s.Model.ForProfile(profile.Shape), feed) { Request = WithVars(s.Request, variant) };
+            var request = WithVars(s.Request, variant);
+            return new ScenarioPlan(s.Name, s.Model.ForProfile(profile.Shape), feed)
+            {
+                Request = headers is { Count: > 0 } ? request with { Headers = [.. request.Headers, .. headers] } : request,
+            };
         }).ToList();
         return new LoadPlan(scenarios, profile.Duration, profile.Warmup, RequestTimeout)
         {

@@ -126,7 +126,7 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
             var priming = Path.GetFullPath(Path.Combine(request.LogFolder, "priming.log"));
             await using var sut = await request.App.BuiltInSut(file => Launch(variant, file), Say).StartAsync(priming, Say, ct);
             var primingProfile = new ProfileDefinition(TimeSpan.Zero, TimeSpan.FromSeconds(3), 1, 1, null);
-            await LoadEngine.RunAsync(ScenarioPlans.BuildPlan(experiment, variant, primingProfile, sut.BaseAddress), progress: null, ct);
+            await LoadEngine.RunAsync(ScenarioPlans.BuildPlan(experiment, variant, primingProfile, sut), progress: null, ct);
         }
         catch (PerfLabException ex)
         {

@@ -134,7 +134,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
     /// </summary>
     private async Task<IReadOnlyList<LoadPlan>> PlansAsync(IReadOnlyList<BlockParticipant> participants, CancellationToken ct) =>
         await Task.WhenAll(participants.Select(p =>
-            FeedLoader.WithValuesFetchedAsync(ScenarioPlans.BuildPlan(experiment, p.Variant, profile, p.Sut.BaseAddress), ct)));
+            FeedLoader.WithValuesFetchedAsync(ScenarioPlans.BuildPlan(experiment, p.Variant, profile, p.Sut), ct)));
 
     private async Task WarmUpAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<LoadPlan> plans, List<TieringWatch> watches,
         LoadResult?[] warmups, CancellationToken ct)

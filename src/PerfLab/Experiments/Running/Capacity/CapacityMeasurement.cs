@@ -31,7 +31,7 @@ public sealed class CapacityMeasurement(ExperimentDefinition experiment, Variant
     {
         var capacity = experiment.Capacity ?? throw new InvalidOperationException($"{experiment.Name} has no capacity block");
         var settings = new CapacityStepSettings(profile.Duration, profile.Warmup);
-        var scenario = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress).Scenarios[0];
+        var scenario = ScenarioPlans.BuildPlan(experiment, variant, profile, sut).Scenarios[0];
         try
         {
             scenario = await WithFeedValuesAsync(scenario, ct);

@@ -13,8 +13,10 @@ namespace PerfLab.Experiments.Running.Databases;
 /// counted and the block runs anyway: a database that went down is the runs' to report.
 /// </summary>
 /// <param name="connectionString">The built-in SUT's database; empty when no experiment uses one.</param>
-internal sealed class DatabaseBeforeBlocks(string connectionString, Action<string> message)
+/// <param name="reset">Who settles and resets it: its role on a db host; null: this process, from the connection string.</param>
+internal sealed class DatabaseBeforeBlocks(string connectionString, Action<string> message, ILabReset? reset = null)
 {
+    private readonly ILabReset _reset = reset ?? new LocalLabReset(connectionString);
     private LabDatabaseSettings? _settings;
     private string? _notReset;
     private LabResetResult? _last;
@@ -35,14 +37,14 @@ internal sealed class DatabaseBeforeBlocks(string connectionString, Action<strin
         {
             if (_settings is null)
             {
-                (_settings, _notReset) = await LabDatabase.SettleAsync(connectionString, ct);
+                (_settings, _notReset) = await _reset.SettleAsync(ct);
                 if (_settings is null)
                 {
                     message("PostgreSQL not reset before the blocks: " + _notReset);
                     return;
                 }
             }
-            _last = await LabDatabaseReset.ResetAsync(connectionString, _settings, ct);
+            _last = await _reset.ResetAsync(_settings, ct);
             _blocks++;
             _checkpoints += _last.Checkpointed ? 1 : 0;
             _lowestCached = _last.CachedPercent is { } cached ? Math.Min(cached, _lowestCached ?? cached) : _lowestCached;

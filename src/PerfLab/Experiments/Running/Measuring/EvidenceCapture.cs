@@ -33,7 +33,7 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
         // A burst plan sends batches until the duration ends, so every traced second has requests in flight (one
         // batch, as the measured window's profile would give, finished before the trace began).
         var profile = new ProfileDefinition(TimeSpan.Zero, Lead + Length + Tail, 1, MaxBatches);
-        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress);
+        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut);
         var load = LoadEngine.RunAsync(plan, progress: null, ct);
         await Task.Delay(Lead, ct);
         // Traced where the app runs (here, or by its role on its host and the file sent back), analysed here alike.

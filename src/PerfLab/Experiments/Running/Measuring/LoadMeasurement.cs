@@ -41,7 +41,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         var meter = await CostMeterAsync(sut, ct);
         // One continuous window: a starved variant's is held open for a cycle (WindowCycle), so that it measures the
         // bursts it answers in rather than the gap between two. Slots keep their equal turns (AlternatingBlock).
-        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut.BaseAddress) with
+        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut) with
         {
             TargetSettled = () => tiering.Settled,
             Probe = meter,

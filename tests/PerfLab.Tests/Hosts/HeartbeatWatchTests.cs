@@ -1,0 +1,41 @@
+using PerfLab.Hosts;
+
+namespace PerfLab.Tests.Hosts;
+
+/// <summary>
+/// The controller's watch on a role's heartbeat, on a real process (a role played by bash on this machine, as a local
+/// host's session runs): a role that beat once, said ready and then went silent while its session stays open (hung, or
+/// stopped) has its session ended by the controller, and the failure names the host and the silence.
+/// </summary>
+public sealed class HeartbeatWatchTests
+{
+    [Fact]
+    public async Task RoleSession_RoleGoesSilentAfterReady_SessionEndedAndLostNamesTheSilence()
+    {
+        var host = new HostRef("app", HostRef.LocalName);
+        await using var session = RoleSession.Start(new SshClient(null), host, "the app",
+            "echo alive; echo 'ready http://127.0.0.1:1 log'; exec sleep 120", input: null, say: null, silence: TimeSpan.FromSeconds(1));
+
+        Assert.Equal("http://127.0.0.1:1 log", await session.WaitReadyAsync(TimeSpan.FromSeconds(30), CancellationToken.None));
+        // Bounded by far more than the second of silence: a stalled machine delays the watch, it cannot fake a heartbeat.
+        await session.Ended.WaitAsync(TimeSpan.FromSeconds(60));
+
+        Assert.True(session.HasExited);
+        Assert.Equal("sent no heartbeat for 1 s (the link to its host is lost, or the role hangs)", session.Lost);
+    }
+
+    [Fact]
+    public async Task RoleSession_RoleThatNeverBeats_IsNotTakenAsLost()
+    {
+        // A role driven without heartbeats (older perflab, a test) ends when it ends, not on the watch.
+        var host = new HostRef("app", HostRef.LocalName);
+        await using var session = RoleSession.Start(new SshClient(null), host, "the app",
+            "echo 'ready x'; sleep 2; echo done", input: null, say: null, silence: TimeSpan.FromMilliseconds(200));
+
+        await session.WaitReadyAsync(TimeSpan.FromSeconds(30), CancellationToken.None);
+        await session.Ended.WaitAsync(TimeSpan.FromSeconds(60));
+
+        Assert.Equal(0, session.ExitCode);
+        Assert.Null(session.Lost);
+    }
+}
