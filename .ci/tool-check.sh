@@ -32,8 +32,8 @@ NUGET_PACKAGES="$work/nuget" dotnet tool install --tool-path "$work/tools" --add
 echo "tool-check: perflab list (from $PWD)"
 "$work/tools/perflab" list
 if [ -n "$smoke" ]; then
-    echo "tool-check: perflab run $smoke --profile smoke --trace false (from $PWD)"
-    "$work/tools/perflab" run "$smoke" --profile smoke --trace false --out "$work/results"
+    echo "tool-check: perflab run $smoke --profile smoke --no-trace (from $PWD)"
+    "$work/tools/perflab" run "$smoke" --profile smoke --no-trace --out "$work/results"
     echo "tool-check: results.json provenance $(grep -o '"commit": "[^"]*"' "$work/results/results.json")"
 fi
 echo "tool-check: ok"

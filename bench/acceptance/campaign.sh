@@ -2,7 +2,7 @@
 # The acceptance campaign on cost per request: A/A and injected-cost invocations of orders.yaml, interleaved (two A/A
 # for one slowed), until N_AA and N_SLOW are done or the clock passes STOP_AT, then the verdicts counted for each.
 # Usage: [EXTRA=µs] [STOP_AT=epoch-seconds] [N_AA=20] [N_SLOW=10] bench/acceptance/campaign.sh [more perflab run options...]
-#   e.g. STOP_AT=$(date -d 11:25 +%s) bench/acceptance/campaign.sh --trace false
+#   e.g. STOP_AT=$(date -d 11:25 +%s) bench/acceptance/campaign.sh --no-trace
 # Without EXTRA, the first A/A invocation measures it: 5 % of the plain variant's median CPU per request (app and
 # PostgreSQL backends, cost.msPerRequest of its runs), rounded to whole microseconds. No invocation starts after STOP_AT.
 set -euo pipefail

@@ -3,7 +3,7 @@
 # from "gen-1" and "gen-2", perflab as the controller in a fifth namespace. Prints perflab's output, then which
 # processes ran in which namespace while it ran (sampled once a second), and leaves the results in $OUT/run.
 # Usage (root): bench/hosts/run-experiment.sh [experiment=sync-async] [profile=smoke]; SKIP_BUILD=1 uses the build there;
-# PERFLAB_ARGS adds options to the run (e.g. PERFLAB_ARGS="--trace true --keep-traces": traces taken on the app host).
+# PERFLAB_ARGS adds options to the run (e.g. PERFLAB_ARGS="--trace --keep-traces": traces taken on the app host).
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$REPO/bench/hosts/netns.sh"

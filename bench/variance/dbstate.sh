@@ -4,7 +4,7 @@
 # statistics changed), checkpoints, backends connected, and how many of the lab's pages shared buffers hold.
 # One sample before each run, one every INTERVAL seconds while it runs, one after; then a table per invocation.
 # Usage: RUNS=3 bench/variance/dbstate.sh PERFLAB-RUN-ARGUMENTS...
-#   PERFLAB_CACHE_DIR=/var/tmp/perflab-dbstate RUNS=3 bench/variance/dbstate.sh pair --experiments bench/variance/dbstate --trace false
+#   PERFLAB_CACHE_DIR=/var/tmp/perflab-dbstate RUNS=3 bench/variance/dbstate.sh pair --experiments-dir bench/variance/dbstate --no-trace
 # RESTART=1 stops the cluster before each invocation (as a reboot would; the run starts it again).
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -17,10 +17,12 @@ public static class CompareCommand
             + "and verdicts as `perflab run`.");
         verb.Arguments.Add(o.App);
         foreach (var option in new Option[] { o.Command, o.Urls, o.Users, o.Rate, o.Variants, o.Ready, o.Profile, o.Repeat, o.Precision,
-            o.Budget, o.Thresholds, o.Margin, o.Output, o.Trace, o.Pin, o.Hosts, o.Invocations })
+            o.Budget, o.Thresholds, o.Margin, o.Output, o.Hosts, o.Invocations, RunTuningOptions.RetiredProfileLetter() })
         {
             verb.Options.Add(option);
         }
+        o.Trace.AddTo(verb);
+        o.Pin.AddTo(verb);
         o.Ci.AddTo(verb);
         verb.SetAction(async (parse, ct) =>
         {
@@ -34,9 +36,9 @@ public static class CompareCommand
                 parse.GetValue(o.Invocations));
             return await RunCommand.RunSelectedAsync([experiment], new LabRunChoices(parse.GetValue(o.Profile))
             {
-                Repeat = parse.GetValue(o.Repeat), Output = parse.GetValue(o.Output), Pin = parse.GetValue(o.Pin),
+                Repeat = parse.GetValue(o.Repeat), Output = parse.GetValue(o.Output), Pin = o.Pin.Read(parse),
                 Precision = parse.GetValue(o.Precision), Budget = RunTuningOptions.BudgetOf(parse, o.Budget),
-                Trace = parse.GetValue(o.Trace), Gates = gates, Margin = parse.GetValue(o.Margin), Hosts = HostsOption.Read(parse, o.Hosts),
+                Trace = o.Trace.Read(parse), Gates = gates, Margin = parse.GetValue(o.Margin), Hosts = HostsOption.Read(parse, o.Hosts),
             }, o.Ci.Begin(parse, "compare"), ct, InvocationsAsk.Of(parse, o.Invocations, o.Output, o.Budget, o.Ci.Junit, o.Ci.Json));
         });
         return verb;
@@ -61,10 +63,10 @@ public static class CompareCommand
             Required = true,
         };
 
-        public Option<int?> Users { get; } = new Option<int?>("--users", "-c")
+        public Option<int?> Users { get; } = new Option<int?>("--connections", "-c", "--users")
         {
-            Description = "Virtual users per path (closed model, as wrk; default 10).",
-        }.Check(v => v is null or (>= 1 and <= 10_000), "--users must be from 1 to 10000.");
+            Description = "Connections per path, each a virtual user (closed model, as wrk -c; default 10).",
+        }.Check(v => v is null or (>= 1 and <= 10_000), "--connections must be from 1 to 10000.");
 
         public Option<int?> Rate { get; } = new Option<int?>("--rate", "-R")
         {
@@ -84,12 +86,11 @@ public static class CompareCommand
             Description = "A path that answers 2xx once the app is ready (default: the first --url, or / when it has a {placeholder}).",
         };
 
-        public Option<ProfileName> Profile { get; } = ProfileOption();
+        public Option<ProfileName> Profile { get; } = RunTuningOptions.Profile(
+            "quick (the default: 10 s steady warm-up, 6 s windows, blocks until ±5 %), smoke (one 2 s run each), article (5 × 30 s).");
 
-        public Option<int?> Repeat { get; } = new Option<int?>("--repeat", "-r")
-        {
-            Description = "Interleaved blocks (each variant once per block); the minimum when the profile adds blocks for precision.",
-        }.Check(v => v is null or (>= 1 and <= 100), "--repeat must be from 1 to 100.");
+        public Option<int?> Repeat { get; } = RunTuningOptions.Repeat(
+            "Interleaved blocks (each variant once per block); the minimum when the profile adds blocks for precision.");
 
         public Option<string?> Output { get; } = new("--out", "-o")
         {
@@ -97,15 +98,11 @@ public static class CompareCommand
             HelpName = "folder",
         };
 
-        public Option<bool?> Trace { get; } = new("--trace")
-        {
-            Description = "Trace each variant's first run for 5 s after its window (default: on, except the smoke profile).",
-        };
+        public FlagPair Trace { get; } = new("trace",
+            "Trace each variant's first run for 5 s after its window (default: on, except the smoke profile).", "Skip the traces.");
 
-        public Option<bool?> Pin { get; } = new("--pin")
-        {
-            Description = "Pin the app and the generator to separate CPUs (default: only with 4 or more cores).",
-        };
+        public FlagPair Pin { get; } = new("pin",
+            "Pin the app and the generator to separate CPUs (default: only with 4 or more cores).", "Never pin, whatever the cores.");
 
         public Option<double?> Precision { get; } = RunTuningOptions.Precision();
 
@@ -124,18 +121,6 @@ public static class CompareCommand
         public Option<double?> Margin { get; } = ThresholdOptions.Margin();
 
         public OutputOptions Ci { get; } = new();
-
-        private static Option<ProfileName> ProfileOption()
-        {
-            var profile = new Option<ProfileName>("--profile", "-p")
-            {
-                Description = "quick (the default: 10 s steady warm-up, 6 s windows, blocks until ±5 %), smoke (one 2 s "
-                    + "run each), article (5 × 30 s).",
-                DefaultValueFactory = _ => ProfileName.Quick,
-            };
-            profile.AcceptOnlyFromAmong([.. ProfileNames.Keys]);
-            return profile;
-        }
     }
 
     /// <summary>

@@ -11,7 +11,7 @@ public static class ListCommand
 {
     public static Command Create()
     {
-        var folder = ExperimentOptions.Folder();
+        var folder = new ExperimentsFolder();
         var json = new Option<bool>("--json")
         {
             Description = "Print the experiments as JSON (name, title, seed or app, baseline, variants, "
@@ -19,11 +19,11 @@ public static class ListCommand
         };
         var command = new Command("list", "List the experiments with the seed each reproduces (or the app it "
             + "measures), its variants and load.");
-        command.Options.Add(folder);
+        folder.AddTo(command);
         command.Options.Add(json);
         command.SetAction(parse =>
         {
-            var experiments = ExperimentLoader.LoadFolder(parse.GetValue(folder) ?? ExperimentLoader.DefaultFolder);
+            var experiments = ExperimentLoader.LoadFolder(folder.Read(parse));
             if (parse.GetValue(json))
             {
                 Console.WriteLine(ExperimentListJson.Write(experiments));
@@ -61,13 +61,4 @@ public static class ListCommand
         return string.Create(CultureInfo.InvariantCulture,
             $"{rule.MinBlocks} to {rule.MaxBlocks} blocks, until every change's 95 % interval is within ±{target:0.#} %");
     }
-}
-
-/// <summary>Options shared by the verbs that read experiment files.</summary>
-public static class ExperimentOptions
-{
-    public static Option<string?> Folder() => new("--experiments")
-    {
-        Description = "Folder of experiment files (default: the experiments/ folder of this checkout, or of the installed tool).",
-    };
 }

@@ -72,15 +72,16 @@ public static class LoadCommand
         {
             Description = "Target URL; may hold one {placeholder} filled from --values, --values-file or --values-url.",
         };
-        public Option<int> Users { get; } = Positive(new Option<int>("--users", "-c", "--connections")
+        public Option<int> Users { get; } = Positive(new Option<int>("--connections", "-c", "--users")
         {
-            Description = "Virtual users (closed), connections = in-flight cap (open).",
+            Description = "Connections, as wrk -c: each a virtual user (closed), the in-flight cap (open).",
             DefaultValueFactory = _ => 10,
         });
         public Option<TimeSpan?> Duration { get; } = DurationOption("--duration", "Measured duration after warm-up (e.g. 500ms, 30s, 2m); "
-            + "with -n only a cap (default 10m); burst: a cap (default 10m); ramp: default until the last step has run one interval.",
+            + "with --requests only a cap (default 10m); burst: a cap (default 10m); ramp: default until the last step has run one "
+            + "interval.",
             "-d");
-        public Option<long?> Requests { get; } = Positive(new Option<long?>("--requests", "-n")
+        public Option<long?> Requests { get; } = Positive(new Option<long?>("--requests")
         {
             Description = "Stop after this many measured requests.",
         });
@@ -97,7 +98,7 @@ public static class LoadCommand
         public Option<int> WarmupBatches { get; } = WarmupBatchesOption();
         public Option<int?> RampStart { get; } = Positive(new Option<int?>("--ramp-start")
         {
-            Description = "Ramp: users at the start (default: --users).",
+            Description = "Ramp: users at the start (default: --connections).",
         });
         public Option<int?> RampStep { get; } = Positive(new Option<int?>("--ramp-step")
         {
@@ -183,6 +184,7 @@ public static class LoadCommand
             Users, Duration, Requests, Rate, Model, BurstSize, Batches, WarmupBatches, RampStart, RampStep, RampEvery, RampMax,
             Warmup, Steady, Timeout, Threads, Http2, Values, ValuesFile, ValuesUrl, Random, Seed, Json, Output, AllowRemote,
             Method, Headers, Body, BodyFile, ExpectStatus, ExpectJson, Thresholds, Hosts,
+            Spellings.RetiredLetter("-n", "--requests", "-n is --name, the process, on counters and trace, as dotnet-counters has it"),
         ];
 
         public LoadRequest Read(ParseResult pr) => new(pr.GetValue(Url)!)
@@ -248,7 +250,8 @@ public static class LoadCommand
             var threads = new Option<string?>("--threads", "-t") { Hidden = true };
             threads.Validators.Add(r => r.AddError(
                 "-t/--threads is wrk's thread count; perflab load has none: one event loop serves every connection (socket " +
-                "completions run inline, as wrk's loop). Give the connections with -c/--users; the per-request timeout is --timeout 2s."));
+                "completions run inline, as wrk's loop). Give the connections with -c/--connections; the per-request timeout is " +
+                "--timeout 2s."));
             return threads;
         }
 

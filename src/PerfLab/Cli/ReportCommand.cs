@@ -14,7 +14,7 @@ public static class ReportCommand
         {
             Description = "A result folder written by 'perflab run' (it holds results.json).",
         };
-        var format = new Option<string>("--format", "-f")
+        var format = new Option<string>("--format")
         {
             Description = "Which reports to write, comma-separated: md, html, json (json rewrites results.json itself).",
             DefaultValueFactory = _ => "md,html",
@@ -23,6 +23,7 @@ public static class ReportCommand
         var command = new Command("report", "Re-render report.md and report.html of a result folder from its results.json.");
         command.Arguments.Add(folder);
         command.Options.Add(format);
+        command.Options.Add(Spellings.RetiredLetter("-f", "--format", "-f is --framework on sut, as dotnet has it"));
         command.SetAction((ParseResult pr, CancellationToken ct) =>
         {
             var dir = pr.GetValue(folder)!;

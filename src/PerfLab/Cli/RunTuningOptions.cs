@@ -1,12 +1,36 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Globalization;
+using PerfLab.Experiments.Definitions;
 
 namespace PerfLab.Cli;
 
-/// <summary>`--precision` and `--budget`, the same on `perflab run` and `perflab compare`.</summary>
+/// <summary>`--profile`, `--repeat`, `--precision`, `--budget` and `--invocations`: the same on `run` and `compare`.</summary>
 internal static class RunTuningOptions
 {
+    /// <summary>`--profile` has no letter: -p is the process id on `counters` and `trace`, as dotnet-counters has it.</summary>
+    public static Option<ProfileName> Profile(string description)
+    {
+        var profile = new Option<ProfileName>("--profile")
+        {
+            Description = description,
+            DefaultValueFactory = _ => ProfileName.Quick,
+        };
+        profile.AcceptOnlyFromAmong([.. ProfileNames.Keys]);
+        return profile;
+    }
+
+    /// <summary>`run -p quick` as it was written before -p meant one thing on every verb.</summary>
+    public static Option<string?> RetiredProfileLetter() =>
+        Spellings.RetiredLetter("-p", "--profile", "-p is --process-id on counters and trace, as dotnet-counters has it");
+
+    public static Option<int?> Repeat(string description)
+    {
+        var repeat = new Option<int?>("--repeat", "-r") { Description = description };
+        repeat.Check(v => v is null or (>= 1 and <= 100), "--repeat must be from 1 to 100.");
+        return repeat;
+    }
+
     public static Option<double?> Precision() => new("--precision")
     {
         Description = "Add interleaved blocks until every primary comparison's 95 % interval half-width is at most this "

@@ -67,8 +67,8 @@ public sealed class AppRunTests(TinyShopBuild tinyShop)
         var output = Path.Combine(folder, "out");
         try
         {
-            var result = await PerfLabProcess.RunAsync(tinyShop.Environment, "run", "--experiments", folder,
-                "--profile", "smoke", "--trace", "false", "--out", output);
+            var result = await PerfLabProcess.RunAsync(tinyShop.Environment, "run", "--experiments-dir", folder,
+                "--profile", "smoke", "--no-trace", "--out", output);
 
             Assert.True(result.ExitCode == (int)ExitCode.Failed, result.ToString());
             using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "results.json")));

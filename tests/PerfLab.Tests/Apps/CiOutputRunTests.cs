@@ -45,7 +45,7 @@ public sealed class CiOutputRunTests(TinyShopBuild tinyShop)
             var result = await PerfLabProcess.RunAsync(tinyShop.Environment, "compare", TinyShopBuild.Project, "--url", "/report", "--users", "4",
                 "--variant", "computed", "--variant", "cached: --Report:Cache=true", "--ready", "/healthz", "--profile", "smoke", "--repeat", "2",
                 "--precision", "50%", "--budget", "2m", "--threshold", "p99<0.001ms", "--threshold", "errors<1%",
-                "--trace", "false", "--out", output, "--junit", junit, "--json");
+                "--no-trace", "--out", output, "--junit", junit, "--json");
 
             Assert.True(result.ExitCode == (int)ExitCode.ThresholdsFailed, result.ToString());
             using var json = JsonDocument.Parse(result.Stdout);

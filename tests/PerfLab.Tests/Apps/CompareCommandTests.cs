@@ -48,7 +48,7 @@ public sealed class CompareCommandTests(TinyShopBuild tinyShop)
         {
             var result = await PerfLabProcess.RunAsync(tinyShop.Environment, "compare", TinyShopBuild.Project, "--url", "/report", "--users", "4",
                 "--variant", "computed", "--variant", "cached: --Report:Cache=true", "--ready", "/healthz",
-                "--profile", "smoke", "--repeat", "3", "--trace", "false", "--out", output);
+                "--profile", "smoke", "--repeat", "3", "--no-trace", "--out", output);
 
             Assert.True(result.ExitCode == 0, result.ToString());
             var cached = Comparison(output, "cached");
@@ -81,7 +81,7 @@ public sealed class CompareCommandTests(TinyShopBuild tinyShop)
                 Assert.True((await AppBuilds.PublishAsync(project, gitRef, null, CancellationToken.None, tinyShop.AppsFolder)).Built);
             }
             var result = await PerfLabProcess.RunAsync(tinyShop.Environment, "compare", project, "--url", "/", "--users", "2",
-                "--variant", "before: @HEAD~1", "--variant", "after: @HEAD", "--profile", "smoke", "--repeat", "3", "--trace", "false", "--out", output);
+                "--variant", "before: @HEAD~1", "--variant", "after: @HEAD", "--profile", "smoke", "--repeat", "3", "--no-trace", "--out", output);
 
             Assert.True(result.ExitCode == 0, result.ToString());
             Assert.Contains("using the cached build of Versioned at HEAD~1", result.Stdout, StringComparison.Ordinal);

@@ -41,8 +41,8 @@ public sealed class TinyShopBuild
         var folder = TestCaches.NewFolder();
         var output = Path.Combine(folder, "out");
         var junit = Path.Combine(folder, "junit.xml");
-        var result = await PerfLabProcess.RunAsync(Environment, "run", "--experiments", Experiments, "caching", "--profile", "smoke",
-            "--repeat", "3", "--trace", "true", "--out", output, "--json", "--junit", junit);
+        var result = await PerfLabProcess.RunAsync(Environment, "run", "--experiments-dir", Experiments, "caching", "--profile", "smoke",
+            "--repeat", "3", "--trace", "--out", output, "--json", "--junit", junit);
         return new CachingRun(result, output);
     }
 

@@ -16,7 +16,7 @@ public sealed class CiSamplesTests
     private static string Recipe()
     {
         var lines = File.ReadAllLines(Path.Combine(Root, "README.md"))
-            .Where(l => l.StartsWith("./perflab run pr --experiments samples/ci/perf ", StringComparison.Ordinal)).ToList();
+            .Where(l => l.StartsWith("./perflab run pr --experiments-dir samples/ci/perf ", StringComparison.Ordinal)).ToList();
         return Assert.Single(lines).Trim();
     }
 

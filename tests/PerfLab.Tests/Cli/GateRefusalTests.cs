@@ -55,7 +55,7 @@ public sealed class GateRefusalTests : IDisposable
             .Replace("project: ..", $"project: {Path.Combine(PerfLabPaths.RepoRoot, "samples", "TinyShop")}", StringComparison.Ordinal);
         File.WriteAllText(Path.Combine(folder, "caching.yaml"), file + "thresholds: [no-worse]\n");
 
-        var result = await PerfLabProcess.RunAsync("run", "caching", "--experiments", folder, "--profile", "smoke",
+        var result = await PerfLabProcess.RunAsync("run", "caching", "--experiments-dir", folder, "--profile", "smoke",
             "--out", Path.Combine(_dir.FullName, "never"));
 
         Assert.Equal((int)ExitCode.Usage, result.ExitCode);

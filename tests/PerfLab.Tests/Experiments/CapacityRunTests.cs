@@ -50,7 +50,7 @@ public sealed class CapacityRunTests(PostgresFixture postgres) : IClassFixture<P
         await File.WriteAllTextAsync(Path.Combine(folder, "cap.yaml"), Experiment);
         var output = folder + "-out";
 
-        var result = await PerfLabProcess.RunAsync("run", "cap", "--experiments", folder, "--profile", "quick", "--trace", "false",
+        var result = await PerfLabProcess.RunAsync("run", "cap", "--experiments-dir", folder, "--profile", "quick", "--no-trace",
             "--out", output, "--connection-string", db);
 
         Assert.True(result.ExitCode == 0, result.ToString());

@@ -58,8 +58,8 @@ public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixtur
         var folder = WriteExperiment();
         var output = NewFolder();
 
-        var result = await PerfLabProcess.RunAsync("run", "tinyinvocations", "--experiments", folder, "--profile", "smoke",
-            "--trace", "false", "--invocations", "2", "--budget", "10m", "--out", output, "--connection-string", db, "--json");
+        var result = await PerfLabProcess.RunAsync("run", "tinyinvocations", "--experiments-dir", folder, "--profile", "smoke",
+            "--no-trace", "--invocations", "2", "--budget", "10m", "--out", output, "--connection-string", db, "--json");
 
         Assert.True(result.ExitCode == 0, result.ToString());
         // --json: stdout is the pooled summary alone; the invocations' progress went to stderr.
@@ -110,7 +110,7 @@ public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixtur
         var lines = new StringBuilder();
         var secondMeasuring = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         using var perflab = Process.Start(PerfLabProcess.WithSigintDefault(PerfLabProcess.StartInfo(null, "run", "tinyinvocations",
-            "--experiments", folder, "--profile", "smoke", "--trace", "false", "--invocations", "2", "--budget", "10m",
+            "--experiments-dir", folder, "--profile", "smoke", "--no-trace", "--invocations", "2", "--budget", "10m",
             "--out", output, "--connection-string", db)))!;
         void Collect(string? line)
         {

@@ -126,7 +126,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         Directory.CreateDirectory(folder);
         File.WriteAllText(Path.Combine(folder, "locked.yaml"), LockExperiment);
         var output = NewFolder();
-        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--profile", "smoke", "--trace", "true",
+        var result = await PerfLabProcess.RunAsync("run", "--experiments-dir", folder, "--profile", "smoke", "--trace",
             "--out", output, "--connection-string", db);
 
         Assert.True(result.ExitCode == 0, result.ToString());
@@ -185,7 +185,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         var file = Path.Combine(folder, "tiny.yaml");
         File.WriteAllText(file, File.ReadAllText(file).Replace("users: 4", "users: four", StringComparison.Ordinal));
         var output = NewFolder();
-        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--out", output);
+        var result = await PerfLabProcess.RunAsync("run", "--experiments-dir", folder, "--out", output);
         Assert.Equal(2, result.ExitCode);
         Assert.Matches($@"{System.Text.RegularExpressions.Regex.Escape(file)}:\d+:\d+: expected 'users'", result.Stderr);
         Assert.Contains("expected 'users' to be a whole number", result.Stderr);
@@ -210,7 +210,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         var db = await postgres.CreateDatabaseAsync();
         var folder = WriteExperiment(NewFolder(), dataAccess: "bogus");
         var output = NewFolder();
-        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
+        var result = await PerfLabProcess.RunAsync("run", "--experiments-dir", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
 
         Assert.Equal(1, result.ExitCode);
         Assert.Contains("FAILED: the SUT did not start", result.Stdout);
@@ -228,7 +228,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         var db = await postgres.CreateDatabaseAsync();
         var folder = WriteExperiment(NewFolder(), dataAccess: "async", duration: "6s");
         var output = NewFolder();
-        using var perflab = Start("run", "--experiments", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
+        using var perflab = Start("run", "--experiments-dir", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
 
         await WaitForLineAsync(perflab, "[1/2]", TimeSpan.FromSeconds(60)); // after the unmeasured priming run
         var sut = await WaitForChildAsync(perflab.Process, "PerfLab.Sut", TimeSpan.FromSeconds(60));
@@ -255,7 +255,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         var folder = WriteExperiment(NewFolder(), dataAccess: "async", duration: "1s", ms: 3000, users: 1, model: "ramp");
         var output = NewFolder();
 
-        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--profile", "smoke", "--trace", "false",
+        var result = await PerfLabProcess.RunAsync("run", "--experiments-dir", folder, "--profile", "smoke", "--no-trace",
             "--out", output, "--connection-string", db);
 
         Assert.True(result.ExitCode != 0, result.ToString());
@@ -279,7 +279,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         var db = await postgres.CreateDatabaseAsync();
         var folder = WriteExperiment(NewFolder(), dataAccess: "async", duration: "20s");
         var output = NewFolder();
-        using var perflab = Start("run", "--experiments", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
+        using var perflab = Start("run", "--experiments-dir", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
 
         await WaitForLineAsync(perflab, "[1/2]", TimeSpan.FromSeconds(60));
         var sut = await WaitForChildAsync(perflab.Process, "PerfLab.Sut", TimeSpan.FromSeconds(60));
@@ -313,7 +313,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         File.WriteAllText(Path.Combine(folder, "turns.yaml"), TakingTurns.Replace("smoke: { warmup: 1s", "smoke: { warmup: 30s",
             StringComparison.Ordinal));
         var output = NewFolder();
-        using var perflab = Start("run", "--experiments", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
+        using var perflab = Start("run", "--experiments-dir", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
 
         await WaitForLineAsync(perflab, "[2/2]", TimeSpan.FromSeconds(90));
         await WaitForFileLineAsync(perflab, Path.Combine(output, "logs", "turns-slow-1.log"), "perflab-sut: listening on", TimeSpan.FromSeconds(60));
@@ -355,7 +355,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         var db = await postgres.CreateDatabaseAsync();
         var folder = WriteExperiment(NewFolder(), dataAccess: "async", duration: "1s");
         var output = NewFolder();
-        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--profile", "smoke", "--repeat", "2",
+        var result = await PerfLabProcess.RunAsync("run", "--experiments-dir", folder, "--profile", "smoke", "--repeat", "2",
             "--precision", "50%", "--budget", "40s", "--out", output, "--connection-string", db);
 
         Assert.True(result.ExitCode == 0, result.ToString());
@@ -381,8 +381,8 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         File.WriteAllText(Path.Combine(folder, "tiny2.yaml"), File.ReadAllText(Path.Combine(folder, "tiny.yaml")).Replace("name: tiny", "name: tiny2", StringComparison.Ordinal));
         var output = NewFolder();
         var budget = TimeSpan.FromSeconds(75);
-        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--profile", "smoke", "--repeat", "2",
-            "--precision", "0.01%", "--budget", "75s", "--trace", "false", "--out", output, "--connection-string", db);
+        var result = await PerfLabProcess.RunAsync("run", "--experiments-dir", folder, "--profile", "smoke", "--repeat", "2",
+            "--precision", "0.01%", "--budget", "75s", "--no-trace", "--out", output, "--connection-string", db);
 
         Assert.True(result.ExitCode == 0, result.ToString());
         Assert.Contains("tiny: block 2 done, widest half-width", result.Stdout);
@@ -444,7 +444,7 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
         Directory.CreateDirectory(folder);
         File.WriteAllText(Path.Combine(folder, "turns.yaml"), TakingTurns);
         var output = NewFolder();
-        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
+        var result = await PerfLabProcess.RunAsync("run", "--experiments-dir", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
 
         Assert.True(result.ExitCode == 0, result.ToString());
         Assert.Contains("measuring 3 slots of 1 s each, taking turns", result.Stdout);

@@ -79,7 +79,7 @@ public sealed class ShippedSmokeTests(PostgresFixture postgres) : IClassFixture<
         var output = Path.Combine(Path.GetTempPath(), "perflab-smoke-" + Guid.NewGuid().ToString("N")[..12]);
 
         var result = await PerfLabProcess.RunWithinAsync(TimeSpan.FromMinutes(8), null,
-            ["run", .. RunHere, "--profile", "smoke", "--trace", "false", "--out", output, "--connection-string", db]);
+            ["run", .. RunHere, "--profile", "smoke", "--no-trace", "--out", output, "--connection-string", db]);
 
         try
         {

@@ -48,7 +48,7 @@ public sealed class SweepRunTests(PostgresFixture postgres) : IClassFixture<Post
         var folder = WriteSweep();
         var output = NewFolder();
 
-        var result = await PerfLabProcess.RunAsync("run", "tinysweep", "--experiments", folder, "--profile", "smoke", "--trace", "false",
+        var result = await PerfLabProcess.RunAsync("run", "tinysweep", "--experiments-dir", folder, "--profile", "smoke", "--no-trace",
             "--out", output, "--connection-string", db);
 
         Assert.True(result.ExitCode == 0, result.ToString());
@@ -107,8 +107,8 @@ public sealed class SweepRunTests(PostgresFixture postgres) : IClassFixture<Post
         var folder = WriteSweep();
         var output = NewFolder();
 
-        var run = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--out", output);
-        var list = await PerfLabProcess.RunAsync("list", "--experiments", folder);
+        var run = await PerfLabProcess.RunAsync("run", "--experiments-dir", folder, "--out", output);
+        var list = await PerfLabProcess.RunAsync("list", "--experiments-dir", folder);
 
         Assert.Equal(2, run.ExitCode);
         Assert.Contains("every experiment here runs only when named (default: false); name one or more: tinysweep.", run.Stderr);
@@ -127,7 +127,7 @@ public sealed class SweepRunTests(PostgresFixture postgres) : IClassFixture<Post
             "sweep: { condition: database-rtt, values: [0ms, 2ms] }", $"sweep: {{ condition: cores, values: [1, {Environment.ProcessorCount + 1}] }}", StringComparison.Ordinal));
         var output = NewFolder();
 
-        var result = await PerfLabProcess.RunAsync("run", "tinysweep", "--experiments", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
+        var result = await PerfLabProcess.RunAsync("run", "tinysweep", "--experiments-dir", folder, "--profile", "smoke", "--out", output, "--connection-string", db);
 
         Assert.Equal(3, result.ExitCode);
         Assert.Contains($"the SUT was to get {Environment.ProcessorCount + 1} cores, but only {Environment.ProcessorCount}", result.Stderr);

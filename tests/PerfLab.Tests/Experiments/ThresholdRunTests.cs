@@ -47,7 +47,7 @@ public sealed class ThresholdRunTests(PostgresFixture postgres) : IClassFixture<
         await File.WriteAllTextAsync(Path.Combine(folder, "gated.yaml"), Experiment);
         var output = folder + "-out";
 
-        var result = await PerfLabProcess.RunAsync("run", "--experiments", folder, "--profile", "smoke", "--out", output,
+        var result = await PerfLabProcess.RunAsync("run", "--experiments-dir", folder, "--profile", "smoke", "--out", output,
             "--connection-string", db, "--threshold", "p50<5ms");
 
         Assert.True(result.ExitCode == (int)ExitCode.ThresholdsFailed, result.ToString());

@@ -53,7 +53,7 @@ public sealed class HostsRunTests
         using var lab = NetnsLab.Create(["app", "db"]);
         var (appAddress, dbAddress) = (lab.Hosts["app"].Address, lab.Hosts["db"].Address);
 
-        var output = await RunPlacedAsync(lab, "[local]", ExperimentWithQueries, "--trace", "true", "--keep-traces");
+        var output = await RunPlacedAsync(lab, "[local]", ExperimentWithQueries, "--trace", "--keep-traces");
 
         using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(output, "results.json")));
         var placed = json.RootElement.GetProperty("provenance").GetProperty("hosts").EnumerateArray()
@@ -271,7 +271,7 @@ public sealed class HostsRunTests
         var hosts = HostsCheckTests.Write(lab, $"ssh-config: ./ssh_config\napp: app\ndb: db\nload: {load}\n");
         var output = Path.Combine(lab.Folder, "out");
 
-        var result = await HostsCheckTests.RunInController(lab, ["run", "placed", "--experiments", experiments, "--profile", "smoke",
+        var result = await HostsCheckTests.RunInController(lab, ["run", "placed", "--experiments-dir", experiments, "--profile", "smoke",
             "--hosts", hosts, "--out", output, .. more]);
 
         Assert.True(result.ExitCode == 0, result.ToString());

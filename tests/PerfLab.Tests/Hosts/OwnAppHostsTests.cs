@@ -28,7 +28,7 @@ public sealed partial class OwnAppHostsTests(TinyShopBuild tinyShop)
         var result = await HostsCheckTests.RunInController(lab, tinyShop.Environment,
             "compare", TinyShopBuild.Project, "--url", "/report", "--users", "2", "--ready", "/healthz",
             "--variant", "computed", "--variant", "cached: --Report:Cache=true TINYSHOP_GREETING=placed",
-            "--profile", "smoke", "--trace", "true", "--hosts", hosts, "--out", output);
+            "--profile", "smoke", "--trace", "--hosts", hosts, "--out", output);
         await watching.CancelAsync();
         var processes = await seen;
 

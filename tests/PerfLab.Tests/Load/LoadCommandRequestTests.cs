@@ -21,7 +21,7 @@ public sealed class LoadCommandRequestTests : IDisposable
 
         var code = await PerfLabCli.RunAsync(["load", server.Url("/echo?status=201").ToString(), "-X", "post", "-H", "X-Tenant: t1",
             "--body-file", body, "--values", "5,6", "--expect-status", "201", "--expect-json", "$.customer=5",
-            "-c", "2", "-n", "20", "--json", "--out", output]);
+            "-c", "2", "--requests", "20", "--json", "--out", output]);
 
         Assert.Equal((int)ExitCode.Success, code);
         var result = System.Text.Json.JsonSerializer.Deserialize<LoadResult>(await File.ReadAllTextAsync(output), LoadSummary.JsonOptions)!;
@@ -37,7 +37,7 @@ public sealed class LoadCommandRequestTests : IDisposable
     {
         await using var server = await TestServer.StartAsync();
 
-        var code = await PerfLabCli.RunAsync(["load", server.Url("/orders").ToString(), "--body", """{"a":1}""", "-c", "1", "-n", "3", "--json"]);
+        var code = await PerfLabCli.RunAsync(["load", server.Url("/orders").ToString(), "--body", """{"a":1}""", "-c", "1", "--requests", "3", "--json"]);
 
         Assert.Equal((int)ExitCode.Success, code);
         Assert.Equal(3, server.Posted.Count(p => p.Body == """{"a":1}"""));
@@ -51,7 +51,7 @@ public sealed class LoadCommandRequestTests : IDisposable
     {
         await using var server = await TestServer.StartAsync();
 
-        var code = await PerfLabCli.RunAsync(["load", server.Url("/delay?ms=20").ToString(), "-c", "2", "-n", "20", "--threshold", gate, "--json"]);
+        var code = await PerfLabCli.RunAsync(["load", server.Url("/delay?ms=20").ToString(), "-c", "2", "--requests", "20", "--threshold", gate, "--json"]);
 
         Assert.Equal((int)expected, code);
     }
@@ -59,7 +59,7 @@ public sealed class LoadCommandRequestTests : IDisposable
     [Fact]
     public async Task Load_ChangeThreshold_IsAUsageErrorSinceThereIsNoBaseline()
     {
-        var result = await PerfLabProcess.RunAsync("load", "http://127.0.0.1:9/", "--threshold", "change>-5%", "-n", "1");
+        var result = await PerfLabProcess.RunAsync("load", "http://127.0.0.1:9/", "--threshold", "change>-5%", "--requests", "1");
 
         Assert.Equal((int)ExitCode.Usage, result.ExitCode);
         Assert.Contains("compares against a baseline", result.Stderr);
@@ -73,7 +73,7 @@ public sealed class LoadCommandRequestTests : IDisposable
     [InlineData("--body-file", "/nonexistent/body.json", "body file '/nonexistent/body.json' does not exist")]
     public async Task Load_MalformedRequestOption_ExitsWithUsageNamingIt(string option, string value, string message)
     {
-        var result = await PerfLabProcess.RunAsync("load", "http://127.0.0.1:9/", option, value, "-n", "1");
+        var result = await PerfLabProcess.RunAsync("load", "http://127.0.0.1:9/", option, value, "--requests", "1");
 
         Assert.Equal((int)ExitCode.Usage, result.ExitCode);
         Assert.Contains(message, result.Stderr);

@@ -6,8 +6,8 @@ namespace PerfLab.Tests.Load;
 public sealed class LoadCommandTests
 {
     [Theory]
-    [InlineData("--users", "0")]
-    [InlineData("--users", "-3")]
+    [InlineData("--connections", "0")]
+    [InlineData("--connections", "-3")]
     [InlineData("--rate", "0")]
     [InlineData("--rate", "-5")]
     [InlineData("--duration", "0s")]
@@ -46,7 +46,7 @@ public sealed class LoadCommandTests
         var file = Path.Combine(Path.GetTempPath(), $"perflab-load-{Guid.NewGuid():N}.json");
         try
         {
-            var code = await PerfLabCli.RunAsync(["load", server.Url("/fast").ToString(), "-c", "2", "-n", "50", "--json", "--out", file]);
+            var code = await PerfLabCli.RunAsync(["load", server.Url("/fast").ToString(), "-c", "2", "--requests", "50", "--json", "--out", file]);
             Assert.Equal((int)ExitCode.Success, code);
             var result = System.Text.Json.JsonSerializer.Deserialize<PerfLab.Load.LoadResult>(File.ReadAllText(file), PerfLab.Load.LoadSummary.JsonOptions)!;
             Assert.Equal(50, result.Scenarios[0].Requests);
