@@ -14,9 +14,11 @@ public sealed record BlockingCall(string Name, string[] Prefixes, string Advice)
 }
 
 /// <summary>
-/// The blocking calls a pool thread's stack is recognised by. The outermost frame of any of them names the call (a
-/// SemaphoreSlim.Wait that ends in Monitor.Wait is a SemaphoreSlim.Wait; a Task.Wait that ends in
-/// ManualResetEventSlim.Wait is a Task.Wait), and the code under it is the place that blocked.
+/// Names and advice for the blocking calls a user meets. A thread serving a request is found blocked by what it does
+/// (off CPU under the app's own code: <see cref="OffCpuCall"/>), whatever it calls; this list only says what to do
+/// instead. For threads outside a request's pipeline it still recognises the calls by name: the outermost frame of any
+/// of them names the call (a SemaphoreSlim.Wait that ends in Monitor.Wait is a SemaphoreSlim.Wait; a Task.Wait that
+/// ends in ManualResetEventSlim.Wait is a Task.Wait), and the code under it is the place that blocked.
 /// </summary>
 public static class BlockingCalls
 {
@@ -42,6 +44,10 @@ public static class BlockingCalls
     [
         TaskWait,
         new("Thread.Sleep", ["System.Threading.Thread.Sleep"], "await Task.Delay instead"),
+        new("Thread.Join", ["System.Threading.Thread.Join"],
+            "run the work as a Task (Task.Run, or a TaskCompletionSource the thread completes) and await it instead of joining"),
+        new("HttpClient.Send", ["System.Net.Http.HttpClient.Send", "System.Net.Http.HttpMessageInvoker.Send"],
+            "await HttpClient.SendAsync instead"),
         new("SemaphoreSlim.Wait", ["System.Threading.SemaphoreSlim.Wait"], "await SemaphoreSlim.WaitAsync instead"),
         new("ManualResetEventSlim.Wait", ["System.Threading.ManualResetEventSlim.Wait"],
             "signal a TaskCompletionSource and await its Task instead"),
@@ -50,6 +56,8 @@ public static class BlockingCalls
         new("WaitHandle.WaitOne", ["System.Threading.WaitHandle.Wait"],
             "await a TaskCompletionSource (or WaitHandle.WaitOneAsync-style registration) instead of blocking on a handle"),
         new("Process.WaitForExit", ["System.Diagnostics.Process.WaitForExit"], "await Process.WaitForExitAsync instead"),
+        new("synchronous pipe I/O", ["System.IO.Pipes.PipeStream.Read", "System.IO.Pipes.PipeStream.Write"],
+            "await the pipe's ReadAsync/WriteAsync instead"),
         new("synchronous file I/O",
         [
             "System.IO.File.", "System.IO.FileStream.Read", "System.IO.FileStream.Write", "System.IO.FileStream..ctor",
@@ -65,6 +73,33 @@ public static class BlockingCalls
             "System.Net.Sockets.SocketAsyncContext.Connect", "System.Net.Sockets.SocketAsyncContext.Accept",
         ], "call the async API (ReadAsync, ExecuteReaderAsync, SaveChangesAsync) and await it"),
     ];
+
+    /// <summary>A call the list does not know: named by its frame, with the advice that fits any.</summary>
+    public static readonly BlockingCall Unlisted = new("blocking call", [],
+        "call its async counterpart and await it, or move the wait off the request's thread");
+
+    /// <summary>Native code the app called itself: the sampler's stacks are managed only, so the native function is unnamed.</summary>
+    public static readonly BlockingCall PInvoke = new("native code via P/Invoke", [],
+        "move the blocking native call off the request's thread (a dedicated thread completing a TaskCompletionSource) "
+            + "or use an asynchronous API");
+
+    // Method-name endings of a call's own inner half ("PipeStream.ReadCore", "WaitHandle.WaitOneNoCheck"): when the JIT
+    // inlined the public method, the user still reads the public name.
+    private static readonly string[] s_innerSuffixes = ["Core", "NoCheck"];
+
+    /// <summary>The outermost known call from <paramref name="from"/> towards the leaf (for its advice), else <see cref="Unlisted"/>.
+    /// </summary>
+    public static BlockingCall Within(IReadOnlyList<string> rootToLeaf, int from)
+    {
+        for (var i = Math.Max(0, from); i < rootToLeaf.Count; i++)
+        {
+            if (Of(rootToLeaf[i]) is { } call)
+            {
+                return call;
+            }
+        }
+        return Unlisted;
+    }
 
     /// <summary>The blocking call this frame is, or null.</summary>
     public static BlockingCall? Of(string frame)
@@ -98,6 +133,13 @@ public static class BlockingCalls
     public static string Display(string frame)
     {
         var name = FrameNames.WithoutGenericArguments(FrameNames.MethodPart(frame));
-        return s_inlinedTaskWait.Matches(name) ? s_inlinedTaskWait.Name : FrameNames.Place(name) + "()";
+        if (s_inlinedTaskWait.Matches(name))
+        {
+            return s_inlinedTaskWait.Name;
+        }
+        var place = FrameNames.Place(name);
+        var suffix = s_innerSuffixes.FirstOrDefault(s => place.EndsWith(s, StringComparison.Ordinal)
+                                                         && !place.EndsWith("." + s, StringComparison.Ordinal));
+        return (suffix is null ? place : place[..^suffix.Length]) + "()";
     }
 }

@@ -62,6 +62,7 @@ internal sealed class RequestTally
             return null;
         }
         var bySite = new Dictionary<string, double>();
+        var byPathSite = new Dictionary<(string Path, string Site), double>();
         var byPath = new Dictionary<string, (long Requests, double BlockedMs, double Ms)>();
         long requests = 0;
         double blocked = 0, served = 0;
@@ -71,7 +72,11 @@ internal sealed class RequestTally
             {
                 continue; // it began or ended outside what the sampler saw of its thread
             }
-            var ms = line.BlockedMs(r.StartMs, line.Holds(r.StartMs, r.StopMs), bySite);
+            var ms = line.BlockedMs(r.StartMs, line.Holds(r.StartMs, r.StopMs), (site, t) =>
+            {
+                bySite[site] = bySite.GetValueOrDefault(site) + t;
+                byPathSite[(r.Path, site)] = byPathSite.GetValueOrDefault((r.Path, site)) + t;
+            });
             requests++;
             blocked += ms;
             served += r.StopMs - r.StartMs;
@@ -83,8 +88,20 @@ internal sealed class RequestTally
             bySite.ToDictionary(s => s.Key, s => Per(s.Value)),
             byPath.OrderByDescending(p => p.Value.Requests).Take(maxPaths)
                 .Select(p => new PathBlocking(p.Key, p.Value.Requests, p.Value.BlockedMs / p.Value.Requests, p.Value.Ms / p.Value.Requests))
-                .ToList());
+                .ToList(),
+            Routes(byPathSite, byPath.ToDictionary(p => p.Key, p => (p.Value.Requests, p.Value.Ms))));
     }
+
+    // Each site's route: the path whose requests it blocked longest in all, and its time per request of that path.
+    private static Dictionary<string, SiteRoute> Routes(Dictionary<(string Path, string Site), double> byPathSite,
+        Dictionary<string, (long Requests, double Ms)> paths) =>
+        byPathSite.GroupBy(p => p.Key.Site)
+            .ToDictionary(g => g.Key, g =>
+            {
+                var top = g.MaxBy(p => p.Value);
+                var path = paths[top.Key.Path];
+                return new SiteRoute(top.Key.Path, path.Requests, top.Value / path.Requests, path.Ms / path.Requests);
+            });
 
     private ThreadLine AddThread(int thread)
     {
@@ -113,7 +130,7 @@ internal sealed class RequestTally
         }
 
         /// <summary>Blocked ms in [from, to]: each blocked sample's share of the time around it, clipped to the span.</summary>
-        public double BlockedMs(double from, double to, Dictionary<string, double> bySite)
+        public double BlockedMs(double from, double to, Action<string, double> atSite)
         {
             var i = Times.BinarySearch(from);
             i = Math.Max(0, (i >= 0 ? i : ~i) - 1);
@@ -126,7 +143,7 @@ internal sealed class RequestTally
                 }
                 var ms = Math.Max(0, Math.Min(to, Upper(i)) - Math.Max(from, Lower(i)));
                 total += ms;
-                bySite[site] = bySite.GetValueOrDefault(site) + ms;
+                atSite(site, ms);
             }
             return total;
         }

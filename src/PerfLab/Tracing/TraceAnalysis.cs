@@ -97,7 +97,7 @@ public static class TraceAnalysis
             var stacks = _samples.Stacks();
             var requests = _requests.Summary(options.TopStacks);
             return new TraceProfile(traced / 1000, interval, tick, _samples.Cpu, _samples.Waiting, components, gc,
-                _contention.Sites(stacks, interval), _waits.Sites(tick, requests?.BySite), _threadPool.Summary(),
+                _contention.Sites(stacks, interval), _waits.Sites(tick, requests), _threadPool.Summary(),
                 stacks.Take(options.TopStacks).ToList(), stacks, Warnings(), _waits.ThreadTime(tick), requests);
         }
 

@@ -75,19 +75,24 @@ public static class TraceFindings
                 c.Count >= StrongContentions && c.BlockedMs >= StrongBlockedMs));
 
     private static IEnumerable<TraceFinding> SyncOverAsync(TraceProfile profile, long requests, double meanLatencyMs) =>
-        profile.BlockingWaits.Where(w => w.Samples >= MinWaitSamples && w.Place != Unnamed).Take(MaxSites)
-            .Select(w => BlockingFinding(profile, w, requests, meanLatencyMs));
+        // The costliest per request first: the report's evidence leads with it.
+        profile.BlockingWaits.Where(w => w.Samples >= MinWaitSamples && w.Place != Unnamed)
+            .Select(w => BlockingFinding(profile, w, requests, meanLatencyMs)).OrderByDescending(f => f.Cost).Take(MaxSites)
+            .Select(f => f.Finding);
 
     // Strong with enough samples, and, when the latency is known, when the blocked time explains most of it.
     // Per request: over the requests served wholly inside the trace where it has their events (RequestTally), else the
     // thread time over the requests completed while it ran.
-    private static TraceFinding BlockingFinding(TraceProfile profile, BlockingWaitSite w, long requests, double meanLatencyMs)
+    private static (double Cost, TraceFinding Finding) BlockingFinding(TraceProfile profile, BlockingWaitSite w, long requests,
+        double meanLatencyMs)
     {
         var served = profile.Requests is { Requests: >= MinRequests } r && double.IsFinite(w.MsPerRequest) ? r : null;
-        var perRequest = served is not null ? w.MsPerRequest : requests > 0 ? w.Ms / requests : double.NaN;
+        // Over its own route's requests where the trace has them: a site on one of several loaded paths is that path's cost.
+        var route = served is not null && w.Route is { Requests: >= MinRequests } sr ? sr : null;
+        var perRequest = route?.MsPerRequest ?? (served is not null ? w.MsPerRequest : requests > 0 ? w.Ms / requests : double.NaN);
         // The same requests' time on the server, start to stop event, where known: a starved pool's queue adds to the
         // client's latency what the blocking caused, and would make the blocking look minor (150 ms of 1.8 s seen).
-        meanLatencyMs = served?.MeanMs ?? meanLatencyMs;
+        meanLatencyMs = route?.MeanMs ?? served?.MeanMs ?? meanLatencyMs;
         var explains = double.IsFinite(meanLatencyMs) && meanLatencyMs > 0 && double.IsFinite(perRequest)
             ? perRequest / meanLatencyMs : double.NaN;
         var evidence = new List<string>
@@ -97,8 +102,9 @@ public static class TraceFindings
         };
         if (served is not null)
         {
-            evidence.Add(F($"{perRequest:F1} ms blocked per request of their {served.MeanMs:F1} ms on the server ({explains * 100:F0} %), ")
-                + F($"over the {served.Requests} requests served wholly inside the trace (their start and stop events, their ")
+            evidence.Add(F($"{perRequest:F1} ms blocked per request of their {meanLatencyMs:F1} ms on the server ({explains * 100:F0} %), ")
+                + (route is null ? "over " : F($"over the {route.Requests} requests to {route.Path} of "))
+                + F($"the {served.Requests} requests served wholly inside the trace (their start and stop events, their ")
                 + F($"threads' samples; {served.LeftOut} in flight at its ends left out)"));
         }
         else if (double.IsFinite(explains))
@@ -116,14 +122,30 @@ public static class TraceFindings
         evidence.AddRange(Leafmost(w.ExampleStack));
         var strong = w.Samples >= StrongWaitSamples && (!double.IsFinite(explains) || explains >= ExplainsLatency);
         var cost = double.IsFinite(perRequest) ? F($"{perRequest:F2} ms per request") : Per(w.Ms, profile, 0);
-        return new TraceFinding(TraceFindingKind.SyncOverAsync, w.Place,
-            F($"{CallName(w)} in {w.Place}{From(w.Place, w.AppPlace)} blocks pool threads {cost}; {w.Advice}"),
-            evidence, strong, F($"Pool thread blocked in {CallName(w)}"));
+        var place = Handler(w);
+        return (double.IsFinite(perRequest) ? perRequest : w.Ms, new TraceFinding(TraceFindingKind.SyncOverAsync, place,
+            F($"{CallName(w)} in {place}{From(w.Place, w.AppPlace)} blocks pool threads {cost}")
+                + (route is null ? "" : F($" to {route.Path}"))
+                + F($"; {w.Advice}"),
+            evidence, strong, F($"Pool thread blocked in {CallName(w)}")));
     }
+
+    /// <summary>
+    /// The place as a user finds it: a handler the JIT inlined into ASP.NET Core's compiled endpoint delegate leaves no
+    /// frame of its own, so the route it serves names it ("the handler of /weatherforecast-sync").
+    /// </summary>
+    public static string Handler(BlockingWaitSite w) =>
+        w.Route is { } route && OffCpuCall.IsEndpointDelegate(w.Frame)
+            ? F($"the handler of {route.Path} (inlined into its endpoint delegate)")
+            : w.Place;
 
     /// <summary>"Thread.Sleep()", "Task.Wait()", "File.ReadAllBytes() (synchronous file I/O)": the call as the stack names it.</summary>
     public static string CallName(BlockingWaitSite w)
     {
+        if (w.Call == BlockingCalls.PInvoke.Name)
+        {
+            return w.Call;
+        }
         var frame = BlockingCalls.Display(w.WaitFrame);
         return w.Call.StartsWith("synchronous", StringComparison.Ordinal) ? F($"{frame} ({w.Call})") : frame;
     }

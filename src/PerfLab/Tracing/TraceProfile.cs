@@ -91,7 +91,7 @@ public sealed record GcSummary(
 public sealed record ContentionSite(string Place, string Frame, long Count, double BlockedMs, IReadOnlyList<string> ExampleStack,
     string? AppPlace = null, double AcquireCpuMs = 0);
 
-/// <summary>Pool threads held in a blocking call (<see cref="BlockingCalls"/>), grouped by the call and the caller that made it.</summary>
+/// <summary>Threads held in a blocking call (<see cref="WaitTally"/>), grouped by the call and the caller that made it.</summary>
 /// <param name="Waits">Waits seen: runs of one thread's consecutive samples at this site (a lower bound, back-to-back waits merge).</param>
 /// <param name="Samples">Waiting samples whose stack holds a blocking wait at this call site.</param>
 /// <param name="Ms">Samples times the tick interval: thread time spent blocked there.</param>
@@ -101,9 +101,10 @@ public sealed record ContentionSite(string Place, string Frame, long Count, doub
 /// <param name="Advice">What to do instead, from <see cref="BlockingCalls"/>.</param>
 /// <param name="MsPerRequest">Blocked there per request, over the requests served wholly inside the trace
 /// (<see cref="RequestBlocking"/>); NaN when the trace has no request events.</param>
+/// <param name="Route">The request path it blocked most, with its blocked ms per request of that path; null without request events.</param>
 public sealed record BlockingWaitSite(string Place, string Frame, string WaitFrame, long Waits, long Samples, double Ms,
     IReadOnlyList<string> ExampleStack, string? AppPlace = null, string Call = "Task wait", string Advice = "await it instead",
-    double MsPerRequest = double.NaN);
+    double MsPerRequest = double.NaN, SiteRoute? Route = null);
 
 /// <summary>
 /// Blocked time per request from the trace's own request events: only requests that began and ended while it ran.
@@ -114,8 +115,14 @@ public sealed record BlockingWaitSite(string Place, string Frame, string WaitFra
 /// <param name="MeanMs">Mean time from the request's start event to its stop event (the server's view of its latency).</param>
 /// <param name="BySite">Blocked ms per request by blocking site (the wait analysis's key: call site and call).</param>
 /// <param name="Paths">The same by request path, most requests first.</param>
+/// <param name="Routes">By blocking site: the request path it blocked longest in all, with its time per request of that path.</param>
 public sealed record RequestBlocking(long Requests, long LeftOut, double BlockedMsPerRequest, double MeanMs,
-    IReadOnlyDictionary<string, double> BySite, IReadOnlyList<PathBlocking> Paths);
+    IReadOnlyDictionary<string, double> BySite, IReadOnlyList<PathBlocking> Paths,
+    IReadOnlyDictionary<string, SiteRoute>? Routes = null);
+
+/// <summary>The request path a blocking site held most: its requests served whole, and the site's blocked ms per one of them.</summary>
+/// <param name="MeanMs">Those requests' mean time on the server, start to stop event.</param>
+public sealed record SiteRoute(string Path, long Requests, double MsPerRequest, double MeanMs);
 
 /// <summary>Requests of one path served wholly inside the trace: how many, blocked ms and server ms per request.</summary>
 public sealed record PathBlocking(string Path, long Requests, double BlockedMsPerRequest, double MeanMs);

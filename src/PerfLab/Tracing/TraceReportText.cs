@@ -63,15 +63,21 @@ public static class TraceReportText
                 F($"outside managed code {pool.OutsideManagedMs:F0} ms; blocked at once {pool.BlockedAtOnceMean:F1} on average, up ")
                     + F($"to {pool.BlockedAtOnceMax}"));
         }
-        Line(text, F($"Blocking calls on pool threads: {profile.BlockingWaits.Count} site(s)"));
+        Line(text, F($"Blocking calls on request and pool threads: {profile.BlockingWaits.Count} site(s)"));
         var served = profile.Requests is { Requests: >= TraceFindings.MinRequests } r ? r : null;
-        foreach (var w in profile.BlockingWaits.Take(10))
+        foreach (var w in profile.BlockingWaits.Take(MaxBlockingSites))
         {
-            Line(text, F($"  {w.Place,-50} {TraceFindings.CallName(w),-24} {w.Waits,8} x {w.Ms,10:F1} ms blocked")
-                + (served is not null ? F($" ({w.MsPerRequest:F3} ms/request served)") : PerRequest(w.Ms, requests)));
+            Line(text, F($"  {TraceFindings.Handler(w),-50} {TraceFindings.CallName(w),-24} {w.Waits,8} x {w.Ms,10:F1} ms blocked")
+                + (served is null ? PerRequest(w.Ms, requests)
+                    : w.Route is { } route
+                        ? F($" ({route.MsPerRequest:F3} ms/request to {route.Path}, {w.MsPerRequest:F3} over all served)")
+                    : F($" ({w.MsPerRequest:F3} ms/request served)")));
         }
         Served(text, profile.Requests);
     }
+
+    // An app with a dozen blocking endpoints shows them all; beyond that the findings lead with the costliest.
+    private const int MaxBlockingSites = 20;
 
     // The requests the trace saw from start to stop (RequestTally): the divisor of the blocked time per request.
     private static void Served(StringBuilder text, RequestBlocking? served)

@@ -1,13 +1,15 @@
 namespace PerfLab.Tracing;
 
 /// <summary>
-/// Thread time of the pool's threads, from the CPU sampler's events: the sampler writes one event per managed thread
-/// every tick whatever the thread does, so a blocked thread's samples times the tick are the time it was blocked.
-/// A sample is blocked when its stack holds a <see cref="BlockingCalls"/> frame; for a task wait it must also be
-/// waiting (External) or inside the wait's own machinery, so GetResult on a finished task never counts. A pool thread's
-/// other samples are running (Managed), idle (waiting for work in the pool's own semaphore) or elsewhere outside managed
-/// code (a syscall). Threads that are not pool threads (Main blocking in host.Run()) are left out: they hold no thread
-/// the server needs. The call site is the first frame outside the threading plumbing under the outermost blocking frame.
+/// Thread time of the threads that serve requests and of the pool's threads, from the CPU sampler's events: the
+/// sampler writes one event per managed thread every tick whatever the thread does, so a blocked thread's samples
+/// times the tick are the time it was blocked. A thread running the request pipeline (<see cref="OffCpuCall"/>), pool
+/// thread or not, is blocked when it is off CPU (External) under the app's own code, whatever it called; a pool thread
+/// elsewhere, when its stack holds a <see cref="BlockingCalls"/> frame and it is off CPU. Spinning inside a wait's own
+/// machinery (SpinWait, SpinThenBlockingWait) counts as blocked too: the thread is held. A pool thread's other samples
+/// are running (Managed), idle (waiting for work in the pool's own semaphore) or elsewhere outside managed code (a
+/// syscall). Threads that serve no request and are not pool threads (Main blocking in host.Run()) are left out: they
+/// hold no thread the server needs.
 /// </summary>
 internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
 {
@@ -37,7 +39,7 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
         {
             return null;
         }
-        var blocking = sample.Wait is { } w && (!managed || w.Deep || w.Call != BlockingCalls.TaskWait) ? w : null;
+        var blocking = sample.Wait is { } w && (!managed || w.Deep) ? w : null;
         _states[(int)(blocking is not null ? PoolThreadState.Blocked : managed ? PoolThreadState.Running
             : sample.Idle ? PoolThreadState.Idle : PoolThreadState.OutsideManaged)]++;
         var key = blocking?.Key;
@@ -67,14 +69,16 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
     /// EventSource answering the trace session) names no code anyone could change: its samples stay in the pool's
     /// blocked time (<see cref="ThreadTime"/>) but it is not a site.
     /// </summary>
-    /// <param name="perRequest">Blocked ms per request by site key, from <see cref="RequestTally"/>; null without request events.</param>
-    public List<BlockingWaitSite> Sites(double intervalMs, IReadOnlyDictionary<string, double>? perRequest = null) =>
+    /// <param name="perRequest">Blocked ms per request by site key and route, from <see cref="RequestTally"/>; null without
+    /// request events.</param>
+    public List<BlockingWaitSite> Sites(double intervalMs, RequestBlocking? perRequest = null) =>
         _sites.Where(s => s.Value.Samples >= MinSamples && s.Value.Wait.CallSite != UnknownCallSite).OrderByDescending(s => s.Value.Samples)
             .Select(s => new BlockingWaitSite(FrameNames.Place(s.Value.Wait.CallSite), FrameNames.MethodPart(s.Value.Wait.CallSite),
                 s.Value.Wait.WaitFrame, s.Value.Waits, s.Value.Samples, s.Value.Samples * intervalMs,
                 s.Value.Example.TakeLast(exampleFrames).ToList(),
                 FrameNames.InnermostApp(s.Value.Example, s.Value.Example.Length - 1, app), s.Value.Wait.Call.Name,
-                    s.Value.Wait.Call.Advice, perRequest is null ? double.NaN : perRequest.GetValueOrDefault(s.Key)))
+                    s.Value.Wait.Call.Advice, perRequest is null ? double.NaN : perRequest.BySite.GetValueOrDefault(s.Key),
+                    perRequest?.Routes?.GetValueOrDefault(s.Key)))
             .ToList();
 
     /// <summary>The pool threads' time by state, and how many were blocked at once (per tick: mean and most).</summary>
@@ -102,11 +106,19 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
         _inTick.Add(thread);
     }
 
-    private static Sample Describe(string[] frames)
+    private Sample Describe(string[] frames)
     {
-        if (!IsPoolThread(frames))
+        var serves = OffCpuCall.ServesRequests(frames);
+        if (!serves && !IsPoolThread(frames))
         {
             return new Sample(false, false, null);
+        }
+        // A wait inside a lock's slow path is that lock's contention, which the contention events measure.
+        var lockSlowPath = FrameNames.OutermostLockSpin(frames);
+        if ((serves || RunsWorkItem(frames)) && OffCpuCall.Locate(frames, app) is { } found
+            && (lockSlowPath < 0 || lockSlowPath <= found.Place))
+        {
+            return new Sample(true, false, Found(frames, found));
         }
         var wait = BlockingCalls.Outermost(frames);
         if (wait < 0)
@@ -114,7 +126,7 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
             return new Sample(true, IsIdle(frames), null);
         }
         // A wait with no work item on the stack is the pool's own (a worker or the gate waiting for work): idle time.
-        if (!RunsWorkItem(frames))
+        if (!RunsWorkItem(frames) && !serves)
         {
             return new Sample(true, true, null);
         }
@@ -122,8 +134,23 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
         var call = BlockingCalls.Of(frames[wait])!;
         var callSite = site >= 0 ? frames[site] : UnknownCallSite;
         var waitFrame = FrameNames.WithoutGenericArguments(FrameNames.MethodPart(frames[wait]));
-        return new Sample(true, false, new WaitStack(callSite + "\n" + call.Name, callSite, waitFrame, call,
+        return new Sample(true, false, new WaitStack(callSite + "\n" + waitFrame, callSite, waitFrame, call,
             frames.Skip(wait).Any(FrameNames.IsDeepWait)));
+    }
+
+    // The call the app made, named by its frame; a P/Invoke by the app's own frame that made it.
+    private static WaitStack Found(string[] frames, OffCpuCall.Found found)
+    {
+        var place = frames[found.Place];
+        if (found.Call < 0)
+        {
+            return new WaitStack(place + "\n" + BlockingCalls.PInvoke.Name, place,
+                FrameNames.WithoutGenericArguments(FrameNames.MethodPart(place)), BlockingCalls.PInvoke, false);
+        }
+        var waitFrame = FrameNames.WithoutGenericArguments(FrameNames.MethodPart(frames[found.Call]));
+        // Keyed by the name a user reads: WaitOne and WaitOneNoCheck (the JIT inlined one or not) are one call.
+        return new WaitStack(place + "\n" + BlockingCalls.Display(waitFrame), place, waitFrame, BlockingCalls.Within(frames, found.Call),
+            frames.Skip(found.Call).Any(FrameNames.IsDeepWait));
     }
 
     private static bool RunsWorkItem(string[] frames) =>

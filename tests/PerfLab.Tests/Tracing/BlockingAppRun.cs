@@ -5,25 +5,22 @@ using PerfLab.Tracing;
 
 namespace PerfLab.Tests.Tracing;
 
-/// <summary>What one traced stretch of a BlockingApp endpoint gave, and the requests completed per second meanwhile.</summary>
+/// <summary>What one traced stretch of BlockingApp's endpoints gave, and the requests completed per second meanwhile.</summary>
 /// <param name="AppBlockedMs">What each culprit's blocking call took on average, as the app measured it around the call.</param>
 internal sealed record BlockingRun(TraceProfile Profile, double RequestsPerSecond, long Requests, IReadOnlyList<TraceFinding> Findings,
     IReadOnlyDictionary<string, double> AppBlockedMs)
 {
-    /// <summary>Blocked thread time per request: blocked ms per traced second over requests per second.</summary>
-    public double PerRequest(BlockingWaitSite site) => site.Ms / Profile.TracedSeconds / RequestsPerSecond;
-
     public string Describe() =>
         $"traced {Profile.TracedSeconds:F1} s, tick {Profile.TickIntervalMs:F2} ms, {Requests} requests ({RequestsPerSecond:F1}/s); sites: " +
-        string.Join("; ", Profile.BlockingWaits.Select(w => $"{w.Call} {w.WaitFrame} at {w.Place} (app {w.AppPlace}) {w.Ms:F0} ms = {PerRequest(w):F1} ms/req, "
-            + $"{w.MsPerRequest:F1} ms/req served whole ({Profile.Requests?.Requests} requests)")) +
+        string.Join("; ", Profile.BlockingWaits.Select(w => $"{TraceFindings.CallName(w)} at {TraceFindings.Handler(w)} (app {w.AppPlace}) "
+            + $"{w.Ms:F0} ms, {w.Route?.MsPerRequest:F1} ms/req of {w.Route?.Requests} to {w.Route?.Path} ({w.Route?.MeanMs:F1} ms on the server)")) +
         "; the app measured: " + string.Join(", ", AppBlockedMs.Select(b => $"{b.Key} {b.Value:F1} ms")) +
         "; findings: " + string.Join("; ", Findings.Select(f => $"[{(f.Strong ? "strong" : "weak")}] {f.Message}"));
 }
 
 /// <summary>
 /// tests/apps/BlockingApp, a user's kind of app (top-level statements, global namespace) with known blocking culprits,
-/// started once for a test class: each test loads one endpoint, traces it with <see cref="TraceSession"/> and analyses it
+/// started once for a test class: a test loads its endpoints, traces them with <see cref="TraceSession"/> and analyses it
 /// as `perflab run` does for an app of one's own (its main module names the app's code).
 /// </summary>
 public sealed partial class BlockingApp : IAsyncLifetime
@@ -89,29 +86,35 @@ public sealed partial class BlockingApp : IAsyncLifetime
         _process?.Dispose();
     }
 
-    /// <summary>Loads <paramref name="path"/> with <paramref name="users"/> closed-loop users, traces it, analyses the trace.</summary>
-    internal async Task<BlockingRun> TraceAsync(string path, int users, TimeSpan traced)
+    /// <summary>
+    /// Loads each of <paramref name="paths"/> with one closed-loop user at once, traces it, analyses the trace. The app
+    /// times its blocking calls from the trace's start, so its figures cover the traced stretch.
+    /// </summary>
+    internal async Task<BlockingRun> TraceAsync(IReadOnlyList<string> paths, TimeSpan traced)
     {
         var client = _client!;
-        (await client.GetAsync(path)).EnsureSuccessStatusCode();
-        (await client.PostAsync("/blocked/reset", null)).EnsureSuccessStatusCode();
+        foreach (var path in paths)
+        {
+            (await client.GetAsync(path)).EnsureSuccessStatusCode();
+        }
         using var stop = new CancellationTokenSource();
         var completed = new long[1];
         var counting = new int[1];
-        var load = Task.WhenAll(Enumerable.Range(0, users).Select(_ => LoopAsync(client, path, completed, counting, stop.Token)));
-        // The pool grows while the first blocked requests wait: trace once it has.
+        var load = Task.WhenAll(paths.Select(path => LoopAsync(client, path, completed, counting, stop.Token)));
+        // The first requests of each kind JIT their code: trace after them.
         await Task.Delay(TimeSpan.FromSeconds(1.5));
         var file = Path.Combine(TestCaches.NewFolder(), "blocking.nettrace");
+        (await client.PostAsync("/blocked/reset", null)).EnsureSuccessStatusCode();
         Volatile.Write(ref counting[0], 1);
         var clock = Stopwatch.StartNew();
         await TraceSession.CollectAsync(new PerfLab.Tracing.TraceOptions(_process!.Id, traced, file), CancellationToken.None);
         var seconds = clock.Elapsed.TotalSeconds;
         Volatile.Write(ref counting[0], 0);
+        var measured = await System.Net.Http.Json.HttpClientJsonExtensions.GetFromJsonAsync<Dictionary<string, double>>(client, "/blocked");
         await stop.CancelAsync();
         await load;
         var profile = TraceAnalysis.Analyze(file, new TraceAnalysisOptions(AppNamespace: "", AppModule: "BlockingApp"));
         var requests = Interlocked.Read(ref completed[0]);
-        var measured = await System.Net.Http.Json.HttpClientJsonExtensions.GetFromJsonAsync<Dictionary<string, double>>(client, "/blocked");
         return new BlockingRun(profile, requests / seconds, requests, TraceFindings.From(profile, requests), measured!);
     }
 

@@ -78,6 +78,97 @@ internal static partial class Culprits
         }
     }
 
+    /// <summary>Joins a thread that sleeps <paramref name="ms"/>.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Join(int ms)
+    {
+        var worker = new Thread(() => Thread.Sleep(ms)) { IsBackground = true };
+        worker.Start();
+        var at = System.Diagnostics.Stopwatch.GetTimestamp();
+        worker.Join();
+        Record("join", at);
+        return ms;
+    }
+
+    /// <summary>Waits on a monitor the releaser pulses <paramref name="ms"/> later (it needs the lock the wait gives up).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int MonitorWait(int ms)
+    {
+        var gate = new object();
+        lock (gate)
+        {
+            Releaser.After(ms, () => { lock (gate) { Monitor.PulseAll(gate); } });
+            var at = System.Diagnostics.Stopwatch.GetTimestamp();
+            Monitor.Wait(gate);
+            Record("monitor", at);
+        }
+        return ms;
+    }
+
+    /// <summary>A kernel event (a WaitHandle, not the slim kind) the releaser sets <paramref name="ms"/> later.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int WaitOne(int ms)
+    {
+        using var done = new ManualResetEvent(false);
+        Releaser.After(ms, () => done.Set());
+        var at = System.Diagnostics.Stopwatch.GetTimestamp();
+        done.WaitOne();
+        Record("waithandle", at);
+        return ms;
+    }
+
+    /// <summary>libc's usleep through a P/Invoke: the thread sleeps in native code, no managed frame names the wait.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int NativeSleep(int ms)
+    {
+        var at = System.Diagnostics.Stopwatch.GetTimestamp();
+        _ = usleep((uint)ms * 1000);
+        Record("usleep", at);
+        return ms;
+    }
+
+    /// <summary>Runs `sleep` for <paramref name="ms"/> and waits for it to exit.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int WaitForProcess(int ms)
+    {
+        var start = new System.Diagnostics.ProcessStartInfo("sleep", (ms / 1000.0).ToString(System.Globalization.CultureInfo.InvariantCulture))
+        {
+            UseShellExecute = false,
+        };
+        using var process = System.Diagnostics.Process.Start(start)!;
+        var at = System.Diagnostics.Stopwatch.GetTimestamp();
+        process.WaitForExit();
+        Record("process", at);
+        return ms;
+    }
+
+    /// <summary>Reads an anonymous pipe the releaser writes <paramref name="ms"/> later.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int ReadPipe(int ms)
+    {
+        using var reader = new System.IO.Pipes.AnonymousPipeServerStream(System.IO.Pipes.PipeDirection.In);
+        using var writer = new System.IO.Pipes.AnonymousPipeClientStream(System.IO.Pipes.PipeDirection.Out, reader.ClientSafePipeHandle);
+        Releaser.After(ms, () => writer.Write("pipe"u8));
+        var buffer = new byte[4];
+        var at = System.Diagnostics.Stopwatch.GetTimestamp();
+        var read = reader.Read(buffer);
+        Record("pipe", at);
+        return read;
+    }
+
+    private static readonly HttpClient s_http = new();
+
+    /// <summary>A synchronous HttpClient.Send to this app's own /delayed endpoint, which answers <paramref name="ms"/> later.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Send(string baseUrl, int ms)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Get, $"{baseUrl}/delayed?ms={ms}");
+        var at = System.Diagnostics.Stopwatch.GetTimestamp();
+        using var response = s_http.Send(request);
+        Record("http", at);
+        return (int)response.StatusCode;
+    }
+
     /// <summary>The negative control: the same waits awaited, so no pool thread is held.</summary>
     public static async Task<int> AwaitAll(int sleepMs, int semaphoreMs, int eventMs)
     {
@@ -90,6 +181,10 @@ internal static partial class Culprits
         await done.Task;
         return sleepMs + semaphoreMs + eventMs;
     }
+
+    // A DllImport on purpose: the P/Invoke method itself is the frame a trace shows, as in most apps' own interop.
+    [DllImport("libc", EntryPoint = "usleep")]
+    private static extern int usleep(uint microseconds);
 
     [LibraryImport("libc", EntryPoint = "mkfifo", StringMarshalling = StringMarshalling.Utf8, SetLastError = true)]
     private static partial int MakeFifo(string path, uint mode);
