@@ -28,7 +28,8 @@ public sealed class ContentionEndpointTests
     {
         await using var sut = await SutHost.StartAsync(null);
         await WarmAsync(sut, 2);
-        var two = await Task.WhenAll(Enumerable.Range(0, 2).Select(_ => sut.GetJsonAsync("/diagnostics/contention?ms=50&sigma=0&kappa=0.5")));
+        var two = await Task.WhenAll(Enumerable.Range(0, 2)
+            .Select(_ => sut.GetJsonAsync("/diagnostics/contention?ms=50&sigma=0&kappa=0.5")));
 
         // 50·(1 + 0 + 0.5·2·1) = 100 ms each.
         Assert.All(two, a => Assert.Equal(2, a.GetProperty("inFlight").GetInt32()));
