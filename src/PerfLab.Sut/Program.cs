@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.Connections;
+using PerfLab.Sut.Contention;
 using PerfLab.Sut.Data;
 using PerfLab.Sut.Delays;
 using PerfLab.Sut.Diagnostics;
@@ -42,6 +43,7 @@ app.UseExtraWork(variants);   // Sut:ExtraWorkMicroseconds: a known slowdown, of
 app.MapControllers();   // Orders/, Products/, Platform/ (MVC, so the Serializer variant applies)
 app.MapDelays();        // seeds 001, 003, 004
 app.MapCapacity();      // a known capacity (K slots of S ms) for the capacity search
+app.MapContention();    // a known σ and κ for the scalability law's fit
 app.MapInfo();
 app.MapPlatform();
 app.MapUploads();       // seed 002's HTTP/2 upload
