@@ -86,7 +86,7 @@ internal static class InvocationsRun
             Console.Error.WriteLine($"error: no invocation finished ({stopped}); nothing to combine.");
             return ct.IsCancellationRequested ? (int)ExitCode.Interrupted : Math.Max(lastExit, (int)ExitCode.Failed);
         }
-        var settings = new AnalysisSettings(choices.Profile, choices.Repeat, choices.Aa, NoiseFloors.Load());
+        var settings = new AnalysisSettings(choices.Profile, choices.Repeat, choices.Aa, NoiseFloors.Load(), choices.Margin);
         var combined = LabRun.Gated(InvocationCombiner.Combine(done, selected, settings, stopped), selected, choices.Gates, choices.Margin);
         combined = fewer is null ? combined : combined with { Notes = [.. combined.Notes, "Budget: " + fewer + "."] };
         ReportWriters.WriteAll(combined, outDir);

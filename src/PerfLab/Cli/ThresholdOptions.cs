@@ -24,8 +24,8 @@ internal static class ThresholdOptions
 
     public static Option<double?> Margin() => new("--margin")
     {
-        Description = "The largest loss no-worse accepts (e.g. 3%; the non-inferiority margin), over an experiment file's margin:; "
-            + "default: each comparison's noise floor.",
+        Description = "The margin an equivalent verdict's whole interval must lie within, and the largest loss no-worse accepts "
+            + "(e.g. 3%), over an experiment file's margin:; default: 5 % for equivalent, each comparison's noise floor for no-worse.",
         HelpName = "percent",
         CustomParser = ParseMargin,
     };

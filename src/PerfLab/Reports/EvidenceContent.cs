@@ -52,7 +52,7 @@ internal static class EvidenceContent
         return [.. new[]
         {
             ("Decided by", decided), ("Machine noise", experiment.MachineNoise?.Describe("this experiment")),
-            ("Blocks", Blocks(experiment)), ("Noise", Noise(experiment)), ("Windows", Windows(experiment)),
+            ("Blocks", Blocks(experiment)), ("Time", Time(experiment)), ("Noise", Noise(experiment)), ("Windows", Windows(experiment)),
         }.Where(f => f.Item2 is not null).Select(f => (f.Item1, f.Item2!))];
     }
 
@@ -66,6 +66,11 @@ internal static class EvidenceContent
         var target = experiment.PrecisionTargetPercent is { } p ? $", precision target ±{Fmt.Num(p, 1)} %" : "";
         return $"{Fmt.Int(experiment.Blocks)} blocks{target}; stopped: {experiment.StopReason ?? "not recorded"}.";
     }
+
+    /// <summary>The duty cycle: how much of the experiment's wall time its intervals are made of; null when not recorded.</summary>
+    public static string? Time(ExperimentResult experiment) => experiment.Time is not { Share: { } share } t ? null :
+        $"{Fmt.Num(share * 100, 1)} % of its {Fmt.Duration(TimeSpan.FromSeconds(t.WallSeconds))} inside measured windows " +
+        $"({Fmt.Num(t.MeasuredSeconds, 0)} s); the rest started, warmed up, traced and stopped its processes.";
 
     public static string? Noise(ExperimentResult experiment) => experiment.Noise is not { } n ? null :
         $"within a run {Fmt.Num(n.WithinRunCvPercent, 1)} % per second (alone it would give {Fmt.Num(n.ExpectedRunToRunCvPercent, 1)} % " +

@@ -170,10 +170,11 @@ internal static class ReportContent
     }
 
     public const string VerdictLegend =
-        "Better or worse: the change's 95 % interval excludes zero and the change exceeds the noise floor. Equivalent: the " +
-        "whole interval lies within ± the noise floor (an equivalence test, as TOST). Inconclusive: the interval is wider " +
-        "than that; the verdict says what would decide it. Paired: within interleaved blocks, so drift that hits a whole " +
-        "block cancels.";
+        "Better or worse: the change's 95 % interval excludes zero and the change exceeds the noise floor (this machine's " +
+        "A/A spread: the 95th percentile of |change| over its recorded `--aa` runs of the metric, 5 % until 5 are recorded). " +
+        "Equivalent: the whole interval lies within ± the margin (`margin:` or `--margin`, default 5 %; an equivalence test, " +
+        "as TOST). Inconclusive: anything else; the verdict says what would decide it. Paired: within interleaved blocks, so " +
+        "drift that hits a whole block cancels.";
 
     public static ReportTable Comparisons(ExperimentResult experiment)
     {
@@ -183,14 +184,15 @@ internal static class ReportContent
             new Cell(c.Scenario),
             new Cell(Fmt.Metric(c.Metric)),
             new Cell(Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)),
-            new Cell($"±{Fmt.Num(c.NoiseFloorPercent, 1)} % ({c.NoiseFloorSource})"),
+            new Cell($"±{Fmt.Num(c.NoiseFloorPercent, 1)} %" + (c.EquivalenceMarginPercent is { } m ? $" / ±{Fmt.Num(m, 1)} %" : "")
+                + $" ({c.NoiseFloorSource})"),
             new Cell(c.MinimumDetectableEffectPercent is { } mde ? $"±{Fmt.Num(mde, 1)} %" : Fmt.Missing),
             new Cell(c.Method == "paired" ? $"paired, {Fmt.Int(c.Pairs)} blocks" : "Welch"),
             c.ToDecide is { } toDecide ? new Cell($"{Fmt.Verdict(c.Verdict)}: to decide, {toDecide}") : VerdictCell(c.Verdict),
         ]).ToList();
         return new ReportTable(
             [new("variant", Align.Left), new("scenario", Align.Left), new("metric", Align.Left), new("change vs baseline"),
-             new("noise floor"), new("smallest detectable"), new("method", Align.Left), new("verdict", Align.Left)],
+             new("noise floor / margin"), new("smallest detectable"), new("method", Align.Left), new("verdict", Align.Left)],
             rows);
     }
 
@@ -221,7 +223,7 @@ internal static class ReportContent
     public static string HoldsLegend(Func<string, string> strong, Func<string, string> em) =>
         $"Each claim of a seed article beside our figure. {em("outcome")} is {strong("holds")} when our change goes the article's way " +
         $"and clears the noise floor, {strong("contrary")} when it clears it the other way, {strong("equivalent")} when the whole 95 % " +
-        $"interval lies within ± the noise floor (no change worth the claim), {em("inconclusive")} when the interval is too wide to " +
+        $"interval lies within ± the margin (no change worth the claim), {em("inconclusive")} when the interval is too wide to " +
         "tell (the note says what would decide it) or there is no figure.";
 
     public static ReportTable SeedReproduction(RunResults results)

@@ -41,8 +41,8 @@ internal static class SummaryContent
         "(decide: rps, cost, i.e. the CPU per request or CPU/req, or latency, i.e. the p99; burst and upload experiments: the time " +
         "per batch): " +
         "the change with its 95 % interval (above +100 % as a ratio: 22.4× is +2140 %), then the verdict. Better or worse: the " +
-        "interval excludes zero and the change exceeds the noise floor; equivalent: the whole interval lies within ± the noise " +
-        "floor; inconclusive: the interval is wider than that, and the notes say what would decide it.";
+        "interval excludes zero and the change exceeds the noise floor (this machine's A/A spread); equivalent: the whole interval " +
+        "lies within ± the margin (5 % unless stated); inconclusive: neither, and the notes say what would decide it.";
 
     public static IReadOnlyList<SummaryLine> Lines(RunResults results) =>
         [.. results.Experiments.SelectMany(Lines), .. (results.Sweeps ?? []).SelectMany(SweepLines)];
@@ -86,7 +86,7 @@ internal static class SummaryContent
             ? string.Create(CultureInfo.InvariantCulture, $"95 % CI {c.LowPercent:+0.0;-0.0;0.0} to {c.HighPercent:+0.0;-0.0;0.0} %")
             : "no interval";
         var margin = c.Verdict == Verdict.Equivalent
-            ? string.Create(CultureInfo.InvariantCulture, $", within ±{c.NoiseFloorPercent:0.#} %")
+            ? string.Create(CultureInfo.InvariantCulture, $", within ±{c.EquivalenceMarginPercent ?? c.NoiseFloorPercent:0.#} %")
             : "";
         return $"{c.Variant} {Metrics.Get(c.Metric).Describe(c.ChangePercent, baseline)} ({interval}{margin})";
     }

@@ -127,6 +127,11 @@ public sealed record ExperimentResult
     public string? App { get; init; }
     /// <summary>Per variant, what its runs confirmed in effect and what could not be confirmed.</summary>
     public IReadOnlyList<VariantEffectSummary> VariantEffects { get; init; } = [];
+    /// <summary>
+    /// Its blocks' wall time and the part inside measured windows (the duty cycle); null in results from before it was kept.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public DutyCycle? Time { get; init; }
 }
 
 /// <summary>What the runs of one variant confirmed in effect, and what they could not confirm.</summary>
@@ -287,6 +292,12 @@ public sealed record Comparison
     public required double NoiseFloorPercent { get; init; }
     /// <summary>Where the noise floor came from: "measured" (by `perflab run --aa` on this machine) or "default".</summary>
     public string NoiseFloorSource { get; init; } = "default";
+    /// <summary>
+    /// The margin an <i>equivalent</i> needs the whole interval within (the user's `margin:` / `--margin`, default 5 %);
+    /// null in results from before it was kept apart from the noise floor, which then served both.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public double? EquivalenceMarginPercent { get; init; }
     /// <summary>"paired" (log-ratios within interleaved blocks) or "welch" (independent groups).</summary>
     public string Method { get; init; } = "welch";
     /// <summary>Paired method: how many blocks gave a pair.</summary>

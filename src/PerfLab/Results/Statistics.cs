@@ -40,7 +40,8 @@ public static class Statistics
     /// interval (Welch on log values), and the verdict of <see cref="Decide"/>.
     /// </summary>
     public static (double Change, double Low, double High, Verdict Verdict) Compare(
-        IReadOnlyList<double> baseline, IReadOnlyList<double> candidate, bool higherIsBetter, double noiseFloorPercent)
+        IReadOnlyList<double> baseline, IReadOnlyList<double> candidate, bool higherIsBetter, double noiseFloorPercent,
+        double? equivalenceMarginPercent = null)
     {
         if (baseline.Count < 2 || candidate.Count < 2 || baseline.Concat(candidate).Any(v => v <= 0 || !double.IsFinite(v)))
         {
@@ -68,7 +69,7 @@ public static class Statistics
             low = diff - t * se;
             high = diff + t * se;
         }
-        return Verdicted(diff, low, high, higherIsBetter, noiseFloorPercent);
+        return Verdicted(diff, low, high, higherIsBetter, noiseFloorPercent, equivalenceMarginPercent);
     }
 
     /// <summary>
@@ -77,7 +78,8 @@ public static class Statistics
     /// cancels in its ratio, which independent groups cannot do.
     /// </summary>
     public static (double Change, double Low, double High, Verdict Verdict) ComparePaired(
-        IReadOnlyList<(double Baseline, double Candidate)> pairs, bool higherIsBetter, double noiseFloorPercent)
+        IReadOnlyList<(double Baseline, double Candidate)> pairs, bool higherIsBetter, double noiseFloorPercent,
+        double? equivalenceMarginPercent = null)
     {
         if (pairs.Count < 2
             || pairs.Any(p => p.Baseline <= 0 || p.Candidate <= 0 || !double.IsFinite(p.Baseline) || !double.IsFinite(p.Candidate)))
@@ -88,7 +90,7 @@ public static class Statistics
         var mean = ratios.Average();
         var se = Math.Sqrt(Descriptive.Variance(ratios) / ratios.Count);
         var t = StudentT.InverseCdf(1 - (1 - Confidence) / 2, ratios.Count - 1);
-        return Verdicted(mean, mean - t * se, mean + t * se, higherIsBetter, noiseFloorPercent);
+        return Verdicted(mean, mean - t * se, mean + t * se, higherIsBetter, noiseFloorPercent, equivalenceMarginPercent);
     }
 
     /// <summary>
@@ -122,48 +124,55 @@ public static class Statistics
 
     /// <summary>A log-scale change and its interval turned into percent, with the verdict of <see cref="Decide"/>.</summary>
     public static (double Change, double Low, double High, Verdict Verdict) Verdicted(double diff, double low, double high,
-        bool higherIsBetter, double noiseFloorPercent)
+        bool higherIsBetter, double noiseFloorPercent, double? equivalenceMarginPercent = null)
     {
         var change = (Math.Exp(diff) - 1) * 100;
         var lowPercent = (Math.Exp(low) - 1) * 100;
         var highPercent = (Math.Exp(high) - 1) * 100;
-        return (change, lowPercent, highPercent, Decide(change, lowPercent, highPercent, higherIsBetter, noiseFloorPercent));
+        return (change, lowPercent, highPercent,
+            Decide(change, lowPercent, highPercent, higherIsBetter, noiseFloorPercent, equivalenceMarginPercent));
     }
 
     /// <summary>
-    /// The one verdict rule. <b>Better</b> or <b>worse</b>: the interval excludes zero and the change exceeds the margin
-    /// (the noise floor). <b>Equivalent</b>: the whole interval lies within ± the margin, which is the two one-sided
-    /// tests (TOST) of equivalence, here at the 95 % interval, so each side at 2.5 %. <b>Inconclusive</b>: anything
-    /// else, i.e. an interval wider than the margin allows, or none at all.
+    /// The one verdict rule, with two figures for two jobs. <b>Better</b> or <b>worse</b>: the interval excludes zero and
+    /// the change exceeds <paramref name="floorPercent"/> (the machine's A/A spread: what an identical pair changes here).
+    /// <b>Equivalent</b>: the whole interval lies within ± <paramref name="marginPercent"/> (the margin the user states;
+    /// the floor when none is given), which is the two one-sided tests (TOST) of equivalence, here at the 95 % interval,
+    /// so each side at 2.5 %. <b>Inconclusive</b>: anything else, i.e. an interval wider than that, or none at all.
     /// </summary>
-    public static Verdict Decide(double change, double low, double high, bool higherIsBetter, double marginPercent)
+    public static Verdict Decide(double change, double low, double high, bool higherIsBetter, double floorPercent,
+        double? marginPercent = null)
     {
         if (!double.IsFinite(low) || !double.IsFinite(high))
         {
             return Verdict.Inconclusive;
         }
-        if ((low > 0 || high < 0) && Math.Abs(change) > marginPercent)
+        if ((low > 0 || high < 0) && Math.Abs(change) > floorPercent)
         {
             return (change > 0) == higherIsBetter ? Verdict.Better : Verdict.Worse;
         }
-        return low >= -marginPercent && high <= marginPercent ? Verdict.Equivalent : Verdict.Inconclusive;
+        var margin = marginPercent ?? floorPercent;
+        return low >= -margin && high <= margin ? Verdict.Equivalent : Verdict.Inconclusive;
     }
 
     /// <summary>
     /// For an inconclusive verdict from <paramref name="samples"/> blocks (or runs per group): the interval half-width
     /// that would decide it, and about how many samples in all would give it (a half-width shrinks with the square
-    /// root of the samples). A change beyond the margin is decided once the interval excludes zero; one inside it once
-    /// the interval fits inside ± the margin. Null when there is no interval, or when the change sits on the margin.
+    /// root of the samples). A change beyond the floor is decided once the interval excludes zero; one inside the
+    /// margin (<paramref name="equivalenceMarginPercent"/>, else the floor) once the interval fits inside ± it. Null when
+    /// there is no interval, or when the change sits on the margin (or between the margin and a wider floor).
     /// </summary>
     public static (double HalfWidthPercent, int Samples)? ToDecide(double change, double low, double high, int samples,
-        double marginPercent)
+        double marginPercent, double? equivalenceMarginPercent = null)
     {
         var halfWidth = (high - low) / 2;
         if (!double.IsFinite(halfWidth) || halfWidth <= 0 || samples < 2)
         {
             return null;
         }
-        var needed = Math.Abs(change) > marginPercent ? Math.Abs(change) : marginPercent - Math.Abs(change);
+        var needed = Math.Abs(change) > marginPercent
+            ? Math.Abs(change)
+            : (equivalenceMarginPercent ?? marginPercent) - Math.Abs(change);
         if (needed < halfWidth / 10)
         {
             return null;

@@ -5,8 +5,9 @@ using PerfLab.Results;
 namespace PerfLab.Experiments.Analysis;
 
 /// <summary>What the analysis of one experiment needs to know of the invocation.</summary>
-/// <param name="Noise">The floors a verdict must clear; an A/A run compares against zero and records its own afterwards.</param>
-public sealed record AnalysisSettings(ProfileName Profile, int? Repeat, bool Aa, NoiseFloors Noise);
+/// <param name="Noise">The floors a verdict must clear; an A/A run compares against zero and records its changes afterwards.</param>
+/// <param name="Margin">`--margin`: the margin an equivalent lies within, over every experiment file's <c>margin:</c>.</param>
+public sealed record AnalysisSettings(ProfileName Profile, int? Repeat, bool Aa, NoiseFloors Noise, double? Margin = null);
 
 /// <summary>Turns an experiment's runs into its result: summaries, comparisons, findings, claims and notes.</summary>
 public static class ExperimentAnalyzer
@@ -20,9 +21,11 @@ public static class ExperimentAnalyzer
     {
         var variants = experiment.VariantsToRun(settings.Aa);
         var analyzed = experiment with { Variants = variants, Claims = settings.Aa ? [] : experiment.Claims };
-        double? Floor(string scenario, string metric) => settings.Aa ? 0 : settings.Noise.For(experiment.Name, scenario, metric);
-        var comparisons = pooled
-            ?? VariantStatistics.Compare(analyzed, runs, Floor, settings.Aa ? "none (A/A: compared against zero)" : "measured");
+        var margin = settings.Margin ?? experiment.Margin ?? VerdictBounds.DefaultMarginPercent;
+        VerdictBounds Bounds(string scenario, string metric) => settings.Aa
+            ? new VerdictBounds(0, "none (A/A: compared against zero)", margin)
+            : settings.Noise.Bounds(scenario, metric, margin);
+        var comparisons = pooled ?? VariantStatistics.Compare(analyzed, runs, Bounds);
         var profile = experiment.Profiles[settings.Profile];
         var result = new ExperimentResult
         {
@@ -41,10 +44,12 @@ public static class ExperimentAnalyzer
             Summaries = VariantStatistics.Summarize(analyzed, runs),
             Comparisons = comparisons,
             Findings = Diagnosis.Diagnose(analyzed, runs),
-            Claims = VariantStatistics.CheckClaims(analyzed, runs, Floor, pooled is null ? null : claim => pooled.FirstOrDefault(c =>
+            Claims = VariantStatistics.CheckClaims(analyzed, runs, Bounds, pooled is null ? null : claim => pooled.FirstOrDefault(c =>
                 claim.Against == experiment.Baseline && c.Variant == claim.Variant && c.Scenario == claim.Scenario
                 && c.Metric == claim.Metric)),
-            Notes = settings.Aa ? AaNotes(analyzed, runs, comparisons, settings.Repeat ?? profile.Repeat) : NotesOf(experiment, runs),
+            Notes = settings.Aa
+                ? AaNotes(analyzed, runs, comparisons, settings.Repeat ?? profile.Repeat, settings.Noise)
+                : NotesOf(experiment, runs),
             Noise = NoiseAnalysis.Of(runs),
             MachineNoise = NoiseEstimate.OfRuns(experiment.Baseline, runs),
             DecidedBy = experiment.Decide.MetricKey(),
@@ -68,22 +73,22 @@ public static class ExperimentAnalyzer
 
     /// <summary>For an A/A run: the false-positive rate of the verdict rule, resampled from all its runs.</summary>
     private static IReadOnlyList<string> AaNotes(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
-        IReadOnlyList<Comparison> comparisons, int repeat)
+        IReadOnlyList<Comparison> comparisons, int repeat, NoiseFloors noise)
     {
         var notes = new List<string>();
         foreach (var c in comparisons.Where(c => c.Scenario == "all"))
         {
-            var floor = NoiseFloors.FloorOf(c);
-            var usableFloor = double.IsFinite(floor) ? floor : 0;
+            // The floor a non-A/A run of the metric would clear now, from the A/A changes recorded before this one.
+            var floor = noise.Bounds(c.Scenario, c.Metric, VerdictBounds.DefaultMarginPercent).FloorPercent;
             var (bare, withFloor, trialsOf) = c.Method == "paired"
-                ? PairedRates(runs, experiment.Baseline, c, usableFloor)
-                : UnpairedRates(runs, c, repeat, usableFloor);
+                ? PairedRates(runs, experiment.Baseline, c, floor)
+                : UnpairedRates(runs, c, repeat, floor);
             if (double.IsFinite(bare))
             {
                 notes.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture,
                     $"A/A false positives ({c.Metric}, all scenarios): over 2000 {trialsOf}, the interval alone called a "
-                        + $"difference {bare * 100:0.0} % of the time; with the noise floor recorded from this run ({floor:0.0} "
-                        + $"%), {withFloor * 100:0.0} %."));
+                        + $"difference {bare * 100:0.0} % of the time; with the machine's A/A spread as the floor ({floor:0.0} "
+                        + $"%, {noise.SourceOf(c.Scenario, c.Metric)}), {withFloor * 100:0.0} %."));
             }
         }
         return notes;

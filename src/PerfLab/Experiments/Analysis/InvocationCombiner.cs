@@ -65,6 +65,9 @@ public static class InvocationCombiner
             Findings = traced?.Findings ?? analyzed.Findings,
             Evidence = traced?.Evidence ?? analyzed.Evidence,
             Blocks = each.Sum(e => e.Experiment.Blocks),
+            Time = each.All(e => e.Experiment.Time is not null)
+                ? new DutyCycle(each.Sum(e => e.Experiment.Time!.WallSeconds), each.Sum(e => e.Experiment.Time!.MeasuredSeconds))
+                : null,
             PrecisionTargetPercent = last.PrecisionTargetPercent,
             StopReason = string.Create(CultureInfo.InvariantCulture,
                 $"{each.Count} invocations pooled ({string.Join(", ", each.Select(e => $"{e.Experiment.Blocks} blocks"))}"

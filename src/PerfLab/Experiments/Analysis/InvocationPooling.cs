@@ -45,12 +45,15 @@ public static class InvocationPooling
         }
         var (mean, between, within) = Spread(usable);
         var half = Math.Max(between, within);
-        var (pooledChange, low, high, verdict) = Statistics.Verdicted(mean, mean - half, mean + half, first.HigherIsBetter, floor);
+        var (pooledChange, low, high, verdict) = Statistics.Verdicted(mean, mean - half, mean + half, first.HigherIsBetter, floor,
+            first.EquivalenceMarginPercent);
         return pooled with
         {
             ChangePercent = pooledChange, LowPercent = low, HighPercent = high, Verdict = verdict,
             MinimumDetectableEffectPercent = Math.Max((high - low) / 2, floor),
-            ToDecide = verdict == Verdict.Inconclusive ? ToDecide(pooledChange, low, high, usable.Count, floor) : null,
+            ToDecide = verdict == Verdict.Inconclusive
+                ? ToDecide(pooledChange, low, high, usable.Count, floor, first.EquivalenceMarginPercent)
+                : null,
             Invocations = new PooledInvocations(estimates, Percent(between), Percent(within), between >= within ? "between" : "within"),
         };
     }
@@ -83,8 +86,8 @@ public static class InvocationPooling
 
     private static double Percent(double logHalfWidth) => (Math.Exp(logHalfWidth) - 1) * 100;
 
-    private static string ToDecide(double change, double low, double high, int invocations, double floor) =>
-        Statistics.ToDecide(change, low, high, invocations, floor) is { } need
+    private static string ToDecide(double change, double low, double high, int invocations, double floor, double? margin) =>
+        Statistics.ToDecide(change, low, high, invocations, floor, margin) is { } need
             ? string.Create(CultureInfo.InvariantCulture,
                 $"about {need.Samples} invocations in all ({need.Samples - invocations} more): --invocations {need.Samples}")
             : string.Create(CultureInfo.InvariantCulture,

@@ -40,10 +40,11 @@ public static class VariantStatistics
     /// <summary>One run's figure for a metric (a catalog key): a scenario's, or all scenarios together ("all").</summary>
     public static double MetricOf(RunRecord run, string scenario, string metric) => Metrics.Get(metric).Read(run, scenario);
 
-    /// <param name="noiseFloor">The floor measured by an A/A run for a scenario and metric, or null for the default.</param>
-    /// <param name="measuredFloorSource">How a floor the function gives is described ("measured", or for an A/A run none at all).</param>
+    /// <param name="bounds">
+    /// For a scenario and metric: the floor a better or worse must clear, and the margin an equivalent must lie within.
+    /// </param>
     public static IReadOnlyList<Comparison> Compare(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
-        Func<string, string, double?> noiseFloor, string measuredFloorSource = "measured")
+        Func<string, string, VerdictBounds> bounds)
     {
         var results = new List<Comparison>();
         // A run's one figure (a batch time, a capacity) is compared alone; throughput per scenario, with latency beside it.
@@ -59,9 +60,9 @@ public static class VariantStatistics
         {
             foreach (var (scenario, metric) in targets)
             {
-                var floor = noiseFloor(scenario, metric);
-                results.Add(CompareOne(runs, experiment.Baseline, variant.Name, scenario, metric,
-                    floor ?? DefaultNoiseFloorPercent, floor is null ? "default" : measuredFloorSource));
+                var b = bounds(scenario, metric);
+                results.Add(CompareOne(runs, experiment.Baseline, variant.Name, scenario, metric, b.FloorPercent, b.FloorSource,
+                    b.MarginPercent));
             }
         }
         return results;
@@ -88,15 +89,15 @@ public static class VariantStatistics
     /// of both (the interleaved runner's case), else Welch on the two groups.
     /// </summary>
     public static Comparison CompareOne(IReadOnlyList<RunRecord> runs, string against, string variant, string scenario,
-        string metric, double noiseFloorPercent, string floorSource = "default")
+        string metric, double noiseFloorPercent, string floorSource = "default", double? equivalenceMarginPercent = null)
     {
         var higher = Metrics.Get(metric).HigherIsBetter;
         var pairs = Pairs(runs, against, variant, scenario, metric);
         var paired = pairs.Count >= 2;
         var (change, low, high, verdict) = paired
-            ? Statistics.ComparePaired(pairs, higher, noiseFloorPercent)
+            ? Statistics.ComparePaired(pairs, higher, noiseFloorPercent, equivalenceMarginPercent)
             : Statistics.Compare(Values(runs, against, scenario, metric), Values(runs, variant, scenario, metric), higher,
-                noiseFloorPercent);
+                noiseFloorPercent, equivalenceMarginPercent);
         var halfWidth = (high - low) / 2;
         return new Comparison
         {
@@ -109,32 +110,34 @@ public static class VariantStatistics
             HighPercent = high,
             NoiseFloorPercent = noiseFloorPercent,
             NoiseFloorSource = floorSource,
+            EquivalenceMarginPercent = equivalenceMarginPercent,
             Method = paired ? "paired" : "welch",
             Pairs = paired ? pairs.Count : 0,
             MinimumDetectableEffectPercent = double.IsFinite(halfWidth) ? Math.Max(halfWidth, noiseFloorPercent) : null,
             Verdict = verdict,
             ToDecide = verdict == Verdict.Inconclusive
                 ? ToDecide(change, low, high, paired ? pairs.Count : GroupSize(runs, against, variant, scenario, metric), noiseFloorPercent,
-                    paired)
+                    paired, equivalenceMarginPercent)
                 : null,
         };
     }
 
     /// <summary>What would decide an inconclusive comparison: more blocks (or runs), and the --precision that asks for them.</summary>
-    public static string ToDecide(double change, double low, double high, int samples, double marginPercent, bool paired)
+    public static string ToDecide(double change, double low, double high, int samples, double marginPercent, bool paired,
+        double? equivalenceMarginPercent = null)
     {
         var what = paired ? "blocks" : "runs per variant";
         if (samples < 2 || !double.IsFinite(low))
         {
             return "at least 2 successful runs of each variant, for an interval (--repeat 3 or more)";
         }
-        return Statistics.ToDecide(change, low, high, samples, marginPercent) is { } need
+        return Statistics.ToDecide(change, low, high, samples, marginPercent, equivalenceMarginPercent) is { } need
             ? string.Create(CultureInfo.InvariantCulture,
                 $"about {need.Samples} {what} in all ({need.Samples - samples} more), i.e. "
                     + $"--precision {Math.Floor(need.HalfWidthPercent * 10) / 10:0.0}")
             : string.Create(CultureInfo.InvariantCulture,
-                $"the change sits on the margin (±{marginPercent:0.#} %): more {what} narrow the interval but may not decide; state a "
-                    + $"margin (noise floor) of its own");
+                $"the change sits between the margin (±{equivalenceMarginPercent ?? marginPercent:0.#} %) and the floor "
+                    + $"(±{marginPercent:0.#} %): more {what} narrow the interval but may not decide; state a margin of its own");
     }
 
     private static int GroupSize(IReadOnlyList<RunRecord> runs, string against, string variant, string scenario, string metric) =>
@@ -217,7 +220,7 @@ public static class VariantStatistics
     /// <param name="given">The comparison a claim is judged on when it was made elsewhere (pooled invocations); null or a null
     /// answer: compared from the runs.</param>
     public static IReadOnlyList<ClaimCheck> CheckClaims(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
-        Func<string, string, double?> noiseFloor, Func<ClaimDefinition, Comparison?>? given = null)
+        Func<string, string, VerdictBounds> bounds, Func<ClaimDefinition, Comparison?>? given = null)
     {
         return experiment.Claims.Select(claim =>
         {
@@ -235,8 +238,9 @@ public static class VariantStatistics
                     Note = $"no successful run of {claim.Variant} and {claim.Against} in this result",
                 };
             }
+            var b = bounds(claim.Scenario, claim.Metric);
             var comparison = given?.Invoke(claim) ?? CompareOne(runs, claim.Against, claim.Variant, claim.Scenario, claim.Metric,
-                noiseFloor(claim.Scenario, claim.Metric) ?? DefaultNoiseFloorPercent);
+                b.FloorPercent, b.FloorSource, b.MarginPercent);
             double Median(string v) => Descriptive.Median(runs.Where(r => r.Variant == v && r.Status == RunStatus.Ok)
                 .Select(r => MetricOf(r, claim.Scenario, claim.Metric)).Where(double.IsFinite).ToList());
             var unit = Metrics.Get(claim.Metric).Unit;
@@ -280,14 +284,16 @@ public static class VariantStatistics
             runs.Count(r => r.Variant == claim.Against && r.Status == RunStatus.Ok)) < 2;
         var interval = string.Create(CultureInfo.InvariantCulture,
             $"95 % interval [{comparison.LowPercent:+0.0;-0.0}, {comparison.HighPercent:+0.0;-0.0}] %");
-        var floor = string.Create(CultureInfo.InvariantCulture, $"noise floor {comparison.NoiseFloorPercent:0.#} %");
+        var floor = string.Create(CultureInfo.InvariantCulture,
+            $"margin {comparison.EquivalenceMarginPercent ?? comparison.NoiseFloorPercent:0.#} %");
         return outcome switch
         {
             ClaimOutcome.Inconclusive when fewRuns => "one repetition: no interval, direction only (run with --repeat 3 or more)",
             ClaimOutcome.Inconclusive when !double.IsFinite(comparison.LowPercent) =>
                 "a variant completed no requests in the measured window (a figure of 0 has no ratio): lengthen "
                     + "the profile's warm-up or duration",
-            ClaimOutcome.Inconclusive => $"{interval} is wider than ± the {floor}; to decide: {comparison.ToDecide}",
+            ClaimOutcome.Inconclusive => $"{interval} is wider than ± the {floor}, or its change within the noise floor "
+                + $"({comparison.NoiseFloorPercent.ToString("0.#", CultureInfo.InvariantCulture)} %); to decide: {comparison.ToDecide}",
             ClaimOutcome.Equivalent => $"{interval} lies within ± the {floor}: no change beyond the noise",
             ClaimOutcome.Holds => $"same direction; {interval}",
             _ => $"opposite direction; {interval}",

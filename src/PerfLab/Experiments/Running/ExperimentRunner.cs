@@ -30,7 +30,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 
     public async Task<RunResults> RunAsync(NoiseFloors noise, CancellationToken ct)
     {
-        var settings = new AnalysisSettings(request.Profile, request.Repeat, request.Aa, noise);
+        var settings = new AnalysisSettings(request.Profile, request.Repeat, request.Aa, noise, request.Margin);
         var started = DateTimeOffset.UtcNow;
         var traced = request.TraceFolder is not null;
         (int, int) Minimum(ExperimentDefinition e) => (Rule(e).MinBlocks, e.VariantsToRun(request.Aa).Count);
@@ -165,7 +165,10 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             state.Plan.AddBlock(p.Experiment.Name);
         }
         var block = new BlockRun(p, RunPlan.Block(p.Experiment.VariantsToRun(request.Aa), p.Blocks), p.Blocks, state.Plan);
-        if (await RunBlockAsync(block, ct) is { } halt)
+        var clock = Stopwatch.StartNew();
+        var halt = await RunBlockAsync(block, ct);
+        p.WallSeconds += clock.Elapsed.TotalSeconds;
+        if (halt is not null)
         {
             return halt;
         }
@@ -192,6 +195,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             PrecisionTargetPercent = p.Rule.PrecisionPercent,
             // Every experiment has stopped by now, unless the whole run was cut short.
             StopReason = p.Decision.Stop ? p.Decision.Reason : halt?.Reason,
+            Time = DutyCycle.Of(p.Runs, p.WallSeconds),
         };
 
     /// <returns>Why the whole run must stop (Ctrl+C, the database went down), or null to go on.</returns>

@@ -46,7 +46,10 @@ public sealed record LabRunChoices(ProfileName Profile)
     /// <summary>CI gates from the command line, checked after the run beside each experiment file's own.</summary>
     public IReadOnlyList<Threshold> Gates { get; init; } = [];
 
-    /// <summary>`--margin`: no-worse's margin in percent for every experiment, over its file's <c>margin:</c>.</summary>
+    /// <summary>
+    /// `--margin`: the margin in percent an equivalent lies within and no-worse accepts, for every experiment, over its
+    /// file's <c>margin:</c>.
+    /// </summary>
     public double? Margin { get; init; }
 
     /// <summary>`--hosts`: where the app and the database run; null: all on this machine.</summary>
@@ -89,6 +92,7 @@ public static class LabRun
             {
                 Repeat = choices.Repeat,
                 Aa = choices.Aa,
+                Margin = choices.Margin,
                 ConnectionString = database.ConnectionString,
                 DatabaseDescription = database.Description,
                 DatabaseBackends = database.Backends,
@@ -145,7 +149,7 @@ public static class LabRun
             // Recorded after the run, never mid-analysis: an interrupted A/A run still records what it measured.
             foreach (var experiment in results.Experiments)
             {
-                noise.Record(experiment.Name, experiment.Comparisons);
+                noise.Record(experiment.Comparisons);
             }
         }
         return new LabRunOutcome(Gated(results, selected, choices.Gates, choices.Margin), Path.GetDirectoryName(request.LogFolder)!);

@@ -14,6 +14,11 @@ public sealed record RunRequest(IReadOnlyList<ExperimentDefinition> Experiments,
     /// <summary>`--aa`: the baseline against itself.</summary>
     public bool Aa { get; init; }
 
+    /// <summary>
+    /// `--margin`: the margin an equivalent lies within, over each experiment file's <c>margin:</c>; null: the file's, else 5 %.
+    /// </summary>
+    public double? Margin { get; init; }
+
     /// <summary>The built-in SUT's database; empty when every experiment runs an app of its own.</summary>
     public string ConnectionString { get; init; } = "";
 

@@ -13,6 +13,9 @@ public sealed class ExperimentProgress(ExperimentDefinition experiment, Stopping
     public List<TracedRun> Traced { get; } = [];
     public int Blocks { get; set; }
 
+    /// <summary>Wall time its blocks took so far, in seconds (for <see cref="DutyCycle"/>).</summary>
+    public double WallSeconds { get; set; }
+
     /// <summary>The widest primary half-width after the last block (+∞ before one can be computed).</summary>
     public double Widest { get; set; } = double.PositiveInfinity;
 
