@@ -20,7 +20,7 @@ public static class ExperimentAnalyzer
     {
         var variants = experiment.VariantsToRun(settings.Aa);
         var analyzed = experiment with { Variants = variants, Claims = settings.Aa ? [] : experiment.Claims };
-        double? Floor(string scenario, string metric) => settings.Aa ? 0 : settings.Noise.For(experiment.Name, scenario, metric);
+        double? Floor(string scenario, Metric metric) => settings.Aa ? 0 : settings.Noise.For(experiment.Name, scenario, metric);
         var comparisons = pooled
             ?? VariantStatistics.Compare(analyzed, runs, Floor, settings.Aa ? "none (A/A: compared against zero)" : "measured");
         var profile = experiment.Profiles[settings.Profile];
@@ -47,7 +47,7 @@ public static class ExperimentAnalyzer
             Notes = settings.Aa ? AaNotes(analyzed, runs, comparisons, settings.Repeat ?? profile.Repeat) : NotesOf(experiment, runs),
             Noise = NoiseAnalysis.Of(runs),
             MachineNoise = NoiseEstimate.OfRuns(experiment.Baseline, runs),
-            DecidedBy = experiment.Decide.MetricKey(),
+            DecidedBy = experiment.Decide,
             Conditions = experiment.Conditions.IsEmpty ? null : experiment.Conditions,
             SweepPoint = experiment.Point,
             App = experiment.App is { } app ? $"{app.Kind.ToString().ToLowerInvariant()} {app.Path}" : "the built-in SUT",

@@ -38,8 +38,8 @@ public sealed class NoiseFloors
         }
     }
 
-    public double? For(string experiment, string scenario, string metric) =>
-        _floors.TryGetValue(experiment, out var perMetric) && perMetric.TryGetValue($"{scenario}|{metric}", out var floor)
+    public double? For(string experiment, string scenario, Metric metric) =>
+        _floors.TryGetValue(experiment, out var perMetric) && perMetric.TryGetValue($"{scenario}|{metric.Key}", out var floor)
             ? floor
             : null;
 
@@ -52,7 +52,7 @@ public sealed class NoiseFloors
         var perMetric = new Dictionary<string, double>();
         foreach (var c in aaComparisons.Where(c => double.IsFinite(c.LowPercent) && double.IsFinite(c.HighPercent)))
         {
-            perMetric[$"{c.Scenario}|{c.Metric}"] = Math.Round(FloorOf(c), 2);
+            perMetric[$"{c.Scenario}|{c.Metric.Key}"] = Math.Round(FloorOf(c), 2);
         }
         if (perMetric.Count == 0)
         {
