@@ -1,4 +1,3 @@
-using PerfLab.Common;
 using PerfLab.Results;
 
 namespace PerfLab.Reports;
@@ -122,7 +121,7 @@ internal static class ReportContent
                         .ToList();
                     row.Add(values.Count == 0
                         ? Fmt.Missing
-                        : $"{Fmt.Num(Descriptive.Median(values), 2)} (median of {Fmt.Int(values.Count)})");
+                        : $"{Fmt.Num(Statistics.Median(values), 2)} (median of {Fmt.Int(values.Count)})");
                 }
             }
             rows.Add(row);
@@ -292,7 +291,7 @@ internal static class ReportContent
         {
             return Fmt.Missing;
         }
-        var median = Descriptive.Median(perRun);
+        var median = Statistics.Median(perRun);
         return $"{Fmt.Num(median, median % 1 == 0 ? 0 : 1)} per run (max {Fmt.Num(perRun.Max(), 0)})";
     }
 

@@ -56,8 +56,8 @@ public static class ThresholdGate
             var scope = $"{experiment.Name} / {variant}";
             yield return costs.Count == 0
                 ? new ThresholdCheck(threshold.Text, scope, "no CPU per request measured", Passed: false)
-                : new ThresholdCheck(threshold.Text, scope, threshold.Format(Common.Descriptive.Median(costs)),
-                    threshold.Holds(Common.Descriptive.Median(costs)));
+                : new ThresholdCheck(threshold.Text, scope, threshold.Format(Statistics.Median(costs)),
+                    threshold.Holds(Statistics.Median(costs)));
         }
     }
 

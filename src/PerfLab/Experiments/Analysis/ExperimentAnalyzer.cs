@@ -116,7 +116,7 @@ public static class ExperimentAnalyzer
         {
             var inv = System.Globalization.CultureInfo.InvariantCulture;
             var through = measured.Count > 0
-                ? string.Create(inv, $"measured through it: median {Descriptive.Median(measured):0.0} ms (TCP round trips of small "
+                ? string.Create(inv, $"measured through it: median {Statistics.Median(measured):0.0} ms (TCP round trips of small "
                     + $"messages, 20 per run, median over {measured.Count} runs).")
                 : "not measured.";
             notes.Add(string.Create(inv,
@@ -140,8 +140,8 @@ public static class ExperimentAnalyzer
                 continue;
             }
             var measured = paths.Count > 0
-                ? string.Create(inv, $"SELECT 1 through it {Descriptive.Median(paths.Select(p => p.MeasuredRttMs).ToList()):0.000} ms, "
-                    + $"directly {Descriptive.Median(paths.Select(p => p.DirectRttMs).ToList()):0.000} ms (each the median "
+                ? string.Create(inv, $"SELECT 1 through it {Statistics.Median(paths.Select(p => p.MeasuredRttMs).ToList()):0.000} ms, "
+                    + $"directly {Statistics.Median(paths.Select(p => p.DirectRttMs).ToList()):0.000} ms (each the median "
                     + $"of {paths[0].Queries} queries before the run, then the median over {paths.Count} runs)")
                 : "not measured (no run reached it)";
             notes.Add(string.Create(inv,
