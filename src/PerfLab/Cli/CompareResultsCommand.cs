@@ -1,5 +1,6 @@
 using System.CommandLine;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
 using PerfLab.Reports;
 using PerfLab.Results;
 using Spectre.Console;
@@ -62,7 +63,7 @@ public static class CompareResultsCommand
             {
                 (labelA, labelB) = (dirA, dirB);
             }
-            var comparison = ResultsComparison.Compare(resultsA, resultsB, labelA, labelB).WithGates(gates);
+            var comparison = ResultsComparer.Compare(resultsA, resultsB, labelA, labelB).WithGates(gates);
             Write(comparison, outPath, htmlPath);
             var exit = (int)(ThresholdGate.AllPassed(comparison.Thresholds) ? ExitCode.Success : ExitCode.ThresholdsFailed);
             return Task.FromResult(outputs.Finish(CiSummary.Of(comparison, exit) with

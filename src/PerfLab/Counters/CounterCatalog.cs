@@ -1,3 +1,5 @@
+using PerfLab.Common;
+
 namespace PerfLab.Counters;
 
 /// <summary>How a meter instrument's published figure becomes the dotnet-counters value.</summary>
@@ -65,7 +67,7 @@ internal static class CounterCatalog
     [
         new(CounterNames.CpuUsage, "CPU Usage", "%", CounterKind.Gauge, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.process.cpu.time", UseRate: true, Transform: MeterTransform.CpuPercent)),
-        new("working-set", "Working Set", "MB", CounterKind.Gauge, RuntimeEventSource,
+        new(CounterNames.WorkingSet, "Working Set", "MB", CounterKind.Gauge, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.process.memory.working_set", UseRate: false, Scale: 1e-6)),
         new("gc-heap-size", "GC Heap Size", "MB", CounterKind.Gauge, RuntimeEventSource,
             new(RuntimeMeter, "dotnet.gc.last_collection.heap.size", UseRate: false, Scale: 1e-6)),

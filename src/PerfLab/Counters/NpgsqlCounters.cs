@@ -1,3 +1,5 @@
+using PerfLab.Common;
+
 namespace PerfLab.Counters;
 
 /// <summary>

@@ -1,6 +1,7 @@
 using System.Globalization;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
+using PerfLab.Common;
 
 namespace PerfLab.Counters;
 

@@ -1,3 +1,5 @@
+using PerfLab.Common;
+
 namespace PerfLab.Load;
 
 /// <summary>
@@ -26,7 +28,6 @@ internal static class SteadyState
         {
             return false;
         }
-        var sd = Math.Sqrt(last.Sum(v => (v - mean) * (v - mean)) / (last.Count - 1));
-        return sd / mean <= MaxCv && Math.Abs(last[^1] - last[0]) / mean <= MaxTrend;
+        return Descriptive.StdDev(last) / mean <= MaxCv && Math.Abs(last[^1] - last[0]) / mean <= MaxTrend;
     }
 }

@@ -37,7 +37,7 @@ internal static class CapacityContent
     {
         var slo = experiment.Runs.First(r => r.Capacity is not null).Capacity!.Slo;
         return [.. experiment.Comparisons
-            .Where(c => c.Metric == Metrics.CapacityRps.Key && double.IsFinite(c.ChangePercent))
+            .Where(c => c.Metric == Metrics.CapacityRps && double.IsFinite(c.ChangePercent))
             .Select(c => ($"{c.Variant} {Metrics.CapacityRps.Describe(c.ChangePercent, experiment.Baseline)} within {slo} " +
                 (double.IsFinite(c.LowPercent) ? $"[{Fmt.Signed(c.LowPercent)}, {Fmt.Signed(c.HighPercent)}]" : "(no interval)") +
                 $": {Fmt.Verdict(c.Verdict)}" + LowerBounds(experiment, [experiment.Baseline, c.Variant]), c.Verdict))];
@@ -46,7 +46,7 @@ internal static class CapacityContent
     /// <summary>"; lower bounds only: cached (generator-limited ×3)", or nothing when every search bracketed its capacity.</summary>
     private static string LowerBounds(ExperimentResult experiment, IEnumerable<string> variants)
     {
-        var open = variants.Select(v => (Variant: v, Open: Searches(experiment, v)
+        var open = variants.Select(v => (Variant: v, Open: CapacitySearches.Of(experiment, v)
                 .Where(c => c.Outcome is CapacityOutcome.GeneratorLimit or CapacityOutcome.AboveMax).ToList()))
             .Where(v => v.Open.Count > 0)
             .Select(v =>
@@ -61,9 +61,8 @@ internal static class CapacityContent
         [
             .. experiment.Variants.Select(variant =>
             {
-                var searches = Searches(experiment, variant);
-                var figures = searches.Select(c => c.CapacityRps ?? double.NaN).Where(double.IsFinite).ToList();
-                return (IReadOnlyList<Cell>)[variant, Fmt.Est(Statistics.Estimate(figures), 1), Fmt.Int(searches.Count),
+                var searches = CapacitySearches.Of(experiment, variant);
+                return (IReadOnlyList<Cell>)[variant, Fmt.Est(CapacitySearches.Estimate(searches), 1), Fmt.Int(searches.Count),
                     string.Join(", ", searches.Select(c => Fmt.Num(c.CapacityRps ?? double.NaN, 1))),
                     string.Join(", ", searches.GroupBy(c => c.Outcome).Select(g => $"{Outcome(g.Key)} ×{g.Count()}"))];
             }),
@@ -94,12 +93,12 @@ internal static class CapacityContent
         for (var v = 0; v < experiment.Variants.Count; v++)
         {
             var variant = experiment.Variants[v];
-            var searches = Searches(experiment, variant);
+            var searches = CapacitySearches.Of(experiment, variant);
             if (searches.Count == 0)
             {
                 continue;
             }
-            var median = searches.OrderBy(c => c.CapacityRps ?? double.NegativeInfinity).ElementAt((searches.Count - 1) / 2);
+            var median = CapacitySearches.Median(searches);
             series.Add(new PlotSeries(variant, Points(median, cap), Line: true, Dots: true, Colour: v));
             var others = searches.Where(c => !ReferenceEquals(c, median)).SelectMany(c => Points(c, cap)).ToList();
             if (others.Count > 0)
@@ -119,9 +118,6 @@ internal static class CapacityContent
     /// <summary>The chart as a file of its own (an SVG document needs its namespace, which inline SVG in HTML does not).</summary>
     public static string ChartDocument(ExperimentResult experiment) =>
         Chart(experiment).Replace("<svg class=", "<svg xmlns=\"http://www.w3.org/2000/svg\" class=", StringComparison.Ordinal);
-
-    private static List<CapacityResult> Searches(ExperimentResult experiment, string variant) =>
-        [.. experiment.Runs.Where(r => r.Variant == variant && r.Capacity is not null).OrderBy(r => r.Order).Select(r => r.Capacity!)];
 
     private static IEnumerable<CapacityStep> Steps(CapacityResult search) => search.Steps.Where(s => double.IsFinite(s.LatencyMs));
 

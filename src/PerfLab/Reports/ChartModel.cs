@@ -71,13 +71,13 @@ internal static class ChartModel
             .SelectMany(l => l.Beside.Select(c => Row(c, false)).Prepend(Row(l.Deciding!, true)))
             .Where(r => double.IsFinite(r.Change))
             .ToList();
-        var decidedBy = Metrics.Get(Deciding.Key(experiment)).Name;
+        var decidedBy = Deciding.Key(experiment).Name;
         var title = $"{experiment.Name}: change against {experiment.Baseline}, decided by {decidedBy} (95 % intervals)";
         return rows.Count == 0 ? null : new ChangeChart(title, experiment.Baseline, decidedBy, rows);
     }
 
     private static ChangeRow Row(Comparison c, bool decides) =>
-        new(c.Variant, Metrics.Get(c.Metric).Name, decides, c.ChangePercent, Finite(c.LowPercent), Finite(c.HighPercent),
+        new(c.Variant, c.Metric.Name, decides, c.ChangePercent, Finite(c.LowPercent), Finite(c.HighPercent),
             Fmt.Verdict(c.Verdict));
 
     private static IEnumerable<BarChart> Bars(ExperimentResult experiment)
@@ -85,22 +85,22 @@ internal static class ChartModel
         var groups = experiment.Scenarios.Append("all").ToList();
         yield return new BarChart("Throughput", "RPS", groups, experiment.Variants.Select(v =>
         {
-            var summary = ReportContent.Summary(experiment, v);
-            var estimates = experiment.Scenarios.Select(s => ReportContent.ScenarioEstimate(summary, s, Metrics.Rps.Key))
+            var summary = Summaries.Of(experiment, v);
+            var estimates = experiment.Scenarios.Select(s => Summaries.Estimate(summary, s, Metrics.Rps))
                 .Append(summary?.AllRps).ToList();
             return Series(v, estimates);
         }).ToList());
 
         yield return new BarChart("Mean latency", "ms", experiment.Scenarios.ToList(), experiment.Variants.Select(v =>
         {
-            var summary = ReportContent.Summary(experiment, v);
-            return Series(v, experiment.Scenarios.Select(s => ReportContent.ScenarioEstimate(summary, s, Metrics.MeanMs.Key)).ToList());
+            var summary = Summaries.Of(experiment, v);
+            return Series(v, experiment.Scenarios.Select(s => Summaries.Estimate(summary, s, Metrics.MeanMs)).ToList());
         }).ToList());
 
         if (experiment.Summaries.Any(s => s.BatchMeanMs is not null))
         {
             yield return new BarChart("Time per batch", "ms", ["batch"], experiment.Variants
-                .Select(v => Series(v, [ReportContent.Summary(experiment, v)?.BatchMeanMs])).ToList());
+                .Select(v => Series(v, [Summaries.Of(experiment, v)?.BatchMeanMs])).ToList());
         }
     }
 

@@ -166,7 +166,7 @@ public sealed record CiSummary(
 }
 
 /// <summary>A variant against the baseline (or B against A) on one metric: the change, its 95 % interval and the verdict.</summary>
-public sealed record CiChange(string Experiment, string Variant, string Against, string Scenario, string Metric,
+public sealed record CiChange(string Experiment, string Variant, string Against, string Scenario, Metric Metric,
     double ChangePercent, double LowPercent, double HighPercent, string Verdict)
 {
     /// <summary>

@@ -1,4 +1,5 @@
 using System.Text;
+using PerfLab.Results;
 using static PerfLab.Reports.HtmlParts;
 
 namespace PerfLab.Reports;

@@ -142,7 +142,7 @@ public static class ComparisonWriter
     {
         var rows = c.Figures.Where(f => experiment is null || f.Experiment == experiment).Select(f =>
         {
-            var decimals = Metrics.Find(f.Metric)?.Decimals ?? 2;
+            var decimals = f.Metric.Decimals;
             return (IReadOnlyList<Cell>)
             [
                 .. experiment is null ? [new Cell(f.Experiment)] : Array.Empty<Cell>(),

@@ -47,8 +47,8 @@ internal static class EvidenceContent
     /// </summary>
     public static IReadOnlyList<(string Label, string Text)> Facts(ExperimentResult experiment)
     {
-        var key = Deciding.Key(experiment);
-        var decided = Metrics.Get(key).Name + (Deciding.Fallback(experiment, key) is { } why ? $" ({why})" : "");
+        var deciding = Deciding.Key(experiment);
+        var decided = deciding.Name + (Deciding.Fallback(experiment, deciding) is { } why ? $" ({why})" : "");
         return [.. new[]
         {
             ("Decided by", decided), ("Machine noise", experiment.MachineNoise?.Describe("this experiment")),

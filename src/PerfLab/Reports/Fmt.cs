@@ -91,8 +91,8 @@ internal static class Fmt
     /// <summary>The verdict's one word: better, worse, equivalent, inconclusive.</summary>
     public static string Verdict(Verdict verdict) => verdict.ToString().ToLowerInvariant();
 
-    /// <summary>A metric's header from the catalog ("p99 (ms)"); the key itself when the catalog has no such entry.</summary>
-    public static string Metric(string metric) => Metrics.Find(metric)?.Header ?? metric;
+    /// <summary>A metric's header from the catalog ("p99 (ms)").</summary>
+    public static string Metric(Metric metric) => metric.Header;
 
     /// <summary>The claim's outcome in one word: holds, contrary, equivalent, inconclusive.</summary>
     public static string Holds(ClaimCheck claim) => claim.Outcome.ToString().ToLowerInvariant();

@@ -1,4 +1,3 @@
-using PerfLab.Common;
 using PerfLab.Results;
 
 namespace PerfLab.Reports;
@@ -72,12 +71,12 @@ internal static class ReportContent
         var rows = new List<IReadOnlyList<Cell>>();
         foreach (var variant in experiment.Variants)
         {
-            var summary = Summary(experiment, variant);
+            var summary = Summaries.Of(experiment, variant);
             var row = new List<Cell> { VariantCell(experiment, variant, summary) };
             foreach (var scenario in experiment.Scenarios)
             {
-                row.Add(Fmt.Est(ScenarioEstimate(summary, scenario, Metrics.Rps.Key), Metrics.Rps.Decimals));
-                row.Add(Fmt.Est(ScenarioEstimate(summary, scenario, Metrics.MeanMs.Key), Metrics.MeanMs.Decimals));
+                row.Add(Fmt.Est(Summaries.Estimate(summary, scenario, Metrics.Rps), Metrics.Rps.Decimals));
+                row.Add(Fmt.Est(Summaries.Estimate(summary, scenario, Metrics.MeanMs), Metrics.MeanMs.Decimals));
             }
             row.Add(Fmt.Est(summary?.AllRps, 1));
             if (hasBatches)
@@ -108,11 +107,11 @@ internal static class ReportContent
         var rows = new List<IReadOnlyList<Cell>>();
         foreach (var variant in experiment.Variants)
         {
-            var summary = Summary(experiment, variant);
+            var summary = Summaries.Of(experiment, variant);
             var row = new List<Cell> { VariantCell(experiment, variant, summary) };
             foreach (var scenario in experiment.Scenarios)
             {
-                row.AddRange(TailMetrics.Select(m => new Cell(Fmt.Est(ScenarioEstimate(summary, scenario, m.Key), m.Decimals))));
+                row.AddRange(TailMetrics.Select(m => new Cell(Fmt.Est(Summaries.Estimate(summary, scenario, m), m.Decimals))));
                 if (uncorrected.Contains(scenario))
                 {
                     var values = OkRuns(experiment).Where(r => r.Variant == variant)
@@ -122,7 +121,7 @@ internal static class ReportContent
                         .ToList();
                     row.Add(values.Count == 0
                         ? Fmt.Missing
-                        : $"{Fmt.Num(Descriptive.Median(values), 2)} (median of {Fmt.Int(values.Count)})");
+                        : $"{Fmt.Num(Statistics.Median(values), 2)} (median of {Fmt.Int(values.Count)})");
                 }
             }
             rows.Add(row);
@@ -139,7 +138,7 @@ internal static class ReportContent
         var rows = new List<IReadOnlyList<Cell>>();
         foreach (var variant in experiment.Variants)
         {
-            var summary = Summary(experiment, variant);
+            var summary = Summaries.Of(experiment, variant);
             var row = new List<Cell> { VariantCell(experiment, variant, summary) };
             foreach (var counter in Metrics.CounterColumns)
             {
@@ -158,7 +157,7 @@ internal static class ReportContent
         var rows = new List<IReadOnlyList<Cell>>();
         foreach (var variant in experiment.Variants)
         {
-            var summary = Summary(experiment, variant);
+            var summary = Summaries.Of(experiment, variant);
             var row = new List<Cell> { VariantCell(experiment, variant, summary) };
             foreach (var efficiency in Metrics.Efficiency)
             {
@@ -277,12 +276,6 @@ internal static class ReportContent
     public static string Anchor(ExperimentResult experiment) =>
         new string(experiment.Name.ToLowerInvariant().Select(c => char.IsAsciiLetterOrDigit(c) ? c : '-').ToArray());
 
-    public static VariantSummary? Summary(ExperimentResult experiment, string variant) =>
-        experiment.Summaries.FirstOrDefault(s => s.Variant == variant);
-
-    public static Estimate? ScenarioEstimate(VariantSummary? summary, string scenario, string metric) =>
-        summary is not null && summary.Scenarios.TryGetValue(scenario, out var metrics) ? metrics.GetValueOrDefault(metric) : null;
-
     private static Cell VerdictCell(Verdict verdict) =>
         new(Fmt.Verdict(verdict), Strong: verdict is Verdict.Better or Verdict.Worse);
 
@@ -300,7 +293,7 @@ internal static class ReportContent
         {
             return Fmt.Missing;
         }
-        var median = Descriptive.Median(perRun);
+        var median = Statistics.Median(perRun);
         return $"{Fmt.Num(median, median % 1 == 0 ? 0 : 1)} per run (max {Fmt.Num(perRun.Max(), 0)})";
     }
 

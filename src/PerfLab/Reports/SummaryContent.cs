@@ -50,13 +50,13 @@ internal static class SummaryContent
     /// <summary>One line per variant besides the baseline, on the experiment's deciding figure.</summary>
     public static IEnumerable<SummaryLine> Lines(ExperimentResult experiment)
     {
-        var key = Deciding.Key(experiment);
-        var fallback = Deciding.Fallback(experiment, key);
+        var metric = Deciding.Key(experiment);
+        var fallback = Deciding.Fallback(experiment, metric);
         foreach (var variant in experiment.Variants.Where(v => v != experiment.Baseline))
         {
-            Comparison? Of(string metric) => experiment.Comparisons.FirstOrDefault(c =>
-                c.Variant == variant && c.Scenario == Metric.AllScenarios && c.Metric == metric);
-            var deciding = Of(key);
+            Comparison? Of(Metric m) => experiment.Comparisons.FirstOrDefault(c =>
+                c.Variant == variant && c.Scenario == Metric.AllScenarios && c.Metric == m);
+            var deciding = Of(metric);
             yield return deciding is null
                 ? new SummaryLine(experiment.Name, $"{variant}: no comparison with {experiment.Baseline} (a variant has no successful run)",
                     null, null)
@@ -64,7 +64,7 @@ internal static class SummaryContent
                 : new SummaryLine(experiment.Name, Sentence(deciding, experiment.Baseline), deciding.Verdict, deciding.ToDecide)
                 {
                     Deciding = deciding,
-                    Beside = [.. Deciding.Beside(key).Select(Of).OfType<Comparison>().Where(c => double.IsFinite(c.ChangePercent))],
+                    Beside = [.. Deciding.Beside(metric).Select(Of).OfType<Comparison>().Where(c => double.IsFinite(c.ChangePercent))],
                     Fallback = fallback,
                     Baseline = experiment.Baseline,
                     Variant = variant,
@@ -88,14 +88,14 @@ internal static class SummaryContent
         var margin = c.Verdict == Verdict.Equivalent
             ? string.Create(CultureInfo.InvariantCulture, $", within ±{c.EquivalenceMarginPercent ?? c.NoiseFloorPercent:0.#} %")
             : "";
-        return $"{c.Variant} {Metrics.Get(c.Metric).Describe(c.ChangePercent, baseline)} ({interval}{margin})";
+        return $"{c.Variant} {c.Metric.Describe(c.ChangePercent, baseline)} ({interval}{margin})";
     }
 
     /// <summary>The figures beside the deciding one: "RPS +8.1 % [+2.0, +14.6]"; null when there are none.</summary>
     public static string? BesideText(SummaryLine line) => line.Beside.Count == 0
         ? null
         : string.Join(", ", line.Beside.Select(c =>
-            $"{Metrics.Get(c.Metric).Name} {Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)}"));
+            $"{c.Metric.Name} {Fmt.Change(c.ChangePercent, c.LowPercent, c.HighPercent)}"));
 
     /// <summary>
     /// The line as plain text: "serializer: system-text-json costs ... (95 % CI ...): better; beside: RPS +8.1 % [...]",

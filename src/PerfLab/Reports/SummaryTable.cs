@@ -58,22 +58,22 @@ internal static class SummaryTable
         // The row's figures first (the deciding one, those beside it), then throughput, latency and batch time as the
         // catalog orders them; counters are evidence, not verdicts a lead acts on.
         var shown = line.Beside.Select(c => c.Metric).Prepend(deciding.Metric).ToList();
-        var catalog = Metrics.All.Select(m => m.Key).ToList();
-        int Rank(string metric) => shown.IndexOf(metric) is >= 0 and var i ? i : shown.Count + catalog.IndexOf(metric);
+        var catalog = Metrics.All.ToList();
+        int Rank(Metric metric) => shown.IndexOf(metric) is >= 0 and var i ? i : shown.Count + catalog.IndexOf(metric);
         return experiment.Comparisons
             .Where(c => c.Variant == deciding.Variant && c.Verdict is Verdict.Better or Verdict.Worse && c.Verdict != line.Verdict
-                && (shown.Contains(c.Metric) || Metrics.Find(c.Metric)?.Role is MetricRole.Compared or MetricRole.Batch)
+                && (shown.Contains(c.Metric) || c.Metric.Role is MetricRole.Compared or MetricRole.Batch)
                 && !(c.Scenario == Metric.AllScenarios && c.Metric == deciding.Metric))
             .OrderBy(c => c.Scenario == Metric.AllScenarios ? -1 : experiment.Scenarios.ToList().IndexOf(c.Scenario))
             .ThenBy(c => Rank(c.Metric));
     }
 
     /// <summary>"async vs sync (RPS)"; "order: async vs sync (RPS)" for a single scenario.</summary>
-    public static string What(string variant, string baseline, string metric, string scenario) =>
+    public static string What(string variant, string baseline, Metric metric, string scenario) =>
         (scenario == Metric.AllScenarios ? "" : scenario + ": ") + What(variant, baseline, metric);
 
-    private static string What(string variant, string baseline, string metric) =>
-        $"{variant} vs {baseline} ({(Metrics.Find(metric) is { } m ? m.ShortName ?? m.Name : metric)})";
+    private static string What(string variant, string baseline, Metric metric) =>
+        $"{variant} vs {baseline} ({metric.ShortName ?? metric.Name})";
 
     /// <summary>
     /// What a row leaves out, one note per line that has any: "gc server: beside: RPS -1.9 % [-19.8, +20.1]; to decide:

@@ -1,4 +1,3 @@
-using PerfLab.Common;
 using PerfLab.Results;
 
 namespace PerfLab.Reports;
@@ -82,7 +81,7 @@ internal static class TimeContent
                 continue;
             }
             string M(Func<DatabaseClientStats, double> pick, int decimals) =>
-                Fmt.Num(Descriptive.Median(stats.Select(pick).ToList()), decimals);
+                Fmt.Num(Statistics.Median(stats.Select(pick).ToList()), decimals);
             rows.Add(
             [
                 ReportContent.VariantLabel(experiment, variant), M(s => s.CommandsPerRequest, 2), M(s => s.CommandMsPerRequest, 3),

@@ -96,3 +96,19 @@ public sealed record CapacityStep(
     [JsonIgnore]
     public double AchievedRps => Math.Min(SentRps, CompletedRps);
 }
+
+/// <summary>A variant's capacity searches over its runs, and what the reports show of them: computed here, rendered there.</summary>
+public static class CapacitySearches
+{
+    /// <summary>The searches of <paramref name="variant"/>'s runs, in the order they ran.</summary>
+    public static IReadOnlyList<CapacityResult> Of(ExperimentResult experiment, string variant) =>
+        [.. experiment.Runs.Where(r => r.Variant == variant && r.Capacity is not null).OrderBy(r => r.Order).Select(r => r.Capacity!)];
+
+    /// <summary>The capacity's median and 95 % interval over the searches that found one.</summary>
+    public static Estimate Estimate(IReadOnlyList<CapacityResult> searches) =>
+        Statistics.Estimate([.. searches.Select(c => c.CapacityRps ?? double.NaN).Where(double.IsFinite)]);
+
+    /// <summary>The search whose capacity is the median (the lower middle one of an even count): the curve a chart draws.</summary>
+    public static CapacityResult Median(IReadOnlyList<CapacityResult> searches) =>
+        Statistics.MedianOf(searches, c => c.CapacityRps ?? double.NegativeInfinity);
+}

@@ -11,24 +11,24 @@ namespace PerfLab.Results;
 public static class ChangeGate
 {
     /// <summary>
-    /// The metric key a <c>METRIC-change</c> names: a comparable metric's key or threshold name (rps, p99, mean,
+    /// The metric a <c>METRIC-change</c> names: a comparable metric's key or threshold name (rps, p99, mean,
     /// cpu-per-request, batch-mean-ms, capacity-rps), or a word of <c>decide:</c> (cost, latency).
     /// </summary>
-    public static string MetricOf(string name, string text) =>
-        (Metrics.Deciding(name) ?? Metrics.Comparable.FirstOrDefault(m => m.Key == name || m.ThresholdNames.Contains(name)))?.Key
+    public static Metric MetricOf(string name, string text) =>
+        Metrics.Deciding(name) ?? Metrics.Comparable.FirstOrDefault(m => m.Key == name || m.ThresholdNames.Contains(name))
             ?? throw Threshold.Invalid(text, $"'{name}' is not a metric a change can be read of; use change (the deciding "
                 + $"metric), rps-change, cost-change, latency-change (p99) or one of "
                 + $"{string.Join(", ", Metrics.Comparable.Select(m => m.ThresholdNames.FirstOrDefault() ?? m.Key))} with -change");
 
     /// <summary>
-    /// The key <paramref name="threshold"/> reads on an experiment decided by <paramref name="deciding"/>. Limited to one
+    /// The metric <paramref name="threshold"/> reads on an experiment decided by <paramref name="deciding"/>. Limited to one
     /// scenario of several (<paramref name="oneOfSeveral"/>), a metric of the whole run (cost, batch time, capacity: not
     /// told apart by scenario) gives way to that scenario's RPS; the check says which it read.
     /// </summary>
-    public static string MetricKey(Threshold threshold, string deciding, bool oneOfSeveral)
+    public static Metric MetricKey(Threshold threshold, Metric deciding, bool oneOfSeveral)
     {
-        var key = threshold.ChangeOf ?? deciding;
-        return oneOfSeveral && !Metrics.Get(key).PerScenario ? Metrics.Rps.Key : key;
+        var metric = threshold.ChangeOf ?? deciding;
+        return oneOfSeveral && !metric.PerScenario ? Metrics.Rps : metric;
     }
 
     /// <summary>
@@ -45,7 +45,7 @@ public static class ChangeGate
         var lower = nonInferiority || threshold.Operator is ">" or ">=";
         var end = lower ? worse : better;
         var holds = nonInferiority ? end >= -margin : threshold.Holds(end);
-        var described = Describe(change.Key, change.ChangePercent);
+        var described = Describe(change.Metric, change.ChangePercent);
         string observed;
         if (!double.IsFinite(end))
         {
@@ -102,12 +102,11 @@ public static class ChangeGate
     }
 
     /// <summary>No comparison of the metric the threshold reads: a failed check that names the metric.</summary>
-    public static ThresholdCheck Missing(Threshold threshold, string scope, string key) =>
-        new(threshold.Text, scope, $"no {Metrics.Get(key).Name} comparison against the baseline", Passed: false);
+    public static ThresholdCheck Missing(Threshold threshold, string scope, Metric metric) =>
+        new(threshold.Text, scope, $"no {metric.Name} comparison against the baseline", Passed: false);
 
-    public static string Describe(string key, double changePercent)
+    public static string Describe(Metric metric, double changePercent)
     {
-        var metric = Metrics.Get(key);
         if (!double.IsFinite(changePercent))
         {
             return $"{metric.Name}: no figure";
@@ -120,10 +119,10 @@ public static class ChangeGate
 }
 
 /// <summary>
-/// One change as a gate reads it: the figure (<see cref="Key"/>), its 95 % interval in percent as measured, the noise floor it
+/// One change as a gate reads it: the figure (<see cref="Metric"/>), its 95 % interval in percent as measured, the noise floor it
 /// had to clear, the blocks (or runs) behind it, and which comparison it is (<see cref="Reads"/>, as JUnit names verdicts).
 /// </summary>
-public sealed record GatedChange(string Key, double ChangePercent, double LowPercent, double HighPercent, double? NoiseFloorPercent,
+public sealed record GatedChange(Metric Metric, double ChangePercent, double LowPercent, double HighPercent, double? NoiseFloorPercent,
     int Samples, string Reads)
 {
     /// <summary>No-worse's margin where neither a stated margin nor a noise floor is known: the verdicts' default floor.</summary>
@@ -135,20 +134,20 @@ public sealed record GatedChange(string Key, double ChangePercent, double LowPer
             c.Pairs > 0 ? c.Pairs : blocks, ReadsOf(experiment, c.Variant, c.Scenario, c.Metric));
 
     /// <summary>"serializer / newtonsoft / all / rps": one comparison, the same for a gate and a verdict.</summary>
-    public static string ReadsOf(string experiment, string variant, string scenario, string metric) =>
-        $"{experiment} / {variant} / {scenario} / {metric}";
+    public static string ReadsOf(string experiment, string variant, string scenario, Metric metric) =>
+        $"{experiment} / {variant} / {scenario} / {metric.Key}";
 
     /// <summary>The interval's worse end as measured: the low end when higher is better, else the high one.</summary>
-    public double WorseMeasured => Metrics.Get(Key).HigherIsBetter ? LowPercent : HighPercent;
+    public double WorseMeasured => Metric.HigherIsBetter ? LowPercent : HighPercent;
 
     /// <summary>The interval's better end as measured.</summary>
-    public double BetterMeasured => Metrics.Get(Key).HigherIsBetter ? HighPercent : LowPercent;
+    public double BetterMeasured => Metric.HigherIsBetter ? HighPercent : LowPercent;
 
     /// <summary>A change read better positive (<paramref name="oriented"/>) as measured: negated when lower is better.</summary>
-    public double Measured(double oriented) => Metrics.Get(Key).HigherIsBetter ? oriented : -oriented;
+    public double Measured(double oriented) => Metric.HigherIsBetter ? oriented : -oriented;
 
     /// <summary>The change and its interval's worse and better ends, better positive (a cost rise of 6 % is -6 %).</summary>
-    public (double Change, double Worse, double Better) Oriented() => Metrics.Get(Key).HigherIsBetter
+    public (double Change, double Worse, double Better) Oriented() => Metric.HigherIsBetter
         ? (ChangePercent, LowPercent, HighPercent)
         : (-ChangePercent, -HighPercent, -LowPercent);
 }

@@ -1,4 +1,6 @@
 using System.Globalization;
+using System.Text.Json;
+using System.Text.Json.Serialization;
 
 namespace PerfLab.Results;
 
@@ -23,8 +25,10 @@ public enum MetricRole
 /// One figure perflab reads from a run, with everything every part needs to treat it alike: the key results.json and
 /// the comparisons use, the header and unit the reports show, which way is better, the decimals, the spellings a
 /// threshold may use, and how to read it from one run. The catalog (<see cref="Metrics"/>) holds every entry; a new
-/// metric is a new entry there plus its reader.
+/// metric is a new entry there plus its reader. An entry is the metric's one identity from the experiment file to
+/// results.json: two entries are the same metric when their keys are, and results.json holds the key.
 /// </summary>
+[JsonConverter(typeof(MetricKeyConverter))]
 public sealed record Metric
 {
     /// <summary>The key in results.json, comparisons and claims: "rps", "p99-ms", "cpu-ms-per-request".</summary>
@@ -49,6 +53,16 @@ public sealed record Metric
     /// throughput, a burst's batch time, or a capacity experiment's capacity.
     /// </summary>
     public bool Primary { get; init; }
+    /// <summary>
+    /// The word of <c>decide:</c> (and of a <c>WORD-change</c> gate) that names it: rps, cost, latency, capacity; null for a
+    /// metric that cannot decide an experiment.
+    /// </summary>
+    public string? DecideWord { get; init; }
+    /// <summary>
+    /// What an experiment file must have before this metric may decide it, in words ("a capacity: block ..."); null when
+    /// any experiment may ask for it.
+    /// </summary>
+    public string? DecideNeeds { get; init; }
     /// <summary>A change in words, {0} the amount: "serves {0} more requests than"; by default "has a {0} higher HEADER than".</summary>
     public string? MoreWords { get; init; }
     /// <summary>A change down in words: "serves {0} fewer requests than".</summary>
@@ -96,4 +110,24 @@ public sealed record Metric
 
     /// <summary>Whether a single scenario can be asked of this metric: every scenario metric, or only "all" for a run metric.</summary>
     public bool PerScenario => OfRun is null;
+
+    /// <summary>The same metric: the same key (an entry and a copy of it made with <c>with</c> are one metric).</summary>
+    public bool Equals(Metric? other) => other is not null && other.Key == Key;
+
+    public override int GetHashCode() => StringComparer.Ordinal.GetHashCode(Key);
+
+    /// <summary>The key, as messages and results.json name the metric.</summary>
+    public override string ToString() => Key;
+}
+
+/// <summary>A metric in results.json is its key, read back into the catalog's entry.</summary>
+internal sealed class MetricKeyConverter : JsonConverter<Metric>
+{
+    public override Metric Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
+    {
+        var key = reader.GetString();
+        return Metrics.Find(key ?? "") ?? throw new JsonException($"metric '{key}' is not in this perflab's catalog");
+    }
+
+    public override void Write(Utf8JsonWriter writer, Metric value, JsonSerializerOptions options) => writer.WriteStringValue(value.Key);
 }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfLab.Common;
 
 namespace PerfLab.Results;
 
@@ -13,7 +14,7 @@ public static class Metrics
     {
         Key = "rps", Header = "RPS", Unit = "RPS", Role = MetricRole.Compared, HigherIsBetter = true, Decimals = 1, Primary = true,
         ThresholdNames = ["rps"], OfScenario = s => s.Rps, OfScenarios = stats => stats.Sum(s => s.Rps),
-        MoreWords = "serves {0} more requests than", LessWords = "serves {0} fewer requests than",
+        MoreWords = "serves {0} more requests than", LessWords = "serves {0} fewer requests than", DecideWord = "rps",
     };
 
     public static readonly Metric MeanMs = new()
@@ -27,6 +28,7 @@ public static class Metrics
     public static readonly Metric P90Ms = Latency("p90", s => s.P90Ms, MetricRole.Compared);
     public static readonly Metric P99Ms = Latency("p99", s => s.P99Ms, MetricRole.Compared) with
     {
+        DecideWord = "latency",
         MoreWords = "has a {0} higher p99 latency than", LessWords = "has a {0} lower p99 latency than",
     };
 
@@ -37,14 +39,14 @@ public static class Metrics
         OfRun = run => run.BatchTimesMs.Count > 0 ? run.BatchTimesMs.Average() : double.NaN,
     };
 
-    // Counters keep their dotnet-counters names as keys: those are the keys of every run's counter averages.
-    public static readonly Metric ThreadCount = Counter("threadpool-thread-count", "thread-pool threads", "threads", 1);
-    public static readonly Metric QueueLength = Counter("threadpool-queue-length", "queue length", "work items", 1);
-    public static readonly Metric TimeInGc = Counter("time-in-gc", "time in GC %", "%", 1);
-    public static readonly Metric AllocRate = Counter("alloc-rate", "alloc rate MB/s", "MB/s", 2) with { Scale = 1e-6 };
-    public static readonly Metric WorkingSet = Counter("working-set", "working set MB", "MB", 1);
+    // Counters keep their dotnet-counters names (Common/CounterNames) as keys: those are the keys of every run's counter averages.
+    public static readonly Metric ThreadCount = Counter(CounterNames.ThreadCount, "thread-pool threads", "threads", 1);
+    public static readonly Metric QueueLength = Counter(CounterNames.QueueLength, "queue length", "work items", 1);
+    public static readonly Metric TimeInGc = Counter(CounterNames.TimeInGc, "time in GC %", "%", 1);
+    public static readonly Metric AllocRate = Counter(CounterNames.AllocRate, "alloc rate MB/s", "MB/s", 2) with { Scale = 1e-6 };
+    public static readonly Metric WorkingSet = Counter(CounterNames.WorkingSet, "working set MB", "MB", 1);
     /// <summary>Read for the efficiency figures; not a report column of its own.</summary>
-    public static readonly Metric CpuUsage = Counter("cpu-usage", "CPU %", "%", 1);
+    public static readonly Metric CpuUsage = Counter(CounterNames.CpuUsage, "CPU %", "%", 1);
 
     /// <summary>cpu-usage is a percent of all the cores the SUT saw: the CPU time per request in ms.</summary>
     public static readonly Metric CpuMsPerRequest = PerRequest("cpu-ms-per-request", "CPU ms/req", "ms/req", 3,
@@ -66,7 +68,7 @@ public static class Metrics
     public static readonly Metric CpuPerRequest = new()
     {
         Key = "cpu-per-request", Header = "CPU per request (ms)", Unit = "ms", Role = MetricRole.RunCompared, Decimals = 3,
-        ThresholdNames = ["cpu-per-request"], ShortName = "CPU/req",
+        ThresholdNames = ["cpu-per-request"], ShortName = "CPU/req", DecideWord = "cost",
         MoreWords = "costs {0} more CPU per request than", LessWords = "costs {0} less CPU per request than",
         OfRun = run => run.Cost?.MsPerRequest ?? double.NaN,
     };
@@ -96,6 +98,7 @@ public static class Metrics
         Key = "capacity-rps", Header = "capacity (RPS)", Unit = "RPS", Role = MetricRole.Batch, HigherIsBetter = true, Decimals = 1,
         Primary = true, MoreWords = "sustains {0} more RPS than", LessWords = "sustains {0} fewer RPS than",
         OfRun = run => run.Capacity?.CapacityRps ?? double.NaN,
+        DecideWord = "capacity", DecideNeeds = "a capacity: block (slo, from, max) saying within what and over which rates",
     };
 
     public static readonly IReadOnlyList<Metric> All =
@@ -131,14 +134,15 @@ public static class Metrics
     /// The metric a word of <c>decide:</c> names (rps, cost: CPU per request, latency: p99, capacity), as experiment files
     /// and change gates (<c>cost-change</c>) spell it; null for any other word.
     /// </summary>
-    public static Metric? Deciding(string word) => word switch
+    public static Metric? Deciding(string word) => All.FirstOrDefault(m => m.DecideWord == word);
+
+    /// <summary>The words any experiment may give <c>decide:</c>, for messages: "rps, cost (CPU per request) or latency (p99)".</summary>
+    public static string DecideSpellings()
     {
-        "rps" => Rps,
-        "cost" => CpuPerRequest,
-        "latency" => P99Ms,
-        "capacity" => CapacityRps,
-        _ => null,
-    };
+        var words = All.Where(m => m.DecideWord is not null && m.DecideNeeds is null)
+            .Select(m => m.DecideWord == m.Key ? m.Key : $"{m.DecideWord} ({m.Name})").ToList();
+        return words.Count < 2 ? string.Concat(words) : string.Join(", ", words[..^1]) + " or " + words[^1];
+    }
 
     /// <summary>An entry by its key; null when there is none.</summary>
     public static Metric? Find(string key) => All.FirstOrDefault(m => m.Key == key);

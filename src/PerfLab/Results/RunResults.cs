@@ -107,12 +107,12 @@ public sealed record ExperimentResult
     /// <summary>
     /// The metric whose comparisons decide the verdicts (the experiment file's <c>decide:</c>): rps, cpu-per-request or p99-ms.
     /// </summary>
-    public string DecidedBy { get; init; } = "rps";
+    public Metric DecidedBy { get; init; } = Metrics.Rps;
     /// <summary>
     /// The metric whose comparisons did decide (written to results.json for scripts; not read back): <see cref="DecidedBy"/>
     /// at the cores' full speed for cost, or what stood in for a metric not measured (<see cref="Deciding.Key(ExperimentResult)"/>).
     /// </summary>
-    public string DecidingMetric => Deciding.Key(this);
+    public Metric DecidingMetric => Deciding.Key(this);
     /// <summary>Per variant, where its request time goes (from a trace of one of its runs); empty when not traced.</summary>
     public IReadOnlyList<VariantEvidence> Evidence { get; init; } = [];
     /// <summary>
@@ -282,8 +282,8 @@ public sealed record Comparison
     public required string Variant { get; init; }
     /// <summary>"all" for the combined figure, or a scenario name.</summary>
     public required string Scenario { get; init; }
-    /// <summary>rps, mean-ms, p99-ms or batch-mean-ms.</summary>
-    public required string Metric { get; init; }
+    /// <summary>The catalog's metric (rps, mean-ms, p99-ms, batch-mean-ms, ...), written to results.json as its key.</summary>
+    public required Metric Metric { get; init; }
     public required bool HigherIsBetter { get; init; }
     public required double ChangePercent { get; init; }
     public required double LowPercent { get; init; }

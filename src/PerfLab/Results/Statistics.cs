@@ -15,6 +15,22 @@ public static class Statistics
     public const double Confidence = 0.95;
 
     /// <summary>
+    /// Student's t that a 95 % two-sided interval takes at <paramref name="degreesOfFreedom"/>: the one place the 95 %
+    /// becomes a quantile (2.5 % in each tail), so every interval perflab states is taken at the same confidence.
+    /// </summary>
+    public static double TwoSidedT(double degreesOfFreedom) => StudentT.InverseCdf(1 - (1 - Confidence) / 2, degreesOfFreedom);
+
+    /// <summary>The median of <paramref name="values"/> (NaN for none): what a threshold and a report read of several runs.</summary>
+    public static double Median(IReadOnlyList<double> values) => Descriptive.Median(values);
+
+    /// <summary>
+    /// The item whose figure is the median, the lower middle one of an even count: a median that must be one of the
+    /// items (a run to draw), not the mean of two. Throws on no items.
+    /// </summary>
+    public static T MedianOf<T>(IReadOnlyList<T> items, Func<T, double> figure) =>
+        items.OrderBy(figure).ElementAt((items.Count - 1) / 2);
+
+    /// <summary>
     /// The median, with the 95 % t interval of the mean; a single sample has no interval. Every estimated quantity
     /// (throughput, latency, counters) cannot be negative, so neither can its interval.
     /// </summary>
@@ -65,7 +81,7 @@ public static class Statistics
         {
             // Welch–Satterthwaite degrees of freedom.
             var df = Math.Pow(varA + varB, 2) / (varA * varA / (logA.Count - 1) + varB * varB / (logB.Count - 1));
-            var t = StudentT.InverseCdf(1 - (1 - Confidence) / 2, df);
+            var t = TwoSidedT(df);
             low = diff - t * se;
             high = diff + t * se;
         }
@@ -89,7 +105,7 @@ public static class Statistics
         var ratios = pairs.Select(p => Math.Log(p.Candidate / p.Baseline)).ToList();
         var mean = ratios.Average();
         var se = Math.Sqrt(Descriptive.Variance(ratios) / ratios.Count);
-        var t = StudentT.InverseCdf(1 - (1 - Confidence) / 2, ratios.Count - 1);
+        var t = TwoSidedT(ratios.Count - 1);
         return Verdicted(mean, mean - t * se, mean + t * se, higherIsBetter, noiseFloorPercent, equivalenceMarginPercent);
     }
 

@@ -120,7 +120,7 @@ public sealed record SweepResult
     /// <summary>The condition's values in the order measured (ascending).</summary>
     public required IReadOnlyList<double> Values { get; init; }
     /// <summary>The metric the changes are of: all-scenario RPS, or the batch mean time of burst and upload experiments.</summary>
-    public required string Metric { get; init; }
+    public required Metric Metric { get; init; }
     /// <summary>Per value, the name of the point's experiment result (null when it did not run).</summary>
     public required IReadOnlyList<string?> Points { get; init; }
     public required IReadOnlyList<SweepSeries> Variants { get; init; }

@@ -24,8 +24,8 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
     /// <summary>Whether the threshold covers <paramref name="scenario"/> (a name, or "all" for the combined figures).</summary>
     public bool Covers(string scenario) => Scenario is null || Scenario == scenario;
 
-    /// <summary>A change threshold's metric key when it names one (<c>rps-change</c>); null: the deciding metric's.</summary>
-    public string? ChangeOf { get; init; }
+    /// <summary>A change threshold's metric when it names one (<c>rps-change</c>); null: the deciding metric.</summary>
+    public Metric? ChangeOf { get; init; }
 
     /// <summary>
     /// No-worse's margin in percent, as stated (<c>no-worse(3%)</c>, <c>--margin</c> or the file's <c>margin:</c>); null:
@@ -43,7 +43,7 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
     public const string Change = "change";
     public const string Errors = "errors";
     /// <summary>CPU per request (the app's and its database backends'), in ms: the median over a variant's runs.</summary>
-    public const string CpuPerRequest = "cpu-per-request";
+    public static string CpuPerRequest => Metrics.CpuPerRequest.Key;
 
     /// <summary>The catalog entry this threshold reads from each run's scenario figures; null for errors, change and no-worse.</summary>
     public Metric? Measured => Metrics.ForThreshold(Metric);

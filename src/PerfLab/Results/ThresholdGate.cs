@@ -17,7 +17,7 @@ public static class ThresholdGate
                 checks.AddRange(threshold.Metric switch
                 {
                     Threshold.NoWorse or Threshold.Change => Changes(threshold, experiment),
-                    Threshold.CpuPerRequest => CpuCosts(threshold, experiment),
+                    var metric when metric == Threshold.CpuPerRequest => CpuCosts(threshold, experiment),
                     _ => Absolute(threshold, experiment),
                 });
             }
@@ -56,8 +56,8 @@ public static class ThresholdGate
             var scope = $"{experiment.Name} / {variant}";
             yield return costs.Count == 0
                 ? new ThresholdCheck(threshold.Text, scope, "no CPU per request measured", Passed: false)
-                : new ThresholdCheck(threshold.Text, scope, threshold.Format(Common.Descriptive.Median(costs)),
-                    threshold.Holds(Common.Descriptive.Median(costs)));
+                : new ThresholdCheck(threshold.Text, scope, threshold.Format(Statistics.Median(costs)),
+                    threshold.Holds(Statistics.Median(costs)));
         }
     }
 
@@ -84,11 +84,11 @@ public static class ThresholdGate
         // Scoped: the scenario's own change; an experiment of one scenario compares it under "all" only.
         var oneOfSeveral = threshold.Scenario is not null && experiment.Scenarios.Count > 1;
         var scenario = oneOfSeveral ? threshold.Scenario! : Metric.AllScenarios;
-        var key = ChangeGate.MetricKey(threshold, Deciding.Key(experiment), oneOfSeveral);
-        var compared = experiment.Comparisons.Where(c => c.Scenario == scenario && c.Metric == key).ToList();
+        var metric = ChangeGate.MetricKey(threshold, Deciding.Key(experiment), oneOfSeveral);
+        var compared = experiment.Comparisons.Where(c => c.Scenario == scenario && c.Metric == metric).ToList();
         if (compared.Count == 0)
         {
-            yield return ChangeGate.Missing(threshold, experiment.Name, key);
+            yield return ChangeGate.Missing(threshold, experiment.Name, metric);
         }
         foreach (var c in compared)
         {
@@ -106,18 +106,7 @@ public static class ThresholdGate
             return !threshold.Percent ? errors : requests > 0 ? 100.0 * errors / requests : double.NaN;
         }
         var pick = threshold.Measured?.OfScenario ?? throw new InvalidOperationException($"'{threshold.Metric}' reads no scenario figure");
-        return Median(runs.Select(pick).Where(double.IsFinite).ToList());
-    }
-
-    private static double Median(List<double> values)
-    {
-        if (values.Count == 0)
-        {
-            return double.NaN;
-        }
-        values.Sort();
-        var mid = values.Count / 2;
-        return values.Count % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+        return Statistics.Median(runs.Select(pick).Where(double.IsFinite).ToList());
     }
 
     /// <summary>True when every check passed (and so when there were none).</summary>

@@ -43,7 +43,7 @@ public sealed class CiSamplesTests
 
         var pr = Assert.Single(ExperimentLoader.LoadFolder(Path.Combine(Root, "samples", "ci", "perf")));
 
-        Assert.Equal(("pr", "main", DecidingMetric.Cost), (pr.Name, pr.Baseline, pr.Decide));
+        Assert.Equal(("pr", "main", Metrics.CpuPerRequest), (pr.Name, pr.Baseline, pr.Decide));
         Assert.Equal("origin/main", pr.Variants.Single(v => v.Name == "main").Ref);
         Assert.True(gate.NeedsInterval);
         Assert.True(pr.Profiles[ProfileName.Quick].Repeat >= 2);

@@ -1,3 +1,4 @@
+using PerfLab.Common;
 using PerfLab.Counters;
 
 namespace PerfLab.Tests.Counters;

@@ -41,19 +41,19 @@ public sealed class AnalysisTests
     {
         var random = new Random(3);
         var runs = Enumerable.Range(0, 24).Select(_ => Run("a", 1000 * (1 + 0.05 * (random.NextDouble() - 0.5)), 10)).ToList();
-        var rate = VariantStatistics.FalsePositiveRate(runs, "all", "rps", groupSize: 3, noiseFloorPercent: 0);
+        var rate = VariantStatistics.FalsePositiveRate(runs, "all", Metrics.Rps, groupSize: 3, noiseFloorPercent: 0);
         // A 95 % interval calls a difference between two groups of one configuration about 5 % of the time: neither
         // never (the lower bound) nor often.
         Assert.InRange(rate, 0.02, 0.08);
-        Assert.Equal(0, VariantStatistics.FalsePositiveRate(runs, "all", "rps", groupSize: 3, noiseFloorPercent: 10));
+        Assert.Equal(0, VariantStatistics.FalsePositiveRate(runs, "all", Metrics.Rps, groupSize: 3, noiseFloorPercent: 10));
     }
 
     [Fact]
     public void CompareOne_TenPercentFaster_IsBetterOnRpsAndMean()
     {
         var runs = new[] { Run("a", 100, 10), Run("a", 101, 10.1), Run("a", 99, 9.9), Run("b", 110, 9), Run("b", 111, 9.1), Run("b", 109, 8.9) };
-        var rps = VariantStatistics.CompareOne(runs, "a", "b", "all", "rps", 2);
-        var mean = VariantStatistics.CompareOne(runs, "a", "b", "all", "mean-ms", 2);
+        var rps = VariantStatistics.CompareOne(runs, "a", "b", "all", Metrics.Rps, 2);
+        var mean = VariantStatistics.CompareOne(runs, "a", "b", "all", Metrics.MeanMs, 2);
         Assert.Equal(Verdict.Better, rps.Verdict);
         Assert.InRange(rps.ChangePercent, 9.5, 10.5);
         Assert.Equal(Verdict.Better, mean.Verdict);

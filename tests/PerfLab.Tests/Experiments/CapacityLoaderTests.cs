@@ -45,7 +45,7 @@ public sealed class CapacityLoaderTests
         Assert.Equal("p95<=80ms, errors<2%", capacity.Slo.Describe());
         Assert.Equal(80, capacity.Slo.LimitMs);
         Assert.Equal(new CapacityRange(50, 800, 0.10), capacity.Range);
-        Assert.Equal(DecidingMetric.Capacity, e.Decide);
+        Assert.Equal(Metrics.CapacityRps, e.Decide);
         Assert.Same(Metrics.CapacityRps, e.PrimaryMetric);
         // The scenario names no model: the search's open model, starting at the block's from.
         var open = Assert.IsType<OpenModel>(Assert.Single(e.Scenarios).Model);
@@ -79,7 +79,7 @@ public sealed class CapacityLoaderTests
         var e = ExperimentLoader.Parse(WithoutCapacity(), Path);
 
         Assert.Null(e.Capacity);
-        Assert.Equal(DecidingMetric.Rps, e.Decide);
+        Assert.Equal(Metrics.Rps, e.Decide);
         Assert.Same(Metrics.Rps, e.PrimaryMetric);
     }
 
@@ -133,7 +133,7 @@ public sealed class CapacityLoaderTests
         Assert.False(builtIn.RunsByDefault);
         Assert.Equal(["sync", "async"], builtIn.Variants.Select(v => v.Name));
         Assert.Equal("p99<100ms, errors<1%", builtIn.Capacity!.Slo.Describe());
-        Assert.Equal(Metrics.CapacityRps.Key, Assert.Single(builtIn.Claims).Metric);
+        Assert.Equal(Metrics.CapacityRps, Assert.Single(builtIn.Claims).Metric);
         Assert.NotNull(sample.App);
         Assert.Equal("p99<50ms, errors<1%", sample.Capacity!.Slo.Describe());
     }

@@ -81,12 +81,12 @@ public sealed class CapacityReportTests
         var experiment = Results().Experiments[0];
 
         var comparison = Assert.Single(experiment.Comparisons);
-        Assert.Equal("capacity-rps", comparison.Metric);
+        Assert.Equal(Metrics.CapacityRps, comparison.Metric);
         Assert.Equal("paired", comparison.Method);
         Assert.Equal(3, comparison.Pairs);
         Assert.InRange(comparison.ChangePercent, 100, 110);
         Assert.Equal(Verdict.Better, comparison.Verdict);
-        Assert.Equal("capacity-rps", experiment.DecidedBy);
+        Assert.Equal(Metrics.CapacityRps, experiment.DecidedBy);
     }
 
     [Fact]

@@ -1,5 +1,6 @@
 using PerfLab.Cli;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
 using PerfLab.Reports;
 using PerfLab.Results;
 
@@ -31,7 +32,7 @@ public sealed class CompareResultsTests : IDisposable
     [Fact]
     public void Compare_TwentyPercentMoreRpsWithTightIntervals_CallsItBetter()
     {
-        var comparison = ResultsComparison.Compare(ReportFixtures.Scaled(1.0, 0.04, "a"), ReportFixtures.Scaled(1.2, 0.04, "b"));
+        var comparison = ResultsComparer.Compare(ReportFixtures.Scaled(1.0, 0.04, "a"), ReportFixtures.Scaled(1.2, 0.04, "b"));
 
         var all = Figure(comparison, "system-text-json", "all", "rps");
         Assert.Equal(20.0, all.ChangePercent, 6);
@@ -47,7 +48,7 @@ public sealed class CompareResultsTests : IDisposable
     [Fact]
     public void Compare_TwentyPercentLessRps_CallsItWorse()
     {
-        var comparison = ResultsComparison.Compare(ReportFixtures.Scaled(1.0, 0.04, "a"), ReportFixtures.Scaled(0.8, 0.04, "b"));
+        var comparison = ResultsComparer.Compare(ReportFixtures.Scaled(1.0, 0.04, "a"), ReportFixtures.Scaled(0.8, 0.04, "b"));
 
         Assert.Equal(Verdict.Worse, Figure(comparison, "newtonsoft", "orders", "rps").Verdict);
         Assert.Equal(Verdict.Worse, Figure(comparison, "newtonsoft", "orders", "mean-ms").Verdict);
@@ -56,7 +57,7 @@ public sealed class CompareResultsTests : IDisposable
     [Fact]
     public void Compare_ShiftWithinWideIntervals_IsInconclusive()
     {
-        var comparison = ResultsComparison.Compare(ReportFixtures.Scaled(1.0, 0.10, "a"), ReportFixtures.Scaled(1.1, 0.10, "b"));
+        var comparison = ResultsComparer.Compare(ReportFixtures.Scaled(1.0, 0.10, "a"), ReportFixtures.Scaled(1.1, 0.10, "b"));
 
         var all = Figure(comparison, "system-text-json", "all", "rps");
         Assert.Equal(10.0, all.ChangePercent, 6);
@@ -68,7 +69,7 @@ public sealed class CompareResultsTests : IDisposable
     public void Compare_ChangeInsideTheNoiseFloor_IsEquivalent()
     {
         // +2.5 % with 0.1 % intervals: the interval excludes zero, but lies within the 3 % noise floor measured for "all".
-        var comparison = ResultsComparison.Compare(ReportFixtures.Scaled(1.0, 0.001, "a"), ReportFixtures.Scaled(1.025, 0.001, "b"));
+        var comparison = ResultsComparer.Compare(ReportFixtures.Scaled(1.0, 0.001, "a"), ReportFixtures.Scaled(1.025, 0.001, "b"));
 
         Assert.True(Figure(comparison, "system-text-json", "all", "rps").LowPercent > 0);
         Assert.Equal(Verdict.Equivalent, Figure(comparison, "system-text-json", "all", "rps").Verdict);
@@ -79,7 +80,7 @@ public sealed class CompareResultsTests : IDisposable
     [Fact]
     public void Compare_SingleRunFigure_IsInconclusive()
     {
-        var comparison = ResultsComparison.Compare(ReportFixtures.Scaled(1.0, 0.04, "a"), ReportFixtures.Scaled(1.5, 0.04, "b"));
+        var comparison = ResultsComparer.Compare(ReportFixtures.Scaled(1.0, 0.04, "a"), ReportFixtures.Scaled(1.5, 0.04, "b"));
 
         Assert.Equal(Verdict.Inconclusive, Figure(comparison, "system-text-json-sourcegen", "all", "rps").Verdict);
     }
@@ -94,7 +95,7 @@ public sealed class CompareResultsTests : IDisposable
             Experiments = [scaled.Experiments[0] with { Variants = ["newtonsoft", "system-text-json", "newtonsoft-v14"] }],
         };
 
-        var comparison = ResultsComparison.Compare(a, b, "before", "after");
+        var comparison = ResultsComparer.Compare(a, b, "before", "after");
 
         Assert.Contains("experiment sync-over-async", comparison.OnlyInA);
         Assert.Contains("serializer / variant system-text-json-sourcegen", comparison.OnlyInA);
@@ -153,5 +154,5 @@ public sealed class CompareResultsTests : IDisposable
     }
 
     private static ComparedFigure Figure(ResultsComparison comparison, string variant, string scenario, string metric) =>
-        comparison.Figures.Single(f => f.Experiment == "serializer" && f.Variant == variant && f.Scenario == scenario && f.Metric == metric);
+        comparison.Figures.Single(f => f.Experiment == "serializer" && f.Variant == variant && f.Scenario == scenario && f.Metric.Key == metric);
 }

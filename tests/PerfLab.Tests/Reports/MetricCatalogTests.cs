@@ -77,7 +77,7 @@ public sealed class MetricCatalogTests
 
         var summary = result.Summaries.Single(s => s.Variant == "cand");
         Assert.Equal(60, summary.Scenarios["s"]["p90-ms"].Median, 0);
-        var p90 = result.Comparisons.Single(c => c.Metric == "p90-ms" && c.Scenario == "all");
+        var p90 = result.Comparisons.Single(c => c.Metric.Key == "p90-ms" && c.Scenario == "all");
         Assert.InRange(p90.ChangePercent, 49, 51);
         Assert.Equal(Verdict.Worse, p90.Verdict);
         var results = ReportFixtures.Sample() with { Experiments = [result] };
@@ -101,6 +101,59 @@ public sealed class MetricCatalogTests
 
         Assert.Contains(read.Experiments.SelectMany(e => e.Comparisons), c => c.Verdict == expected);
         Assert.DoesNotContain(read.Experiments.SelectMany(e => e.Comparisons), c => c.Verdict == Verdict.Worse && written != "worse");
+    }
+
+    public static TheoryData<string> Entries => [.. Metrics.All.Select(m => m.Key)];
+
+    /// <summary>
+    /// Adding a metric is one entry: for every entry, its properties alone carry it through every part that names it (no
+    /// switch, list or key elsewhere): results.json writes its key and reads back the entry, the report labels it with its
+    /// header, each threshold spelling parses to it, and its decide: word decides an experiment file (or says what it needs).
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Entries))]
+    public void EveryEntry_ItsPropertiesAlone_CarryItFromFileToJsonAndReport(string key)
+    {
+        var metric = Metrics.Get(key);
+        var sample = ReportFixtures.Sample();
+        var compared = sample.Experiments[0].Comparisons[0] with { Metric = metric, HigherIsBetter = metric.HigherIsBetter };
+        var results = sample with { Experiments = [sample.Experiments[0] with { Comparisons = [compared], DecidedBy = metric }] };
+
+        var json = ResultsJson.Serialize(results);
+        var read = ResultsJson.Deserialize(json, "results.json").Experiments[0];
+
+        Assert.Contains($"\"metric\": \"{metric.Key}\"", json, StringComparison.Ordinal);
+        Assert.Contains($"\"decidedBy\": \"{metric.Key}\"", json, StringComparison.Ordinal);
+        Assert.Same(metric, read.Comparisons[0].Metric);
+        Assert.Same(metric, read.DecidedBy);
+        Assert.Contains($"| {metric.Header} |", Markdown(results), StringComparison.Ordinal);
+        if (metric.PerScenario)
+        {
+            Assert.All(metric.ThresholdNames, name => Assert.Same(metric, Metrics.ForThreshold(name)));
+        }
+        if (metric.DecideWord is { } word)
+        {
+            var file = Experiment + $"\ndecide: {word}\n";
+            if (metric.DecideNeeds is { } needs)
+            {
+                var error = Assert.ThrowsAny<Exception>(() => ExperimentLoader.Parse(file, "experiments/tail.yaml"));
+                Assert.Contains(needs, error.Message, StringComparison.Ordinal);
+            }
+            else
+            {
+                Assert.Same(metric, ExperimentLoader.Parse(file, "experiments/tail.yaml").Decide);
+                Assert.Same(metric, Metrics.Deciding(word));
+            }
+        }
+    }
+
+    [Fact]
+    public void Decide_AWordNoEntryHas_ListsTheCatalogsWords()
+    {
+        var error = Assert.ThrowsAny<Exception>(() => ExperimentLoader.Parse(Experiment + "\ndecide: speed\n", "experiments/tail.yaml"));
+
+        Assert.Contains("decide: 'speed' is not a metric that can decide; use rps, latency (p99) or cost (CPU per request).",
+            error.Message, StringComparison.Ordinal);
     }
 
     private static RunRecord WithP90(RunRecord run, double p90) =>

@@ -140,7 +140,7 @@ internal static class ReportFixtures
                 Compare("system-text-json", "all", "cpu-per-request", false, -12.0, -15.0, -9.0, Verdict.Better),
                 Compare("system-text-json-sourcegen", "all", "cpu-per-request", false, -14.2, double.NaN, double.NaN, Verdict.Inconclusive),
             ],
-            DecidedBy = "cpu-per-request",
+            DecidedBy = Metrics.Get("cpu-per-request"),
             Findings = [],
             Claims =
             [
@@ -345,7 +345,7 @@ internal static class ReportFixtures
     {
         Variant = variant,
         Scenario = scenario,
-        Metric = metric,
+        Metric = Metrics.Get(metric),
         HigherIsBetter = higherIsBetter,
         ChangePercent = change,
         LowPercent = low,

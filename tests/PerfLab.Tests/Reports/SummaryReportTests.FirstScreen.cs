@@ -20,7 +20,7 @@ public sealed partial class SummaryReportTests
     {
         var sample = ReportFixtures.Sample();
         var serializer = sample.Experiments[0];
-        var template = serializer.Comparisons.First(c => c.Metric == "rps");
+        var template = serializer.Comparisons.First(c => c.Metric.Key == "rps");
         Comparison Scenario(string variant, string scenario, double change, double low, double high, Verdict verdict) => template with
         {
             Variant = variant, Scenario = scenario, ChangePercent = change, LowPercent = low, HighPercent = high, Verdict = verdict,
@@ -55,7 +55,7 @@ public sealed partial class SummaryReportTests
         Assert.Contains($"| serializer | {HiddenRow} | -15.5 % [-21.3, -9.2] | worse |", step, StringComparison.Ordinal);
         var differing = Assert.Single(ci.Differing);
         Assert.Equal(("system-text-json-sourcegen", "order", "rps", "worse", false),
-            (differing.Variant, differing.Scenario, differing.Metric, differing.Verdict, differing.Decides!.Value));
+            (differing.Variant, differing.Scenario, differing.Metric.Key, differing.Verdict, differing.Decides!.Value));
         Assert.Contains("\"differing\":[{\"experiment\":\"serializer\"", ci.ToJson(), StringComparison.Ordinal);
     }
 
@@ -67,7 +67,7 @@ public sealed partial class SummaryReportTests
         // db-wait's +2137.5 % [+540.0, +7722.7]: a ratio, 22.4×, not a five-digit percentage.
         var huge = serializer with
         {
-            Comparisons = [.. serializer.Comparisons.Select(c => c.Scenario == Metric.AllScenarios && c.Metric == "cpu-per-request"
+            Comparisons = [.. serializer.Comparisons.Select(c => c.Scenario == Metric.AllScenarios && c.Metric.Key == "cpu-per-request"
                 && c.Variant == "system-text-json" ? c with { ChangePercent = 2137.5, LowPercent = 540, HighPercent = 7722.7 } : c)],
         };
         results = results with { Experiments = [huge, .. results.Experiments.Skip(1)] };

@@ -16,7 +16,7 @@ public sealed partial class SummaryReportTests
     {
         var c = new Comparison
         {
-            Variant = "async", Scenario = "all", Metric = "rps", HigherIsBetter = true, ChangePercent = 6.6, LowPercent = 3.5,
+            Variant = "async", Scenario = "all", Metric = Metrics.Get("rps"), HigherIsBetter = true, ChangePercent = 6.6, LowPercent = 3.5,
             HighPercent = 9.9, NoiseFloorPercent = 2, Verdict = Verdict.Better,
         };
 
@@ -81,8 +81,8 @@ public sealed partial class SummaryReportTests
         var lines = SummaryContent.Lines(ReportFixtures.Sample());
 
         var first = lines[0];
-        Assert.Equal(("cpu-per-request", Verdict.Better), (first.Deciding!.Metric, first.Verdict));
-        Assert.Equal(["rps"], first.Beside.Select(c => c.Metric));
+        Assert.Equal(("cpu-per-request", Verdict.Better), (first.Deciding!.Metric.Key, first.Verdict));
+        Assert.Equal(["rps"], first.Beside.Select(c => c.Metric.Key));
         Assert.Equal($"serializer: {CostLine}: better; beside: RPS +22.1 % [+15.3, +29.4]", SummaryContent.Plain(first));
         // The interval-less source-generated variant: its cost verdict (inconclusive), and what would decide it.
         Assert.StartsWith(
@@ -112,7 +112,7 @@ public sealed partial class SummaryReportTests
         var serializer = ci.Changes.Where(c => c.Experiment == "serializer").ToList();
         Assert.Equal([("system-text-json", "cpu-per-request", true), ("system-text-json", "rps", false),
             ("system-text-json-sourcegen", "cpu-per-request", true), ("system-text-json-sourcegen", "rps", false)],
-            serializer.Select(c => (c.Variant, c.Metric, c.Decides!.Value)));
+            serializer.Select(c => (c.Variant, c.Metric.Key, c.Decides!.Value)));
         var first = serializer[0];
         Assert.Equal((-12.0, -15.0, -9.0, "better"), (first.ChangePercent, first.LowPercent, first.HighPercent, first.Verdict));
         Assert.Contains(

@@ -17,7 +17,7 @@ internal static class SweepFixtures
             Baseline = "sync",
             Condition = ConditionKind.DatabaseRtt,
             Values = values,
-            Metric = "rps",
+            Metric = Metrics.Get("rps"),
             Points = ["sync-async-rtt@0-ms", "sync-async-rtt@0.5-ms", "sync-async-rtt@1-ms", "sync-async-rtt@2-ms", null],
             Variants =
             [

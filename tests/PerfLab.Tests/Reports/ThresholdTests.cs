@@ -1,5 +1,6 @@
 using PerfLab.Cli;
 using PerfLab.Common;
+using PerfLab.Experiments.Analysis;
 using PerfLab.Reports;
 using PerfLab.Results;
 
@@ -203,7 +204,7 @@ public sealed class ThresholdTests : IDisposable
     public void CompareResults_VariantOfOneRun_FailsGatesThatReadAnInterval(string threshold)
     {
         // The sample's source-generated variant ran once: +20 % RPS, but no interval to read.
-        var compared = ResultsComparison.Compare(ReportFixtures.Scaled(1.0, 0.04, "a"), ReportFixtures.Scaled(1.2, 0.04, "b"), "a", "b")
+        var compared = ResultsComparer.Compare(ReportFixtures.Scaled(1.0, 0.04, "a"), ReportFixtures.Scaled(1.2, 0.04, "b"), "a", "b")
             .WithGates([Threshold.Parse(threshold)]);
 
         var once = compared.Thresholds.Where(c => c.Scope.Contains("/ system-text-json-sourcegen /", StringComparison.Ordinal)).ToList();
@@ -292,12 +293,12 @@ public sealed class ThresholdTests : IDisposable
             [
                 new Comparison
                 {
-                    Variant = "b", Scenario = "all", Metric = "rps", HigherIsBetter = true, ChangePercent = -8, LowPercent = -10, HighPercent = -6,
+                    Variant = "b", Scenario = "all", Metric = Metrics.Get("rps"), HigherIsBetter = true, ChangePercent = -8, LowPercent = -10, HighPercent = -6,
                     NoiseFloorPercent = 5, Verdict = Verdict.Worse,
                 },
                 new Comparison
                 {
-                    Variant = "b", Scenario = "all", Metric = "p99-ms", HigherIsBetter = false, ChangePercent = 10, LowPercent = -20, HighPercent = 40,
+                    Variant = "b", Scenario = "all", Metric = Metrics.Get("p99-ms"), HigherIsBetter = false, ChangePercent = 10, LowPercent = -20, HighPercent = 40,
                     NoiseFloorPercent = 5, Verdict = Verdict.Inconclusive,
                 },
             ],

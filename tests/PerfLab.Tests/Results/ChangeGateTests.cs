@@ -1,5 +1,5 @@
 using PerfLab.Common;
-using PerfLab.Reports;
+using PerfLab.Experiments.Analysis;
 using PerfLab.Results;
 using PerfLab.Tests.Reports;
 
@@ -22,7 +22,7 @@ public sealed class ChangeGateTests
     {
         var t = Threshold.Parse(text);
 
-        Assert.Equal((Threshold.Change, key, true), (t.Metric, t.ChangeOf, t.Percent));
+        Assert.Equal((Threshold.Change, key, true), (t.Metric, t.ChangeOf?.Key, t.Percent));
         Assert.Null(Threshold.Parse("change>-5%").ChangeOf);
     }
 
@@ -84,7 +84,7 @@ public sealed class ChangeGateTests
     {
         var results = Decided("rps", costChange: -6, rpsChange: -8);
 
-        var rpsOnly = results.Experiments[0] with { Comparisons = [.. results.Experiments[0].Comparisons.Where(c => c.Metric == "rps")] };
+        var rpsOnly = results.Experiments[0] with { Comparisons = [.. results.Experiments[0].Comparisons.Where(c => c.Metric.Key == "rps")] };
 
         var check = Assert.Single(ThresholdGate.Evaluate(results with { Experiments = [rpsOnly] }, _ => [Threshold.Parse("cost-change>-5%")]));
 
@@ -100,7 +100,7 @@ public sealed class ChangeGateTests
         var a = WithCost(ReportFixtures.Scaled(1.0, 0.04, "a"), 1.00);
         var b = WithCost(ReportFixtures.Scaled(0.92, 0.04, "b"), 0.94);
 
-        var compared = ResultsComparison.Compare(a, b, "a", "b")
+        var compared = ResultsComparer.Compare(a, b, "a", "b")
             .WithGates([Threshold.Parse("change>-5%"), Threshold.Parse("rps-change>-5%")]);
 
         var change = compared.Thresholds.Where(c => c.Threshold == "change>-5%").ToList();
@@ -132,14 +132,14 @@ public sealed class ChangeGateTests
     {
         static Comparison Compared(string metric, bool higher, double change) => new()
         {
-            Variant = "b", Scenario = "all", Metric = metric, HigherIsBetter = higher, ChangePercent = change,
+            Variant = "b", Scenario = "all", Metric = Metrics.Get(metric), HigherIsBetter = higher, ChangePercent = change,
             LowPercent = change - 1, HighPercent = change + 1, NoiseFloorPercent = 3,
             Verdict = (change > 0) == higher ? Verdict.Better : Verdict.Worse,
         };
         var sample = ReportFixtures.Sample();
         var experiment = sample.Experiments[0] with
         {
-            Name = "api", Baseline = "a", Variants = ["a", "b"], Scenarios = ["s"], DecidedBy = decidedBy,
+            Name = "api", Baseline = "a", Variants = ["a", "b"], Scenarios = ["s"], DecidedBy = Metrics.Get(decidedBy),
             Comparisons = [Compared("rps", true, rpsChange), Compared("cpu-per-request", false, costChange)],
         };
         return sample with { Experiments = [experiment] };

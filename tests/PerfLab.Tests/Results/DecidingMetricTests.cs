@@ -20,7 +20,7 @@ public sealed class DecidingMetricTests
         var sample = ReportFixtures.Sample();
         var experiment = sample.Experiments[0] with
         {
-            DecidedBy = asked,
+            DecidedBy = Metrics.Get(asked),
             Comparisons = [Compared("rps"), Compared("cpu-per-request"), Compared("cpu-per-request-full-speed")],
         };
         var json = ResultsJson.Serialize(sample with { Experiments = [experiment] });
@@ -28,12 +28,12 @@ public sealed class DecidingMetricTests
         var written = JsonDocument.Parse(json).RootElement.GetProperty("experiments")[0];
         Assert.Equal(expected, written.GetProperty("decidingMetric").GetString());
         Assert.Equal(asked, written.GetProperty("decidedBy").GetString());
-        Assert.Equal(expected, ResultsJson.Deserialize(json, "test").Experiments[0].DecidingMetric);
+        Assert.Equal(expected, ResultsJson.Deserialize(json, "test").Experiments[0].DecidingMetric.Key);
     }
 
     private static Comparison Compared(string metric) => new()
     {
-        Variant = "b", Scenario = Metric.AllScenarios, Metric = metric, HigherIsBetter = metric == "rps", ChangePercent = 1,
+        Variant = "b", Scenario = Metric.AllScenarios, Metric = Metrics.Get(metric), HigherIsBetter = metric == "rps", ChangePercent = 1,
         LowPercent = -1, HighPercent = 3, NoiseFloorPercent = 3, Verdict = Verdict.Inconclusive,
     };
 }

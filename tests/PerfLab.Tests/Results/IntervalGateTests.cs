@@ -172,7 +172,7 @@ public sealed class IntervalGateTests
     /// <summary>Variant b against a on <paramref name="metric"/>, all scenarios, paired over 3 blocks, noise floor 5 %.</summary>
     private static Comparison Compared(string metric, double change, double low, double high, Verdict verdict) => new()
     {
-        Variant = "b", Scenario = "all", Metric = metric, HigherIsBetter = Metrics.Get(metric).HigherIsBetter,
+        Variant = "b", Scenario = "all", Metric = Metrics.Get(metric), HigherIsBetter = Metrics.Get(metric).HigherIsBetter,
         ChangePercent = change, LowPercent = low, HighPercent = high, NoiseFloorPercent = 5, Method = "paired", Pairs = 3,
         Verdict = verdict,
     };

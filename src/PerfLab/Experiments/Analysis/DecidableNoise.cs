@@ -17,14 +17,14 @@ public static class DecidableNoise
     public static MachineNoise? Of(MachineNoise? fallback, IReadOnlyList<ExperimentResult> experiments)
     {
         var slotted = experiments.Where(e => e.MachineNoise is not null).ToList();
-        var rps = HalfWidths(slotted, _ => Metrics.Rps.Key);
+        var rps = HalfWidths(slotted, _ => Metrics.Rps);
         if (rps.Count == 0)
         {
             return fallback;
         }
         // Cost as it decides (at the cores' full speed when compared); an experiment without cost has none to give.
-        var cost = HalfWidths(slotted, e => Deciding.Key(e.Comparisons, Metrics.CpuPerRequest.Key) is var k
-            && (k == Metrics.CpuPerRequest.Key || k == Metrics.CpuPerRequestAtFullSpeed.Key) ? k : null);
+        var cost = HalfWidths(slotted, e => Deciding.Key(e.Comparisons, Metrics.CpuPerRequest) is var m
+            && (m == Metrics.CpuPerRequest || m == Metrics.CpuPerRequestAtFullSpeed) ? m : null);
         var rpsCvs = slotted.Select(e => e.MachineNoise!.RpsCvPercent).Where(double.IsFinite).ToList();
         var costCvs = slotted.Select(e => e.MachineNoise!.CostCvPercent).OfType<double>().Where(double.IsFinite).ToList();
         return new MachineNoise("measured", Descriptive.Median(rpsCvs), // NaN when none is finite
@@ -38,9 +38,9 @@ public static class DecidableNoise
 
     /// <summary>
     /// The finite half-widths of the experiments' paired (or pooled) all-scenario comparisons on the metric each one's
-    /// key names.
+    /// metric names.
     /// </summary>
-    private static List<double> HalfWidths(IEnumerable<ExperimentResult> experiments, Func<ExperimentResult, string?> key) =>
+    private static List<double> HalfWidths(IEnumerable<ExperimentResult> experiments, Func<ExperimentResult, Metric?> key) =>
         [.. experiments.SelectMany(e => e.Comparisons.Where(c => c.Scenario == Metric.AllScenarios
             && c.Method is "paired" or InvocationPooling.Method && c.Metric == key(e)))
             .Select(c => Statistics.HalfWidth(c.LowPercent, c.HighPercent))

@@ -1,5 +1,5 @@
 using System.Globalization;
-using PerfLab.Counters;
+using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
 

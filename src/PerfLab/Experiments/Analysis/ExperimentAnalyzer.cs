@@ -22,7 +22,7 @@ public static class ExperimentAnalyzer
         var variants = experiment.VariantsToRun(settings.Aa);
         var analyzed = experiment with { Variants = variants, Claims = settings.Aa ? [] : experiment.Claims };
         var margin = settings.Margin ?? experiment.Margin ?? VerdictBounds.DefaultMarginPercent;
-        VerdictBounds Bounds(string scenario, string metric) => settings.Aa
+        VerdictBounds Bounds(string scenario, Metric metric) => settings.Aa
             ? new VerdictBounds(0, "none (A/A: compared against zero)", margin)
             : settings.Noise.Bounds(scenario, metric, margin);
         var comparisons = pooled ?? VariantStatistics.Compare(analyzed, runs, Bounds);
@@ -52,7 +52,7 @@ public static class ExperimentAnalyzer
                 : NotesOf(experiment, runs),
             Noise = NoiseAnalysis.Of(runs),
             MachineNoise = NoiseEstimate.OfRuns(experiment.Baseline, runs),
-            DecidedBy = experiment.Decide.MetricKey(),
+            DecidedBy = experiment.Decide,
             Conditions = experiment.Conditions.IsEmpty ? null : experiment.Conditions,
             SweepPoint = experiment.Point,
             App = experiment.App is { } app ? $"{app.Kind.ToString().ToLowerInvariant()} {app.Path}" : "the built-in SUT",
@@ -121,7 +121,7 @@ public static class ExperimentAnalyzer
         {
             var inv = System.Globalization.CultureInfo.InvariantCulture;
             var through = measured.Count > 0
-                ? string.Create(inv, $"measured through it: median {Descriptive.Median(measured):0.0} ms (TCP round trips of small "
+                ? string.Create(inv, $"measured through it: median {Statistics.Median(measured):0.0} ms (TCP round trips of small "
                     + $"messages, 20 per run, median over {measured.Count} runs).")
                 : "not measured.";
             notes.Add(string.Create(inv,
@@ -145,8 +145,8 @@ public static class ExperimentAnalyzer
                 continue;
             }
             var measured = paths.Count > 0
-                ? string.Create(inv, $"SELECT 1 through it {Descriptive.Median(paths.Select(p => p.MeasuredRttMs).ToList()):0.000} ms, "
-                    + $"directly {Descriptive.Median(paths.Select(p => p.DirectRttMs).ToList()):0.000} ms (each the median "
+                ? string.Create(inv, $"SELECT 1 through it {Statistics.Median(paths.Select(p => p.MeasuredRttMs).ToList()):0.000} ms, "
+                    + $"directly {Statistics.Median(paths.Select(p => p.DirectRttMs).ToList()):0.000} ms (each the median "
                     + $"of {paths[0].Queries} queries before the run, then the median over {paths.Count} runs)")
                 : "not measured (no run reached it)";
             notes.Add(string.Create(inv,

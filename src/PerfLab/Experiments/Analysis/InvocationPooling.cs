@@ -67,7 +67,7 @@ public static class InvocationPooling
         var logs = estimates.Select(e => Math.Log(1 + e.ChangePercent / 100)).ToList();
         var halves = estimates.Select(e => (Math.Log(1 + e.HighPercent / 100) - Math.Log(1 + e.LowPercent / 100)) / 2).ToList();
         var n = logs.Count;
-        var t = StudentT.InverseCdf(1 - (1 - Statistics.Confidence) / 2, n - 1);
+        var t = Statistics.TwoSidedT(n - 1);
         var between = t * Descriptive.StdDev(logs) / Math.Sqrt(n);
         var within = Math.Sqrt(halves.Sum(h => h * h)) / n;
         return (logs.Average(), between, within);

@@ -124,6 +124,6 @@ public static class NoiseEstimate
     {
         var blocks = Math.Max(2, shape.Blocks);
         var pairs = Math.Max(1, shape.SlotsPerVariant) * blocks;
-        return StudentT.InverseCdf(0.975, blocks - 1) * pairSdPercent / Math.Sqrt(pairs);
+        return Statistics.TwoSidedT(blocks - 1) * pairSdPercent / Math.Sqrt(pairs);
     }
 }

@@ -57,29 +57,29 @@ public sealed class NoiseFloors
     /// <summary>
     /// The record's key: the metric for the all-scenario figure, the metric per scenario otherwise (fewer requests, wider).
     /// </summary>
-    public static string KeyOf(string scenario, string metric) => scenario == Metric.AllScenarios ? metric : metric + "|scenario";
+    public static string KeyOf(string scenario, Metric metric) => scenario == Metric.AllScenarios ? metric.Key : metric.Key + "|scenario";
 
     /// <summary>How many A/A changes this machine has recorded for the metric.</summary>
-    public int Recorded(string scenario, string metric) => Changes(scenario, metric).Count;
+    public int Recorded(string scenario, Metric metric) => Changes(scenario, metric).Count;
 
     /// <summary>
     /// The floor for a metric: the 95th percentile of the recorded |change|; null until <see cref="MinimumRuns"/> are recorded.
     /// </summary>
-    public double? For(string scenario, string metric)
+    public double? For(string scenario, Metric metric)
     {
         var changes = Changes(scenario, metric);
         return changes.Count >= MinimumRuns ? Math.Round(PercentileOf(changes, Percentile), 2) : null;
     }
 
     /// <summary>How <see cref="For"/>'s figure was found, in words for the report.</summary>
-    public string SourceOf(string scenario, string metric) => Recorded(scenario, metric) is var n && n >= MinimumRuns
+    public string SourceOf(string scenario, Metric metric) => Recorded(scenario, metric) is var n && n >= MinimumRuns
         ? $"this machine's A/A spread: 95th percentile of {n} A/A changes"
         : $"default: {n} of {MinimumRuns} A/A runs recorded";
 
     /// <summary>
     /// What a comparison of the metric must clear (the floor, or 5 %) and, for equivalent, lie within (<paramref name="margin"/>).
     /// </summary>
-    public VerdictBounds Bounds(string scenario, string metric, double margin) => For(scenario, metric) is { } floor
+    public VerdictBounds Bounds(string scenario, Metric metric, double margin) => For(scenario, metric) is { } floor
         ? new VerdictBounds(floor, SourceOf(scenario, metric), margin)
         : new VerdictBounds(VariantStatistics.DefaultNoiseFloorPercent, SourceOf(scenario, metric), margin);
 
@@ -123,7 +123,7 @@ public sealed class NoiseFloors
         File.WriteAllText(_file, JsonSerializer.Serialize(_spread, new JsonSerializerOptions { WriteIndented = true }));
     }
 
-    private IReadOnlyList<double> Changes(string scenario, string metric) =>
+    private IReadOnlyList<double> Changes(string scenario, Metric metric) =>
         _spread.TryGetValue(_machine, out var mine) && mine.TryGetValue(KeyOf(scenario, metric), out var changes) ? changes : [];
 
     private Dictionary<string, List<double>> Mine()

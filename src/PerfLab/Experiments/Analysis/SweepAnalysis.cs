@@ -20,7 +20,7 @@ public static class SweepAnalysis
         var points = sweep.Values
             .Select(v => results.FirstOrDefault(r => r.SweepPoint is { } p && p.Sweep == experiment.Name && p.Value == v))
             .ToList();
-        var metric = experiment.PrimaryMetric.Key;
+        var metric = experiment.PrimaryMetric;
         // The variants as they ran (an A/A run has the baseline against itself), else as defined.
         var variants = points.FirstOrDefault(p => p is not null)?.Variants ?? experiment.Variants.Select(v => v.Name).ToList();
         return new SweepResult
@@ -33,17 +33,18 @@ public static class SweepAnalysis
             Metric = metric,
             Points = points.Select(p => p?.Name).ToList(),
             Variants = variants.Where(v => v != experiment.Baseline).Select(v => Series(v, sweep.Values, points, metric)).ToList(),
-            Scalability = sweep.Condition == ConditionKind.Users && metric == Metrics.Rps.Key
+            Scalability = sweep.Condition == ConditionKind.Users && metric == Metrics.Rps
                 ? UslFit.ForSweep(variants, sweep.Values, points) : null,
         };
     }
 
     /// <summary>A variant's change at each value (null figures where a point has no comparison) and its crossover.</summary>
-    public static SweepSeries Series(string variant, IReadOnlyList<double> values, IReadOnlyList<ExperimentResult?> points, string metric)
+    public static SweepSeries Series(string variant, IReadOnlyList<double> values, IReadOnlyList<ExperimentResult?> points, Metric metric)
     {
         var changes = values.Select((value, i) =>
         {
-            var c = points[i]?.Comparisons.FirstOrDefault(x => x.Variant == variant && x.Scenario == "all" && x.Metric == metric);
+            var c = points[i]?.Comparisons.FirstOrDefault(x =>
+                x.Variant == variant && x.Scenario == Metric.AllScenarios && x.Metric == metric);
             return c is null
                 ? new SweepPointChange(value, null, null, null, Verdict.Inconclusive)
                 : new SweepPointChange(value, Finite(c.ChangePercent), Finite(c.LowPercent), Finite(c.HighPercent), c.Verdict);

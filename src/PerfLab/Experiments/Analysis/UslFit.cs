@@ -1,6 +1,5 @@
 using MathNet.Numerics.LinearAlgebra;
 using MathNet.Numerics.Optimization;
-using PerfLab.Common;
 using PerfLab.Results;
 
 namespace PerfLab.Experiments.Analysis;
@@ -34,7 +33,7 @@ public static class UslFit
         var mean = points.Average(q => q.Rps);
         var tss = points.Sum(q => Math.Pow(q.Rps - mean, 2));
         var covariance = Covariance(p, points.Select(q => q.Users).ToList(), rss);
-        var t = StudentT.InverseCdf(0.975, points.Count - 3);
+        var t = Statistics.TwoSidedT(points.Count - 3);
         FitParameter Param(int i) => Interval(p[i], covariance[i, i], t);
 
         return new ScalabilityFit

@@ -1,5 +1,4 @@
 using System.Globalization;
-using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Results;
 
@@ -37,24 +36,24 @@ public static class VariantStatistics
         }).ToList();
     }
 
-    /// <summary>One run's figure for a metric (a catalog key): a scenario's, or all scenarios together ("all").</summary>
-    public static double MetricOf(RunRecord run, string scenario, string metric) => Metrics.Get(metric).Read(run, scenario);
+    /// <summary>One run's figure for a metric: a scenario's, or all scenarios together ("all").</summary>
+    public static double MetricOf(RunRecord run, string scenario, Metric metric) => metric.Read(run, scenario);
 
     /// <param name="bounds">
     /// For a scenario and metric: the floor a better or worse must clear, and the margin an equivalent must lie within.
     /// </param>
     public static IReadOnlyList<Comparison> Compare(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
-        Func<string, string, VerdictBounds> bounds)
+        Func<string, Metric, VerdictBounds> bounds)
     {
         var results = new List<Comparison>();
         // A run's one figure (a batch time, a capacity) is compared alone; throughput per scenario, with latency beside it.
         var primary = experiment.PrimaryMetric;
         var targets = primary.Role == MetricRole.Batch
-            ? [(Metric.AllScenarios, primary.Key)]
+            ? [(Metric.AllScenarios, primary)]
             : experiment.Scenarios.Select(s => s.Name).Prepend(Metric.AllScenarios).Distinct()
-                .SelectMany(s => Metrics.Compared.Select(m => (s, m.Key)))
+                .SelectMany(s => Metrics.Compared.Select(m => (s, m)))
                 .Where(t => experiment.Scenarios.Count > 1 || t.Item1 == Metric.AllScenarios)
-                .Concat(CostKeys(runs).Select(k => (Metric.AllScenarios, k)))
+                .Concat(CostMetrics(runs).Select(m => (Metric.AllScenarios, m)))
                 .ToArray();
         foreach (var variant in experiment.Variants.Where(v => v.Name != experiment.Baseline))
         {
@@ -72,7 +71,7 @@ public static class VariantStatistics
     /// The cost metrics compared: CPU per request when any run measured it, and at full speed too when every run that
     /// measured it also sampled the cores' speed.
     /// </summary>
-    private static IEnumerable<string> CostKeys(IReadOnlyList<RunRecord> runs)
+    private static IEnumerable<Metric> CostMetrics(IReadOnlyList<RunRecord> runs)
     {
         var costed = runs.Where(r => r.Cost is { Requests: > 0 }).ToList();
         if (costed.Count == 0)
@@ -80,8 +79,8 @@ public static class VariantStatistics
             return [];
         }
         return costed.All(r => r.Cost!.FullSpeedMsPerRequest is not null)
-            ? [Metrics.CpuPerRequest.Key, Metrics.CpuPerRequestAtFullSpeed.Key]
-            : [Metrics.CpuPerRequest.Key];
+            ? [Metrics.CpuPerRequest, Metrics.CpuPerRequestAtFullSpeed]
+            : [Metrics.CpuPerRequest];
     }
 
     /// <summary>
@@ -89,9 +88,9 @@ public static class VariantStatistics
     /// of both (the interleaved runner's case), else Welch on the two groups.
     /// </summary>
     public static Comparison CompareOne(IReadOnlyList<RunRecord> runs, string against, string variant, string scenario,
-        string metric, double noiseFloorPercent, string floorSource = "default", double? equivalenceMarginPercent = null)
+        Metric metric, double noiseFloorPercent, string floorSource = "default", double? equivalenceMarginPercent = null)
     {
-        var higher = Metrics.Get(metric).HigherIsBetter;
+        var higher = metric.HigherIsBetter;
         var pairs = Pairs(runs, against, variant, scenario, metric);
         var paired = pairs.Count >= 2;
         var (change, low, high, verdict) = paired
@@ -140,16 +139,16 @@ public static class VariantStatistics
                     + $"(±{marginPercent:0.#} %): more {what} narrow the interval but may not decide; state a margin of its own");
     }
 
-    private static int GroupSize(IReadOnlyList<RunRecord> runs, string against, string variant, string scenario, string metric) =>
+    private static int GroupSize(IReadOnlyList<RunRecord> runs, string against, string variant, string scenario, Metric metric) =>
         Math.Min(Values(runs, against, scenario, metric).Count, Values(runs, variant, scenario, metric).Count);
 
-    private static List<double> Values(IReadOnlyList<RunRecord> runs, string variant, string scenario, string metric) =>
+    private static List<double> Values(IReadOnlyList<RunRecord> runs, string variant, string scenario, Metric metric) =>
         runs.Where(r => r.Variant == variant && r.Status == RunStatus.Ok)
             .Select(r => MetricOf(r, scenario, metric)).Where(double.IsFinite).ToList();
 
     /// <summary>The two variants' figures in each block (RunRecord.Repetition) where both ran successfully.</summary>
     public static List<(double Baseline, double Candidate)> Pairs(IReadOnlyList<RunRecord> runs, string against, string variant,
-        string scenario, string metric) =>
+        string scenario, Metric metric) =>
         runs.Where(r => r.Status == RunStatus.Ok && (r.Variant == against || r.Variant == variant))
             .GroupBy(r => r.Repetition)
             .Select(block => (
@@ -163,7 +162,7 @@ public static class VariantStatistics
     /// random from runs that are all the same configuration (an A/A run): the false-positive rate on this machine's
     /// real noise. Splits are drawn with a fixed seed, so the figure is reproducible from results.json.
     /// </summary>
-    public static double FalsePositiveRate(IReadOnlyList<RunRecord> sameConfigurationRuns, string scenario, string metric,
+    public static double FalsePositiveRate(IReadOnlyList<RunRecord> sameConfigurationRuns, string scenario, Metric metric,
         int groupSize, double noiseFloorPercent, int trials = 2000, int seed = 20261121)
     {
         var values = sameConfigurationRuns.Where(r => r.Status == RunStatus.Ok)
@@ -177,7 +176,7 @@ public static class VariantStatistics
         for (var trial = 0; trial < trials; trial++)
         {
             random.Shuffle(values);
-            var verdict = Statistics.Compare(values[..groupSize], values[groupSize..(2 * groupSize)], Metrics.Get(metric).HigherIsBetter,
+            var verdict = Statistics.Compare(values[..groupSize], values[groupSize..(2 * groupSize)], metric.HigherIsBetter,
                 noiseFloorPercent).Verdict;
             if (verdict is Verdict.Better or Verdict.Worse)
             {
@@ -192,7 +191,7 @@ public static class VariantStatistics
     /// exchangeable, so each trial swaps them at random in every pair (a sign flip of its log-ratio) and applies the
     /// paired verdict rule. Reproducible from results.json (fixed seed).
     /// </summary>
-    public static double PairedFalsePositiveRate(IReadOnlyList<(double Baseline, double Candidate)> pairs, string metric,
+    public static double PairedFalsePositiveRate(IReadOnlyList<(double Baseline, double Candidate)> pairs, Metric metric,
         double noiseFloorPercent, int trials = 2000, int seed = 20261121)
     {
         if (pairs.Count < 2)
@@ -208,7 +207,7 @@ public static class VariantStatistics
             {
                 flipped[i] = random.Next(2) == 0 ? pairs[i] : (pairs[i].Candidate, pairs[i].Baseline);
             }
-            if (Statistics.ComparePaired(flipped, Metrics.Get(metric).HigherIsBetter,
+            if (Statistics.ComparePaired(flipped, metric.HigherIsBetter,
                 noiseFloorPercent).Verdict is Verdict.Better or Verdict.Worse)
             {
                 calls++;
@@ -220,7 +219,7 @@ public static class VariantStatistics
     /// <param name="given">The comparison a claim is judged on when it was made elsewhere (pooled invocations); null or a null
     /// answer: compared from the runs.</param>
     public static IReadOnlyList<ClaimCheck> CheckClaims(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
-        Func<string, string, VerdictBounds> bounds, Func<ClaimDefinition, Comparison?>? given = null)
+        Func<string, Metric, VerdictBounds> bounds, Func<ClaimDefinition, Comparison?>? given = null)
     {
         return experiment.Claims.Select(claim =>
         {
@@ -241,9 +240,9 @@ public static class VariantStatistics
             var b = bounds(claim.Scenario, claim.Metric);
             var comparison = given?.Invoke(claim) ?? CompareOne(runs, claim.Against, claim.Variant, claim.Scenario, claim.Metric,
                 b.FloorPercent, b.FloorSource, b.MarginPercent);
-            double Median(string v) => Descriptive.Median(runs.Where(r => r.Variant == v && r.Status == RunStatus.Ok)
+            double Median(string v) => Statistics.Median(runs.Where(r => r.Variant == v && r.Status == RunStatus.Ok)
                 .Select(r => MetricOf(r, claim.Scenario, claim.Metric)).Where(double.IsFinite).ToList());
-            var unit = Metrics.Get(claim.Metric).Unit;
+            var unit = claim.Metric.Unit;
             static string Figure(double v) => double.IsFinite(v) ? v.ToString("0.#", CultureInfo.InvariantCulture) : "none";
             // The third section: a change that rounds to zero reads "0 %", not "-+0 %" (the second section's sign before the first's).
             var change = double.IsFinite(comparison.ChangePercent)

@@ -1,5 +1,6 @@
 using System.Globalization;
 using PerfLab.Common;
+using PerfLab.Results;
 using YamlDotNet.RepresentationModel;
 
 namespace PerfLab.Experiments.Definitions;
@@ -95,15 +96,16 @@ internal static class CapacityReader
     }
 
     /// <summary><c>decide:</c> of a capacity experiment: the capacity (written or not); other metrics decide other experiments.</summary>
-    public static DecidingMetric Decide(NodeReader reader, Dictionary<string, YamlNode> doc, CapacityDefinition? capacity)
+    public static Metric Decide(NodeReader reader, Dictionary<string, YamlNode> doc, CapacityDefinition? capacity)
     {
         if (capacity is null)
         {
             return DecidingMetrics.Read(reader, doc);
         }
-        return reader.OptionalString(doc, "decide") is null or "capacity"
-            ? DecidingMetric.Capacity
-            : throw ExperimentLoader.Error(reader.Path, doc["decide"].Start,
+        var word = reader.OptionalString(doc, DecidingMetrics.Key);
+        return word is null || Metrics.Deciding(word) == Metrics.CapacityRps
+            ? Metrics.CapacityRps
+            : throw ExperimentLoader.Error(reader.Path, doc[DecidingMetrics.Key].Start,
                 "decide: a capacity experiment is decided on its capacity; leave out decide (or write decide: capacity).");
     }
 

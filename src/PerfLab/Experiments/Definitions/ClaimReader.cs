@@ -19,12 +19,10 @@ internal static class ClaimReader
                 throw ExperimentLoader.Error(reader.Path, map[key].Start, $"claim {key} '{value}' is not one of the variants.");
             }
         }
-        var metric = reader.RequiredString(map, node, "metric");
-        if (Metrics.Comparable.All(m => m.Key != metric))
-        {
-            throw ExperimentLoader.Error(reader.Path, map["metric"].Start,
-                $"metric '{metric}' is not one of {string.Join(", ", Metrics.Comparable.Select(m => m.Key))}.");
-        }
+        var named = reader.RequiredString(map, node, "metric");
+        var metric = Metrics.Comparable.FirstOrDefault(m => m.Key == named)
+            ?? throw ExperimentLoader.Error(reader.Path, map["metric"].Start,
+                $"metric '{named}' is not one of {string.Join(", ", Metrics.Comparable.Select(m => m.Key))}.");
         var scenario = reader.OptionalString(map, "scenario") ?? "all";
         if (scenario != "all" && scenarios.All(s => s.Name != scenario))
         {

@@ -44,7 +44,7 @@ public sealed record ExperimentDefinition
     /// <summary>The user's app this experiment measures; null for the built-in SUT.</summary>
     public AppDefinition? App { get; init; }
     /// <summary>Which figure decides its verdicts (<c>decide:</c>): throughput, cost per request or latency.</summary>
-    public DecidingMetric Decide { get; init; } = DecidingMetric.Rps;
+    public Metric Decide { get; init; } = Metrics.Rps;
     /// <summary>The <c>capacity:</c> block: each variant's figure is its capacity within an SLO; null for any other experiment.</summary>
     public CapacityDefinition? Capacity { get; init; }
 
@@ -146,8 +146,8 @@ public sealed record ClaimDefinition
     public required string Variant { get; init; }
     /// <summary>The variant the change is measured against; the baseline unless the seed compared two others.</summary>
     public required string Against { get; init; }
-    /// <summary>A key of a comparable metric in the catalog (Results.Metrics.Comparable).</summary>
-    public required string Metric { get; init; }
+    /// <summary>A comparable metric of the catalog (Results.Metrics.Comparable).</summary>
+    public required Metric Metric { get; init; }
     /// <summary>"all" or a scenario name.</summary>
     public required string Scenario { get; init; }
     public required string SeedFigure { get; init; }

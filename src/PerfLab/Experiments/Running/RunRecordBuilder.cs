@@ -1,4 +1,5 @@
 using PerfLab.Apps;
+using PerfLab.Common;
 using PerfLab.Counters;
 using PerfLab.Hosts;
 using PerfLab.Load;

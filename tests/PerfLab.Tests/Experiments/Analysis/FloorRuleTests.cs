@@ -11,7 +11,7 @@ public sealed class FloorRuleTests
 
     private static Comparison Aa(double change, string scenario = "all", string metric = "cpu-per-request-full-speed") => new()
     {
-        Variant = "plain-again", Scenario = scenario, Metric = metric, HigherIsBetter = false, ChangePercent = change,
+        Variant = "plain-again", Scenario = scenario, Metric = Metrics.Get(metric), HigherIsBetter = false, ChangePercent = change,
         LowPercent = change - 6, HighPercent = change + 6, NoiseFloorPercent = 0, Verdict = Verdict.Inconclusive,
     };
 
@@ -32,20 +32,20 @@ public sealed class FloorRuleTests
         {
             floors.Record([Aa(change)]);
         }
-        Assert.Null(floors.For("all", "cpu-per-request-full-speed"));
-        var bounds = floors.Bounds("all", "cpu-per-request-full-speed", 5);
+        Assert.Null(floors.For("all", Metrics.Get("cpu-per-request-full-speed")));
+        var bounds = floors.Bounds("all", Metrics.Get("cpu-per-request-full-speed"), 5);
         Assert.Equal(5, bounds.FloorPercent);
         Assert.Equal("default: 4 of 5 A/A runs recorded", bounds.FloorSource);
 
         floors.Record([Aa(-10)]);
         // |changes| 1, 3, 2, 4, 10: never one interval's far end (that would be 16 here).
         var reloaded = NoiseFloors.Load(file, "box");
-        Assert.Equal(8.8, reloaded.For("all", "cpu-per-request-full-speed"));
-        Assert.Equal("this machine's A/A spread: 95th percentile of 5 A/A changes", reloaded.SourceOf("all", "cpu-per-request-full-speed"));
+        Assert.Equal(8.8, reloaded.For("all", Metrics.Get("cpu-per-request-full-speed")));
+        Assert.Equal("this machine's A/A spread: 95th percentile of 5 A/A changes", reloaded.SourceOf("all", Metrics.Get("cpu-per-request-full-speed")));
         // Per metric, per machine, and a scenario's own figure apart from all scenarios'.
-        Assert.Null(reloaded.For("all", "rps"));
-        Assert.Null(reloaded.For("orders", "cpu-per-request-full-speed"));
-        Assert.Null(NoiseFloors.Load(file, "another-box").For("all", "cpu-per-request-full-speed"));
+        Assert.Null(reloaded.For("all", Metrics.Get("rps")));
+        Assert.Null(reloaded.For("orders", Metrics.Get("cpu-per-request-full-speed")));
+        Assert.Null(NoiseFloors.Load(file, "another-box").For("all", Metrics.Get("cpu-per-request-full-speed")));
         File.Delete(file);
     }
 
@@ -69,8 +69,8 @@ public sealed class FloorRuleTests
         {
             TestRuns.Ok("base", i + 1, 2 * i + 1, 1000), TestRuns.Ok("cand", i + 1, 2 * i + 2, 1040 * f),
         }).ToList();
-        var floorWide = VariantStatistics.CompareOne(runs, "base", "cand", "all", "rps", 6, "this machine's A/A spread", 5);
-        var floorNarrow = VariantStatistics.CompareOne(runs, "base", "cand", "all", "rps", 3, "this machine's A/A spread", 5);
+        var floorWide = VariantStatistics.CompareOne(runs, "base", "cand", "all", Metrics.Get("rps"), 6, "this machine's A/A spread", 5);
+        var floorNarrow = VariantStatistics.CompareOne(runs, "base", "cand", "all", Metrics.Get("rps"), 3, "this machine's A/A spread", 5);
         Assert.InRange(floorWide.ChangePercent, 4.0, 4.6);
         Assert.True(floorWide.LowPercent > 0, "the interval excludes zero");
         Assert.Equal(Verdict.Inconclusive, floorWide.Verdict);

@@ -14,7 +14,7 @@ public sealed class InvocationPoolingTests
     {
         Variant = "async",
         Scenario = Metric.AllScenarios,
-        Metric = Metrics.Rps.Key,
+        Metric = Metrics.Rps,
         HigherIsBetter = true,
         ChangePercent = change,
         LowPercent = low,
@@ -178,7 +178,7 @@ public sealed class InvocationPoolingTests
 
         var experiment = combined.Experiments[0];
         var pooledRps = experiment.Comparisons
-            .Where(c => c.Scenario == Metric.AllScenarios && c.Metric == Metrics.Rps.Key && c.Method == InvocationPooling.Method)
+            .Where(c => c.Scenario == Metric.AllScenarios && c.Metric == Metrics.Rps && c.Method == InvocationPooling.Method)
             .Select(c => Statistics.HalfWidth(c.LowPercent, c.HighPercent)).Where(double.IsFinite).ToList();
         Assert.NotEmpty(pooledRps);
         Assert.Equal(pooledRps.Count, experiment.MachineNoise!.Comparisons);

@@ -151,7 +151,7 @@ public sealed class NoiseEstimateTests
     {
         static Comparison Compared(string variant, string metric, double halfWidth) => new()
         {
-            Variant = variant, Scenario = Metric.AllScenarios, Metric = metric, HigherIsBetter = metric == Metrics.Rps.Key,
+            Variant = variant, Scenario = Metric.AllScenarios, Metric = Metrics.Get(metric), HigherIsBetter = metric == Metrics.Rps.Key,
             ChangePercent = 0, LowPercent = -halfWidth, HighPercent = halfWidth, NoiseFloorPercent = 5, Method = "paired",
             Verdict = Verdict.Inconclusive,
         };
@@ -216,7 +216,7 @@ public sealed class NoiseEstimateTests
         var result = ExperimentAnalyzer.Analyze(experiment, runs, settings);
 
         var slots = NoiseEstimate.OfRuns(experiment.Baseline, runs)!;
-        var costWidths = result.Comparisons.Where(c => c.Scenario == Metric.AllScenarios && c.Metric == Metrics.CpuPerRequest.Key)
+        var costWidths = result.Comparisons.Where(c => c.Scenario == Metric.AllScenarios && c.Metric == Metrics.CpuPerRequest)
             .Select(c => Statistics.HalfWidth(c.LowPercent, c.HighPercent)).Order().ToList();
         Assert.Equal(2, costWidths.Count);
         Assert.Equal((costWidths[0] + costWidths[1]) / 2, result.MachineNoise!.CostDecidablePercent!.Value, 6);

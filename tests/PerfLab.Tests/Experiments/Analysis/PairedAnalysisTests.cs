@@ -35,7 +35,7 @@ public sealed class PairedAnalysisTests
     {
         var runs = Drifting(1.03);
 
-        var paired = VariantStatistics.CompareOne(runs, "base", "cand", "all", "rps", noiseFloorPercent: 1);
+        var paired = VariantStatistics.CompareOne(runs, "base", "cand", "all", Metrics.Rps, noiseFloorPercent: 1);
         Assert.Equal("paired", paired.Method);
         Assert.Equal(8, paired.Pairs);
         Assert.InRange(paired.ChangePercent, 2.5, 3.5);
@@ -54,7 +54,7 @@ public sealed class PairedAnalysisTests
     [Fact]
     public void CompareOne_IdenticalVariantsWithDrift_CallsNothing()
     {
-        var comparison = VariantStatistics.CompareOne(Drifting(1.0), "base", "cand", "all", "rps", noiseFloorPercent: 1);
+        var comparison = VariantStatistics.CompareOne(Drifting(1.0), "base", "cand", "all", Metrics.Rps, noiseFloorPercent: 1);
 
         Assert.Equal("paired", comparison.Method);
         Assert.True(comparison.LowPercent < 0 && comparison.HighPercent > 0, $"[{comparison.LowPercent}, {comparison.HighPercent}]");
@@ -68,7 +68,7 @@ public sealed class PairedAnalysisTests
         // Each variant ran in blocks of its own: nothing pairs.
         List<RunRecord> runs = [Run("base", 1, 100), Run("base", 2, 104), Run("cand", 3, 120), Run("cand", 4, 118)];
 
-        var comparison = VariantStatistics.CompareOne(runs, "base", "cand", "all", "rps", noiseFloorPercent: 5, floorSource: "measured");
+        var comparison = VariantStatistics.CompareOne(runs, "base", "cand", "all", Metrics.Rps, noiseFloorPercent: 5, floorSource: "measured");
 
         Assert.Equal("welch", comparison.Method);
         Assert.Equal(0, comparison.Pairs);
@@ -79,13 +79,13 @@ public sealed class PairedAnalysisTests
     public void PairedFalsePositiveRate_IdenticalLabels_RarelyCallsADifference()
     {
         var runs = Drifting(1.0);
-        var pairs = VariantStatistics.Pairs(runs, "base", "cand", "all", "rps");
+        var pairs = VariantStatistics.Pairs(runs, "base", "cand", "all", Metrics.Rps);
 
-        var rate = VariantStatistics.PairedFalsePositiveRate(pairs, "rps", noiseFloorPercent: 0);
+        var rate = VariantStatistics.PairedFalsePositiveRate(pairs, Metrics.Rps, noiseFloorPercent: 0);
 
         // Random relabelling of 8 exchangeable pairs: near the nominal 5 %, never near 1.
         Assert.InRange(rate, 0.0, 0.15);
-        Assert.True(VariantStatistics.PairedFalsePositiveRate(pairs, "rps", noiseFloorPercent: 50) == 0);
+        Assert.True(VariantStatistics.PairedFalsePositiveRate(pairs, Metrics.Rps, noiseFloorPercent: 50) == 0);
     }
 
     [Fact]

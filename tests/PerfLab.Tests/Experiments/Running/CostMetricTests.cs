@@ -1,6 +1,5 @@
 using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
 using PerfLab.Results;
 using PerfLab.Experiments.Running.Budget;
@@ -29,9 +28,9 @@ public sealed class CostMetricTests
         // Two slots: 1.0 + 0.5 s of app CPU and 0.3 s of the database's over 1,000 requests: 1.8 ms each.
         var run = Run("a", 1, new CpuWindow(5, 600, 0.6, 0.2), new CpuWindow(5, 400, 0.9, 0.1));
 
-        Assert.Equal(1.8, VariantStatistics.MetricOf(run, "all", Metrics.CpuPerRequest.Key), 9);
+        Assert.Equal(1.8, VariantStatistics.MetricOf(run, "all", Metrics.CpuPerRequest), 9);
         Assert.Equal(1.5, run.Cost!.AppMsPerRequest!.Value, 9);
-        Assert.True(double.IsNaN(VariantStatistics.MetricOf(Run("a", 1) with { Cost = null }, "all", Metrics.CpuPerRequest.Key)));
+        Assert.True(double.IsNaN(VariantStatistics.MetricOf(Run("a", 1) with { Cost = null }, "all", Metrics.CpuPerRequest)));
     }
 
     [Fact]
@@ -43,7 +42,7 @@ public sealed class CostMetricTests
             Run("b", b, new CpuWindow(5, 1000, (2.0 + b * 0.01) * 0.9, null)),
         }).ToList();
 
-        var c = VariantStatistics.CompareOne(runs, "a", "b", "all", Metrics.CpuPerRequest.Key, 2);
+        var c = VariantStatistics.CompareOne(runs, "a", "b", "all", Metrics.CpuPerRequest, 2);
 
         Assert.Equal("paired", c.Method);
         Assert.Equal(-10, c.ChangePercent, 1);
@@ -55,15 +54,15 @@ public sealed class CostMetricTests
     {
         Comparison Change(string metric, double low, double high) => new()
         {
-            Variant = "b", Scenario = "all", Metric = metric, HigherIsBetter = metric == "rps", ChangePercent = (low + high) / 2,
+            Variant = "b", Scenario = "all", Metric = Metrics.Get(metric), HigherIsBetter = metric == "rps", ChangePercent = (low + high) / 2,
             LowPercent = low, HighPercent = high, NoiseFloorPercent = 5, Verdict = Verdict.Inconclusive,
         };
         var comparisons = new[] { Change("rps", -20, 20), Change(Metrics.CpuPerRequest.Key, -12, -8) };
 
-        Assert.Equal(20, StoppingRule.WidestHalfWidth(comparisons, DecidingMetric.Rps), 6);
-        Assert.Equal(2, StoppingRule.WidestHalfWidth(comparisons, DecidingMetric.Cost), 1);
+        Assert.Equal(20, StoppingRule.WidestHalfWidth(comparisons, Metrics.Rps), 6);
+        Assert.Equal(2, StoppingRule.WidestHalfWidth(comparisons, Metrics.CpuPerRequest), 1);
         // Without a cost measured (a remote app), cost falls back to throughput.
-        Assert.Equal(20, StoppingRule.WidestHalfWidth(comparisons.Take(1), DecidingMetric.Cost), 6);
+        Assert.Equal(20, StoppingRule.WidestHalfWidth(comparisons.Take(1), Metrics.CpuPerRequest), 6);
     }
 
     [Fact]
@@ -77,8 +76,8 @@ public sealed class CostMetricTests
             Run("b", b, new CpuWindow(5, 1000, (2.0 + b * 0.01) * (b % 2 == 0 ? 1.5 : 1), null, Slowdown: 1.2 * (b % 2 == 0 ? 1.5 : 1))),
         }).ToList();
 
-        var raw = VariantStatistics.CompareOne(runs, "a", "b", "all", Metrics.CpuPerRequest.Key, 2);
-        var fullSpeed = VariantStatistics.CompareOne(runs, "a", "b", "all", Metrics.CpuPerRequestAtFullSpeed.Key, 2);
+        var raw = VariantStatistics.CompareOne(runs, "a", "b", "all", Metrics.CpuPerRequest, 2);
+        var fullSpeed = VariantStatistics.CompareOne(runs, "a", "b", "all", Metrics.CpuPerRequestAtFullSpeed, 2);
 
         Assert.Equal(Verdict.Inconclusive, raw.Verdict);
         Assert.Equal(0, fullSpeed.ChangePercent, 6);
@@ -88,14 +87,14 @@ public sealed class CostMetricTests
     [Fact]
     public void DecidingKey_CostAsked_AtFullSpeedWhenCompared_ElseTheKernelsCpu()
     {
-        var both = new HashSet<string> { Metrics.Rps.Key, Metrics.CpuPerRequest.Key, Metrics.CpuPerRequestAtFullSpeed.Key };
-        var rawOnly = new HashSet<string> { Metrics.Rps.Key, Metrics.CpuPerRequest.Key };
+        var both = new HashSet<Metric> { Metrics.Rps, Metrics.CpuPerRequest, Metrics.CpuPerRequestAtFullSpeed };
+        var rawOnly = new HashSet<Metric> { Metrics.Rps, Metrics.CpuPerRequest };
 
-        Assert.Equal(Metrics.CpuPerRequestAtFullSpeed.Key, Deciding.Key(both, Metrics.CpuPerRequest.Key));
-        Assert.Equal(Metrics.CpuPerRequest.Key, Deciding.Key(rawOnly, Metrics.CpuPerRequest.Key));
-        Assert.Equal(Metrics.Rps.Key, Deciding.Key(both, Metrics.Rps.Key));
+        Assert.Equal(Metrics.CpuPerRequestAtFullSpeed, Deciding.Key(both, Metrics.CpuPerRequest));
+        Assert.Equal(Metrics.CpuPerRequest, Deciding.Key(rawOnly, Metrics.CpuPerRequest));
+        Assert.Equal(Metrics.Rps, Deciding.Key(both, Metrics.Rps));
         // The kernel's figure is shown beside the deciding one.
-        Assert.Contains(Metrics.CpuPerRequest.Key, Deciding.Beside(Metrics.CpuPerRequestAtFullSpeed.Key));
+        Assert.Contains(Metrics.CpuPerRequest, Deciding.Beside(Metrics.CpuPerRequestAtFullSpeed));
     }
 
     private static RunRecord Run(string variant, int block, params CpuWindow[] windows) => RunRecordBuilder.Failed(

@@ -1,4 +1,4 @@
-using PerfLab.Counters;
+using PerfLab.Common;
 using PerfLab.Experiments.Running;
 using PerfLab.Load;
 using PerfLab.Results;

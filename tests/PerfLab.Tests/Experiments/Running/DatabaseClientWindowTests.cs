@@ -1,3 +1,4 @@
+using PerfLab.Common;
 using PerfLab.Counters;
 using PerfLab.Load;
 using PerfLab.Experiments.Running.Databases;

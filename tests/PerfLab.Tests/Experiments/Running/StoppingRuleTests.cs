@@ -71,7 +71,7 @@ public sealed class StoppingRuleTests
     {
         Variant = variant,
         Scenario = scenario,
-        Metric = metric,
+        Metric = Metrics.Get(metric),
         HigherIsBetter = metric == "rps",
         ChangePercent = (low + high) / 2,
         LowPercent = low,

@@ -106,12 +106,12 @@ public sealed record StoppingRule(int MinBlocks, int MaxBlocks, double? Precisio
     /// a nine-fold gain known to 7 % of itself, [+675, +860] %, the points read ±92 and no number of blocks would bring
     /// them under 10, while the ratio is 8.7 ×/÷ 1.11. +∞ when one has no interval yet.
     /// </summary>
-    public static double WidestHalfWidth(IEnumerable<Comparison> comparisons, DecidingMetric decide = DecidingMetric.Rps)
+    public static double WidestHalfWidth(IEnumerable<Comparison> comparisons, Metric? decide = null)
     {
         // The deciding metric's comparisons when there are any (cost needs the app's CPU, read on this machine only).
         var all = comparisons.Where(c => c.Scenario == Metric.AllScenarios).ToList();
-        var metric = Deciding.Key(all, decide.MetricKey());
-        var widths = all.Where(c => c.Metric == metric || c.Metric == Metrics.BatchMeanMs.Key)
+        var metric = Deciding.Key(all, decide ?? Metrics.Rps);
+        var widths = all.Where(c => c.Metric == metric || c.Metric == Metrics.BatchMeanMs)
             .Select(c => Statistics.HalfWidth(c.LowPercent, c.HighPercent))
             .ToList();
         return widths.Count > 0 ? widths.Max() : 0;

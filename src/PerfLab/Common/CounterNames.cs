@@ -1,12 +1,15 @@
-namespace PerfLab.Counters;
+namespace PerfLab.Common;
 
 /// <summary>
-/// The dotnet-counters names that code reads by name (whichever source they came from; see
-/// <see cref="CounterCatalog"/>).
+/// The dotnet-counters names that code reads by name, whichever source they came from: the one place each is written.
+/// Counters/CounterCatalog maps each to its EventCounter and meter instrument; the metric catalog (Results/Metrics)
+/// takes a counter metric's key from here, so a counter's name and its metric's key are one string. Common holds them
+/// because both need them and neither may use the other.
 /// </summary>
 public static class CounterNames
 {
     public const string CpuUsage = "cpu-usage";
+    public const string WorkingSet = "working-set";
     public const string TimeInGc = "time-in-gc";
     public const string AllocRate = "alloc-rate";
     public const string ThreadCount = "threadpool-thread-count";
