@@ -15,7 +15,7 @@ public static class CapacityCommand
 {
     public static Command Create()
     {
-        var url = new Argument<string>("url") { Description = "The URL to load (loopback only)." };
+        var url = new Argument<string>("url") { Description = "The URL to load (loopback only, unless --allow-remote)." };
         var slo = new Option<string>("--slo")
         {
             Description = "The latency bound each step must meet: p99<100ms, p95<=250ms, mean<20ms ...",
@@ -45,6 +45,7 @@ public static class CapacityCommand
         {
             Description = "Also write the latency-against-rate chart (with the SLO line) and every step to this HTML file.",
         };
+        var (allowRemote, hosts) = PlacementOptions();
         var json = new Option<bool>("--json")
         {
             Description = "Print only the result as JSON on stdout (capacityRps, the bracket, every step); progress goes to stderr.",
@@ -53,32 +54,33 @@ public static class CapacityCommand
         var command = new Command("capacity", "Find the highest request rate a URL sustains within an SLO (open-model steps, "
             + "then bisection to within 5 %).");
         command.Arguments.Add(url);
-        foreach (var option in new Option[] { slo, errors, from, max, duration, warmup, connections, html, json })
+        foreach (var option in new Option[] { slo, errors, from, max, duration, warmup, connections, html, allowRemote, hosts, json })
         {
             command.Options.Add(option);
         }
         command.SetAction(async (pr, ct) =>
         {
-            var range = new CapacityRange(pr.GetValue(from), pr.GetValue(max));
-            if (range.Max < range.From)
-            {
-                throw new PerfLabException(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                    $"--max ({range.Max:0.##}) is below --from ({range.From:0.##}): give a range that rises."), ExitCode.Usage);
-            }
+            var range = RangeOf(pr.GetValue(from), pr.GetValue(max));
             var objective = CapacitySlo.Parse(pr.GetValue(slo), pr.GetValue(errors));
             var settings = new CapacityStepSettings(pr.GetValue(duration) ?? DefaultDuration, pr.GetValue(warmup) ?? DefaultWarmup,
                 pr.GetValue(connections));
-            return await RunAsync(pr.GetValue(url)!, objective, range, settings, pr.GetValue(json), pr.GetValue(html), ct);
+            return await RunAsync(new CapacityTarget(pr.GetValue(url)!, pr.GetValue(allowRemote), pr.GetValue(hosts)), objective, range,
+                settings, pr.GetValue(json), pr.GetValue(html), ct);
         });
         return command;
     }
 
-    private static async Task<int> RunAsync(string url, CapacitySlo slo, CapacityRange range, CapacityStepSettings settings, bool asJson,
-        FileInfo? html, CancellationToken ct)
+    /// <summary>The URL searched, whether it may be off loopback (--allow-remote), and the hosts file its load comes from.</summary>
+    private sealed record CapacityTarget(string Url, bool AllowRemote, FileInfo? Hosts);
+
+    private static async Task<int> RunAsync(CapacityTarget target, CapacitySlo slo, CapacityRange range, CapacityStepSettings settings,
+        bool asJson, FileInfo? html, CancellationToken ct)
     {
+        var url = target.Url;
         var log = asJson ? Console.Error : Console.Out;
+        var load = await LoadFromAsync(target, ct);
         log.WriteLine(CapacityText.Header(url, slo.Describe(), settings.Duration.TotalSeconds, settings.Warmup.TotalSeconds));
-        var probe = CapacityProbe.ForUrl(url, slo, settings);
+        var probe = CapacityProbe.ForUrl(url, slo, settings, target.AllowRemote || target.Hosts is not null, load);
         var result = await CapacitySearch.RunAsync(url, slo, range, settings,
             async (index, phase, rate, token) => (await probe.RunAsync(index, phase, rate, token)).Step,
             step => log.WriteLine(CapacityText.Step(step, slo.Latency.Metric)), ct);
@@ -95,6 +97,40 @@ public static class CapacityCommand
         return (int)(ct.IsCancellationRequested ? ExitCode.Interrupted
             : result.Outcome is CapacityOutcome.BelowFrom or CapacityOutcome.Incomplete ? ExitCode.Failed
             : ExitCode.Success);
+    }
+
+    private static CapacityRange RangeOf(double from, double max) => max >= from
+        ? new CapacityRange(from, max)
+        : throw new PerfLabException(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+            $"--max ({max:0.##}) is below --from ({from:0.##}): give a range that rises."), ExitCode.Usage);
+
+    private static (Option<bool> AllowRemote, Option<FileInfo?> Hosts) PlacementOptions() => (
+        new Option<bool>("--allow-remote")
+        {
+            Description = "Allow a URL off loopback (a server you own: the search sends it its highest rate).",
+        },
+        new Option<FileInfo?>("--hosts")
+        {
+            Description = "Send each step from the generators of this hosts file (load:), their shares merged; the URL must be "
+                + "its app host (see docs/hosts.md).",
+            HelpName = "hosts.yaml",
+        });
+
+    /// <summary>
+    /// Refused before anything is printed or sent: a URL off loopback is a server the user says they own (--allow-remote)
+    /// or the hosts file's app host; with a hosts file, its generators checked and holding perflab.
+    /// </summary>
+    private static async Task<Hosts.LoadSource> LoadFromAsync(CapacityTarget target, CancellationToken ct)
+    {
+        if (target.Hosts is null)
+        {
+            Load.TargetGuard.EnsureAllowed(Load.TargetGuard.ParseTarget(target.Url, "capacity"), target.AllowRemote);
+            return Hosts.LoadSource.Here;
+        }
+        var file = Hosts.HostsFile.Read(target.Hosts.FullName);
+        await RemoteLoadCommand.EnsureTargetIsAppHostAsync(file, [target.Url], ct);
+        var generators = await Hosts.RemoteLoad.ConnectAsync(file, new InlineProgress<string>(Console.Error.WriteLine), ct);
+        return new Hosts.LoadFromHosts(generators, []);
     }
 
     private static readonly TimeSpan DefaultDuration = TimeSpan.FromSeconds(10);

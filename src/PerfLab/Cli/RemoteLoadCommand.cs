@@ -17,7 +17,7 @@ internal static class RemoteLoadCommand
     public static async Task<int> RunAsync(ParseResult pr, FileInfo hostsFile, LoadPlan plan, CancellationToken ct)
     {
         var hosts = HostsFile.Read(hostsFile.FullName);
-        await EnsureTargetIsAppHostAsync(hosts, plan, ct);
+        await EnsureTargetIsAppHostAsync(hosts, plan.Scenarios.Select(s => s.Feed.UrlTemplate), ct);
         var asJson = pr.Tokens.Any(t => t.Value == "--json");
         var result = await RemoteLoad.RunAsync(hosts, plan, new SyncProgress(line => Console.Error.WriteLine(line)), ct);
         var text = asJson
@@ -37,11 +37,10 @@ internal static class RemoteLoadCommand
     /// Load leaves this machine only for the app host the hosts file names
     /// (its ssh address or name), or loopback when the app is local.
     /// </summary>
-    private static async Task EnsureTargetIsAppHostAsync(HostsFile hosts, LoadPlan plan, CancellationToken ct)
+    internal static async Task EnsureTargetIsAppHostAsync(HostsFile hosts, IEnumerable<string> templates, CancellationToken ct)
     {
         var (address, _) = await new SshClient(hosts.SshConfig).ResolveAsync(hosts.App, ct);
-        var urls = plan.Scenarios
-            .Select(s => s.Feed.UrlTemplate.Replace("{", "", StringComparison.Ordinal).Replace("}", "", StringComparison.Ordinal));
+        var urls = templates.Select(t => t.Replace("{", "", StringComparison.Ordinal).Replace("}", "", StringComparison.Ordinal));
         foreach (var url in urls.Select(u => TargetGuard.ParseTarget(u, "url")))
         {
             var allowed = hosts.App.IsLocal ? TargetGuard.IsLoopback(url)

@@ -38,8 +38,7 @@ internal abstract record AppOrder
 /// </summary>
 internal sealed record SutOrder(SutLaunch Launch, string? DiagnosticsToken = null) : AppOrder
 {
-    /// <summary>The SUT's own names (PerfLab.Sut's DiagnosticsAccess: perflab does not reference its assembly).</summary>
-    internal const string TokenVariable = "Diagnostics__Token";
+    /// <summary>The SUT's own name (PerfLab.Sut's DiagnosticsAccess: perflab does not reference its assembly).</summary>
     internal const string TokenHeader = "X-PerfLab-Token";
 
     public override bool Http2Only => SutLaunch.IsHttp2Only(Launch.Settings);
@@ -54,9 +53,7 @@ internal sealed record SutOrder(SutLaunch Launch, string? DiagnosticsToken = nul
         Urls = $"http://{UrlHost(listen)}:0",
         LogFile = logFile,
         CpuSet = null,
-        Environment = DiagnosticsToken is { } token
-            ? new Dictionary<string, string>(Launch.Environment) { [TokenVariable] = token }
-            : Launch.Environment,
+        DiagnosticsToken = DiagnosticsToken,
     });
 }
 

@@ -13,6 +13,13 @@ internal static class RemoteLoad
 {
     public static async Task<RemoteLoadResult> RunAsync(HostsFile file, LoadPlan plan, IProgress<string> say, CancellationToken ct)
     {
+        var generators = await ConnectAsync(file, say, ct).ConfigureAwait(false);
+        return await generators.RunAsync(plan, say, ct).ConfigureAwait(false);
+    }
+
+    /// <summary>The file's generators checked and holding perflab, ready to send one load after another.</summary>
+    public static async Task<Generators> ConnectAsync(HostsFile file, IProgress<string> say, CancellationToken ct)
+    {
         var ssh = new SshClient(file.SshConfig);
         var clocks = await CheckAsync(ssh, file.Load, say, ct).ConfigureAwait(false);
         var commands = await Task.WhenAll(file.Load.Select(async h =>
@@ -21,8 +28,7 @@ internal static class RemoteLoad
             say.Report(copied ? $"{h.Destination}: perflab copied" : $"{h.Destination}: perflab already there");
             return command;
         })).ConfigureAwait(false);
-        var generators = new Generators(ssh, [.. file.Load.Select((h, i) => new Generator(h, commands[i], clocks[i]))]);
-        return await generators.RunAsync(plan, say, ct).ConfigureAwait(false);
+        return new Generators(ssh, [.. file.Load.Select((h, i) => new Generator(h, commands[i], clocks[i]))]);
     }
 
     /// <summary>

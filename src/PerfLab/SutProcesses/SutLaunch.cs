@@ -6,6 +6,8 @@ namespace PerfLab.SutProcesses;
 /// <param name="Environment">Extra environment variables, e.g. the runtime's own GC switches DOTNET_gcServer.</param>
 /// <param name="Framework">net10.0 (the default build) or another target framework, published on demand.</param>
 /// <param name="CpuSet">CPU list for taskset (e.g. "0"), or null to leave the process unpinned.</param>
+/// <param name="DiagnosticsToken">The token its /diagnostics/* ask (an app host's SUT), passed in its environment apart from
+/// <paramref name="Environment"/>, whose entries the variant check reads back into the results.</param>
 public sealed record SutLaunch(
     IReadOnlyDictionary<string, string> Settings,
     IReadOnlyDictionary<string, string> Environment,
@@ -13,9 +15,13 @@ public sealed record SutLaunch(
     string Framework = SutLaunch.DefaultFramework,
     string Urls = "http://127.0.0.1:0",
     string? CpuSet = null,
-    string? LogFile = null)
+    string? LogFile = null,
+    string? DiagnosticsToken = null)
 {
     public const string DefaultFramework = "net10.0";
+
+    /// <summary>The SUT's configuration key Diagnostics:Token (PerfLab.Sut's DiagnosticsAccess) as an environment variable.</summary>
+    public const string DiagnosticsTokenVariable = "Diagnostics__Token";
 
     /// <summary>Whether these settings make Kestrel serve HTTP/2 only (h2c), so a client must speak HTTP/2 to it.</summary>
     public static bool IsHttp2Only(IReadOnlyDictionary<string, string> settings) =>

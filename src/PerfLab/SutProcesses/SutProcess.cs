@@ -96,6 +96,10 @@ public sealed class SutProcess : IAsyncDisposable
         {
             environment[key] = value;
         }
+        if (launch.DiagnosticsToken is { } token)
+        {
+            environment[SutLaunch.DiagnosticsTokenVariable] = token;
+        }
         return new ProcessSpec("/bin/sh", arguments) { Environment = environment };
     }
 

@@ -114,6 +114,8 @@ public sealed class HostsRunTests
             .Concat(Directory.EnumerateFiles(Path.Combine(cache, "logs")))
             .Where(f => !f.EndsWith(".nettrace", StringComparison.Ordinal));
         Assert.All(written, f => Assert.DoesNotContain("Password=", File.ReadAllText(f), StringComparison.OrdinalIgnoreCase));
+        // Nor the SUT's /diagnostics token (in its environment, apart from what the variant check reads back).
+        Assert.All(written, f => Assert.DoesNotContain("Diagnostics__Token", File.ReadAllText(f), StringComparison.Ordinal));
     }
 
     // Besides: a /diagnostics endpoint, which on the app host's address answers the run's token alone; the generators

@@ -91,31 +91,49 @@ public sealed partial class OwnAppHostsTests(TinyShopBuild tinyShop)
     }
 
     /// <summary>
-    /// The app host's link cut inside its namespace mid-run (no FIN, no RST): its role hears no heartbeat and ends itself
-    /// and the app within 15 s, and the controller, hearing none back, ends the session and reports the run failed,
-    /// naming the host and what was lost there.
+    /// One app namespace for two runs. First a capacity search of TinyShop on it, each step sent from a generator
+    /// namespace to the app host's address, the app's counters read on the app host and sent back. Then the app host's
+    /// link cut inside its namespace mid-run (no FIN, no RST): its role hears no heartbeat and ends itself and the app
+    /// within 15 s, and the controller, hearing none back, ends the session and reports the run failed, naming the host
+    /// and what was lost there.
     /// </summary>
     [Fact]
-    public async Task Run_AppHostsLinkCutMidRun_NothingLeftThereWithin15Seconds_TheReportNamesTheHostAndTheApp()
+    public async Task Run_AppOnAHost_CapacityFromAGeneratorCountersFromThere_ThenItsLinkCutMidRunLeavesNothingAndIsNamed()
     {
-        using var lab = NetnsLab.Create(["app"]);
+        using var lab = NetnsLab.Create(["app", "gen-1"]);
         await tinyShop.DllAsync();
         var experiments = Directory.CreateDirectory(Path.Combine(lab.Folder, "experiments")).FullName;
-        await File.WriteAllTextAsync(Path.Combine(experiments, "cut.yaml"), $$"""
-            name: cut
-            title: The app host's link cut mid-run
-            app: { project: "{{TinyShopBuild.Project}}", ready: /healthz }
-            baseline: computed
-            variants:
-              - name: computed
-              - name: cached
-                config: { "Report:Cache": "true" }
-            load:
-              scenarios:
-                - { name: report, url: /report, model: closed, users: 2 }
-            profiles:
-              smoke: { warmup: 1s, duration: 15s, repeat: 1 }
-            """);
+        const string App = "app: { project: \"PROJECT\", ready: /healthz }\nbaseline: computed\nvariants:\n  - name: computed\n"
+            + "  - name: cached\n    config: { \"Report:Cache\": \"true\" }\n";
+        // One step a variant (from = max): the search's first step warms until steady, the rest is the window.
+        await File.WriteAllTextAsync(Path.Combine(experiments, "reach.yaml"), "name: reach\ntitle: Capacity on the app host\n"
+            + App.Replace("PROJECT", TinyShopBuild.Project, StringComparison.Ordinal)
+            + "capacity: { slo: \"p99<2s\", errors: \"<50%\", from: 10, max: 10 }\n"
+            + "load:\n  scenarios:\n    - { name: report, url: /report }\nprofiles:\n  smoke: { warmup: 500ms, duration: 2s, repeat: 1 }\n");
+        await File.WriteAllTextAsync(Path.Combine(experiments, "cut.yaml"), "name: cut\ntitle: The app host's link cut mid-run\n"
+            + App.Replace("PROJECT", TinyShopBuild.Project, StringComparison.Ordinal)
+            + "load:\n  scenarios:\n    - { name: report, url: /report, model: closed, users: 2 }\n"
+            + "profiles:\n  smoke: { warmup: 1s, duration: 15s, repeat: 1 }\n");
+        var generated = HostsCheckTests.Write(lab, "ssh-config: ./ssh_config\napp: app\nload: [gen-1]\n");
+
+        var reach = await HostsCheckTests.RunInController(lab, tinyShop.Environment, "run", "reach", "--experiments", experiments,
+            "--profile", "smoke", "--trace", "false", "--hosts", generated, "--out", Path.Combine(lab.Folder, "reach"));
+
+        Assert.True(reach.ExitCode == 0, reach.ToString());
+        using (var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(lab.Folder, "reach", "results.json"))))
+        {
+            Assert.Contains(json.RootElement.GetProperty("provenance").GetProperty("hosts").EnumerateArray(),
+                h => h.GetProperty("role").GetString() == "load" && h.GetProperty("host").GetString() == "gen-1");
+            foreach (var searched in json.RootElement.GetProperty("experiments")[0].GetProperty("runs").EnumerateArray())
+            {
+                Assert.Equal("ok", searched.GetProperty("status").GetString());
+                Assert.True(searched.GetProperty("capacity").GetProperty("steps").GetArrayLength() > 0, searched.ToString());
+                Assert.True(searched.GetProperty("scenarios")[0].GetProperty("requests").GetInt64() > 0, searched.ToString());
+                // Read over EventPipe in the app namespace and sent back (a remote app's pid is no process here).
+                Assert.InRange(searched.GetProperty("counters").GetProperty("working-set").GetDouble(), 10, 4000);
+            }
+        }
+
         var hosts = HostsCheckTests.Write(lab, "ssh-config: ./ssh_config\napp: app\nload: [local]\n");
         var output = Path.Combine(lab.Folder, "out");
         var run = HostsCheckTests.RunInController(lab, tinyShop.Environment, "run", "cut", "--experiments", experiments,

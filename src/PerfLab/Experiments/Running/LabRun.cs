@@ -173,11 +173,10 @@ public static class LabRun
             throw new PerfLabException(RemoteOwnApp.CommandRefused(command.Name), ExitCode.Usage);
         }
         if (choices.Hosts.Load.Any(h => !h.IsLocal)
-            && selected.FirstOrDefault(e => e.Capacity is not null || e.Scenarios.Any(s => !s.Model.RunsOnLoadEngine)) is { } apart)
+            && selected.FirstOrDefault(e => e.Scenarios.Any(s => !s.Model.RunsOnLoadEngine)) is { } apart)
         {
             throw new PerfLabException(
-                $"{apart.Name} measures with a load of its own (a capacity search or uploads), sent from this machine: " +
-                "give load: [local] for it.",
+                $"{apart.Name} measures with a load of its own (uploads), sent from this machine: give load: [local] for it.",
                 ExitCode.Usage);
         }
         if (ConditionsOf(selected).Any(c => c.DatabaseRttMs is not null))

@@ -42,7 +42,11 @@ public sealed class CapacityMeasurement(ExperimentDefinition experiment, Variant
                 $"the capacity search could not fetch its feed {scenario.Feed.ValuesUrl}: {ex.Message}", sut.TailOfLog(), info));
         }
         var meter = await recorder.CostMeterAsync(sut, ct);
-        var probe = new CapacityProbe(scenario, capacity.Slo, settings) { Probe = meter };
+        var probe = new CapacityProbe(scenario, capacity.Slo, settings) {
+            Probe = meter,
+            AllowRemote = !sut.BaseAddress.IsLoopback,
+            Load = recorder.Load,
+        };
         var loads = new Dictionary<int, (LoadResult Load, CpuWindow? Cost)>();
         async Task<CapacityStep> Step(int index, string phase, double rate, CancellationToken token)
         {
@@ -52,7 +56,7 @@ public sealed class CapacityMeasurement(ExperimentDefinition experiment, Variant
             return step;
         }
 
-        var ((result, failure), recording) = await CounterSession.WithCountersAsync(sut.Pid, async () =>
+        var ((result, failure), recording) = await CounterSession.WithCountersAsync(sut, async () =>
         {
             try
             {

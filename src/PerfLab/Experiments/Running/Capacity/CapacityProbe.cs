@@ -25,11 +25,23 @@ public sealed record CapacityStepSettings(TimeSpan Duration, TimeSpan Warmup, in
 public sealed class CapacityProbe(ScenarioPlan scenario, CapacitySlo slo, CapacityStepSettings settings)
 {
     /// <summary>The probe of `perflab capacity URL`: plain GETs of one URL.</summary>
-    public static CapacityProbe ForUrl(string url, CapacitySlo slo, CapacityStepSettings settings) =>
-        new(new ScenarioPlan("capacity", LoadPlanBuilder.Open(1), RequestFeed.Single(url)), slo, settings);
+    /// <param name="load">Where the steps are sent from (`--hosts`: the file's generators, the URL the file's app host).</param>
+    public static CapacityProbe ForUrl(string url, CapacitySlo slo, CapacityStepSettings settings, bool allowRemote = false,
+        Hosts.LoadSource? load = null) =>
+        new(new ScenarioPlan("capacity", LoadPlanBuilder.Open(1), RequestFeed.Single(url)), slo, settings)
+        {
+            AllowRemote = allowRemote,
+            Load = load ?? Hosts.LoadSource.Here,
+        };
 
     /// <summary>Told the edges of each step's measured window (a cost meter); null: none.</summary>
     public IWindowProbe? Probe { get; init; }
+
+    /// <summary>The target may be off loopback: `--allow-remote`, or an app perflab placed on a host of a hosts file.</summary>
+    public bool AllowRemote { get; init; }
+
+    /// <summary>Where each step's load is sent from: this process, or a hosts file's generators (their shares merged).</summary>
+    public Hosts.LoadSource Load { get; init; } = Hosts.LoadSource.Here;
 
     public async Task<(CapacityStep Step, LoadResult Load)> RunAsync(int index, string phase, double rate, CancellationToken ct)
     {
@@ -43,8 +55,9 @@ public sealed class CapacityProbe(ScenarioPlan scenario, CapacitySlo slo, Capaci
         {
             WarmupUntilSteady = first,
             Probe = Probe,
+            AllowRemote = AllowRemote,
         };
-        var load = await LoadEngine.RunAsync(plan, null, ct).ConfigureAwait(false);
+        var load = (await Load.SendAsync(plan, ct).ConfigureAwait(false)).Merged;
         return (Judge(index, phase, rate, load), load);
     }
 
