@@ -82,6 +82,15 @@ public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<Po
             Assert.False(run.GetProperty("counters").TryGetProperty("requests-per-second", out _), "the hosting counters were read");
             Assert.NotEmpty(run.GetProperty("timeline").EnumerateArray());
         }
+        foreach (var experiment in experiments)
+        {
+            // The duty cycle: the blocks' wall time holds their measured windows, each run's cost windows added up.
+            var time = experiment.GetProperty("time");
+            var measured = experiment.GetProperty("runs").EnumerateArray()
+                .Sum(r => r.GetProperty("cost").GetProperty("windows").EnumerateArray().Sum(w => w.GetProperty("seconds").GetDouble()));
+            Assert.Equal(measured, time.GetProperty("measuredSeconds").GetDouble(), 1);
+            Assert.InRange(time.GetProperty("wallSeconds").GetDouble(), measured, 600);
+        }
         var gcRuns = experiments[1].GetProperty("runs").EnumerateArray().ToDictionary(r => r.GetProperty("variant").GetString()!);
         Assert.Equal("workstation", gcRuns["workstation"].GetProperty("sutInfo").GetProperty("gc").GetString());
         Assert.Equal("server", gcRuns["server"].GetProperty("sutInfo").GetProperty("gc").GetString());
