@@ -97,8 +97,26 @@ public static class TraceAnalysis
             var stacks = _samples.Stacks();
             var requests = _requests.Summary(options.TopStacks);
             return new TraceProfile(traced / 1000, interval, tick, _samples.Cpu, _samples.Waiting, components, gc,
-                _contention.Sites(stacks, interval), _waits.Sites(tick, requests), _threadPool.Summary(),
+                _contention.Sites(stacks, interval), WithHandlers(_waits.Sites(tick, requests)), _threadPool.Summary(),
                 stacks.Take(options.TopStacks).ToList(), stacks, Warnings(), _waits.ThreadTime(tick), requests);
+        }
+
+        // A handler inlined into its endpoint delegate, named from the app's assembly by the route the site blocked.
+        private List<BlockingWaitSite> WithHandlers(List<BlockingWaitSite> sites)
+        {
+            var assembly = AppAssembly();
+            return assembly is null ? sites : sites.Select(s => s.Route is { } route && OffCpuCall.IsEndpointDelegate(s.Frame)
+                ? s with { Handler = HandlerSource.Find(assembly, route.Path) }
+                : s).ToList();
+        }
+
+        // The app's main module as the trace's module events saw it loaded (the trace is read where the app ran).
+        private string? AppAssembly()
+        {
+            var name = options.AppModule ?? options.AppNamespace;
+            return string.IsNullOrEmpty(name) ? null : log.ModuleFiles
+                .Where(m => string.Equals(Path.GetFileNameWithoutExtension(m.FilePath), name, StringComparison.OrdinalIgnoreCase))
+                .Select(m => m.FilePath).FirstOrDefault();
         }
 
         private List<string> Warnings()

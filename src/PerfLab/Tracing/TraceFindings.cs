@@ -136,7 +136,7 @@ public static class TraceFindings
     /// </summary>
     public static string Handler(BlockingWaitSite w) =>
         w.Route is { } route && OffCpuCall.IsEndpointDelegate(w.Frame)
-            ? F($"the handler of {route.Path} (inlined into its endpoint delegate)")
+            ? (w.Handler is { } handler ? F($"{handler}, ") : "") + F($"the handler of {route.Path} (inlined into its endpoint delegate)")
             : w.Place;
 
     /// <summary>"Thread.Sleep()", "Task.Wait()", "File.ReadAllBytes() (synchronous file I/O)": the call as the stack names it.</summary>

@@ -101,10 +101,12 @@ public sealed record ContentionSite(string Place, string Frame, long Count, doub
 /// <param name="Advice">What to do instead, from <see cref="BlockingCalls"/>.</param>
 /// <param name="MsPerRequest">Blocked there per request, over the requests served wholly inside the trace
 /// (<see cref="RequestBlocking"/>); NaN when the trace has no request events.</param>
+/// <param name="Handler">Where the place is an endpoint delegate with the handler inlined: the handler its route maps to,
+/// from the app's assembly (<see cref="HandlerSource"/>), with its source file and line when the app has symbols.</param>
 /// <param name="Route">The request path it blocked most, with its blocked ms per request of that path; null without request events.</param>
 public sealed record BlockingWaitSite(string Place, string Frame, string WaitFrame, long Waits, long Samples, double Ms,
     IReadOnlyList<string> ExampleStack, string? AppPlace = null, string Call = "Task wait", string Advice = "await it instead",
-    double MsPerRequest = double.NaN, SiteRoute? Route = null);
+    double MsPerRequest = double.NaN, SiteRoute? Route = null, string? Handler = null);
 
 /// <summary>
 /// Blocked time per request from the trace's own request events: only requests that began and ended while it ran.

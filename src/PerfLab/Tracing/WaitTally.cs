@@ -64,7 +64,9 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
     private const int MinSamples = 3;
 
     /// <summary>
-    /// The places that blocked pool threads, most samples first. A wait with nothing under it but the runtime's own
+    /// The places that blocked request or pool threads, costliest per request first; where the trace has request events, only
+    /// those that held their route's requests for a meaningful share of their time (<see cref="MeaningfulShare"/>).
+    /// A wait with nothing under it but the runtime's own
     /// threading and tracing code or unresolved frames (call site "?": a work item of the runtime's, such as an
     /// EventSource answering the trace session) names no code anyone could change: its samples stay in the pool's
     /// blocked time (<see cref="ThreadTime"/>) but it is not a site.
@@ -79,7 +81,21 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
                 FrameNames.InnermostApp(s.Value.Example, s.Value.Example.Length - 1, app), s.Value.Wait.Call.Name,
                     s.Value.Wait.Call.Advice, perRequest is null ? double.NaN : perRequest.BySite.GetValueOrDefault(s.Key),
                     perRequest?.Routes?.GetValueOrDefault(s.Key)))
+            .Where(s => Meaningful(s, perRequest))
+            // The costliest per request of its route first (the report's evidence leads with it), else the most samples.
+            .OrderByDescending(s => s.Route?.MsPerRequest ?? (double.IsFinite(s.MsPerRequest) ? s.MsPerRequest : -1))
+            .ThenByDescending(s => s.Samples)
             .ToList();
+
+    // Over its route's requests; a site on no request the trace saw whole (an awaiting handler's continuation on
+    // another thread) over all of them. Without request events every site counts.
+    private static bool Meaningful(BlockingWaitSite site, RequestBlocking? served) =>
+        served is not { Requests: >= TraceFindings.MinRequests } all
+        || (site.Route is { } r ? r.MsPerRequest >= MeaningfulShare * r.MeanMs : site.Ms / all.Requests >= MeaningfulShare * all.MeanMs);
+
+    // A site must hold its route's requests off CPU for this share of their time on the server: an awaiting handler's
+    // thread dips into native code for microseconds (a timer's event, a header parse, the JIT), which blocks nothing.
+    private const double MeaningfulShare = 0.05;
 
     /// <summary>The pool threads' time by state, and how many were blocked at once (per tick: mean and most).</summary>
     public PoolThreadTime ThreadTime(double intervalMs)

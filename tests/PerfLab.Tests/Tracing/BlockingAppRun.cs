@@ -137,7 +137,7 @@ public sealed partial class BlockingApp : IAsyncLifetime
     }
 
     // tests/apps/BlockingApp/bin/<configuration>/net10.0, built with this test project (a project reference).
-    private static string Dll()
+    internal static string Dll()
     {
         var configuration = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd('/')).Parent!.Name;
         var dll = Path.Combine(PerfLabPaths.RepoRoot, "tests", "apps", "BlockingApp", "bin", configuration, "net10.0", "BlockingApp.dll");

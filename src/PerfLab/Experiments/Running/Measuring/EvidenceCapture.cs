@@ -133,7 +133,8 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
             Contention = trace.Contention.Where(c => c.Count > 0 && c.BlockedMs >= TraceFindings.MinBlockedMs).Take(5)
                 .Select(c => new CallSite(Named(c.Place, c.AppPlace), c.Count, c.BlockedMs, c.ExampleStack)).ToList(),
             BlockingWaits = trace.BlockingWaits.Where(w => w.Ms >= TraceFindings.MinBlockedMs).Take(5).Select(w =>
-                new CallSite(Named(w.Place, w.AppPlace), w.Waits, w.Ms, w.ExampleStack) { Call = TraceFindings.CallName(w) }).ToList(),
+                new CallSite(Named(TraceFindings.Handler(w), w.AppPlace), w.Waits, w.Ms, w.ExampleStack)
+                    { Call = TraceFindings.CallName(w) }).ToList(),
             BlockedThreadsAtOnce = trace.PoolThreads?.BlockedAtOnceMean,
             TopStacks = trace.TopStacks.Select(s => new StackSample(s.Frames, s.Samples)).ToList(),
         };
