@@ -20,6 +20,56 @@ public static class HistoryCommand
         HelpName = "file|connection",
     };
 
+    /// <summary>`run --history`: the same store, named only when the run should be added to it.</summary>
+    public static Option<string?> RunOption() => new("--history")
+    {
+        Description = "Add the run to this history when it ends (a SQLite file, or a PostgreSQL connection string or URL; "
+            + "see `perflab history`); checked before the run starts.",
+        HelpName = "file|connection",
+    };
+
+    /// <summary>Opens (and creates) the history before a run, so a wrong --history fails in a second rather than after the run.</summary>
+    public static async Task<HistoryLocation?> CheckBeforeRunAsync(string? value, int invocations, CancellationToken ct)
+    {
+        if (value is null)
+        {
+            return null;
+        }
+        if (invocations > 1)
+        {
+            throw new PerfLabException("--history with --invocations is not supported yet: run, then 'perflab history add' the "
+                + "pooled result folder.", ExitCode.Usage);
+        }
+        var location = HistoryLocation.Parse(value);
+        await using var store = await HistoryStore.OpenAsync(location, create: true, ct);
+        return location;
+    }
+
+    /// <summary>
+    /// After a run: adds it, unless it was cut short. A store that fails now loses nothing: the folder stays, and the
+    /// message says how to add it later; the exit is the run's own unless the run itself passed.
+    /// </summary>
+    public static async Task<int> AddAfterRunAsync(HistoryLocation location, Results.RunResults results, string folder, int exit,
+        CancellationToken ct)
+    {
+        if (results.Incomplete || ct.IsCancellationRequested)
+        {
+            Console.Error.WriteLine($"history: the run was incomplete, so it was not added to {location.Shown}.");
+            return exit;
+        }
+        try
+        {
+            await using var store = await HistoryStore.OpenAsync(location, create: true, ct);
+            Console.WriteLine("history: " + await AddAsync(store, results, folder, ct));
+            return exit;
+        }
+        catch (PerfLabException ex)
+        {
+            Console.Error.WriteLine($"error: {ex.Message} The run is kept in {folder}: add it later with 'perflab history add {folder}'.");
+            return exit != 0 ? exit : (int)ex.ExitCode;
+        }
+    }
+
     public static Command Create()
     {
         var command = new Command("history",

@@ -63,4 +63,19 @@ public sealed class HistoryCommandTests : IDisposable
         Assert.StartsWith($"error: '{db}' is not a perflab history", show.Stderr, StringComparison.Ordinal);
         Assert.DoesNotContain("   at ", show.Stderr, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task Run_WithACorruptHistory_RefusedBeforeAnythingStarts()
+    {
+        var db = Path.Combine(_dir.FullName, "bad-run.db");
+        await File.WriteAllTextAsync(db, new string('x', 200));
+        var output = Path.Combine(_dir.FullName, "never");
+
+        var run = await PerfLabProcess.RunAsync("run", "sleep-vs-delay", "--profile", "smoke", "--history", db, "--out", output);
+
+        Assert.True(run.ExitCode == (int)ExitCode.Usage, run.ToString());
+        Assert.Contains("is not a perflab history", run.Stderr, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(output));
+        Assert.Equal(new string('x', 200), await File.ReadAllTextAsync(db));
+    }
 }
