@@ -46,12 +46,11 @@ public static class HistoryText
             + "so it never makes a change point alone.");
     }
 
-    /// <summary>A commit as git shows it short; a dirty tree's suffix kept ("abc1234-dirty").</summary>
+    /// <summary>A commit as git shows it short; what follows its hash kept ("abc1234 (modified)").</summary>
     public static string Short(string commit)
     {
-        var dash = commit.IndexOf('-', StringComparison.Ordinal);
-        var (id, rest) = dash < 0 ? (commit, "") : (commit[..dash], commit[dash..]);
-        return (id.Length > 7 && id.All(Uri.IsHexDigit) ? id[..7] : id) + rest;
+        var hex = commit.TakeWhile(Uri.IsHexDigit).Count();
+        return hex > 7 ? commit[..7] + commit[hex..] : commit;
     }
 
     public static string Json(string store, IReadOnlyList<SeriesAnalysis> series)
