@@ -23,6 +23,7 @@ public static class PerfLabCli
         root.Subcommands.Add(ProxyCommand.Create());
         root.Subcommands.Add(HostsCommand.Create());
         root.Subcommands.Add(HostCommand.Create());
+        root.Subcommands.Add(HistoryCommand.Create());
         return root;
     }
 

@@ -27,6 +27,7 @@ public static class RunCommand
         ThresholdOptions.EnsureScenariosExist(gates, selected.SelectMany(e => e.Scenarios.Select(s => s.Name)));
         ThresholdOptions.EnsureIntervals(gates, selected, parse.GetValue(o.Profile), parse.GetValue(o.Repeat),
             parse.GetValue(o.Invocations));
+        var history = await HistoryCommand.CheckBeforeRunAsync(parse.GetValue(o.History), parse.GetValue(o.Invocations), ct);
         return await RunSelectedAsync(selected, new LabRunChoices(parse.GetValue(o.Profile))
         {
             Repeat = parse.GetValue(o.Repeat), Aa = parse.GetValue(o.Aa), Output = parse.GetValue(o.Output), Pin = o.Pin.Read(parse),
@@ -34,7 +35,7 @@ public static class RunCommand
             KeepTraces = parse.GetValue(o.KeepTraces), Connection = parse.GetValue(o.Connection), DataDir = parse.GetValue(o.DataDir),
             Gates = gates, Margin = parse.GetValue(o.Margin),
             Hosts = HostsOption.Read(parse, o.Hosts),
-        }, o.Ci.Begin(parse, "run"), ct, InvocationsAsk.Of(parse, o.Invocations, o.Output, o.Budget, o.Ci.Junit, o.Ci.Json));
+        }, o.Ci.Begin(parse, "run"), ct, InvocationsAsk.Of(parse, o.Invocations, o.Output, o.Budget, o.Ci.Junit, o.Ci.Json), history);
     }
 
     /// <summary>
@@ -43,8 +44,9 @@ public static class RunCommand
     /// </summary>
     /// <param name="outputs">--junit, --json and the CI step summary, written after the reports.</param>
     /// <param name="invocations">`--invocations`: more than one repeats the run in child processes and pools them.</param>
+    /// <param name="history">`--history`: the history the run is added to when it ends (checked before it starts).</param>
     internal static async Task<int> RunSelectedAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, CiOutputs outputs,
-        CancellationToken ct, InvocationsAsk? invocations = null)
+        CancellationToken ct, InvocationsAsk? invocations = null, History.HistoryLocation? history = null)
     {
         if (invocations is { Count: > 1 })
         {
@@ -53,7 +55,8 @@ public static class RunCommand
         var (results, folder) = await LabRun.RunAsync(selected, choices, new ConsoleRunObserver(), Console.Out, ct);
         ReportWriters.WriteAll(results, folder);
         ConsoleRunObserver.PrintSummary(results, folder);
-        return outputs.Finish(results, folder, (int)ExitCodeOf(results, ct));
+        var exit = outputs.Finish(results, folder, (int)ExitCodeOf(results, ct));
+        return history is null ? exit : await HistoryCommand.AddAfterRunAsync(history, results, folder, exit, ct);
     }
 
     /// <summary>Interrupted, then a failed or incomplete run, then a failed gate: the most basic problem names the exit.</summary>

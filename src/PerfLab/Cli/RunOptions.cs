@@ -69,12 +69,15 @@ internal sealed class RunOptions
 
     public Option<FileInfo?> Hosts { get; } = HostsOption.Create();
 
+    public Option<string?> History { get; } = HistoryCommand.RunOption();
+
     public void AddTo(Command command)
     {
         command.Arguments.Add(Names);
         foreach (var option in new Option[]
         {
             Profile, Repeat, Precision, Budget, Output, Aa, KeepTraces, Thresholds, Margin, Connection, DataDir, Hosts, Invocations,
+            History,
             RunTuningOptions.RetiredProfileLetter(),
         })
         {

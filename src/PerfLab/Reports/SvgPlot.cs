@@ -11,6 +11,8 @@ internal sealed record PlotSeries(string Name, IReadOnlyList<(double X, double Y
 {
     /// <summary>The dots' radius: a larger one marks the points a chart is about (a capacity found).</summary>
     public double Radius { get; init; } = 4;
+    /// <summary>Dots drawn as rings: points shown but not counted (a history's runs noisier than the change).</summary>
+    public bool Hollow { get; init; }
 }
 
 /// <summary>A horizontal reference line (an SLO bound) with its label.</summary>
@@ -103,7 +105,8 @@ internal static class SvgPlot
         }
         foreach (var p in s.Dots ? s.Points : [])
         {
-            svg.Append(I($"<circle cx=\"{f.Px(p.X):0.#}\" cy=\"{f.Py(p.Y):0.#}\" r=\"{s.Radius:0.#}\" fill=\"{colour}\">"))
+            var paint = s.Hollow ? $"fill=\"#fff\" stroke=\"{colour}\" stroke-width=\"1.5\"" : $"fill=\"{colour}\"";
+            svg.Append(I($"<circle cx=\"{f.Px(p.X):0.#}\" cy=\"{f.Py(p.Y):0.#}\" r=\"{s.Radius:0.#}\" {paint}>"))
                 .Append(I($"<title>{H(p.Tip)}</title></circle>\n"));
         }
         svg.Append(Text(PlotRight + 8, Top + 14 + (16 * index), $"font-size=\"12\" fill=\"{colour}\"", H(s.Name))).Append('\n');

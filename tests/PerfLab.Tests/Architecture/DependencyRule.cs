@@ -10,6 +10,7 @@ internal sealed record TypeDependency(string FromType, string FromNamespace, str
 /// process through Counters' helpers, and knows nothing of experiments.
 /// Hosts (roles placed on other machines over ssh) sits beside Apps: it drives Load and the app on a host, merges what
 /// generators send, and knows nothing of experiments; experiments and commands use it.
+/// History (runs kept over time, their change points) reads Results; Reports render it; commands use both.
 /// Experiments is layers of its own, each a folder: Running (the run pipeline, the capacity search one of its
 /// measurements) -> Analysis -> Definitions; nothing below looks up (docs/architecture.md draws it).
 /// </summary>
@@ -23,6 +24,7 @@ internal static class DependencyRule
     private const string Reports = "Reports";
     private const string Apps = "Apps";
     private const string Hosts = "Hosts";
+    private const string History = "History";
 
     private static readonly HashSet<string> Peers = ["Load", "Counters", "SutProcesses", "Database", "Network", "Micro", "Tracing"];
 
@@ -49,7 +51,7 @@ internal static class DependencyRule
     public static string? Group(string folder) => folder switch
     {
         Root or "Cli" => Commands,
-        Common or Results or Reports or Apps or Hosts => folder,
+        Common or Results or Reports or Apps or Hosts or History => folder,
         _ when ExperimentLayers.Contains(folder) => folder,
         _ when Peers.Contains(folder) => folder,
         _ => null,
@@ -70,7 +72,8 @@ internal static class DependencyRule
         {
             Apps => Peers.Contains(toGroup) || toGroup is Common,
             Hosts => Peers.Contains(toGroup) || toGroup is Common or Apps,
-            Reports => toGroup is Results or Common,
+            Reports => toGroup is Results or Common or History,
+            History => toGroup is Results or Common,
             Results => toGroup is Common,
             Common => false,
             _ => Peers.Contains(fromGroup) && toGroup is Common,
