@@ -129,8 +129,8 @@ public static class CapacityCommand
         }
         var file = Hosts.HostsFile.Read(target.Hosts.FullName);
         await RemoteLoadCommand.EnsureTargetIsAppHostAsync(file, [target.Url], ct);
-        var generators = await Hosts.RemoteLoad.ConnectAsync(file, new InlineProgress<string>(Console.Error.WriteLine), ct);
-        return new Hosts.LoadFromHosts(generators, []);
+        // The one route that checks generators and copies perflab to them, as `load --hosts` and `run --hosts` take.
+        return await Hosts.Placements.GeneratorsAsync(file, new InlineProgress<string>(Console.Error.WriteLine), ct);
     }
 
     private static readonly TimeSpan DefaultDuration = TimeSpan.FromSeconds(10);

@@ -1,7 +1,6 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Diagnostics;
-using System.Globalization;
 using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
@@ -9,6 +8,7 @@ using PerfLab.Experiments.Running;
 using PerfLab.Reports;
 using PerfLab.Results;
 using PerfLab.Experiments.Running.Blocks;
+using PerfLab.Experiments.Running.Budget;
 
 namespace PerfLab.Cli;
 
@@ -44,8 +44,7 @@ internal static class InvocationsRun
     public static async Task<int> RunAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, InvocationsAsk ask,
         CiOutputs outputs, CancellationToken ct)
     {
-        var budget = choices.Budget ?? TimeSpan.FromMinutes(20);
-        InvocationShares.Check(selected, choices, ask.Count, budget - (DateTimeOffset.Now - Invocation.StartedAt));
+        InvocationShares.Check(selected, choices, ask.Count, choices.Budget.Left());
         var outDir = LabRun.OutputFolder(choices.Output);
         Directory.CreateDirectory(outDir);
         var done = new List<InvocationOutcome>();
@@ -54,7 +53,7 @@ internal static class InvocationsRun
         var (lastExit, count) = (0, ask.Count);
         for (var k = 1; k <= count && stopped is null; k++)
         {
-            var left = budget - (DateTimeOffset.Now - Invocation.StartedAt);
+            var left = choices.Budget.Left();
             var took = done.Select(d => d.Record.FinishedAt - d.Record.StartedAt).ToList();
             var fitting = InvocationShares.Fitting(left, took, count - k + 1);
             if (fitting < count - k + 1)
@@ -101,8 +100,7 @@ internal static class InvocationsRun
         var folder = $"invocation-{k}";
         Console.WriteLine($"invocation {k}/{count}: {Path.Combine(outDir, folder)} (budget {DurationText.Format(share)})");
         var started = DateTimeOffset.Now;
-        var exit = await RunChildAsync([.. ask.Arguments, "--out", Path.Combine(outDir, folder), "--budget", Seconds(share)],
-            stdoutReserved, ct);
+        var exit = await RunChildAsync([.. ask.Arguments, "--out", Path.Combine(outDir, folder)], share, stdoutReserved, ct);
         var results = Path.Combine(outDir, folder, ResultsJson.FileName);
         if (ct.IsCancellationRequested)
         {
@@ -123,7 +121,9 @@ internal static class InvocationsRun
     /// to this process alone is passed on, so the child stops as it would have, writing what it measured.
     /// </summary>
     /// <param name="stdoutReserved">--json: the child's output lines are passed to stderr, where this process's go.</param>
-    private static async Task<int> RunChildAsync(IReadOnlyList<string> arguments, bool stdoutReserved, CancellationToken ct)
+    /// <param name="share">The child's budget, handed as the value itself (<see cref="TimeBudget.ForChild"/>).</param>
+    private static async Task<int> RunChildAsync(IReadOnlyList<string> arguments, TimeSpan share, bool stdoutReserved,
+        CancellationToken ct)
     {
         var self = Environment.ProcessPath ?? "dotnet";
         var info = new ProcessStartInfo(self) { UseShellExecute = false, RedirectStandardOutput = stdoutReserved };
@@ -137,7 +137,10 @@ internal static class InvocationsRun
         }
         // perflab itself, so its own tiering delay (ChildEnvironment), even when this process was started without it.
         info.Environment[ChildEnvironment.TieringMultiplier] = ChildEnvironment.Own;
-        info.Environment[PerfLabSettings.InvokedAt] = DateTimeOffset.Now.ToUnixTimeMilliseconds().ToString(CultureInfo.InvariantCulture);
+        foreach (var (name, value) in TimeBudget.ForChild(share))
+        {
+            info.Environment[name] = value;
+        }
         using var child = Process.Start(info) ?? throw new PerfLabException($"could not start {self}.", ExitCode.Environment);
         var relay = stdoutReserved ? RelayAsync(child.StandardOutput) : Task.CompletedTask;
         using (ct.Register(() => ProcessTree.Interrupt(child)))
@@ -155,7 +158,4 @@ internal static class InvocationsRun
             Console.Error.WriteLine(line);
         }
     }
-
-    private static string Seconds(TimeSpan share) =>
-        Math.Max(1, (int)Math.Floor(share.TotalSeconds)).ToString(CultureInfo.InvariantCulture) + "s";
 }

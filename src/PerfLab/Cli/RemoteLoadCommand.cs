@@ -19,7 +19,8 @@ internal static class RemoteLoadCommand
         var hosts = HostsFile.Read(hostsFile.FullName);
         await EnsureTargetIsAppHostAsync(hosts, plan.Scenarios.Select(s => s.Feed.UrlTemplate), ct);
         var asJson = pr.Tokens.Any(t => t.Value == "--json");
-        var result = await RemoteLoad.RunAsync(hosts, plan, new SyncProgress(line => Console.Error.WriteLine(line)), ct);
+        var say = new InlineProgress<string>(line => Console.Error.WriteLine(line));
+        var result = await (await Placements.GeneratorsAsync(hosts, say, ct)).SendAsync(plan, ct);
         var text = asJson
             ? JsonSerializer.Serialize(new { merged = result.Merged, generators = result.Generators }, LoadSummary.JsonOptions)
                 + Environment.NewLine
@@ -70,11 +71,5 @@ internal static class RemoteLoadCommand
                 + "generator(s), not the target.");
         }
         return text.ToString();
-    }
-
-    /// <summary>Reports on the calling thread, at once (Progress&lt;T&gt; would post to the pool and reorder lines).</summary>
-    private sealed class SyncProgress(Action<string> report) : IProgress<string>
-    {
-        public void Report(string value) => report(value);
     }
 }

@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Globalization;
 using PerfLab.Experiments.Definitions;
+using PerfLab.Experiments.Running.Budget;
 
 namespace PerfLab.Cli;
 
@@ -61,10 +62,10 @@ internal static class RunTuningOptions
     }.Check(v => v is >= 1 and <= 100, v => $"--invocations must be a whole number from 1 to 100, not {v}.");
 
     /// <summary>
-    /// The budget asked, or 20 minutes. Applied here rather than as the option's default value, which help would show
-    /// as "00:20:00" instead of the "20m" a user types.
+    /// The budget asked, or the default, as the one value the run carries. The default is applied there rather than as
+    /// the option's default value, which help would show as "00:20:00" instead of the "20m" a user types.
     /// </summary>
-    public static TimeSpan BudgetOf(ParseResult parse, Option<TimeSpan?> budget) => parse.GetValue(budget) ?? TimeSpan.FromMinutes(20);
+    public static TimeBudget BudgetOf(ParseResult parse, Option<TimeSpan?> budget) => TimeBudget.Asked(parse.GetValue(budget));
 
     /// <summary>A percentage such as 5% or 5, above 0 and below 100.</summary>
     private static double? ParsePrecision(ArgumentResult result)

@@ -27,6 +27,12 @@ public static class PerfLabSettings
     /// </summary>
     public const string InvokedAt = "PERFLAB_INVOKED_AT";
 
+    /// <summary>
+    /// Set by perflab for a child invocation of `--invocations`: its share of the budget, in milliseconds, counted from
+    /// <see cref="InvokedAt"/>.
+    /// </summary>
+    public const string InvocationBudget = "PERFLAB_INVOCATION_BUDGET_MS";
+
     /// <summary>The settings a user may set (the ones a clean test process removes from its children).</summary>
     public static readonly IReadOnlyList<string> UserSettings = [CacheDir, DataDir, PgBinDir, ConnectionString];
 }

@@ -36,7 +36,7 @@ public abstract class LoadSource
 /// the target must meet first (its JIT gone quiet) is read on this machine and cannot be sent; for an app on another
 /// host it is never met here anyway, and such a warm-up runs to the same cap.
 /// </summary>
-internal sealed class LoadFromHosts(Generators generators, IReadOnlyList<Placement> hosts) : LoadSource
+internal sealed class LoadFromHosts(Generators generators, IReadOnlyList<Placement> hosts, IProgress<string>? say = null) : LoadSource
 {
     public override IReadOnlyList<Placement> Hosts => hosts;
 
@@ -47,7 +47,7 @@ internal sealed class LoadFromHosts(Generators generators, IReadOnlyList<Placeme
     public override async Task<RemoteLoadResult> SendAsync(LoadPlan plan, CancellationToken ct)
     {
         var fetched = await FeedLoader.WithValuesFetchedAsync(plan, ct).ConfigureAwait(false);
-        return await generators.RunAsync(fetched with { WarmupUntilSteady = false, TargetSettled = null }, say: null, ct)
+        return await generators.RunAsync(fetched with { WarmupUntilSteady = false, TargetSettled = null }, say, ct)
             .ConfigureAwait(false);
     }
 }

@@ -36,7 +36,36 @@ public sealed record Placements(Placement App, Placement Db, LoadSource Load, st
             throw OnHost.AppHere(dbHost);
         }
         var ssh = new SshClient(file.SshConfig);
-        var remote = file.Hosts.Where(h => !h.IsLocal).ToList();
+        var placed = await PrepareAsync(ssh, file.Hosts, say, ct);
+        Placement Place(HostRef host) =>
+            placed.TryGetValue(host.Destination, out var on) ? on with { Role = host.Role } : new Here(host.Role);
+        var load = file.Load is [{ IsLocal: true }] ? LoadSource.Here : await GeneratorsAsync(file, ssh, placed, ct);
+        return file.Db switch
+        {
+            DbOnHost { Host: var db } => new Placements(Place(file.App), Place(db), load),
+            DbExternal { ConnectionString: var cs } => new Placements(Place(file.App), new Here("db"), load, cs),
+            _ => throw new InvalidOperationException("a db placement of an unknown kind"),
+        };
+    }
+
+    /// <summary>
+    /// `perflab load --hosts`: the file's generators alone, checked and deployed as a run's are (the app host is the
+    /// target, not a role of this process), so both verbs prepare generators by one route.
+    /// </summary>
+    public static async Task<LoadSource> GeneratorsAsync(HostsFile file, IProgress<string> say, CancellationToken ct)
+    {
+        var ssh = new SshClient(file.SshConfig);
+        return await GeneratorsAsync(file, ssh, await PrepareAsync(ssh, file.Load, say, ct), ct, say);
+    }
+
+    /// <summary>
+    /// The hosts other than this machine checked before anything starts there (every failing host named at once, exit
+    /// 4), then perflab copied where missing; each one's facts said.
+    /// </summary>
+    private static async Task<Dictionary<string, OnHost>> PrepareAsync(SshClient ssh, IEnumerable<HostRef> hosts, IProgress<string> say,
+        CancellationToken ct)
+    {
+        var remote = hosts.Where(h => !h.IsLocal).DistinctBy(h => h.Destination).ToList();
         var checks = await Task.WhenAll(remote.Select(h => HostsCheck.CheckOneAsync(ssh, h, ct)));
         if (checks.Any(c => c.Failure is not null))
         {
@@ -53,23 +82,16 @@ public sealed record Placements(Placement App, Placement Db, LoadSource Load, st
                 $"± {check.Clock.UncertaintyMs:0.000}; perflab {(copied ? "copied" : "already there")}"));
             placed[host.Destination] = new OnHost(host.Role, host, ssh, check.Facts, check.Clock, command);
         }
-        Placement Place(HostRef host) =>
-            placed.TryGetValue(host.Destination, out var on) ? on with { Role = host.Role } : new Here(host.Role);
-        var load = file.Load is [{ IsLocal: true }] ? LoadSource.Here : await GeneratorsAsync(file, ssh, placed, ct);
-        return file.Db switch
-        {
-            DbOnHost { Host: var db } => new Placements(Place(file.App), Place(db), load),
-            DbExternal { ConnectionString: var cs } => new Placements(Place(file.App), new Here("db"), load, cs),
-            _ => throw new InvalidOperationException("a db placement of an unknown kind"),
-        };
+        return placed;
     }
 
     /// <summary>
     /// The file's generators, from the hosts checked and deployed above; "local" among them runs perflab here, on this
     /// machine's clock.
     /// </summary>
+    /// <param name="say">Where the generators' own lines go during the load; null: nowhere.</param>
     private static async Task<LoadSource> GeneratorsAsync(HostsFile file, SshClient ssh, Dictionary<string, OnHost> placed,
-        CancellationToken ct)
+        CancellationToken ct, IProgress<string>? say = null)
     {
         var generators = new List<Generator>();
         var hosts = new List<Placement>();
@@ -85,6 +107,6 @@ public sealed record Placements(Placement App, Placement Db, LoadSource Load, st
             generators.Add(new Generator(h, here, new ClockOffset(0, 0, 0)));
             hosts.Add(new Here(h.Role));
         }
-        return new LoadFromHosts(new Generators(ssh, generators), hosts);
+        return new LoadFromHosts(new Generators(ssh, generators), hosts, say);
     }
 }

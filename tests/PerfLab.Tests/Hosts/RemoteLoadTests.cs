@@ -50,8 +50,9 @@ public sealed class RemoteLoadTests
         // Each sent half: the two halves add up to the whole, and neither is the whole.
         Assert.All(generators, g => Assert.InRange(g.GetProperty("requestsPerSecond").GetDouble(), 45, 55));
         Assert.Equal(b.GetProperty("requests").GetInt64(), generators.Sum(g => g.GetProperty("requests").GetInt64()));
-        Assert.Contains("gen-1: perflab copied", single.Stderr, StringComparison.Ordinal);
-        Assert.Contains("gen-1: perflab already there", split.Stderr, StringComparison.Ordinal);
+        // Prepared as `run --hosts` prepares them (Placements): each host's facts, then whether perflab was copied.
+        Assert.Matches(@"load host 'gen-1': [^\n]*, clock offset [^\n]*; perflab copied", single.Stderr);
+        Assert.Matches(@"load host 'gen-1': [^\n]*; perflab already there", split.Stderr);
         Assert.All(lab.Hosts.Keys.Where(h => h != "app"), h => Assert.Empty(lab.ProcessesBesidesSshd(h)));
     }
 

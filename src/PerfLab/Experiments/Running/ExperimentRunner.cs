@@ -35,7 +35,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var traced = request.TraceFolder is not null;
         (int, int) Minimum(ExperimentDefinition e) => (Rule(e).MinBlocks, e.VariantsToRun(request.Aa).Count);
         // Refused here, before any variant is built or SUT started, when even the shortest minimum overruns the whole budget.
-        RunOpening.FitBudget(_experiments, request.Profile, request.Budget, Spent(), traced, Minimum, []);
+        RunOpening.FitBudget(_experiments, request.Profile, request.Budget.Total, request.Budget.Spent(), traced, Minimum, []);
         var calibration = await RunOpening.CalibrateAsync(observer, ct);
         var repetitions = request.Repeat ?? _experiments.Select(e => ProfileOf(e).Repeat).DefaultIfEmpty(0).Max();
         // Started now and awaited at the end, so that an interrupted run does not wait for git and dotnet after Ctrl+C.
@@ -43,7 +43,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         await PrepareAsync(ct);
         // Fitted once the variants are built and primed: what preparing took is known, and the rest is what is left.
         var fitted = new List<string>();
-        _experiments = RunOpening.FitBudget(_experiments, request.Profile, request.Budget, Spent(), traced, Minimum, fitted);
+        _experiments = RunOpening.FitBudget(_experiments, request.Profile, request.Budget.Total, request.Budget.Spent(), traced, Minimum,
+            fitted);
         foreach (var change in fitted)
         {
             observer.Message("to fit the budget: " + change);
@@ -51,7 +52,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var plan = new RunPlan(_experiments.Select(e => new PlannedExperiment(e.Name,
             RunPlan.PlannedRunSeconds(e, ProfileOf(e)), e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)));
         var state = new RunState(plan, new RunBudget(request.Budget,
-            p => TimeSpan.FromSeconds(plan.EstimateBlockSeconds(p.Experiment.Name)), Invocation.StartedAt), settings);
+            p => TimeSpan.FromSeconds(plan.EstimateBlockSeconds(p.Experiment.Name))), settings);
 
         var progress = new List<ExperimentProgress>();
         var halt = await RunBlocksKeepingWhatWasMeasuredAsync(progress, state, ct);
@@ -91,9 +92,6 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             await _starts.Sessions.PrimeAsync(first, ProfileOf(first).Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);
         }
     }
-
-    /// <summary>The time since this invocation began (its build included), which the budget counts.</summary>
-    private static TimeSpan Spent() => DateTimeOffset.UtcNow - Invocation.StartedAt;
 
     /// <summary>What every block of the run shares: the plan it counts in, the time budget, the analysis settings.</summary>
     private sealed record RunState(RunPlan Plan, RunBudget Budget, AnalysisSettings Settings);

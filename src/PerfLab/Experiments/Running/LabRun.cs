@@ -6,6 +6,7 @@ using PerfLab.Experiments.Definitions;
 using PerfLab.Hosts;
 using PerfLab.Results;
 using PerfLab.Experiments.Running.Databases;
+using PerfLab.Experiments.Running.Budget;
 
 namespace PerfLab.Experiments.Running;
 
@@ -27,8 +28,8 @@ public sealed record LabRunChoices(ProfileName Profile)
     /// <summary>`--precision`: overrides the profile's target half-width.</summary>
     public double? Precision { get; init; }
 
-    /// <summary>`--budget`: the time the whole run may take.</summary>
-    public TimeSpan? Budget { get; init; }
+    /// <summary>`--budget`: the time the whole run may take, from the invocation's start.</summary>
+    public TimeBudget Budget { get; init; } = TimeBudget.Asked(null);
 
     /// <summary>`--trace`: null: on, except the smoke profile.</summary>
     public bool? Trace { get; init; }
@@ -88,20 +89,14 @@ public static class LabRun
                 console.WriteLine($"the app runs on {placements.App.HostName}: its counters, CPU, JIT tiering and traces are read " +
                     "there and sent back.");
             }
-            var request = new RunRequest(selected, choices.Profile, layout)
+            var request = new RunRequest(selected, choices, layout)
             {
-                Repeat = choices.Repeat,
-                Aa = choices.Aa,
-                Margin = choices.Margin,
                 ConnectionString = database.ConnectionString,
                 DatabaseDescription = database.Description,
                 DatabaseBackends = database.Backends,
                 DatabaseReset = database.Reset,
                 LogFolder = Path.Combine(outDir, "logs"),
-                PrecisionPercent = choices.Precision,
-                Budget = choices.Budget,
                 TraceFolder = trace ? Path.Combine(outDir, "traces") : null,
-                KeepTraces = choices.KeepTraces,
                 App = placements.App,
                 Load = placements.Load,
                 Hosts = placements.AnyElsewhere

@@ -5,14 +5,19 @@ using PerfLab.Experiments.Running.Budget;
 
 namespace PerfLab.Experiments.Running;
 
-/// <summary>What the experiment runner is asked to do, once the lab is prepared (<see cref="LabRun"/>).</summary>
-public sealed record RunRequest(IReadOnlyList<ExperimentDefinition> Experiments, ProfileName Profile, CoreLayout Layout)
+/// <summary>
+/// What the experiment runner is asked to do, once the lab is prepared (<see cref="LabRun"/>): the choices as asked,
+/// held rather than copied, and what preparing the lab made of them.
+/// </summary>
+public sealed record RunRequest(IReadOnlyList<ExperimentDefinition> Experiments, LabRunChoices Choices, CoreLayout Layout)
 {
+    public ProfileName Profile => Choices.Profile;
+
     /// <summary>`--repeat`: the blocks per variant (the minimum when a precision is set); null: the profile's.</summary>
-    public int? Repeat { get; init; }
+    public int? Repeat => Choices.Repeat;
 
     /// <summary>`--aa`: the baseline against itself.</summary>
-    public bool Aa { get; init; }
+    public bool Aa => Choices.Aa;
 
     /// <summary>
     /// `--margin`: the margin an equivalent lies within, over each experiment file's <c>margin:</c>; null: the file's, else 5 %.
@@ -41,10 +46,10 @@ public sealed record RunRequest(IReadOnlyList<ExperimentDefinition> Experiments,
     public required string LogFolder { get; init; }
 
     /// <summary>`--precision`: the widest primary half-width to reach, overriding the profile's.</summary>
-    public double? PrecisionPercent { get; init; }
+    public double? PrecisionPercent => Choices.Precision;
 
-    /// <summary>`--budget`: the time all selected experiments may take together once their minimum blocks are run.</summary>
-    public TimeSpan? Budget { get; init; }
+    /// <summary>`--budget`: the time the whole invocation may take.</summary>
+    public TimeBudget Budget => Choices.Budget;
 
     /// <summary>
     /// `--trace`: trace each variant's first run after its measured
@@ -53,7 +58,7 @@ public sealed record RunRequest(IReadOnlyList<ExperimentDefinition> Experiments,
     public string? TraceFolder { get; init; }
 
     /// <summary>`--keep-traces`: keep the .nettrace files, not only the speedscope exports.</summary>
-    public bool KeepTraces { get; init; }
+    public bool KeepTraces => Choices.KeepTraces;
 
     /// <summary>Where the built-in SUT runs: this machine, or the hosts file's app host.</summary>
     public Placement App { get; init; } = Placements.Local.App;

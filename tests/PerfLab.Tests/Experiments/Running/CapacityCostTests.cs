@@ -27,7 +27,7 @@ public sealed class CapacityCostTests
     {
         var experiment = ExperimentLoader.LoadFile(Path.Combine(ExperimentLoader.DefaultFolder, "sync-async-capacity.yaml"));
         var backends = new LocalBackendsCpu(new LocalPostgres(Environment.ProcessId, 5432), Environment.ProcessId);
-        var request = new RunRequest([experiment], ProfileName.Quick, new CoreLayout(null, null, null, "test"))
+        var request = new RunRequest([experiment], new LabRunChoices(ProfileName.Quick), new CoreLayout(null, null, null, "test"))
         {
             LogFolder = Path.GetTempPath(),
             ConnectionString = "Host=127.0.0.1;Port=5432;Database=perflab",

@@ -29,25 +29,25 @@ public sealed class ExperimentProgress(ExperimentDefinition experiment, Stopping
 }
 
 /// <summary>
-/// `perflab run --budget`: the time the whole invocation may take, counted from its start (<paramref name="started"/>,
-/// the ./perflab script's own start when it built perflab first). Every experiment first runs
+/// `perflab run --budget`: the time the whole invocation may take, counted from its start (<paramref name="budget"/>,
+/// from the ./perflab script's own start when it built perflab first). Every experiment first runs
 /// its minimum blocks, in order; the time left then goes one block at a time to the experiment furthest from its
 /// precision target (widest half-width over target), as long as its next block (<paramref name="nextBlock"/>: the
 /// run plan's estimate from its runs so far) still fits. So the time goes where a verdict still lacks precision, not to
 /// whichever experiment happens to run first, and the whole run ends within the budget unless the minimum blocks alone
 /// exceed it.
 /// </summary>
-public sealed class RunBudget(TimeSpan? total, Func<ExperimentProgress, TimeSpan> nextBlock, DateTimeOffset started)
+public sealed class RunBudget(TimeBudget budget, Func<ExperimentProgress, TimeSpan> nextBlock)
 {
-    private TimeSpan Elapsed => DateTimeOffset.UtcNow - started;
+    private TimeSpan Elapsed => budget.Spent();
 
     /// <summary>Whether one more block of <paramref name="progress"/> fits in what is left now.</summary>
-    public bool HasRoomFor(ExperimentProgress progress) => Fits(total, Elapsed, nextBlock(progress));
+    public bool HasRoomFor(ExperimentProgress progress) => Fits(budget.Total, Elapsed, nextBlock(progress));
 
     public static bool Fits(TimeSpan? total, TimeSpan elapsed, TimeSpan nextBlock) => total is not { } t || elapsed + nextBlock <= t;
 
     /// <summary>The experiment to give the next block to, among those still asking for one and whose block fits; null when none.</summary>
-    public ExperimentProgress? Next(IEnumerable<ExperimentProgress> experiments) => Next(experiments, total, Elapsed, nextBlock);
+    public ExperimentProgress? Next(IEnumerable<ExperimentProgress> experiments) => Next(experiments, budget.Total, Elapsed, nextBlock);
 
     public static ExperimentProgress? Next(IEnumerable<ExperimentProgress> experiments, TimeSpan? total, TimeSpan elapsed,
         Func<ExperimentProgress, TimeSpan> nextBlock) =>
