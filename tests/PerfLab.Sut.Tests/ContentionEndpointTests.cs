@@ -38,7 +38,7 @@ public sealed class ContentionEndpointTests
 
     /// <summary>The route's first calls (JIT) and one connection per request to come, outside what is checked.</summary>
     private static Task WarmAsync(SutHost sut, int connections) =>
-        Task.WhenAll(Enumerable.Range(0, connections).Select(_ => sut.GetJsonAsync("/diagnostics/contention?ms=300&sigma=0")));
+        Task.WhenAll(Enumerable.Range(0, connections).Select(_ => sut.GetJsonAsync("/diagnostics/contention?ms=1&sigma=0")));
 
     [Theory]
     [InlineData("/diagnostics/contention?sigma=1.5", "sigma")]
