@@ -35,6 +35,10 @@ public sealed class BadInputTests(PostgresFixture postgres) : IClassFixture<Post
     [InlineData("/diagnostics/sync?ms=x", "ms")]
     [InlineData("/diagnostics/async?ms=99999", "ms")]
     [InlineData("/diagnostics/sync-over-async?ms=1.5", "ms")]
+    [InlineData("/diagnostics/contention?sigma=1.5", "sigma")]
+    [InlineData("/diagnostics/contention?sigma=abc", "sigma")]
+    [InlineData("/diagnostics/contention?kappa=-0.1", "kappa")]
+    [InlineData("/diagnostics/contention?ms=0", "ms")]
     public async Task Get_BadParameter_Answers400ProblemDetailsNamingIt(string path, string parameter)
     {
         using var response = await _sut!.Client.GetAsync(path);

@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfLab.Common;
 using PerfLab.Results;
 
 namespace PerfLab.Reports;
@@ -10,22 +11,41 @@ namespace PerfLab.Reports;
 internal static class ScalabilityContent
 {
     public const string Intro =
-        "Universal Scalability Law, X(N) = λN / (1 + σ(N−1) + κN(N−1)), fitted by nonlinear least squares to each variant's " +
-        "median " +
-        "throughput at each number of users: σ is contention (work queueing for one shared resource), κ coherency (the cost of keeping " +
-        "shared state consistent, which makes throughput fall past a peak). Intervals are 95 %. The law assumes one app instance and a " +
-        "closed model whose users only wait on the app; a variant's lower σ or κ says why it scales better.";
+        "Universal Scalability Law, X(N) = λN / (1 + σ(N−1) + κN(N−1)), fitted by nonlinear least squares (σ, κ ≥ 0) to " +
+        "every block's throughput at each number of users: σ is contention (work queueing for one shared resource), κ coherency " +
+        "(the cost of keeping shared state consistent, which makes throughput fall past a peak at N*). Intervals are 95 %, from the " +
+        "spread between blocks with three blocks or more. The law assumes one app instance and a closed model whose users only " +
+        "wait on the app; a variant's lower σ or κ says why it scales better.";
 
-    /// <summary>"sync: σ = 0.031 [0.020, 0.042], κ = 0.00012 [...]; peak at 88 users [70, 106], 4,120 RPS (R² 0.994)."</summary>
+    /// <summary>
+    /// What σ and κ mean for this app, one sentence each: "sync: contention: 7 % of each request's work waits on something
+    /// shared [5, 9 %], so it never serves more than 900 RPS; coherency: ..., the knee at 24 users [20, 30], 850 RPS."
+    /// </summary>
     public static string Sentence(ScalabilityFit fit)
     {
-        var peak = fit.PeakUsers is { } n
-            ? Invariant($"predicted peak at {n.Value:0} users [{n.Low:0}, {n.High:0}], {fit.PeakRps:N0} RPS")
-            : fit.PeakRps is { } ceiling ? Invariant($"no peak (κ ≤ 0): throughput levels off towards λ/σ = {ceiling:N0} RPS")
-            : "no peak and no ceiling within the fit (σ and κ ≤ 0: scales linearly over the users measured)";
-        return Invariant($"{fit.Variant}: λ = {fit.Lambda.Value:0.#} RPS per user, σ = {Param(fit.Sigma)}, κ = {Param(fit.Kappa)}; ")
-            + Invariant($"{peak} (R² {fit.RSquared:0.###}).");
+        var sigma = Invariant($"contention: {100 * fit.Sigma.Value:0.#} % of each request's work waits on something shared ")
+            + Invariant($"[{100 * fit.Sigma.Low:0.#}, {100 * fit.Sigma.High:0.#} %]");
+        var coherency = fit.PeakUsers is { } n
+            ? Invariant($"coherency: every pair of users in flight adds {G(100 * fit.Kappa.Value)} % of a request's time, so ")
+                + Invariant($"throughput peaks at {n.Value:0} users [{n.Low:0}, {n.High:0}], {Rps(fit.PeakRps)}, and falls beyond")
+            : fit.PeakRps is { } ceiling
+                ? Invariant($"no coherency cost measured (κ = 0): throughput levels off towards λ/σ = {ceiling.Value:N0} RPS, no peak")
+                : "neither contention nor coherency measured: it scales linearly over the users measured";
+        return Invariant($"{fit.Variant}: {sigma}; {coherency} (λ = {fit.Lambda.Value:0.#} RPS per user, R² {fit.RSquared:0.###}).");
     }
+
+    /// <summary>The seed-style table: one row per variant, each parameter with its interval.</summary>
+    public static ReportTable Parameters(IReadOnlyList<ScalabilityFit> fits) => new(
+        [new("variant", Align.Left), new("λ RPS/user"), new("σ [95 % CI]"), new("κ [95 % CI]"), new("N* users [95 % CI]"),
+            new("peak RPS [95 % CI]"), new("R²"), new("blocks")],
+        [
+            .. fits.Select(f => (IReadOnlyList<Cell>)[f.Variant, Fmt.Num(f.Lambda.Value, 1), Param(f.Sigma), Param(f.Kappa),
+                f.PeakUsers is { } n ? Invariant($"{n.Value:0} [{n.Low:0}, {n.High:0}]") : "none",
+                Rps(f.PeakRps), Fmt.Num(f.RSquared, 3), Fmt.Num(f.Blocks, 0)]),
+        ]);
+
+    private static string Rps(FitParameter? x) =>
+        x is { } p ? Invariant($"{p.Value:N0} RPS [{p.Low:N0}, {p.High:N0}]") : "none";
 
     private static string Param(FitParameter p) => Invariant($"{G(p.Value)} [{G(p.Low)}, {G(p.High)}]");
 
@@ -33,14 +53,16 @@ internal static class ScalabilityContent
         ? value.ToString("0.##E+0", CultureInfo.InvariantCulture)
         : value.ToString("0.####", CultureInfo.InvariantCulture);
 
-    /// <summary>One row per variant and users: measured, fitted, residual.</summary>
+    /// <summary>One row per variant and users: the blocks' median measured, fitted, residual of that median.</summary>
     public static ReportTable Residuals(IReadOnlyList<ScalabilityFit> fits) => new(
-        [new("variant", Align.Left), new("users"), new("measured RPS"), new("fitted RPS"), new("residual")],
+        [new("variant", Align.Left), new("users"), new("measured RPS (median of blocks)"), new("fitted RPS"), new("residual")],
         [
             .. from fit in fits
-               from p in fit.Points
-               select (IReadOnlyList<Cell>)[fit.Variant, Fmt.Num(p.Users, 0), Fmt.Num(p.MeasuredRps, 1), Fmt.Num(p.FittedRps, 1),
-                   Fmt.Signed(p.ResidualPercent) + " %"],
+               from g in fit.Points.GroupBy(p => p.Users)
+               let measured = Descriptive.Median([.. g.Select(p => p.MeasuredRps)])
+               let fitted = g.First().FittedRps
+               select (IReadOnlyList<Cell>)[fit.Variant, Fmt.Num(g.Key, 0), Fmt.Num(measured, 1), Fmt.Num(fitted, 1),
+                   Fmt.Signed(100 * (measured - fitted) / fitted) + " %"],
         ]);
 
     /// <summary>An inline SVG: each variant's measured points (dots) and its fitted curve (line), throughput against users.</summary>

@@ -51,6 +51,8 @@ internal static class MarkdownSweepSection
             md.Line($"- {Md.Inline(ScalabilityContent.Sentence(fit))}");
         }
         md.Line();
+        md.Table(ScalabilityContent.Parameters(fits));
+        md.Line();
         md.Table(ScalabilityContent.Residuals(fits));
         md.Line();
     }
@@ -96,7 +98,9 @@ internal static class HtmlSweepSection
         {
             html.Append("<li>").Append(H(ScalabilityContent.Sentence(fit))).Append("</li>\n");
         }
-        html.Append("</ul>\n").Append(ScalabilityContent.Chart(fits));
+        html.Append("</ul>\n");
+        Table(html, ScalabilityContent.Parameters(fits), "sweep");
+        html.Append(ScalabilityContent.Chart(fits));
         Table(html, ScalabilityContent.Residuals(fits), "sweep");
     }
 }

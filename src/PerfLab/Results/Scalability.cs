@@ -4,7 +4,8 @@ namespace PerfLab.Results;
 /// The Universal Scalability Law fitted to one variant's throughput along a sweep of users (closed model):
 /// X(N) = λN / (1 + σ(N−1) + κN(N−1)). σ is contention (the share of work that queues for one shared resource), κ
 /// coherency (the cost of keeping shared state consistent, which grows with every pair of users and makes throughput
-/// fall past a peak). Intervals are 95 %, from the fit's covariance and Student's t with n − 3 degrees of freedom.
+/// fall past a peak). σ and κ are fitted non-negative. Intervals are 95 %: from the spread between blocks (jackknife)
+/// with three blocks or more, else from the fit's covariance (<see cref="IntervalsFrom"/> says which).
 /// </summary>
 public sealed record ScalabilityFit
 {
@@ -21,7 +22,11 @@ public sealed record ScalabilityFit
     /// The fitted throughput at <see cref="PeakUsers"/>, or the
     /// ceiling λ/σ when there is no peak; null when neither exists.
     /// </summary>
-    public double? PeakRps { get; init; }
+    public FitParameter? PeakRps { get; init; }
+    /// <summary>The blocks whose points were fitted (each block measured every N once).</summary>
+    public int Blocks { get; init; } = 1;
+    /// <summary>What the intervals come from: the spread of the blocks, or the scatter around the curve (one or two blocks).</summary>
+    public string IntervalsFrom { get; init; } = "the scatter around the curve";
     /// <summary>R² of the fit on the measured throughput.</summary>
     public required double RSquared { get; init; }
     /// <summary>Each measured point with the fitted throughput and the residual.</summary>
@@ -32,7 +37,8 @@ public sealed record ScalabilityFit
 public sealed record FitParameter(double Value, double Low, double High);
 
 /// <param name="Users">N: the closed model's users at this point.</param>
-/// <param name="MeasuredRps">The variant's median throughput there.</param>
+/// <param name="MeasuredRps">The variant's throughput there in one block.</param>
 /// <param name="FittedRps">X(N) of the fitted curve.</param>
 /// <param name="ResidualPercent">(measured − fitted) / fitted, in percent.</param>
-public sealed record ScalabilityPoint(double Users, double MeasuredRps, double FittedRps, double ResidualPercent);
+/// <param name="Block">The block (repetition) it was measured in.</param>
+public sealed record ScalabilityPoint(double Users, double MeasuredRps, double FittedRps, double ResidualPercent, int Block = 0);

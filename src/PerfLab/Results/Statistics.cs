@@ -212,4 +212,25 @@ public static class Statistics
         var relative = lo > 0 && hi > 0 ? (Math.Sqrt(hi / lo) - 1) * 100 : double.PositiveInfinity;
         return Math.Min(points, relative);
     }
+
+    /// <summary>
+    /// The jackknife covariance of an estimate from its leave-one-group-out re-estimates (one row per group left out):
+    /// (g−1)/g · Σ (θ₋ᵢ − θ̄)(θ₋ᵢ − θ̄)ᵀ. The spread between groups (blocks) then sets the interval, not a model of the
+    /// scatter within them; use Student's t with g − 1 degrees of freedom.
+    /// </summary>
+    public static double[,] JackknifeCovariance(IReadOnlyList<double[]> leaveOneOut)
+    {
+        var g = leaveOneOut.Count;
+        var k = leaveOneOut[0].Length;
+        var mean = Enumerable.Range(0, k).Select(j => leaveOneOut.Average(r => r[j])).ToArray();
+        var covariance = new double[k, k];
+        for (var a = 0; a < k; a++)
+        {
+            for (var b = 0; b < k; b++)
+            {
+                covariance[a, b] = (g - 1.0) / g * leaveOneOut.Sum(r => (r[a] - mean[a]) * (r[b] - mean[b]));
+            }
+        }
+        return covariance;
+    }
 }

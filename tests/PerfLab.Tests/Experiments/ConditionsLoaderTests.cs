@@ -175,7 +175,8 @@ public sealed class ConditionsLoaderTests
         Assert.Equal([1.0, 2.0], cores.Sweep!.Values);
         // Besides the sweeps, the db-wait check of SetMinThreads (three more minutes of blocking) and framework (tiered
         // compilation) and its ADO.NET twin wait to be named.
-        Assert.Equal(["db-wait-min-threads", "framework-adonet", "framework", "gc-cores", "sync-async-capacity", "sync-async-rtt"],
+        Assert.Equal(
+            ["db-wait-min-threads", "framework-adonet", "framework", "gc-cores", "sync-async-capacity", "sync-async-rtt", "sync-async-scaling"],
             all.Where(e => !e.RunsByDefault).Select(e => e.Name));
     }
 }

@@ -188,7 +188,8 @@ public sealed class ExperimentLoaderTests
         Assert.Equal(
             [
                 "db-wait-min-threads", "db-wait", "framework-adonet", "framework", "gc-cores", "gc", "http2-window", "logging", "platform",
-                "serializer", "sleep-vs-delay", "sync-async-capacity", "sync-async-rtt", "sync-async", "sync-over-async",
+                "serializer", "sleep-vs-delay", "sync-async-capacity", "sync-async-rtt", "sync-async-scaling", "sync-async",
+                "sync-over-async",
             ],
             all.Select(e => e.Name));
         Assert.All(all, e => Assert.Matches("^00[0-4]$", e.Seed));

@@ -44,6 +44,7 @@ public sealed class ShippedSmokeTests(PostgresFixture postgres) : IClassFixture<
         ["platform"] = "serializer",
         ["sync-async"] = "serializer",
         ["sync-async-rtt"] = "serializer",
+        ["sync-async-scaling"] = "serializer",
         ["gc-cores"] = "gc",
         ["sync-async-capacity"] = $"{nameof(CapacityRunTests)} (a capacity search end to end)",
     };

@@ -5,66 +5,121 @@ using PerfLab.Results;
 namespace PerfLab.Experiments.Analysis;
 
 /// <summary>
-/// Fits the Universal Scalability Law X(N) = λN / (1 + σ(N−1) + κN(N−1)) to measured (users, throughput) points by
-/// nonlinear least squares (Levenberg-Marquardt, analytic Jacobian), started from the linearised fit
-/// N/X = (1−σ)/λ + (σ−κ)/λ·N + κ/λ·N² (Gunther's quadratic). The intervals come from s²(JᵀJ)⁻¹ at the solution,
-/// so they widen with the scatter of the points around the curve, and need at least four distinct N.
+/// Fits the Universal Scalability Law X(N) = λN / (1 + σ(N−1) + κN(N−1)) to measured (users, throughput) points, every
+/// block's own point at each N rather than one median, by nonlinear least squares (Levenberg-Marquardt, analytic
+/// Jacobian) started from Gunther's linearised quadratic N/X = (1−σ)/λ + (σ−κ)/λ·N + κ/λ·N². σ ≥ 0 and κ ≥ 0 are
+/// enforced (a negative contention or coherency has no meaning): when the free fit goes below zero, the parameter is held
+/// at zero and the rest refitted, keeping the feasible fit of least squares. The intervals come from the spread between
+/// blocks (jackknife, leaving out one block at a time, Student's t with blocks − 1 degrees of freedom) when there are
+/// at least three blocks, else from s²(JᵀJ)⁻¹; N* and the peak throughput get theirs by the delta method.
 /// </summary>
 public static class UslFit
 {
     public const int MinPoints = 4;
+    private const int MinBlocksForSpread = 3;
+    private static readonly bool[][] FixedSets = [[false, false, false], [false, false, true], [false, true, false], [false, true, true]];
+
+    /// <summary>One measured point: N users, the throughput measured there, and the block it was measured in.</summary>
+    public readonly record struct Sample(double Users, double Rps, int Block);
+
+    private sealed record Solution(Vector<double> P, Matrix<double> Covariance, double Rss, int Free);
+
+    /// <summary>The fit of points from one block, or null when there are fewer than <see cref="MinPoints"/> distinct users.</summary>
+    public static ScalabilityFit? Fit(string variant, IReadOnlyList<(double Users, double Rps)> measured) =>
+        Fit(variant, [.. measured.Select(p => new Sample(p.Users, p.Rps, 0))]);
 
     /// <summary>The fit, or null when there are fewer than <see cref="MinPoints"/> distinct users with a positive throughput.</summary>
-    public static ScalabilityFit? Fit(string variant, IReadOnlyList<(double Users, double Rps)> measured)
+    public static ScalabilityFit? Fit(string variant, IReadOnlyList<Sample> measured)
     {
         var points = measured.Where(p => p.Users >= 1 && p.Rps > 0 && double.IsFinite(p.Rps)).OrderBy(p => p.Users).ToList();
-        if (points.Select(p => p.Users).Distinct().Count() < MinPoints)
+        if (!Enough(points))
         {
             return null;
         }
-        var n = Vector<double>.Build.DenseOfEnumerable(points.Select(p => p.Users));
-        var x = Vector<double>.Build.DenseOfEnumerable(points.Select(p => p.Rps));
-        var model = ObjectiveFunction.NonlinearModel(Model, Gradient, n, x);
-        var result = new LevenbergMarquardtMinimizer(maximumIterations: 10_000).FindMinimum(model, Start(points));
-        var p = result.MinimizingPoint;
+        var fit = Solve(points);
+        var p = fit.P;
+        var blocks = points.Select(q => q.Block).Distinct().Order().ToList();
+        var leftOut = blocks.Select(b => points.Where(q => q.Block != b).ToList()).Where(Enough).ToList();
+        var fromBlocks = blocks.Count >= MinBlocksForSpread && leftOut.Count == blocks.Count;
+        var covariance = fromBlocks
+            ? Matrix<double>.Build.DenseOfArray(Statistics.JackknifeCovariance([.. leftOut.Select(l => Solve(l).P.ToArray())]))
+            : fit.Covariance;
+        var t = Statistics.TwoSidedT(fromBlocks ? blocks.Count - 1 : Math.Max(1, points.Count - fit.Free));
 
         var fitted = points.Select(q => Model(p, q.Users)).ToList();
-        var rss = points.Select((q, i) => Math.Pow(q.Rps - fitted[i], 2)).Sum();
         var mean = points.Average(q => q.Rps);
         var tss = points.Sum(q => Math.Pow(q.Rps - mean, 2));
-        var covariance = Covariance(p, points.Select(q => q.Users).ToList(), rss);
-        var t = Statistics.TwoSidedT(points.Count - 3);
-        FitParameter Param(int i) => Interval(p[i], covariance[i, i], t);
-
+        FitParameter Param(int i) => NonNegative(Delta(q => q[i], p, covariance, t)!);
         return new ScalabilityFit
         {
             Variant = variant,
             Lambda = Param(0),
             Sigma = Param(1),
             Kappa = Param(2),
-            PeakUsers = Peak(p, covariance, t),
-            PeakRps = p[2] > 0 && p[1] < 1 ? Model(p, Math.Sqrt((1 - p[1]) / p[2])) : p[2] <= 0 && p[1] > 0 ? p[0] / p[1] : null,
-            RSquared = tss > 0 ? 1 - (rss / tss) : 1,
-            Points = points.Select((q, i) => new ScalabilityPoint(q.Users, q.Rps, fitted[i], 100 * (q.Rps - fitted[i]) / fitted[i]))
+            PeakUsers = Delta(PeakUsers, p, covariance, t) is { } n ? n with { Low = Math.Max(n.Low, 1) } : null,
+            PeakRps = Delta(PeakRps, p, covariance, t) is { } x ? NonNegative(x) : null,
+            RSquared = tss > 0 ? 1 - (fit.Rss / tss) : 1,
+            Blocks = blocks.Count,
+            IntervalsFrom = fromBlocks ? $"the spread of {blocks.Count} blocks (jackknife)" : "the scatter around the curve",
+            Points = points
+                .Select((q, i) => new ScalabilityPoint(q.Users, q.Rps, fitted[i], 100 * (q.Rps - fitted[i]) / fitted[i], q.Block))
                 .ToList(),
         };
     }
 
     /// <summary>
-    /// Each variant's fit along a sweep of users, from its median all-scenario
-    /// RPS at each point; variants with too few points are left out.
+    /// Each variant's fit along a sweep of users, from every successful run's all-scenario RPS at each point (one per
+    /// block); variants with too few points are left out.
     /// </summary>
     public static IReadOnlyList<ScalabilityFit> ForSweep(IReadOnlyList<string> variants, IReadOnlyList<double> users,
         IReadOnlyList<ExperimentResult?> points) =>
     [
-        .. variants.Select(v => Fit(v,
-            [.. users.Select((n, i) => (n, points[i]?.Summaries.FirstOrDefault(s => s.Variant == v)?.AllRps?.Median ?? double.NaN))]))
+        .. variants.Select(v => Fit(v, [.. users.SelectMany((n, i) => (points[i]?.Runs ?? [])
+                .Where(r => r.Variant == v && r.Status == RunStatus.Ok)
+                .Select(r => new Sample(n, Metrics.Rps.Read(r, Metric.AllScenarios), r.Repetition)))]))
             .OfType<ScalabilityFit>(),
     ];
 
     /// <summary>X(N) for parameters (λ, σ, κ).</summary>
     public static double Model(Vector<double> p, double users) =>
         p[0] * users / (1 + (p[1] * (users - 1)) + (p[2] * users * (users - 1)));
+
+    /// <summary>N* = √((1−σ)/κ); NaN when κ ≤ 0 or σ ≥ 1 (no peak).</summary>
+    private static double PeakUsers(Vector<double> p) => p[2] > 0 && p[1] < 1 ? Math.Sqrt((1 - p[1]) / p[2]) : double.NaN;
+
+    /// <summary>X(N*), or the ceiling λ/σ when there is no peak; NaN when neither exists.</summary>
+    private static double PeakRps(Vector<double> p) =>
+        PeakUsers(p) is var n && double.IsFinite(n) ? Model(p, n) : p[1] > 0 ? p[0] / p[1] : double.NaN;
+
+    private static bool Enough(List<Sample> points) => points.Select(p => p.Users).Distinct().Count() >= MinPoints;
+
+    /// <summary>The feasible (σ ≥ 0, κ ≥ 0) least-squares fit: free first, then with σ, κ or both held at zero.</summary>
+    private static Solution Solve(List<Sample> points)
+    {
+        var n = Vector<double>.Build.DenseOfEnumerable(points.Select(q => q.Users));
+        var x = Vector<double>.Build.DenseOfEnumerable(points.Select(q => q.Rps));
+        var start = Start(points);
+        Solution? best = null;
+        foreach (var held in FixedSets)
+        {
+            var guess = Vector<double>.Build.Dense(3, i => held[i] ? 0 : start[i]);
+            var model = ObjectiveFunction.NonlinearModel(Model, Gradient, n, x);
+            var p = new LevenbergMarquardtMinimizer(maximumIterations: 10_000).FindMinimum(model, guess, isFixed: [.. held])
+                .MinimizingPoint;
+            if (p[1] < 0 || p[2] < 0 || p[0] <= 0)
+            {
+                continue;
+            }
+            var rss = points.Sum(q => Math.Pow(q.Rps - Model(p, q.Users), 2));
+            if (best is null || rss < best.Rss - (1e-12 * best.Rss))
+            {
+                best = new Solution(p, Covariance(p, points, rss, held), rss, held.Count(h => !h));
+            }
+        }
+        // Held at zero both, λ alone always fits (X = λN); the loop only skips it for a non-positive λ.
+        return best ?? new Solution(Vector<double>.Build.Dense([points[0].Rps / points[0].Users, 0, 0]),
+            Matrix<double>.Build.Dense(3, 3), double.NaN, 1);
+    }
 
     private static Vector<double> Gradient(Vector<double> p, double users)
     {
@@ -74,7 +129,7 @@ public static class UslFit
     }
 
     /// <summary>The linearised least-squares fit of N/X as a quadratic in N, kept within 0 ≤ σ, κ &lt; 1.</summary>
-    private static Vector<double> Start(List<(double Users, double Rps)> points)
+    private static Vector<double> Start(List<Sample> points)
     {
         var design = Matrix<double>.Build.Dense(points.Count, 3, (i, j) => Math.Pow(points[i].Users, j));
         var y = Vector<double>.Build.DenseOfEnumerable(points.Select(q => q.Users / q.Rps));
@@ -86,31 +141,45 @@ public static class UslFit
         return Vector<double>.Build.Dense([lambda, sigma, kappa]);
     }
 
-    private static Matrix<double> Covariance(Vector<double> p, List<double> users, double rss)
+    /// <summary>s²(JᵀJ)⁻¹ over the free parameters; a parameter held at zero has no variance of its own.</summary>
+    private static Matrix<double> Covariance(Vector<double> p, List<Sample> points, double rss, bool[] held)
     {
-        var jacobian = Matrix<double>.Build.DenseOfRowVectors(users.Select(u => Gradient(p, u)));
-        var s2 = rss / (users.Count - 3);
-        return (jacobian.TransposeThisAndMultiply(jacobian)).Inverse() * s2;
+        var free = Enumerable.Range(0, 3).Where(i => !held[i]).ToArray();
+        var jacobian = Matrix<double>.Build.DenseOfRowVectors(points.Select(q =>
+            Vector<double>.Build.DenseOfEnumerable(free.Select(i => Gradient(p, q.Users)[i]))));
+        var s2 = rss / Math.Max(1, points.Count - free.Length);
+        var inner = jacobian.TransposeThisAndMultiply(jacobian).Inverse() * s2;
+        var covariance = Matrix<double>.Build.Dense(3, 3);
+        for (var a = 0; a < free.Length; a++)
+        {
+            for (var b = 0; b < free.Length; b++)
+            {
+                covariance[free[a], free[b]] = inner[a, b];
+            }
+        }
+        return covariance;
     }
 
-    private static FitParameter Interval(double value, double variance, double t)
+    /// <summary>g(p) with the delta-method interval gᵀΣg (central differences); null when g is not defined at p.</summary>
+    private static FitParameter? Delta(Func<Vector<double>, double> g, Vector<double> p, Matrix<double> covariance, double t)
     {
-        var half = t * Math.Sqrt(Math.Max(variance, 0));
-        return new FitParameter(value, value - half, value + half);
-    }
-
-    /// <summary>N* = √((1−σ)/κ) with a delta-method interval; null when κ ≤ 0 or σ ≥ 1 (no peak).</summary>
-    private static FitParameter? Peak(Vector<double> p, Matrix<double> covariance, double t)
-    {
-        if (p[2] <= 0 || p[1] >= 1)
+        var value = g(p);
+        if (!double.IsFinite(value))
         {
             return null;
         }
-        var peak = Math.Sqrt((1 - p[1]) / p[2]);
-        double dSigma = -1 / (2 * p[2] * peak), dKappa = -peak / (2 * p[2]);
-        var variance = (dSigma * dSigma * covariance[1, 1]) + (2 * dSigma * dKappa * covariance[1, 2])
-            + (dKappa * dKappa * covariance[2, 2]);
-        var fit = Interval(peak, variance, t);
-        return fit with { Low = Math.Max(fit.Low, 1) };
+        var gradient = Vector<double>.Build.Dense(3, i =>
+        {
+            var h = 1e-6 * Math.Max(Math.Abs(p[i]), 1e-6);
+            Vector<double> up = p.Clone(), down = p.Clone();
+            up[i] += h;
+            down[i] -= h;
+            var (gu, gd) = (g(up), g(down));
+            return double.IsFinite(gu) && double.IsFinite(gd) ? (gu - gd) / (2 * h) : 0;
+        });
+        var half = t * Math.Sqrt(Math.Max(gradient * (covariance * gradient), 0));
+        return new FitParameter(value, value - half, value + half);
     }
+
+    private static FitParameter NonNegative(FitParameter f) => f with { Low = Math.Max(f.Low, 0) };
 }

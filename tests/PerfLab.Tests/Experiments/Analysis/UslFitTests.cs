@@ -60,6 +60,39 @@ public sealed class UslFitTests
     }
 
     [Fact]
+    public void Fit_ThroughputRisingFasterThanLinear_HoldsSigmaAndKappaAtZeroNotBelow()
+    {
+        // A free fit of these would need κ < 0 (throughput bending upwards); the law has no such term.
+        var fit = UslFit.Fit("v", [(1, 100), (2, 201), (4, 405), (8, 820), (16, 1_700)])!;
+
+        Assert.Equal(0, fit.Kappa.Value);
+        Assert.True(fit.Sigma.Value >= 0, $"σ {fit.Sigma}");
+        Assert.True(fit.Kappa.Low >= 0 && fit.Sigma.Low >= 0);
+        Assert.Null(fit.PeakUsers);
+    }
+
+    [Fact]
+    public void Fit_ThreeBlocksEachScaledByItsOwnDrift_IntervalsFromTheBlocksSpreadHoldTheTruth()
+    {
+        // Each block's machine runs 3 % faster or slower throughout: every point of a block moves together, which is
+        // what the blocks' spread sees and the scatter around one curve does not.
+        var samples = new[] { 0.97, 1.0, 1.03 }.SelectMany((drift, b) => Synthetic(100, 0.08, 0.001, 0.01, seed: b)
+            .Select(p => new UslFit.Sample(p.Users, p.Rps * drift, b + 1))).ToList();
+
+        var fit = UslFit.Fit("v", samples)!;
+
+        Assert.Equal(3, fit.Blocks);
+        Assert.Contains("jackknife", fit.IntervalsFrom);
+        Assert.Equal(3 * Users.Length, fit.Points.Count);
+        Assert.InRange(0.08, fit.Sigma.Low, fit.Sigma.High);
+        Assert.InRange(0.001, fit.Kappa.Low, fit.Kappa.High);
+        Assert.InRange(100, fit.Lambda.Low, fit.Lambda.High);
+        var peak = fit.PeakUsers!;   // √(0.92/0.001) ≈ 30.3 users
+        Assert.InRange(Math.Sqrt(0.92 / 0.001), peak.Low, peak.High);
+        Assert.True(fit.PeakRps!.Low < fit.PeakRps.Value && fit.PeakRps.Value < fit.PeakRps.High, $"{fit.PeakRps}");
+    }
+
+    [Fact]
     public void Fit_ThreePoints_IsNull()
     {
         Assert.Null(UslFit.Fit("v", [(1, 100), (2, 190), (4, 350)]));
@@ -80,9 +113,12 @@ public sealed class UslFitTests
         var html = htmlWriter.ToString();
 
         Assert.Contains("#### Scalability (USL)", md.ToString());
-        Assert.Contains("- async: λ = ", md.ToString());
-        Assert.Contains("predicted peak at ", md.ToString());
-        Assert.Contains("| variant | users | measured RPS | fitted RPS | residual |", md.ToString());
+        Assert.Contains("- async: contention: 5", md.ToString());
+        Assert.Contains("% of each request's work waits on something shared", md.ToString());
+        Assert.Contains("throughput peaks at 4", md.ToString());
+        Assert.Contains("| variant | λ RPS/user | σ [95 % CI] | κ [95 % CI] | N* users [95 % CI] | peak RPS [95 % CI] | R² | blocks |",
+            md.ToString());
+        Assert.Contains("| variant | users | measured RPS (median of blocks) | fitted RPS | residual |", md.ToString());
         Assert.Contains("<svg class=\"usl\"", html);
         Assert.Equal(Users.Length, html.Split("<circle ").Length - 1);
     }
