@@ -46,6 +46,7 @@ public static class CapacityCommand
             Description = "Also write the latency-against-rate chart (with the SLO line) and every step to this HTML file.",
         };
         var (allowRemote, hosts) = PlacementOptions();
+        var gates = GateOption();
         var json = new Option<bool>("--json")
         {
             Description = "Print only the result as JSON on stdout (capacityRps, the bracket, every step); progress goes to stderr.",
@@ -54,7 +55,8 @@ public static class CapacityCommand
         var command = new Command("capacity", "Find the highest request rate a URL sustains within an SLO (open-model steps, "
             + "then bisection to within 5 %).");
         command.Arguments.Add(url);
-        foreach (var option in new Option[] { slo, errors, from, max, duration, warmup, connections, html, allowRemote, hosts, json })
+        foreach (var option in new Option[]
+            { slo, errors, from, max, duration, warmup, connections, html, allowRemote, hosts, gates, json })
         {
             command.Options.Add(option);
         }
@@ -64,14 +66,42 @@ public static class CapacityCommand
             var objective = CapacitySlo.Parse(pr.GetValue(slo), pr.GetValue(errors));
             var settings = new CapacityStepSettings(pr.GetValue(duration) ?? DefaultDuration, pr.GetValue(warmup) ?? DefaultWarmup,
                 pr.GetValue(connections));
-            return await RunAsync(new CapacityTarget(pr.GetValue(url)!, pr.GetValue(allowRemote), pr.GetValue(hosts)), objective, range,
-                settings, pr.GetValue(json), pr.GetValue(html), ct);
+            var target = new CapacityTarget(pr.GetValue(url)!, pr.GetValue(allowRemote), pr.GetValue(hosts), Gates(pr.GetValue(gates)));
+            return await RunAsync(target, objective, range, settings, pr.GetValue(json), pr.GetValue(html), ct);
         });
         return command;
     }
 
     /// <summary>The URL searched, whether it may be off loopback (--allow-remote), and the hosts file its load comes from.</summary>
-    private sealed record CapacityTarget(string Url, bool AllowRemote, FileInfo? Hosts);
+    /// <summary>The URL searched, whether it may be off loopback (--allow-remote), the hosts file its load comes from, and
+    /// the gates its answer must pass.</summary>
+    private sealed record CapacityTarget(string Url, bool AllowRemote, FileInfo? Hosts, IReadOnlyList<Threshold> Gates);
+
+    private static Option<string[]> GateOption() => new("--threshold")
+    {
+        Description = "A CI gate on the answer, e.g. \"capacity>=400\" (requests per second sustained within the SLO); "
+            + "repeatable. A failing gate exits with 5.",
+        HelpName = "gate",
+    };
+
+    // Read before any load: a gate this verb cannot check is a usage error, not a surprise after the search.
+    private static IReadOnlyList<Threshold> Gates(string[]? texts) => [.. (texts ?? []).Select(text =>
+        Threshold.Parse(text) is { } gate && gate.Metric == Threshold.Capacity
+            ? gate
+            : throw new PerfLabException($"perflab capacity gates its answer only: --threshold \"capacity>=N\" (got '{text}'); "
+                + "latency and error bounds are its --slo and --errors.", ExitCode.Usage))];
+
+    /// <summary>Each gate checked on the answer, printed; 5 when one failed.</summary>
+    private static ExitCode CheckGates(IReadOnlyList<Threshold> gates, string url, CapacityResult result, TextWriter log)
+    {
+        var checks = gates.Select(g => ThresholdGate.Check(g, url, result.CapacityRps is { } c ? [c] : [],
+            "no capacity found (no step held)")).ToList();
+        foreach (var check in checks)
+        {
+            log.WriteLine($"gate {check.Threshold}: {check.Observed}, {(check.Passed ? "passed" : "FAILED")}");
+        }
+        return ThresholdGate.AllPassed(checks) ? ExitCode.Success : ExitCode.ThresholdsFailed;
+    }
 
     private static async Task<int> RunAsync(CapacityTarget target, CapacitySlo slo, CapacityRange range, CapacityStepSettings settings,
         bool asJson, FileInfo? html, CancellationToken ct)
@@ -94,8 +124,11 @@ public static class CapacityCommand
         {
             Console.Out.WriteLine(CapacityText.ToJson(result));
         }
+        var gated = CheckGates(target.Gates, url, result, log);
         return (int)(ct.IsCancellationRequested ? ExitCode.Interrupted
-            : result.Outcome is CapacityOutcome.BelowFrom or CapacityOutcome.Incomplete ? ExitCode.Failed
+            : result.Outcome is CapacityOutcome.Incomplete ? ExitCode.Failed
+            : gated != ExitCode.Success ? gated
+            : result.Outcome is CapacityOutcome.BelowFrom ? ExitCode.Failed
             : ExitCode.Success);
     }
 

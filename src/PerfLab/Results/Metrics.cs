@@ -99,6 +99,7 @@ public static class Metrics
         Primary = true, MoreWords = "sustains {0} more RPS than", LessWords = "sustains {0} fewer RPS than",
         OfRun = run => run.Capacity?.CapacityRps ?? double.NaN,
         DecideWord = "capacity", DecideNeeds = "a capacity: block (slo, from, max) saying within what and over which rates",
+        ThresholdNames = ["capacity"],
     };
 
     public static readonly IReadOnlyList<Metric> All =

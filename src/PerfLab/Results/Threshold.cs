@@ -45,12 +45,16 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
     /// <summary>CPU per request (the app's and its database backends'), in ms: the median over a variant's runs.</summary>
     public static string CpuPerRequest => Metrics.CpuPerRequest.Key;
 
+    /// <summary>"capacity>=400": the RPS a capacity search found sustained (its run's median over runs), a plain number.</summary>
+    public static string Capacity => Metrics.CapacityRps.ThresholdNames[0];
+
     /// <summary>The catalog entry this threshold reads from each run's scenario figures; null for errors, change and no-worse.</summary>
     public Metric? Measured => Metrics.ForThreshold(Metric);
 
     public static readonly string Syntax =
         $"a threshold is METRIC<VALUE or METRIC>VALUE (also <=, >=): {Metrics.ThresholdSpellings(m => m.Unit == "ms")} with ms or s " +
-        "(e.g. p99<250ms), rps>1000, cpu-per-request<1.5ms, errors<1% or errors<=0, change>-5% (the deciding metric's "
+        "(e.g. p99<250ms), rps>1000, cpu-per-request<1.5ms, capacity>=400 (a capacity search's RPS), errors<1% or errors<=0, "
+            + "change>-5% (the deciding metric's "
             + "change against the baseline, better positive; rps-change>-5% or cost-change>-3% for one metric; each reads its "
             + "95 % interval's worse end), or no-worse (or no-worse(3%) with a margin of its own)";
 
@@ -103,6 +107,12 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
             return unit is "ms" or "s"
                 ? new Threshold(clean, metric, op, unit == "s" ? value * 1000 : value, false)
                 : throw Invalid(text, "cpu-per-request needs a unit: ms or s (e.g. cpu-per-request<1.5ms)");
+        }
+        if (metric == Capacity)
+        {
+            return unit.Length == 0
+                ? new Threshold(clean, metric, op, value, false)
+                : throw Invalid(text, "capacity is a plain number of requests per second (e.g. capacity>=400)");
         }
         if (metric.EndsWith(ChangeSuffix, StringComparison.Ordinal))
         {
@@ -164,6 +174,7 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
     /// <summary>A figure in the threshold's own unit: "231.4 ms", "0.52 %", "1204.3 RPS".</summary>
     public string Format(double observed) => !double.IsFinite(observed) ? "no figure"
         : Measured is { Unit: "ms" } || Metric == CpuPerRequest ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.##} ms")
+        : Metric == Capacity ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.#} RPS")
         : Measured is { } measured ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.#} ") + measured.Unit
         : Percent ? string.Create(CultureInfo.InvariantCulture, $"{observed:0.###} %")
         : string.Create(CultureInfo.InvariantCulture, $"{observed:0} errors");

@@ -17,7 +17,10 @@ public static class ThresholdGate
                 checks.AddRange(threshold.Metric switch
                 {
                     Threshold.NoWorse or Threshold.Change => Changes(threshold, experiment),
-                    var metric when metric == Threshold.CpuPerRequest => CpuCosts(threshold, experiment),
+                    var metric when metric == Threshold.CpuPerRequest => PerRun(threshold, experiment, r => r.Cost?.MsPerRequest,
+                        "no CPU per request measured"),
+                    var metric when metric == Threshold.Capacity => PerRun(threshold, experiment, r => r.Capacity?.CapacityRps,
+                        "no capacity found (no step held, or the search did not finish)"),
                     _ => Absolute(threshold, experiment),
                 });
             }
@@ -44,21 +47,29 @@ public static class ThresholdGate
     }
 
     /// <summary>
-    /// CPU per request on every variant (all scenarios together: CPU
-    /// is not told apart by scenario): the median over its runs.
+    /// A figure of each run as a whole on every variant, the median over its runs: CPU per request (all scenarios
+    /// together: CPU is not told apart by scenario), a capacity search's sustained RPS.
     /// </summary>
-    public static IEnumerable<ThresholdCheck> CpuCosts(Threshold threshold, ExperimentResult experiment)
+    public static IEnumerable<ThresholdCheck> PerRun(Threshold threshold, ExperimentResult experiment, Func<RunRecord, double?> figure,
+        string missing)
     {
         foreach (var variant in experiment.Variants)
         {
-            var costs = experiment.Runs.Where(r => r.Variant == variant && r.Status == RunStatus.Ok)
-                .Select(r => r.Cost?.MsPerRequest).OfType<double>().ToList();
-            var scope = $"{experiment.Name} / {variant}";
-            yield return costs.Count == 0
-                ? new ThresholdCheck(threshold.Text, scope, "no CPU per request measured", Passed: false)
-                : new ThresholdCheck(threshold.Text, scope, threshold.Format(Statistics.Median(costs)),
-                    threshold.Holds(Statistics.Median(costs)));
+            var values = experiment.Runs.Where(r => r.Variant == variant && r.Status == RunStatus.Ok)
+                .Select(figure).OfType<double>().Where(double.IsFinite).ToList();
+            yield return Check(threshold, $"{experiment.Name} / {variant}", values, missing);
         }
+    }
+
+    /// <summary>A threshold on figures already read (the median of theirs); failed, saying <paramref name="missing"/>, on none.</summary>
+    public static ThresholdCheck Check(Threshold threshold, string scope, IReadOnlyList<double> values, string missing)
+    {
+        if (values.Count == 0)
+        {
+            return new ThresholdCheck(threshold.Text, scope, missing, Passed: false);
+        }
+        var median = Statistics.Median(values);
+        return new ThresholdCheck(threshold.Text, scope, threshold.Format(median), threshold.Holds(median));
     }
 
     /// <summary>

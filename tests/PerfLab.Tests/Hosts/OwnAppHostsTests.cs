@@ -116,8 +116,8 @@ public sealed partial class OwnAppHostsTests(TinyShopBuild tinyShop)
             + "profiles:\n  smoke: { warmup: 1s, duration: 15s, repeat: 1 }\n");
         var generated = HostsCheckTests.Write(lab, "ssh-config: ./ssh_config\napp: app\nload: [gen-1]\n");
 
-        var reach = await HostsCheckTests.RunInController(lab, tinyShop.Environment, "run", "reach", "--experiments", experiments,
-            "--profile", "smoke", "--trace", "false", "--hosts", generated, "--out", Path.Combine(lab.Folder, "reach"));
+        var reach = await HostsCheckTests.RunInController(lab, tinyShop.Environment, "run", "reach", "--experiments-dir", experiments,
+            "--profile", "smoke", "--no-trace", "--hosts", generated, "--out", Path.Combine(lab.Folder, "reach"));
 
         Assert.True(reach.ExitCode == 0, reach.ToString());
         using (var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(lab.Folder, "reach", "results.json"))))
@@ -136,8 +136,8 @@ public sealed partial class OwnAppHostsTests(TinyShopBuild tinyShop)
 
         var hosts = HostsCheckTests.Write(lab, "ssh-config: ./ssh_config\napp: app\nload: [local]\n");
         var output = Path.Combine(lab.Folder, "out");
-        var run = HostsCheckTests.RunInController(lab, tinyShop.Environment, "run", "cut", "--experiments", experiments,
-            "--profile", "smoke", "--trace", "false", "--hosts", hosts, "--out", output);
+        var run = HostsCheckTests.RunInController(lab, tinyShop.Environment, "run", "cut", "--experiments-dir", experiments,
+            "--profile", "smoke", "--no-trace", "--hosts", hosts, "--out", output);
         var started = DateTime.UtcNow;
         while (!lab.ProcessesBesidesSshd("app").Any(p => p.Contains("TinyShop.dll", StringComparison.Ordinal)) && !run.IsCompleted
             && DateTime.UtcNow - started < TimeSpan.FromMinutes(2))

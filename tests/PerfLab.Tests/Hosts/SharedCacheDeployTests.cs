@@ -25,7 +25,7 @@ public sealed class SharedCacheDeployTests
             [.. load, "--hosts", HostsCheckTests.Write(lab, "ssh-config: ./ssh_config\napp: app\nload: [gen-1, gen-2, gen-3]\n")]);
 
         Assert.True(all.ExitCode == 0, all.ToString());
-        Assert.All(new[] { "gen-1", "gen-2", "gen-3" }, g => Assert.Contains($"{g}: perflab copied", all.Stderr, StringComparison.Ordinal));
+        Assert.All(new[] { "gen-1", "gen-2", "gen-3" }, g => Assert.Matches($@"load host '{g}': [^\n]*; perflab copied", all.Stderr));
         var kept = Directory.GetDirectories(builds).Select(Path.GetFileName).Order(StringComparer.Ordinal).ToList();
         var build = Assert.Single(kept, k => !k!.StartsWith("old", StringComparison.Ordinal))!;
         Assert.Equal(["old0", "old1", "old2", "old3"], kept.Where(k => k != build));
@@ -37,7 +37,7 @@ public sealed class SharedCacheDeployTests
             [.. load, "--hosts", HostsCheckTests.Write(lab, "ssh-config: ./ssh_config\napp: app\nload: [gen-2]\n")]);
 
         Assert.True(again.ExitCode == 0, again.ToString());
-        Assert.Contains("gen-2: perflab copied", again.Stderr, StringComparison.Ordinal);
+        Assert.Matches(@"load host 'gen-2': [^\n]*; perflab copied", again.Stderr);
         Assert.Equal(whole, await File.ReadAllTextAsync(config));
         Assert.Empty(Directory.GetDirectories(builds, ".*"));
     }

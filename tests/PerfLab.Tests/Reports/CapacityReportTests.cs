@@ -1,3 +1,4 @@
+using PerfLab.Common;
 using System.Text.Json;
 using PerfLab.Experiments.Analysis;
 using PerfLab.Experiments.Definitions;
@@ -73,6 +74,19 @@ public sealed class CapacityReportTests
         var floors = NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json"));
         var settings = new AnalysisSettings(ProfileName.Quick, null, false, floors);
         return ReportFixtures.Sample() with { Experiments = [ExperimentAnalyzer.Analyze(definition, runs, settings)] };
+    }
+
+    [Fact]
+    public void Gate_CapacityAtLeast_ReadsTheMedianOfEachVariantsRuns()
+    {
+        // two held 90, 90 and 100 RPS (median 90); four 180, 180 and 210 (median 180).
+        var checks = ThresholdGate.Evaluate(Results(), _ => [Threshold.Parse("capacity>=150")]);
+
+        Assert.Equal([("cap / two", "90 RPS", false), ("cap / four", "180 RPS", true)],
+            checks.Select(c => (c.Scope, c.Observed, c.Passed)));
+        var error = Assert.Throws<PerfLabException>(() => Threshold.Parse("capacity>=150ms"));
+        Assert.Equal(ExitCode.Usage, error.ExitCode);
+        Assert.Contains("capacity>=400", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -29,10 +29,13 @@ public sealed class CapacitySearchTests
         var url = new Uri(sut.BaseAddress, "/diagnostics/capacity?slots=4&ms=20").ToString();
 
         var chart = Path.Combine(TestCaches.NewFolder(), "capacity.html");
-        var cli = await PerfLabProcess.RunAsync("capacity", url, "--slo", "p99<100ms", "--from", "100", "-d", "1.5s", "-w", "0.5s", "--json", "--html", chart);
+        var cli = await PerfLabProcess.RunAsync("capacity", url, "--slo", "p99<100ms", "--from", "100", "-d", "1.5s", "-w", "0.5s", "--json", "--html", chart,
+            "--threshold", "capacity>=50", "--threshold", "capacity>=100000");
 
         var json = JsonDocument.Parse(cli.Stdout).RootElement;
         var steps = json.GetProperty("steps").EnumerateArray().ToList();
+        // The answer gated: 50 RPS sustained passes, 100000 cannot, and the failed gate makes the exit 5.
+        Assert.Matches(@"gate capacity>=100000: (\d+(\.\d)? RPS|no capacity found \(no step held\)), FAILED", cli.Stderr);
         // Rising steps double from --from (100, 200 ...) before the bisection narrows the bracket.
         Assert.Equal(100, steps[0].GetProperty("targetRps").GetDouble());
         var busy = steps.Any(s => s.TryGetProperty("machineLoad", out var load) && load.ValueKind == JsonValueKind.Number && MachineLoad.IsBusy(load.GetDouble()));
@@ -43,9 +46,10 @@ public sealed class CapacitySearchTests
         }
         if (!busy || json.GetProperty("outcome").GetString() == "found")
         {
-            Assert.True(cli.ExitCode == 0, cli.ToString());
+            Assert.True(cli.ExitCode == 5, cli.ToString());
             Assert.Equal("found", json.GetProperty("outcome").GetString());
             var capacity = json.GetProperty("capacityRps").GetDouble();
+            Assert.Contains(FormattableString.Invariant($"gate capacity>=50: {capacity:0.#} RPS, passed"), cli.Stderr, StringComparison.Ordinal);
             var breaks = json.GetProperty("breaksAtRps").GetDouble();
             // Within 5 % on the rates asked for (the bisection moves those); the rate credited is what was sent and completed.
             var heldTarget = steps.Where(s => s.GetProperty("holds").GetBoolean()).Max(s => s.GetProperty("targetRps").GetDouble());
