@@ -67,7 +67,7 @@ public static class ContentionApi
     /// </summary>
     private sealed class User
     {
-        private readonly Lock _gate = new();
+        private readonly object _gate = new();   // System.Threading.Lock is .NET 9+; the SUT builds for net8.0 too
         private bool _counted;
         private int _visits;
 

@@ -33,4 +33,17 @@ public sealed class CapacityRemoteTests
         Assert.Contains("with --hosts the target must be the app host", cli.Stderr, StringComparison.Ordinal);
         Assert.Contains("app-host", cli.Stderr, StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData("p99<5ms", "gates its answer only: --threshold \"capacity>=N\" (got 'p99<5ms')")]
+    [InlineData("capacity>=5ms", "capacity is a plain number of requests per second")]
+    public async Task Capacity_AGateItCannotCheck_Exit2BeforeAnythingIsSent(string gate, string message)
+    {
+        // Port 9 (discard): nothing listens; a request sent would fail the search, not exit 2 with this message.
+        var cli = await PerfLabProcess.RunAsync("capacity", "http://127.0.0.1:9/", "--slo", "p99<100ms", "--threshold", gate);
+
+        Assert.True(cli.ExitCode == (int)ExitCode.Usage, cli.ToString());
+        Assert.Contains(message, cli.Stderr, StringComparison.Ordinal);
+        Assert.Empty(cli.Stdout);
+    }
 }
