@@ -17,7 +17,8 @@ public static class CompareCommand
             + "and verdicts as `perflab run`.");
         verb.Arguments.Add(o.App);
         foreach (var option in new Option[] { o.Command, o.Urls, o.Users, o.Rate, o.Variants, o.Ready, o.Profile, o.Repeat, o.Precision,
-            o.Budget, o.Thresholds, o.Margin, o.Output, o.Hosts, o.Invocations, RunTuningOptions.RetiredProfileLetter() })
+            o.Budget, o.Thresholds, o.Margin, o.Output, o.Hosts, o.Invocations, o.History, o.Commit,
+            RunTuningOptions.RetiredProfileLetter() })
         {
             verb.Options.Add(option);
         }
@@ -34,12 +35,14 @@ public static class CompareCommand
             ThresholdOptions.EnsureScenariosExist(gates, experiment.Scenarios.Select(s => s.Name));
             ThresholdOptions.EnsureIntervals(gates, [experiment], parse.GetValue(o.Profile), parse.GetValue(o.Repeat),
                 parse.GetValue(o.Invocations));
+            var history = await HistoryCommand.CheckBeforeRunAsync(parse.GetValue(o.History), parse.GetValue(o.Commit), ct);
             return await RunCommand.RunSelectedAsync([experiment], new LabRunChoices(parse.GetValue(o.Profile))
             {
                 Repeat = parse.GetValue(o.Repeat), Output = parse.GetValue(o.Output), Pin = o.Pin.Read(parse),
                 Precision = parse.GetValue(o.Precision), Budget = RunTuningOptions.BudgetOf(parse, o.Budget),
                 Trace = o.Trace.Read(parse), Gates = gates, Margin = parse.GetValue(o.Margin), Hosts = HostsOption.Read(parse, o.Hosts),
-            }, o.Ci.Begin(parse, "compare"), ct, InvocationsAsk.Of(parse, o.Invocations, o.Output, o.Budget, o.Ci.Junit, o.Ci.Json));
+            }, o.Ci.Begin(parse, "compare"), ct,
+                InvocationsAsk.Of(parse, o.Invocations, o.Output, o.Budget, o.Ci.Junit, o.Ci.Json, o.History, o.Commit), history);
         });
         return verb;
     }
@@ -121,6 +124,10 @@ public static class CompareCommand
         public Option<double?> Margin { get; } = ThresholdOptions.Margin();
 
         public OutputOptions Ci { get; } = new();
+
+        public Option<string?> History { get; } = HistoryCommand.RunOption();
+
+        public Option<string?> Commit { get; } = HistoryCommand.CommitOption();
     }
 
     /// <summary>

@@ -41,11 +41,12 @@ internal static class HistoryShowCommand
                 + "with the newest run; the exit code is then 5.",
             HelpName = "file",
         };
+        var repo = RepoOption();
         var json = new Option<bool>("--json") { Description = "Print the series and change points as JSON on stdout." };
         var command = new Command("show", "Print each variant's figures by commit, oldest first, and the change points found in them: "
             + "commit range, size with its 95 % interval. A change point for the worse new with the newest run exits with 5.");
         command.Arguments.Add(experiment);
-        foreach (var option in new Option[] { store, metric, scenario, since, machine, minSegment, html, junit, json })
+        foreach (var option in new Option[] { store, metric, scenario, since, machine, minSegment, repo, html, junit, json })
         {
             command.Options.Add(option);
         }
@@ -61,9 +62,10 @@ internal static class HistoryShowCommand
             CheckFolder(pr.GetValue(html), "--html");
             CheckFolder(pr.GetValue(junit), "--junit");
             await using var history = await HistoryStore.OpenAsync(HistoryLocation.Parse(pr.GetValue(store)), create: false, ct);
-            var points = await history.QueryAsync(query, ct);
+            var (points, order) = await HistoryOrder.ArrangeAsync(await history.QueryAsync(query, ct),
+                Path.GetFullPath(pr.GetValue(repo) ?? "."), ct);
             var series = HistorySeries.Analyze(points, pr.GetValue(machine), new EDivisive.Options(MinSegment: min));
-            Write(history.Location.Shown, series, pr.GetValue(json), pr.GetValue(html), pr.GetValue(junit));
+            Write(history.Location.Shown, order, series, pr.GetValue(json), pr.GetValue(html), pr.GetValue(junit));
             return (int)(series.Any(HistoryText.NewRegression) ? ExitCode.ThresholdsFailed : ExitCode.Success);
         });
         return command;
@@ -76,6 +78,13 @@ internal static class HistoryShowCommand
         HelpName = "metric",
     };
 
+    private static Option<string?> RepoOption() => new("--repo")
+    {
+        Description = "The git repository whose commit order orders the runs (default: the current directory's); when a run's "
+            + "commit is not in it, runs are ordered by start time, and the output says so.",
+        HelpName = "folder",
+    };
+
     private static Option<string?> MachineOption() => new("--machine")
     {
         Description = "Series are per machine (CPU, cores, system) by default; 'any' mixes machines in one series, another word "
@@ -83,11 +92,12 @@ internal static class HistoryShowCommand
         HelpName = "any|name",
     };
 
-    private static void Write(string shown, IReadOnlyList<SeriesAnalysis> series, bool json, string? html, string? junit)
+    private static void Write(string shown, RunOrder order, IReadOnlyList<SeriesAnalysis> series, bool json, string? html,
+        string? junit)
     {
         if (json)
         {
-            Console.WriteLine(HistoryText.Json(shown, series));
+            Console.WriteLine(HistoryText.Json(shown, order, series));
         }
         else if (series.Count == 0)
         {
@@ -95,13 +105,13 @@ internal static class HistoryShowCommand
         }
         else
         {
-            Console.WriteLine($"history: {shown}; each series by run, oldest first.\n");
+            Console.WriteLine($"history: {shown}; each series oldest first, {order.Said}.\n");
             HistoryText.Write(series, Console.Out);
         }
         if (html is not null)
         {
             using var writer = new StreamWriter(html);
-            HistoryPage.Write(shown, series, writer);
+            HistoryPage.Write(shown, order, series, writer);
         }
         if (junit is not null)
         {

@@ -41,8 +41,9 @@ internal sealed record InvocationsAsk(int Count, IReadOnlyList<string> Arguments
 /// </summary>
 internal static class InvocationsRun
 {
+    /// <param name="history">`--history`: the pooled result is added when the invocations end (each invocation runs without it).</param>
     public static async Task<int> RunAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, InvocationsAsk ask,
-        CiOutputs outputs, CancellationToken ct)
+        CiOutputs outputs, HistoryTarget? history, CancellationToken ct)
     {
         InvocationShares.Check(selected, choices, ask.Count, choices.Budget.Left());
         var outDir = LabRun.OutputFolder(choices.Output);
@@ -90,7 +91,8 @@ internal static class InvocationsRun
         combined = fewer is null ? combined : combined with { Notes = [.. combined.Notes, "Budget: " + fewer + "."] };
         ReportWriters.WriteAll(combined, outDir);
         ConsoleRunObserver.PrintSummary(combined, outDir);
-        return outputs.Finish(combined, outDir, (int)RunCommand.ExitCodeOf(combined, ct));
+        var exit = outputs.Finish(combined, outDir, (int)RunCommand.ExitCodeOf(combined, ct));
+        return history is null ? exit : await HistoryCommand.AddAfterRunAsync(history, combined, outDir, exit, ct);
     }
 
     /// <summary>Invocation <paramref name="k"/> run in its folder: its outcome, or why the invocations stop, and its exit code.</summary>

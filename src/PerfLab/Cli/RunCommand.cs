@@ -27,7 +27,7 @@ public static class RunCommand
         ThresholdOptions.EnsureScenariosExist(gates, selected.SelectMany(e => e.Scenarios.Select(s => s.Name)));
         ThresholdOptions.EnsureIntervals(gates, selected, parse.GetValue(o.Profile), parse.GetValue(o.Repeat),
             parse.GetValue(o.Invocations));
-        var history = await HistoryCommand.CheckBeforeRunAsync(parse.GetValue(o.History), parse.GetValue(o.Invocations), ct);
+        var history = await HistoryCommand.CheckBeforeRunAsync(parse.GetValue(o.History), parse.GetValue(o.Commit), ct);
         return await RunSelectedAsync(selected, new LabRunChoices(parse.GetValue(o.Profile))
         {
             Repeat = parse.GetValue(o.Repeat), Aa = parse.GetValue(o.Aa), Output = parse.GetValue(o.Output), Pin = o.Pin.Read(parse),
@@ -35,7 +35,8 @@ public static class RunCommand
             KeepTraces = parse.GetValue(o.KeepTraces), Connection = parse.GetValue(o.Connection), DataDir = parse.GetValue(o.DataDir),
             Gates = gates, Margin = parse.GetValue(o.Margin),
             Hosts = HostsOption.Read(parse, o.Hosts),
-        }, o.Ci.Begin(parse, "run"), ct, InvocationsAsk.Of(parse, o.Invocations, o.Output, o.Budget, o.Ci.Junit, o.Ci.Json), history);
+        }, o.Ci.Begin(parse, "run"), ct,
+            InvocationsAsk.Of(parse, o.Invocations, o.Output, o.Budget, o.Ci.Junit, o.Ci.Json, o.History, o.Commit), history);
     }
 
     /// <summary>
@@ -44,13 +45,14 @@ public static class RunCommand
     /// </summary>
     /// <param name="outputs">--junit, --json and the CI step summary, written after the reports.</param>
     /// <param name="invocations">`--invocations`: more than one repeats the run in child processes and pools them.</param>
-    /// <param name="history">`--history`: the history the run is added to when it ends (checked before it starts).</param>
+    /// <param name="history">`--history`: the history the run is added to when it ends (checked before it starts); with
+    /// invocations the pooled result, not each invocation.</param>
     internal static async Task<int> RunSelectedAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices, CiOutputs outputs,
-        CancellationToken ct, InvocationsAsk? invocations = null, History.HistoryLocation? history = null)
+        CancellationToken ct, InvocationsAsk? invocations = null, HistoryTarget? history = null)
     {
         if (invocations is { Count: > 1 })
         {
-            return await InvocationsRun.RunAsync(selected, choices, invocations, outputs, ct);
+            return await InvocationsRun.RunAsync(selected, choices, invocations, outputs, history, ct);
         }
         var (results, folder) = await LabRun.RunAsync(selected, choices, new ConsoleRunObserver(), Console.Out, ct);
         ReportWriters.WriteAll(results, folder);

@@ -71,13 +71,15 @@ internal sealed class RunOptions
 
     public Option<string?> History { get; } = HistoryCommand.RunOption();
 
+    public Option<string?> Commit { get; } = HistoryCommand.CommitOption();
+
     public void AddTo(Command command)
     {
         command.Arguments.Add(Names);
         foreach (var option in new Option[]
         {
             Profile, Repeat, Precision, Budget, Output, Aa, KeepTraces, Thresholds, Margin, Connection, DataDir, Hosts, Invocations,
-            History,
+            History, Commit,
             RunTuningOptions.RetiredProfileLetter(),
         })
         {

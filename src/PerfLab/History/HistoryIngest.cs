@@ -12,14 +12,16 @@ namespace PerfLab.History;
 /// </summary>
 public static class HistoryIngest
 {
-    public static (HistoryRun Run, IReadOnlyList<HistoryPoint> Points) From(RunResults results, string source)
+    /// <param name="commit">The commit of what was measured when the user stated it (`--commit`); else the one results.json
+    /// names. The run's key stays the run's own, so the same run stated twice is still one run.</param>
+    public static (HistoryRun Run, IReadOnlyList<HistoryPoint> Points) From(RunResults results, string source, string? commit = null)
     {
         var provenance = results.Provenance;
         var machine = MachineOf(provenance);
         var key = Hash(string.Join('|', results.StartedAt.UtcDateTime.ToString("O", CultureInfo.InvariantCulture),
             results.FinishedAt.UtcDateTime.ToString("O", CultureInfo.InvariantCulture), provenance.Commit, machine,
             string.Join(',', results.Experiments.Select(e => e.Name))));
-        var run = new HistoryRun(key, results.StartedAt, provenance.Commit, machine, provenance.RuntimeVersion, results.Profile,
+        var run = new HistoryRun(key, results.StartedAt, commit ?? provenance.Commit, machine, provenance.RuntimeVersion, results.Profile,
             results.MachineNoise?.Describe(), source);
         var points = results.Experiments.SelectMany(e => PointsOf(e, results.MachineNoise)).ToList();
         return (run, points);

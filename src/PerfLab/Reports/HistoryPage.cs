@@ -11,13 +11,13 @@ namespace PerfLab.Reports;
 /// </summary>
 public static class HistoryPage
 {
-    public static void Write(string store, IReadOnlyList<SeriesAnalysis> series, TextWriter output)
+    public static void Write(string store, RunOrder order, IReadOnlyList<SeriesAnalysis> series, TextWriter output)
     {
         var html = new StringBuilder();
         html.Append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>perflab history</title>\n")
             .Append("<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
                 + "h2{font-size:1.1em;margin-top:2em}svg{max-width:100%;height:auto}li{margin:.2em 0}</style></head><body>\n")
-            .Append($"<h1>perflab history</h1>\n<p>{H(store)}: {series.Count} series, runs oldest first. ")
+            .Append($"<h1>perflab history</h1>\n<p>{H(store)}: {series.Count} series, runs oldest first, {H(order.Said)}. ")
             .Append("Filled: a run's median with its 95 % interval; ring: its run stated a noise floor above the change; ")
             .Append("lines: each segment's mean between change points.</p>\n");
         foreach (var s in series)

@@ -53,12 +53,14 @@ public static class HistoryText
         return hex > 7 ? commit[..7] + commit[hex..] : commit;
     }
 
-    public static string Json(string store, IReadOnlyList<SeriesAnalysis> series)
+    public static string Json(string store, RunOrder order, IReadOnlyList<SeriesAnalysis> series)
     {
         var document = new
         {
             schemaVersion = 1,
             history = store,
+            order = order.ByGit ? "git" : "time",
+            orderNote = order.Said,
             series = series.Select(s => new
             {
                 experiment = s.Key.Experiment, variant = s.Key.Variant, scenario = s.Key.Scenario, metric = s.Key.Metric,

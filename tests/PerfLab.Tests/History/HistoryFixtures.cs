@@ -64,6 +64,19 @@ internal static class HistoryFixtures
         P90Ms = p99 * 0.8, P95Ms = p99 * 0.9, P99Ms = p99, P999Ms = p99 * 1.2, MaxMs = p99 * 2, BytesReceived = 1000, Errors = 0,
     };
 
+    /// <summary>A git repository of <paramref name="count"/> empty commits in <paramref name="folder"/>: hashes, oldest first.</summary>
+    public static async Task<List<string>> GitRepositoryAsync(string folder, int count)
+    {
+        await Apps.VersionedRepo.GitAsync(folder, "init", "-q");
+        for (var i = 1; i <= count; i++)
+        {
+            await Apps.VersionedRepo.GitAsync(folder, "-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-q",
+                "--allow-empty", "-m", $"commit {i}");
+        }
+        var listed = await Apps.VersionedRepo.GitAsync(folder, "rev-list", "--reverse", "HEAD");
+        return [.. listed.Split('\n', StringSplitOptions.RemoveEmptyEntries)];
+    }
+
     /// <summary>The runs as a store returns them, without a store: what the series analysis reads.</summary>
     public static IReadOnlyList<StoredPoint> Stored(IEnumerable<RunResults> runs) =>
         [.. runs.SelectMany(r =>
