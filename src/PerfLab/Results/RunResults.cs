@@ -143,7 +143,10 @@ public sealed record SweepPoint(string Sweep, ConditionKind Condition, double Va
 [JsonConverter(typeof(JsonStringEnumConverter<RunStatus>))]
 public enum RunStatus { Ok, Failed }
 
-/// <summary>Why a run failed, as a kind the runner and reports can act on (the reason's text says the rest).</summary>
+/// <summary>
+/// Why a run failed, as a kind the runner and reports can act on (the reason's text says the rest). UploadFailed is no
+/// longer written (uploads run on the load engine and fail as any load does); it stays so older results.json still read.
+/// </summary>
 [JsonConverter(typeof(JsonStringEnumConverter<FailureKind>))]
 public enum FailureKind
 {
