@@ -182,7 +182,7 @@ public sealed record RunRecord
     public required IReadOnlyList<TimelinePoint> Timeline { get; init; }
     public required double GeneratorCpuPercent { get; init; }
     public required bool GeneratorSaturated { get; init; }
-    /// <summary>Upload model only: the round-trip time configured on the latency proxy and the one measured through it.</summary>
+    /// <summary>A load sent through a latency proxy (uploads): the round trip configured on it and the one measured through it.</summary>
     public double? ConfiguredRttMs { get; init; }
     public double? MeasuredRttMs { get; init; }
     /// <summary>Burst and upload models: each batch's (or upload's) wall time in ms.</summary>

@@ -200,7 +200,8 @@ public sealed class ExperimentLoaderTests
 
 public sealed class UploadExperimentLoaderTests
 {
-    private const string Upload = """
+    /// <summary>An upload experiment's file (UploadRunTests runs it with smaller uploads).</summary>
+    internal const string Upload = """
         name: up
         title: Up
         seed: "002"

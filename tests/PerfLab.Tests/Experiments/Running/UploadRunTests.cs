@@ -15,29 +15,9 @@ public sealed class UploadRunTests
 {
     private static readonly TimeSpan Rtt = TimeSpan.FromMilliseconds(20);
 
-    private const string Experiment = """
-        name: up
-        title: Up
-        seed: "002"
-        reproduces: a claim
-        baseline: a
-        variants:
-          - name: a
-            settings: { "Kestrel:EndpointDefaults:Protocols": Http2 }
-          - name: b
-            settings: { "Kestrel:EndpointDefaults:Protocols": Http2 }
-        load:
-          scenarios:
-            - name: upload
-              url: /upload
-              model: upload
-              size: 256KB
-              rtt: 20ms
-        profiles:
-          article: { warmup: 0s, duration: 1m, repeat: 1, batches: 4 }
-          quick: { warmup: 0s, duration: 1m, repeat: 1, batches: 4 }
-          smoke: { warmup: 0s, duration: 10s, repeat: 1, batches: 1, size: 1KB }
-        """;
+    // The loader's upload experiment with uploads of 256 KB through 20 ms (the article profile: 3 of them).
+    private static readonly string Experiment = UploadExperimentLoaderTests.Upload
+        .Replace("size: 108MB", "size: 256KB", StringComparison.Ordinal).Replace("rtt: 10ms", "rtt: 20ms", StringComparison.Ordinal);
 
     private static Task<IRunningApp> StartHttp2SutAsync() => StartAsync(new SutLaunch(
         new Dictionary<string, string> { ["Kestrel:EndpointDefaults:Protocols"] = "Http2" }, new Dictionary<string, string>(), null));
@@ -59,16 +39,16 @@ public sealed class UploadRunTests
     {
         await using var sut = await StartHttp2SutAsync();
 
-        var record = await MeasureAsync(sut, ProfileName.Quick);
+        var record = await MeasureAsync(sut, ProfileName.Article);
 
         Assert.True(record.Status == RunStatus.Ok, record.FailureReason);
-        Assert.Equal(4, record.BatchTimesMs.Count); // the warming upload is not measured
+        Assert.Equal(3, record.BatchTimesMs.Count); // the warming upload is not measured
         // Each upload needs at least one round trip through the proxy (the request and the answer).
         Assert.All(record.BatchTimesMs, ms => Assert.InRange(ms, Rtt.TotalMilliseconds, 10_000));
         Assert.Equal(20, record.ConfiguredRttMs);
         Assert.InRange(record.MeasuredRttMs!.Value, 18, 50);
         var stats = Assert.Single(record.Scenarios);
-        Assert.Equal(("upload", 4L, 0L), (stats.Scenario, stats.Requests, stats.Errors));
+        Assert.Equal(("upload", 3L, 0L), (stats.Scenario, stats.Requests, stats.Errors));
         // The engine's histogram keeps three significant digits of each upload's time.
         Assert.InRange(stats.MeanMs, record.BatchTimesMs.Average() * 0.99, record.BatchTimesMs.Average() * 1.01);
         Assert.True(stats.Rps > 0);
