@@ -5,12 +5,20 @@ using PerfLab.Results;
 
 namespace PerfLab.Cli;
 
-/// <summary>Plain progress lines: one when a run starts (with the ETA of the whole run), one with its figures.</summary>
+/// <summary>
+/// Plain progress lines: one when a run starts (with the ETA of the whole run), one with its figures; any other line of
+/// progress indented under the run it belongs to once runs have started, flush before (the lab's preparation).
+/// </summary>
 public sealed class ConsoleRunObserver : IRunObserver
 {
-    public void RunStarting(RunPosition p) =>
+    private volatile bool _running;
+
+    public void RunStarting(RunPosition p)
+    {
+        _running = true;
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"[{p.Index}/{p.Total}] {p.Experiment}: {p.Variant} (repetition {p.Repetition}/{p.Repetitions}){Eta(p.Remaining)}"));
+    }
 
     private static string Eta(TimeSpan? remaining) =>
         remaining is { } r ? $"  ETA {Fmt.Duration(TimeSpan.FromSeconds(Math.Round(r.TotalSeconds)))}" : "";
@@ -58,7 +66,7 @@ public sealed class ConsoleRunObserver : IRunObserver
             $"    {p.Experiment}: block {p.Block} done, widest half-width {widest} (target {p.TargetPercent:0.#} %){decision}"));
     }
 
-    public void Message(string text) => Console.WriteLine($"    {text}");
+    public void Report(string value) => Console.WriteLine(_running ? $"    {value}" : value);
 
     public static void PrintSummary(RunResults results, string outDir)
     {

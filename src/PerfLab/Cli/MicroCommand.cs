@@ -41,7 +41,7 @@ public static class MicroCommand
             ?? Path.Combine("results", "micro", DateTime.UtcNow.ToString("yyyyMMdd-HHmmss",
                 System.Globalization.CultureInfo.InvariantCulture));
 
-        var suite = MicroSuite.Locate(Console.Error);
+        var suite = MicroSuite.Locate(new InlineProgress<string>(Console.Error.WriteLine));
         var (available, selected) = await suite.PrepareAsync(chosen, ct);
 
         var commandLine = string.Join(" ", new[] { "perflab", "micro" }

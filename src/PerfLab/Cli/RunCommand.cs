@@ -54,7 +54,7 @@ public static class RunCommand
         {
             return await InvocationsRun.RunAsync(selected, choices, invocations, outputs, history, ct);
         }
-        var (results, folder) = await LabRun.RunAsync(selected, choices, new ConsoleRunObserver(), Console.Out, ct);
+        var (results, folder) = await LabRun.RunAsync(selected, choices, new ConsoleRunObserver(), ct);
         ReportWriters.WriteAll(results, folder);
         ConsoleRunObserver.PrintSummary(results, folder);
         var exit = outputs.Finish(results, folder, (int)ExitCodeOf(results, ct));

@@ -71,7 +71,8 @@ public static class SutCommand
                 Detached: !parse.GetValue(foreground));
             var (connectionString, dataDirectory) = (parse.GetValue(connection), parse.GetValue(dataDir));
             return (int)await Control().StartAsync(request,
-                token => DatabasePreparation.EnsureReadyAsync(connectionString, dataDirectory, Console.Out, token), ct);
+                token => DatabasePreparation.EnsureReadyAsync(connectionString, dataDirectory,
+                    new InlineProgress<string>(Console.WriteLine), token), ct);
         });
         return command;
     }

@@ -7,7 +7,7 @@ public static class DatabasePreparation
 {
     /// <returns>The connection string of the seeded database and a description for the report's provenance.</returns>
     public static async Task<(string ConnectionString, string Description)> EnsureReadyAsync(
-        string? connectionString, string? dataDir, TextWriter log, CancellationToken ct)
+        string? connectionString, string? dataDir, IProgress<string> progress, CancellationToken ct)
     {
         var external = DatabaseTarget.ExternalConnectionString(connectionString);
         if (external is not null)
@@ -21,23 +21,23 @@ public static class DatabasePreparation
         var status = cluster.GetStatus();
         if (!status.Running)
         {
-            log.WriteLine($"starting perflab's PostgreSQL ({cluster.DataDir})...");
+            progress.Report($"starting perflab's PostgreSQL ({cluster.DataDir})...");
             status = (await cluster.StartAsync(port: null, ct)).Status;
         }
         var connection = status.ConnectionString!;
-        await SeedIfNeededAsync(connection, log, ct);
+        await SeedIfNeededAsync(connection, progress, ct);
         return (connection, $"perflab's PostgreSQL {status.MajorVersion} on 127.0.0.1:{status.Port} ({cluster.DataDir})");
     }
 
     /// <summary>Seeds the AdventureWorks data unless the database already holds this version of it.</summary>
-    public static async Task SeedIfNeededAsync(string connection, TextWriter log, CancellationToken ct)
+    public static async Task SeedIfNeededAsync(string connection, IProgress<string> progress, CancellationToken ct)
     {
         var state = await SeedStateStore.ReadAsync(connection, ct);
         if (!state.IsCurrent)
         {
-            log.WriteLine($"seeding the AdventureWorks data ({state.Describe()})...");
+            progress.Report($"seeding the AdventureWorks data ({state.Describe()})...");
             await Seeder.SeedAsync(connection,
-                new InlineProgress<SeedProgress>(p => log.WriteLine($"    {p.Step}: {p.Rows} rows, {p.Elapsed.TotalSeconds:0.0} s")), ct);
+                new InlineProgress<SeedProgress>(p => progress.Report($"    {p.Step}: {p.Rows} rows, {p.Elapsed.TotalSeconds:0.0} s")), ct);
         }
     }
 

@@ -36,7 +36,7 @@ internal static class AppRole
         IRunningApp app;
         try
         {
-            app = await order.On(listen).StartAsync(logFile, new InlineProgress<string>(m => lines.Write("say", m)), ct);
+            app = await order.On(listen).StartAsync(logFile, lines.Say, ct);
         }
         catch (PerfLabException ex)
         {

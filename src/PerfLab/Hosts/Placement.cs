@@ -62,7 +62,8 @@ public abstract record Placement(string Role)
     public abstract IAppUnderTest OwnApp(AppLaunch launch, IProgress<string>? say);
 
     /// <summary>PostgreSQL placed here, seeded and warmed, reachable from the app's placement.</summary>
-    public abstract Task<RunDatabase> StartDatabaseAsync(DatabaseAsk ask, Placement app, TextWriter log, CancellationToken ct);
+    public abstract Task<RunDatabase> StartDatabaseAsync(DatabaseAsk ask, Placement app, IProgress<string> progress,
+        CancellationToken ct);
 }
 
 /// <summary>This machine: what perflab has always done.</summary>
@@ -79,7 +80,8 @@ public sealed record Here(string Role) : Placement(Role)
     public override IAppUnderTest OwnApp(AppLaunch launch, IProgress<string>? say) => new ExternalApp(launch);
 
     /// <summary>perflab's own cluster on loopback, or the server the command line or the hosts file names.</summary>
-    public override async Task<RunDatabase> StartDatabaseAsync(DatabaseAsk ask, Placement app, TextWriter log, CancellationToken ct)
+    public override async Task<RunDatabase> StartDatabaseAsync(DatabaseAsk ask, Placement app, IProgress<string> progress,
+        CancellationToken ct)
     {
         if (!app.ObservedHere && DatabaseTarget.ExternalConnectionString(ask.Connection) is null)
         {
@@ -88,7 +90,7 @@ public sealed record Here(string Role) : Placement(Role)
                 "(db: HOST, or omit db: to run it on the app's host) or give db: { connection-string: \"...\" }.",
                 ExitCode.Usage);
         }
-        var (connection, description) = await DatabasePreparation.EnsureReadyAsync(ask.Connection, ask.DataDir, log, ct);
+        var (connection, description) = await DatabasePreparation.EnsureReadyAsync(ask.Connection, ask.DataDir, progress, ct);
         if (app.ObservedHere)
         {
             // An app elsewhere reaches the server on its own path, which this machine need not share.
@@ -137,7 +139,8 @@ internal sealed record OnHost(string Role, HostRef Host, SshClient Ssh, HostFact
     /// The db role on this host, open to the app's host alone: on its address when the app is elsewhere, on loopback
     /// when both share the host. Its session lasts as long as the run's database is held.
     /// </summary>
-    public override async Task<RunDatabase> StartDatabaseAsync(DatabaseAsk ask, Placement app, TextWriter log, CancellationToken ct)
+    public override async Task<RunDatabase> StartDatabaseAsync(DatabaseAsk ask, Placement app, IProgress<string> progress,
+        CancellationToken ct)
     {
         if (app is not OnHost appHost)
         {
@@ -147,7 +150,7 @@ internal sealed record OnHost(string Role, HostRef Host, SshClient Ssh, HostFact
         var listen = shared ? IPAddress.Loopback : await AddressOfAsync(this, ct);
         var allow = shared ? IPAddress.Loopback : await AddressOfAsync(appHost, ct);
         var command = $"{Perflab} host db --listen {listen} --allow {allow}";
-        var session = RoleSession.Start(Ssh, Host, "PostgreSQL", command, null, new InlineProgress<string>(log.WriteLine));
+        var session = RoleSession.Start(Ssh, Host, "PostgreSQL", command, null, progress);
         string[] ready;
         try
         {

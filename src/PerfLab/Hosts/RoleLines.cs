@@ -43,8 +43,8 @@ internal sealed class RoleLines(TextReader input, TextWriter output)
         }
     }
 
-    /// <summary>A writer whose every line goes out as <c>say LINE</c> (progress the controller shows).</summary>
-    public TextWriter Say => new SayWriter(this);
+    /// <summary>Progress whose every line goes out as <c>say LINE</c>, which the controller shows.</summary>
+    public IProgress<string> Say => new InlineProgress<string>(line => Write("say", line));
 
     /// <summary>
     /// Completes when the session's input ends (the controller closed it, the session dropped) or <paramref name="ct"/>
@@ -80,9 +80,4 @@ internal sealed class RoleLines(TextReader input, TextWriter output)
     {
         NumberHandling = System.Text.Json.Serialization.JsonNumberHandling.AllowNamedFloatingPointLiterals,
     };
-
-    private sealed class SayWriter(RoleLines lines) : StringWriter(System.Globalization.CultureInfo.InvariantCulture)
-    {
-        public override void WriteLine(string? value) => lines.Write("say", value ?? "");
-    }
 }

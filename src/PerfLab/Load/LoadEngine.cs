@@ -218,7 +218,7 @@ public static class LoadEngine
                 stoppedEarly: ct.IsCancellationRequested || diedReason is not null);
         }
         var generator = meter.Stop(window.MeasureStart, ended, results.Sum(r => r.Requests),
-            string.Join("; ", runs.Select(r => r.Transport).Distinct()));
+            string.Join("; ", runs.Select((r, i) => runners[i].Transport ?? r.Transport).Distinct()));
         return new LoadResult(window.StartedUtc, window.MeasuredFromUtc, DateTimeOffset.UtcNow, reasons.Count > 0,
             reasons.Count > 0 ? string.Join("; ", reasons) : null, generator, results)
         {

@@ -24,10 +24,13 @@ public abstract record LoadModel
     public virtual bool AlternatesInSlots => false;
 
     /// <summary>
-    /// Driven by the load engine (<see cref="LoadEngine"/>) with a request of the scenario's choosing; false for a model
-    /// with a measurement of its own, which runs alone, against the built-in SUT, sending its own requests.
+    /// The round trip the network path to the app adds to this model's requests: the experiment runner sends them
+    /// through a latency proxy in front of the app, a real delay on the wire (uploads); null: straight to the app.
     /// </summary>
-    public virtual bool RunsOnLoadEngine => true;
+    public virtual TimeSpan? PathRtt => null;
+
+    /// <summary>Its runner makes its own request (an upload's body): a scenario's method, body and checks do not apply.</summary>
+    public virtual bool MakesItsRequest => false;
 
     /// <summary>The model as one profile runs it: the profile's batch count, step length or size filled in.</summary>
     public virtual LoadModel ForProfile(LoadShape shape) => this;
@@ -41,7 +44,7 @@ public abstract record LoadModel
     /// <summary>What makes this model unable to run, one message per problem; empty when it can run.</summary>
     public abstract IEnumerable<string> Problems();
 
-    /// <summary>The engine's runner for this model (see <see cref="RunsOnLoadEngine"/>).</summary>
+    /// <summary>The engine's runner for this model.</summary>
     internal abstract ILoadModelRunner CreateRunner();
 
     /// <summary>
@@ -264,9 +267,8 @@ public sealed record RampModel(int StartUsers, int Step, TimeSpan StepEvery, int
 
 /// <summary>
 /// <paramref name="Uploads"/> posts of <paramref name="Bytes"/> each to the built-in SUT's /upload over HTTP/2 (h2c),
-/// one at a time, through a latency proxy adding <paramref name="Rtt"/>; each upload's time is one batch. The load
-/// engine does not drive it: the experiment runner's upload measurement does. In an experiment file the profile gives
-/// the count, and may give its own size.
+/// one at a time, through a latency proxy adding <paramref name="Rtt"/> (<see cref="PathRtt"/>); each upload's time is
+/// one batch, after one unmeasured upload. In an experiment file the profile gives the count, and may give its own size.
 /// </summary>
 public sealed record UploadModel(long Bytes, TimeSpan Rtt, int Uploads = 0) : LoadModel
 {
@@ -274,11 +276,11 @@ public sealed record UploadModel(long Bytes, TimeSpan Rtt, int Uploads = 0) : Lo
     public override string Kind => Name;
     public override int Concurrency => 1;
     public override bool CountsBatches => true;
-    public override bool RunsOnLoadEngine => false;
-    public override LoadModel ForProfile(LoadShape shape) => Sized(shape);
+    public override TimeSpan? PathRtt => Rtt;
+    public override bool MakesItsRequest => true;
 
     /// <summary>The uploads as a profile runs them: its count, and its size when it gives one.</summary>
-    public UploadModel Sized(LoadShape shape) => this with { Uploads = shape.Batches, Bytes = shape.Size ?? Bytes };
+    public override LoadModel ForProfile(LoadShape shape) => this with { Uploads = shape.Batches, Bytes = shape.Size ?? Bytes };
 
     public override string Describe() =>
         $"{Uploads} uploads of {Sizes.Format(Bytes)} each over HTTP/2 (h2c) through a latency proxy adding {DurationText.Format(Rtt)} RTT";
@@ -295,6 +297,5 @@ public sealed record UploadModel(long Bytes, TimeSpan Rtt, int Uploads = 0) : Lo
         }
     }
 
-    internal override ILoadModelRunner CreateRunner() =>
-        throw new InvalidOperationException("an upload is timed by the experiment runner's upload measurement, not the load engine");
+    internal override ILoadModelRunner CreateRunner() => new UploadRunner(this);
 }

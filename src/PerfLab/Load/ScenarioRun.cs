@@ -72,6 +72,9 @@ internal sealed class ScenarioRun : IDisposable
     /// <summary>The message of the first transport error, kept to explain a target that never answered.</summary>
     public string? FirstError => _failures.First;
 
+    /// <summary>A failed request of a runner that sends its own (uploads) sorted as the engine's are; the first one kept.</summary>
+    public RequestOutcome Fail(Exception ex, bool timedOut) => _failures.Classify(ex, timedOut);
+
     public void StopAfter(TimeSpan delay) => _stop.CancelAfter(delay);
 
     public void StopNow() => _stop.Cancel();

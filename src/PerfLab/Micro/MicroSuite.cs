@@ -23,7 +23,7 @@ public sealed record MicroRunOutcome(
 /// <summary>Builds and runs the BenchmarkDotNet project bench/PerfLab.Micro of the PerfLab source tree.</summary>
 public sealed class MicroSuite
 {
-    private readonly TextWriter _progress;
+    private readonly IProgress<string> _progress;
 
     // How long each child may print nothing before it is taken for hung. BenchmarkDotNet prints a line per iteration
     // and a build prints at least its result, so these are far beyond any healthy pause (a cold NuGet restore
@@ -32,7 +32,7 @@ public sealed class MicroSuite
     internal static readonly TimeSpan ListSilenceLimit = TimeSpan.FromMinutes(2);
     internal static readonly TimeSpan RunSilenceLimit = TimeSpan.FromMinutes(10);
 
-    public MicroSuite(string repoRoot, TextWriter progress)
+    public MicroSuite(string repoRoot, IProgress<string> progress)
     {
         RepoRoot = repoRoot;
         _progress = progress;
@@ -45,7 +45,7 @@ public sealed class MicroSuite
     public string AssemblyPath => Path.Combine(ProjectDirectory, "bin", "Release", "net10.0", "PerfLab.Micro.dll");
 
     /// <summary>The suite of the source tree perflab was built from (its <c>PerfLab.RepoRoot</c> metadata).</summary>
-    public static MicroSuite Locate(TextWriter progress)
+    public static MicroSuite Locate(IProgress<string> progress)
     {
         var root = PerfLabPaths.RepoRoot;
         var suite = new MicroSuite(root, progress);
@@ -73,14 +73,14 @@ public sealed class MicroSuite
         var withBaselines = MicroFilter.WithBaselines(selected, available, SeedTables.All);
         foreach (var added in withBaselines.Except(selected))
         {
-            _progress.WriteLine($"micro: also running {MicroFilter.ShortName(added)}, the baseline of its seed table.");
+            _progress.Report($"micro: also running {MicroFilter.ShortName(added)}, the baseline of its seed table.");
         }
         return (available, withBaselines);
     }
 
     public async Task BuildAsync(CancellationToken ct)
     {
-        _progress.WriteLine("micro: building bench/PerfLab.Micro (Release)...");
+        _progress.Report("micro: building bench/PerfLab.Micro (Release)...");
         var log = new List<string>();
         var rc = await RunDotnetAsync(["build", ProjectPath, "-c", "Release", "-nologo", "-v", "q"], BuildSilenceLimit, log.Add, ct);
         if (rc != 0 || !File.Exists(AssemblyPath))
@@ -122,7 +122,7 @@ public sealed class MicroSuite
 
         var loadBefore = LoadAverage();
         var logPath = Path.Combine(outDirectory, "benchmarkdotnet.log");
-        _progress.WriteLine($"micro: running {options.Benchmarks.Count} benchmark(s){(options.Quick ? " with the quick job" : "")}; "
+        _progress.Report($"micro: running {options.Benchmarks.Count} benchmark(s){(options.Quick ? " with the quick job" : "")}; "
             + $"BenchmarkDotNet's log: {logPath}");
         var (rc, interrupted, hung) = await RunBenchmarkDotNetAsync(Arguments(options, available, artifacts), logPath, ct);
 
@@ -171,7 +171,7 @@ public sealed class MicroSuite
                 if (line.StartsWith("// Benchmark: ", StringComparison.Ordinal)
                     || line.StartsWith("// ** Remained", StringComparison.Ordinal))
                 {
-                    _progress.WriteLine("micro: " + line[3..]);
+                    _progress.Report("micro: " + line[3..]);
                 }
             }, ct);
             return (rc, false, null);

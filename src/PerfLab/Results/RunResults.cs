@@ -143,7 +143,10 @@ public sealed record SweepPoint(string Sweep, ConditionKind Condition, double Va
 [JsonConverter(typeof(JsonStringEnumConverter<RunStatus>))]
 public enum RunStatus { Ok, Failed }
 
-/// <summary>Why a run failed, as a kind the runner and reports can act on (the reason's text says the rest).</summary>
+/// <summary>
+/// Why a run failed, as a kind the runner and reports can act on (the reason's text says the rest). UploadFailed is no
+/// longer written (uploads run on the load engine and fail as any load does); it stays so older results.json still read.
+/// </summary>
 [JsonConverter(typeof(JsonStringEnumConverter<FailureKind>))]
 public enum FailureKind
 {
@@ -179,7 +182,7 @@ public sealed record RunRecord
     public required IReadOnlyList<TimelinePoint> Timeline { get; init; }
     public required double GeneratorCpuPercent { get; init; }
     public required bool GeneratorSaturated { get; init; }
-    /// <summary>Upload model only: the round-trip time configured on the latency proxy and the one measured through it.</summary>
+    /// <summary>A load sent through a latency proxy (uploads): the round trip configured on it and the one measured through it.</summary>
     public double? ConfiguredRttMs { get; init; }
     public double? MeasuredRttMs { get; init; }
     /// <summary>Burst and upload models: each batch's (or upload's) wall time in ms.</summary>

@@ -1,4 +1,5 @@
 using Npgsql;
+using PerfLab.Common;
 using PerfLab.Database;
 using PerfLab.Reports;
 using PerfLab.Testing;
@@ -124,7 +125,7 @@ public sealed class LabDatabaseTests(LabClusterFixture lab) : IClassFixture<LabC
             var asUser = new NpgsqlConnectionStringBuilder(database) { Username = role }.ConnectionString;
 
             var (settings, notTheLabs) = await LabDatabase.SettleAsync(asUser, default);
-            var blocks = new DatabaseBeforeBlocks(asUser, _ => { });
+            var blocks = new DatabaseBeforeBlocks(asUser, new InlineProgress<string>(_ => { }));
             await blocks.ResetAsync(default);
 
             Assert.Null(settings);
@@ -143,7 +144,7 @@ public sealed class LabDatabaseTests(LabClusterFixture lab) : IClassFixture<LabC
     public async Task State_TwoBlocksReset_CarriesTheSettingsIntoResultsJsonAndTheProvenanceLine()
     {
         var messages = new List<string>();
-        var blocks = new DatabaseBeforeBlocks(await lab.CloneAsync(), messages.Add);
+        var blocks = new DatabaseBeforeBlocks(await lab.CloneAsync(), new InlineProgress<string>(messages.Add));
 
         await blocks.ResetAsync(default);
         await blocks.ResetAsync(default);
@@ -173,7 +174,7 @@ public sealed class LabDatabaseTests(LabClusterFixture lab) : IClassFixture<LabC
     [Fact]
     public async Task ResetAsync_ServerDown_CountsTheFailureAndLetsTheBlockRun()
     {
-        var blocks = new DatabaseBeforeBlocks("Host=127.0.0.1;Port=1;Username=perflab;Timeout=3", _ => { });
+        var blocks = new DatabaseBeforeBlocks("Host=127.0.0.1;Port=1;Username=perflab;Timeout=3", new InlineProgress<string>(_ => { }));
 
         await blocks.ResetAsync(default);
 
@@ -181,7 +182,7 @@ public sealed class LabDatabaseTests(LabClusterFixture lab) : IClassFixture<LabC
         Assert.Equal(1, blocks.State.Failures);
         Assert.Contains("cannot connect to PostgreSQL", blocks.State.LastFailure);
         Assert.StartsWith("not reset before the blocks: 1 resets failed (cannot connect", blocks.State.Describe());
-        Assert.Null(new DatabaseBeforeBlocks("", _ => { }).State);
+        Assert.Null(new DatabaseBeforeBlocks("", new InlineProgress<string>(_ => { })).State);
     }
 
     private static async Task<long> CheckpointsAsync(NpgsqlConnection connection)

@@ -200,7 +200,8 @@ public sealed class ExperimentLoaderTests
 
 public sealed class UploadExperimentLoaderTests
 {
-    private const string Upload = """
+    /// <summary>An upload experiment's file (UploadRunTests runs it with smaller uploads).</summary>
+    internal const string Upload = """
         name: up
         title: Up
         seed: "002"
@@ -242,6 +243,29 @@ public sealed class UploadExperimentLoaderTests
         var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse(text, "experiments/up.yaml"));
 
         Assert.Equal("experiments/up.yaml:19:3: expected a 'smoke' profile: burst and upload scenarios need each profile's batches (all of article, quick, smoke).", ex.Message);
+    }
+
+    [Fact]
+    public void Parse_UploadBesideAnotherScenario_RunsAloneThroughItsProxy()
+    {
+        var text = Upload.Replace("profiles:\n", "    - name: list\n      url: /orders\n      model: closed\n      users: 2\nprofiles:\n",
+            StringComparison.Ordinal);
+
+        var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse(text, "experiments/up.yaml"));
+
+        Assert.Equal("experiments/up.yaml:12:3: scenario 'upload' goes through a latency proxy of its own (rtt:) and runs alone: "
+            + "expected exactly one scenario.", ex.Message);
+    }
+
+    [Fact]
+    public void Parse_UploadWithAMethod_MakesItsOwnRequest()
+    {
+        var text = Upload.Replace("      model: upload\n", "      model: upload\n      method: PUT\n", StringComparison.Ordinal);
+
+        var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse(text, "experiments/up.yaml"));
+
+        Assert.Contains("the upload model makes its own request: method, headers, body and expect apply to the other models.",
+            ex.Message);
     }
 
     [Theory]

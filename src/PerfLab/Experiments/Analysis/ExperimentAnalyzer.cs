@@ -117,7 +117,8 @@ public static class ExperimentAnalyzer
     {
         var notes = DatabasePathNotes(experiment, runs);
         var measured = runs.Where(r => r.MeasuredRttMs is { } m && double.IsFinite(m)).Select(r => r.MeasuredRttMs!.Value).ToList();
-        if (experiment.Scenarios is [{ Model: Load.UploadModel upload }])
+        // A scenario sent through a latency proxy (uploads): the path as configured and as measured.
+        if (experiment.Scenarios.Select(s => s.Model.PathRtt).FirstOrDefault(r => r is not null) is { } rtt)
         {
             var inv = System.Globalization.CultureInfo.InvariantCulture;
             var through = measured.Count > 0
@@ -125,8 +126,8 @@ public static class ExperimentAnalyzer
                     + $"messages, 20 per run, median over {measured.Count} runs).")
                 : "not measured.";
             notes.Add(string.Create(inv,
-                $"Network path: {upload.Rtt.TotalMilliseconds:0.#} ms RTT configured on the latency proxy (each chunk "
-                    + $"held {upload.Rtt.TotalMilliseconds / 2:0.#} ms each way, bandwidth not limited); {through}"));
+                $"Network path: {rtt.TotalMilliseconds:0.#} ms RTT configured on the latency proxy (each chunk "
+                    + $"held {rtt.TotalMilliseconds / 2:0.#} ms each way, bandwidth not limited); {through}"));
         }
         return notes;
     }

@@ -64,12 +64,6 @@ public static class ExperimentLoader
         }
         var capacity = CapacityReader.Read(reader, doc);
         var scenarios = ReadScenarios(reader, doc, root, variants, capacity);
-        if (app is not null && scenarios.FirstOrDefault(s => !s.Model.RunsOnLoadEngine) is { } own)
-        {
-            throw Error(path, doc["app"].Start,
-                $"{own.Model.Kind} scenarios have a measurement of their own against the built-in SUT: they cannot "
-                    + "run against an app of your own.");
-        }
         var claims = doc.ContainsKey("claims")
             ? reader.Sequence(doc, root, "claims").Select(node => ClaimReader.Read(reader, node, variants, scenarios, baseline)).ToList()
             : [];
@@ -144,9 +138,11 @@ public static class ExperimentLoader
         {
             throw Error(reader.Path, doc["load"].Start, "expected at least one scenario under load.scenarios.");
         }
-        if (scenarios.Count > 1 && scenarios.FirstOrDefault(s => !s.Model.RunsOnLoadEngine) is { } alone)
+        // The latency proxy is the app's one network path for the run.
+        if (scenarios.Count > 1 && scenarios.FirstOrDefault(s => s.Model.PathRtt is not null) is { } alone)
         {
-            throw Error(reader.Path, doc["load"].Start, $"a {alone.Model.Kind} scenario runs alone: expected exactly one scenario.");
+            throw Error(reader.Path, doc["load"].Start,
+                $"scenario '{alone.Name}' goes through a latency proxy of its own (rtt:) and runs alone: expected exactly one scenario.");
         }
         foreach (var scenario in scenarios)
         {
@@ -230,11 +226,10 @@ public static class ExperimentLoader
             Feed = map.TryGetValue("feed", out var feedNode) ? ReadFeed(reader, feedNode) : null,
             Request = RequestReader.Read(reader, map),
         };
-        if (!scenario.Model.RunsOnLoadEngine && !ReferenceEquals(scenario.Request, Load.RequestSpec.Get))
+        if (scenario.Model.MakesItsRequest && !ReferenceEquals(scenario.Request, Load.RequestSpec.Get))
         {
             throw Error(reader.Path, map["model"].Start,
-                $"a {model.Kind} scenario sends its own requests: method, headers, body and expect apply to scenarios the load "
-                + "engine drives.");
+                $"the {model.Kind} model makes its own request: method, headers, body and expect apply to the other models.");
         }
         var token = scenario.Feed is null ? null : "{" + scenario.Feed.Placeholder + "}";
         if (token is not null && !url.Contains(token, StringComparison.Ordinal)

@@ -20,7 +20,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 {
     private readonly ConditionedStarts _starts = new(request, observer);
     private readonly Measurements _measurements = new(request, observer);
-    private readonly DatabaseBeforeBlocks _database = new(request.ConnectionString, observer.Message, request.DatabaseReset);
+    private readonly DatabaseBeforeBlocks _database = new(request.ConnectionString, observer, request.DatabaseReset);
 
     // Runs started so far in this invocation: a run's place in it (blocks added later come after every minimum block).
     private int _runsStarted;
@@ -47,7 +47,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             fitted);
         foreach (var change in fitted)
         {
-            observer.Message("to fit the budget: " + change);
+            observer.Report("to fit the budget: " + change);
         }
         var plan = new RunPlan(_experiments.Select(e => new PlannedExperiment(e.Name,
             RunPlan.PlannedRunSeconds(e, ProfileOf(e)), e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)));
@@ -61,7 +61,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var machineNoise = DecidableNoise.Of(RunOpening.AtStart(calibration, results), results);
         if (machineNoise is not null)
         {
-            observer.Message(machineNoise.Describe());
+            observer.Report(machineNoise.Describe());
         }
         return new RunResults
         {
@@ -109,7 +109,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         catch (Exception ex) when (ex is not OperationCanceledException and not PerfLabException && progress.Any(p => p.Runs.Count > 0))
         {
             var halt = RunHalt.Fault(ex, request.LogFolder);
-            observer.Message("error: " + halt.Reason);
+            observer.Report("error: " + halt.Reason);
             return halt;
         }
     }
@@ -251,7 +251,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             {
                 return RunHalt.Interrupted;
             }
-            var alternating = new AlternatingBlock(block.Experiment, ProfileOf(block.Experiment), observer.Message);
+            var alternating = new AlternatingBlock(block.Experiment, ProfileOf(block.Experiment), observer);
             var measured = started.Participants.Count > 0 ? await alternating.RunAsync(started.Participants, ct) : [];
             started.Fill(measured);
             await AlternatingBlock.TraceAsync(started.Participants, measured, ct);

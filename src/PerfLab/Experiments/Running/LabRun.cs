@@ -69,24 +69,24 @@ public sealed record LabRunOutcome(RunResults Results, string Folder);
 /// </summary>
 public static class LabRun
 {
-    /// <param name="console">Where the preparation's lines go (the database's start, the core layout).</param>
+    /// <param name="observer">Where the run's progress goes, the preparation's lines (the hosts, the database's start, the
+    /// core layout) first.</param>
     public static async Task<LabRunOutcome> RunAsync(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices,
-        IRunObserver observer,
-        TextWriter console, CancellationToken ct)
+        IRunObserver observer, CancellationToken ct)
     {
         var outDir = OutputFolder(choices.Output);
         CheckPlacements(selected, choices);
         var placements = choices.Hosts is { } file
-            ? await Placements.ResolveAsync(file, new InlineProgress<string>(console.WriteLine), ct)
+            ? await Placements.ResolveAsync(file, observer, ct)
             : Placements.Local;
-        var (layout, database) = await PrepareAsync(selected, choices, placements, console, ct);
+        var (layout, database) = await PrepareAsync(selected, choices, placements, observer, ct);
         await using (database)
         {
             Directory.CreateDirectory(outDir);
             var trace = choices.Traced;
             if (!placements.App.ObservedHere)
             {
-                console.WriteLine($"the app runs on {placements.App.HostName}: its counters, CPU, JIT tiering and traces are read " +
+                observer.Report($"the app runs on {placements.App.HostName}: its counters, CPU, JIT tiering and traces are read " +
                     "there and sent back.");
             }
             var request = new RunRequest(selected, choices, layout)
@@ -152,8 +152,8 @@ public static class LabRun
 
     /// <summary>
     /// What a run on other hosts cannot do, refused before anything starts: an app of one's own (only the built-in SUT
-    /// has an app role), generators for a measurement that sends its own load, a database round trip set by a proxy on
-    /// this machine, cores taken from this machine's CPUs.
+    /// has an app role), generators for a scenario sent through a latency proxy on this machine, a database round trip
+    /// set by a proxy on this machine, cores taken from this machine's CPUs.
     /// </summary>
     private static void CheckPlacements(IReadOnlyList<ExperimentDefinition> selected, LabRunChoices choices)
     {
@@ -168,10 +168,10 @@ public static class LabRun
             throw new PerfLabException(RemoteOwnApp.CommandRefused(command.Name), ExitCode.Usage);
         }
         if (choices.Hosts.Load.Any(h => !h.IsLocal)
-            && selected.FirstOrDefault(e => e.Scenarios.Any(s => !s.Model.RunsOnLoadEngine)) is { } apart)
+            && selected.FirstOrDefault(e => e.Scenarios.Any(s => s.Model.PathRtt is not null)) is { } apart)
         {
             throw new PerfLabException(
-                $"{apart.Name} measures with a load of its own (uploads), sent from this machine: give load: [local] for it.",
+                $"{apart.Name} sends its load through a latency proxy on this machine (rtt:): give load: [local] for it.",
                 ExitCode.Usage);
         }
         if (ConditionsOf(selected).Any(c => c.DatabaseRttMs is not null))
@@ -198,7 +198,7 @@ public static class LabRun
     /// pinned when one is needed.
     /// </summary>
     private static async Task<(CoreLayout Layout, RunDatabase Database)> PrepareAsync(IReadOnlyList<ExperimentDefinition> selected,
-        LabRunChoices choices, Placements placements, TextWriter console, CancellationToken ct)
+        LabRunChoices choices, Placements placements, IProgress<string> progress, CancellationToken ct)
     {
         var layout = RunEnvironment.PlanLayout(choices.Pin);
         var conditions = ConditionsOf(selected);
@@ -206,7 +206,7 @@ public static class LabRun
         // Only the built-in SUT reads PostgreSQL: experiments on apps of one's own start none.
         var needsDatabase = selected.Any(e => e.App is null);
         var ask = new DatabaseAsk(placements.DatabaseConnection ?? choices.Connection, choices.DataDir, layout.Database);
-        var database = needsDatabase ? await placements.Db.StartDatabaseAsync(ask, placements.App, console, ct) : RunDatabase.None;
+        var database = needsDatabase ? await placements.Db.StartDatabaseAsync(ask, placements.App, progress, ct) : RunDatabase.None;
         try
         {
             if (needsDatabase && conditions.Any(c => c.DatabaseRttMs is not null))
@@ -220,7 +220,7 @@ public static class LabRun
             await database.DisposeAsync();
             throw;
         }
-        console.WriteLine($"cores: {layout.Note}");
+        progress.Report($"cores: {layout.Note}");
         return (layout, database);
     }
 

@@ -39,7 +39,7 @@ public static class RunOpening
         // The cores' speed is sampled from here on: its full-speed reference is taken while the machine is calibrated.
         _ = CoreSpeed.Shared;
         var calibration = await CpuCalibration.RunAsync(ct: ct);
-        observer.Message(string.Create(CultureInfo.InvariantCulture,
+        observer.Report(string.Create(CultureInfo.InvariantCulture,
             $"this machine today: a busy thread had a core {calibration.CoreSharePercent:0} % of the time; "
                 + $"{MachineNoise.CoreSpeed(calibration.SpeedCvPercent)} (a fixed task, {calibration.CpuMs.Count} times)"));
         return calibration;

@@ -6,7 +6,6 @@ using PerfLab.Load;
 using PerfLab.Results;
 using PerfLab.SutProcesses;
 using PerfLab.Experiments.Running.Databases;
-using PerfLab.Experiments.Running.Measuring;
 
 namespace PerfLab.Experiments.Running;
 
@@ -41,28 +40,6 @@ public static class RunRecordBuilder
             Settled = load.Settled,
             Database = DatabaseClientWindow.From(recording, load.MeasuredFromUtc, load.EndedUtc, load.Scenarios.Sum(s => s.Requests),
                 load.Scenarios.SelectMany(s => s.Timeline)),
-        };
-    }
-
-    /// <summary>An upload run: one time per upload; its throughput is uploads per second of the measured window.</summary>
-    public static RunRecord FromUpload(RunIdentity id, IReadOnlyDictionary<string, string> info, string scenario,
-        UploadRun.Outcome outcome, CounterRecording? recording)
-    {
-        var times = outcome.UploadMs;
-        var histogram = new LatencyHistogram();
-        foreach (var ms in times)
-        {
-            histogram.Record((long)(ms * 1000));
-        }
-        var seconds = (outcome.Ended - outcome.MeasuredFrom).TotalSeconds;
-        var window = Join(recording, outcome.MeasuredFrom, outcome.Ended, []);
-        return Ok(id, info, window) with
-        {
-            Scenarios = [Stats(scenario, times.Count, seconds > 0 ? times.Count / seconds : 0, LatencyStats.From(histogram))],
-            BatchTimesMs = times,
-            ConfiguredRttMs = outcome.ConfiguredRttMs,
-            MeasuredRttMs = outcome.MeasuredRttMs,
-            Database = DatabaseClientWindow.From(recording, outcome.MeasuredFrom, outcome.Ended, times.Count),
         };
     }
 

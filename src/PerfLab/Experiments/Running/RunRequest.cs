@@ -70,13 +70,16 @@ public sealed record RunRequest(IReadOnlyList<ExperimentDefinition> Experiments,
     public IReadOnlyList<RoleHost>? Hosts { get; init; }
 }
 
-/// <summary>Where the runner reports progress (the live display).</summary>
-public interface IRunObserver
+/// <summary>
+/// The one progress channel of a lab run (the live display): each run's start and figures, each block's decision, and
+/// every other line of progress through <see cref="IProgress{T}.Report"/>, so what reports a line below the runner (the
+/// database's start, a measurement, an app's build) takes an <see cref="IProgress{T}"/> of string and is given this.
+/// </summary>
+public interface IRunObserver : IProgress<string>
 {
     void RunStarting(RunPosition position);
     void RunFinished(RunPosition position, RunRecord record);
     void BlockFinished(BlockProgress progress);
-    void Message(string text);
 }
 
 /// <param name="Index">1-based position of this run in the whole plan.</param>

@@ -33,8 +33,8 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
             if (!_apps.TryGetValue((experiment.Name, variant.Name), out var app))
             {
                 app = experiment.App is { } own
-                    ? request.App.OwnApp(own.LaunchFor(variant, request.Layout.Sut), Say)
-                    : request.App.BuiltInSut(logFile => Launch(variant, logFile), Say);
+                    ? request.App.OwnApp(own.LaunchFor(variant, request.Layout.Sut), observer)
+                    : request.App.BuiltInSut(logFile => Launch(variant, logFile), observer);
                 _apps[(experiment.Name, variant.Name)] = app;
             }
             return app;
@@ -46,7 +46,7 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
     {
         foreach (var variant in variants)
         {
-            await AppFor(experiment, variant).PrepareAsync(new InlineProgress<string>(observer.Message), ct);
+            await AppFor(experiment, variant).PrepareAsync(observer, ct);
         }
     }
 
@@ -63,9 +63,9 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
             var logFile = Path.GetFullPath(Path.Combine(request.LogFolder, logName));
             // A run's conditions change the built-in SUT's launch run by run (each run has its own proxy).
             var appUnderTest = overrides is not null && experiment.App is null
-                ? request.App.BuiltInSut(file => Launch(variant, file, overrides), Say)
+                ? request.App.BuiltInSut(file => Launch(variant, file, overrides), observer)
                 : AppFor(experiment, variant);
-            app = await appUnderTest.StartAsync(logFile, new InlineProgress<string>(observer.Message), ct);
+            app = await appUnderTest.StartAsync(logFile, observer, ct);
         }
         catch (PerfLabException ex)
         {
@@ -116,29 +116,28 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
     public async Task PrimeAsync(ExperimentDefinition experiment, VariantDefinition variant, CancellationToken ct)
     {
         // Priming stays with the built-in SUT, whose first process also meets a cold database.
-        if (experiment.App is not null || experiment.Scenarios.Any(s => !s.Model.RunsOnLoadEngine))
+        if (experiment.App is not null)
         {
             return;
         }
-        observer.Message("priming: one unmeasured run to warm caches...");
+        observer.Report("priming: one unmeasured run to warm caches...");
         try
         {
             var priming = Path.GetFullPath(Path.Combine(request.LogFolder, "priming.log"));
-            await using var sut = await request.App.BuiltInSut(file => Launch(variant, file), Say).StartAsync(priming, Say, ct);
+            await using var sut = await request.App.BuiltInSut(file => Launch(variant, file), observer).StartAsync(priming, observer, ct);
             var primingProfile = new ProfileDefinition(TimeSpan.Zero, TimeSpan.FromSeconds(3), 1, 1, null);
             await LoadEngine.RunAsync(ScenarioPlans.BuildPlan(experiment, variant, primingProfile, sut), progress: null, ct);
         }
         catch (PerfLabException ex)
         {
             // The measured runs will meet the same problem and report it with its log; priming only warms.
-            observer.Message($"priming failed: {FirstLine(ex.Message)}");
+            observer.Report($"priming failed: {FirstLine(ex.Message)}");
         }
         catch (OperationCanceledException)
         {
         }
     }
 
-    private InlineProgress<string> Say => new(observer.Message);
 
     private SutLaunch Launch(VariantDefinition variant, string logName, SutOverrides? overrides = null) =>
         new(variant.Settings, variant.Env, overrides?.ConnectionString ?? request.ConnectionString, variant.Framework,

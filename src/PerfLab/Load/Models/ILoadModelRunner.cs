@@ -14,6 +14,9 @@ internal interface ILoadModelRunner
 
     Task RunAsync(ScenarioRun run, LoadPlan plan);
 
+    /// <summary>How its requests travel when the runner sends them itself (uploads); null: the scenario's transport.</summary>
+    string? Transport => null;
+
     /// <summary>
     /// What this model adds to a scenario's result (schedule, batches
     /// or steps); a shortfall goes to <paramref name="reasons"/>.

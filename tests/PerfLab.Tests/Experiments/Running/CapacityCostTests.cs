@@ -101,7 +101,7 @@ public sealed class CapacityCostTests
         {
         }
 
-        public void Message(string text)
+        public void Report(string value)
         {
         }
     }

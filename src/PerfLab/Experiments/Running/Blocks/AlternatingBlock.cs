@@ -30,7 +30,7 @@ public sealed record BlockParticipant(VariantDefinition Variant, RunIdentity Id,
 /// The counters run for the whole block on every SUT; each variant keeps the samples of its own slots. While one
 /// variant is warmed up or measured, the others' SUTs are stopped (<see cref="IdleSuts"/>).
 /// </summary>
-public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDefinition profile, Action<string> message)
+public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDefinition profile, IProgress<string> progress)
 {
     /// <summary>
     /// Load before each slot's clock starts: the connections of a SUT that sat idle a few seconds reopen and its users
@@ -151,7 +151,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
                 : (await load.SendAsync(plans[i] with { Duration = WarmupTail, TargetSettled = () => watch.Settled }, ct)).Merged;
         }
         var stopped = IdleSuts.StopByDefault ? ", the waiting SUTs stopped" : "";
-        message(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+        progress.Report(string.Create(System.Globalization.CultureInfo.InvariantCulture,
             $"warmed up {string.Join(", ", participants.Select((p, i) => $"{p.Variant.Name} {warmups[i]?.WarmupSeconds ?? 0:0} s"))}; " +
             $"measuring {Slots} slots of {SlotLength.TotalSeconds:0.#} s each, taking turns{stopped}"));
     }

@@ -53,22 +53,17 @@ internal sealed class StartedBlock(int variants) : IAsyncDisposable
 /// </summary>
 internal sealed class Measurements(RunRequest request, IRunObserver observer)
 {
-    /// <summary>
-    /// A capacity experiment's search; the measurement of a model the load engine does not drive (uploads, the one such
-    /// model, which runs alone); or else the load engine's.
-    /// </summary>
+    /// <summary>A capacity experiment's search, or else the load engine's measurement.</summary>
     public IMeasurement For(BlockRun block, VariantDefinition variant)
     {
         var experiment = block.Experiment;
         var profile = experiment.Profiles[request.Profile];
         return experiment.Capacity is not null
-            ? new CapacityMeasurement(experiment, variant, profile, Recorder(block, variant, capture: null)) { Message = observer.Message }
-            : experiment.Scenarios is [{ Model: Load.UploadModel upload } scenario]
-            ? new UploadMeasurement(scenario.Name, upload.Sized(profile.Shape), profile.Duration)
+            ? new CapacityMeasurement(experiment, variant, profile, Recorder(block, variant, capture: null)) { Progress = observer }
             : ThroughLoadEngine(block, variant);
     }
 
-    /// <summary>The load engine's measurement: the one alternating blocks use, since their models all run on the engine.</summary>
+    /// <summary>The load engine's measurement: the one alternating blocks use.</summary>
     public LoadMeasurement ThroughLoadEngine(BlockRun block, VariantDefinition variant)
     {
         var trace = request.TraceFolder is { } folder && block.Number == 1
@@ -89,7 +84,7 @@ internal sealed class Measurements(RunRequest request, IRunObserver observer)
         {
             Capture = capture,
             Traced = block.Progress.Traced.Add,
-            Message = observer.Message,
+            Progress = observer,
             Load = request.Load,
             DatabaseBackends = request.DatabaseBackends,
         };

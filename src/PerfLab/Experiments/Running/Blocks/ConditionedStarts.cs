@@ -58,7 +58,7 @@ public sealed class ConditionedStarts(RunRequest request, IRunObserver observer)
         }
         if (path is not null)
         {
-            observer.Message(DescribePath(path.Stats));
+            observer.Report(DescribePath(path.Stats));
         }
         return new Conditioned(variant, id, conditions, path, null);
     }

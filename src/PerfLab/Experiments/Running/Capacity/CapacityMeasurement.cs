@@ -24,7 +24,8 @@ public sealed class CapacityMeasurement(ExperimentDefinition experiment, Variant
     /// <summary>Where the record, the database check and the cost meter come from.</summary>
     public LoadMeasurement Recorder => recorder;
 
-    public Action<string>? Message { get; init; }
+    /// <summary>Where each step and the answer are told as they come.</summary>
+    public IProgress<string>? Progress { get; init; }
 
     public async Task<RunRecord> MeasureAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info,
         CancellationToken ct)
@@ -61,7 +62,7 @@ public sealed class CapacityMeasurement(ExperimentDefinition experiment, Variant
             try
             {
                 var found = await CapacitySearch.RunAsync(scenario.Feed.UrlTemplate, capacity.Slo, capacity.Range, settings, Step,
-                    step => Message?.Invoke(Describe(step, capacity.Slo)), ct);
+                    step => Progress?.Report(Describe(step, capacity.Slo)), ct);
                 return ((CapacityResult?)found, (string?)null);
             }
             catch (PerfLabException ex)
@@ -74,7 +75,7 @@ public sealed class CapacityMeasurement(ExperimentDefinition experiment, Variant
             return RunRecordBuilder.Failed(id, new RunFailure(FailureKind.LoadFailed,
                 $"the capacity search could not run: {failure ?? "no step ran"}", sut.TailOfLog(), info));
         }
-        Message?.Invoke($"{variant.Name}: capacity {result.Summary}");
+        Progress?.Report($"{variant.Name}: capacity {result.Summary}");
         var shown = result.StepAtCapacity() is { } held ? loads[held.Index] : loads[result.Steps[^1].Index];
         var record = LoadMeasurement.WithCost(await recorder.RecordAsync(sut, id, info, (shown.Load, recording), ct), [shown.Cost])
             with { Capacity = result };

@@ -14,7 +14,7 @@ namespace PerfLab.Experiments.Running.Databases;
 /// </summary>
 /// <param name="connectionString">The built-in SUT's database; empty when no experiment uses one.</param>
 /// <param name="reset">Who settles and resets it: its role on a db host; null: this process, from the connection string.</param>
-internal sealed class DatabaseBeforeBlocks(string connectionString, Action<string> message, ILabReset? reset = null)
+internal sealed class DatabaseBeforeBlocks(string connectionString, IProgress<string> progress, ILabReset? reset = null)
 {
     private readonly ILabReset _reset = reset ?? new LocalLabReset(connectionString);
     private LabDatabaseSettings? _settings;
@@ -40,7 +40,7 @@ internal sealed class DatabaseBeforeBlocks(string connectionString, Action<strin
                 (_settings, _notReset) = await _reset.SettleAsync(ct);
                 if (_settings is null)
                 {
-                    message("PostgreSQL not reset before the blocks: " + _notReset);
+                    progress.Report("PostgreSQL not reset before the blocks: " + _notReset);
                     return;
                 }
             }
@@ -53,7 +53,7 @@ internal sealed class DatabaseBeforeBlocks(string connectionString, Action<strin
                 var share = _last.CachedPercent is { } p
                     ? string.Create(CultureInfo.InvariantCulture, $"{p:0.#} %")
                     : "a share not measured";
-                message(string.Create(CultureInfo.InvariantCulture,
+                progress.Report(string.Create(CultureInfo.InvariantCulture,
                     $"PostgreSQL reset before each block: CHECKPOINT, warmed by {_last.WarmedBy} ({share} of the lab's pages cached), "
                         + $"autovacuum off on {_settings.AutovacuumOffTables.Count} lab tables, shared_buffers {_settings.SharedBuffers}"));
             }

@@ -4,8 +4,8 @@ using PerfLab.Results;
 namespace PerfLab.Experiments.Running.Measuring;
 
 /// <summary>
-/// One way of measuring a variant on its running app, chosen per experiment at run time: the load engine
-/// (<see cref="LoadMeasurement"/>) or timed uploads through a latency proxy (<see cref="UploadMeasurement"/>).
+/// One way of measuring a variant on its running app, chosen per experiment at run time (Blocks' Measurements.For): the
+/// load engine (<see cref="LoadMeasurement"/>), uploads included, or a capacity search (CapacityMeasurement).
 /// A failure is returned as a failed record with its kind, never thrown.
 /// </summary>
 public interface IMeasurement

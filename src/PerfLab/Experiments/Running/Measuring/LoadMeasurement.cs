@@ -20,7 +20,8 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     /// <summary>When set, a successful run is followed by a traced stretch whose evidence goes to <see cref="Traced"/>.</summary>
     public EvidenceCapture? Capture { get; init; }
     public Action<TracedRun>? Traced { get; init; }
-    public Action<string>? Message { get; init; }
+    /// <summary>Where its lines of progress go (the tracing after its window).</summary>
+    public IProgress<string>? Progress { get; init; }
 
     /// <summary>Where the load is sent from: this process, or the hosts file's generators (their figures merged).</summary>
     public LoadSource Load { get; init; } = LoadSource.Here;
@@ -41,12 +42,13 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         var meter = await CostMeterAsync(sut, ct);
         // One continuous window: a starved variant's is held open for a cycle (WindowCycle), so that it measures the
         // bursts it answers in rather than the gap between two. Slots keep their equal turns (AlternatingBlock).
-        var plan = ScenarioPlans.BuildPlan(experiment, variant, profile, sut) with
+        await using var path = await ClientPath.OpenAsync(ScenarioPlans.BuildPlan(experiment, variant, profile, sut) with
         {
             TargetSettled = () => tiering.Settled,
             Probe = meter,
             WindowHoldsACycle = true,
-        };
+        }, ct);
+        var plan = path.Plan;
         RemoteLoadResult sent;
         CounterRecording? recording;
         try
@@ -62,10 +64,10 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         if (load.MeasuredSeconds - profile.Duration.TotalSeconds >= 1 && !load.Incomplete)
         {
             var asked = profile.Duration.TotalSeconds;
-            Message?.Invoke(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+            Progress?.Report(string.Create(System.Globalization.CultureInfo.InvariantCulture,
                 $"measured window held {load.MeasuredSeconds:0.#} s (asked: {asked:0.#} s) for as many answers as users"));
         }
-        var record = await RecordAsync(sut, id, info, (load, recording), ct);
+        var record = path.Recorded(await RecordAsync(sut, id, info, (load, recording), ct));
         record = RunRecordBuilder.WithGenerators(record, sent.Generators) with
         {
             Tiering = tiering.Summarize(load.MeasuredFromUtc, [(load.MeasuredFromUtc, load.EndedUtc)]),
@@ -173,9 +175,9 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         }
         try
         {
-            Message?.Invoke($"tracing {variant.Name} for {EvidenceCapture.Length.TotalSeconds:F0} s after its window...");
+            Progress?.Report($"tracing {variant.Name} for {EvidenceCapture.Length.TotalSeconds:F0} s after its window...");
             var traced = await Capture.CaptureAsync(experiment, variant, sut, record, ct);
-            Message?.Invoke(EvidenceCapture.Describe(traced));
+            Progress?.Report(EvidenceCapture.Describe(traced));
             Traced?.Invoke(traced);
         }
         catch (OperationCanceledException)
@@ -183,7 +185,7 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         }
         catch (Exception ex) when (ex is PerfLabException or IOException or InvalidOperationException or UnauthorizedAccessException)
         {
-            Message?.Invoke($"the trace of {variant.Name} failed, its verdicts stand without it: {ex.Message.Split('\n')[0]}");
+            Progress?.Report($"the trace of {variant.Name} failed, its verdicts stand without it: {ex.Message.Split('\n')[0]}");
         }
     }
 }
