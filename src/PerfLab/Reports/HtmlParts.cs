@@ -32,6 +32,10 @@ internal static class HtmlParts
                 {
                     text = $"<code>{text}</code>";
                 }
+                if (row[i].Link is { } link)
+                {
+                    text = $"<a href=\"{H(link)}\">{text}</a>";
+                }
                 if (row[i].Strong)
                 {
                     text = $"<strong>{text}</strong>";

@@ -55,6 +55,7 @@ internal static partial class Md
             return "";
         }
         var text = cell.Code ? $"`{Inline(cell.Text).Replace("`", "'", StringComparison.Ordinal)}`" : Inline(cell.Text);
+        text = cell.Link is { } link ? $"[{text}]({link})" : text;
         return cell.Strong ? $"**{text}**" : text;
     }
 }

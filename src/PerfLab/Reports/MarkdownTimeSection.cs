@@ -17,6 +17,7 @@ internal static class MarkdownTimeSection
         }
         md.Line("### Where the time goes");
         md.Line();
+        Lead(md, experiment);
         md.Line(TimeContent.Note);
         md.Line();
         md.Table(TimeContent.Breakdown(experiment));
@@ -38,6 +39,24 @@ internal static class MarkdownTimeSection
             var files = profiles.Count == 0 ? "" : "CPU profiles (open in speedscope): " +
                 string.Join(", ", profiles.Select(e => $"`{Md.Inline(e.Variant)}`: `{Md.Inline(e.SpeedscopeFile!)}`")) + ". ";
             md.Line((files + flames).TrimEnd());
+            md.Line();
+        }
+    }
+
+    // The blocking call that costs most per request, its fix in one line and its stack: the section's first words.
+    private static void Lead(MarkdownBuilder md, ExperimentResult experiment)
+    {
+        if (TimeContent.Lead(experiment) is not { } lead)
+        {
+            return;
+        }
+        md.Line($"<a id=\"{TimeContent.LeadAnchor(experiment)}\"></a>**" + TimeContent.DescribeLead(
+            lead with { Variant = Md.Inline(lead.Variant), Site = lead.Site with { Advice = Md.Inline(lead.Site.Advice ?? "") } },
+            m => $"`{Md.Inline(m).Replace("`", "'", StringComparison.Ordinal)}`") + "**");
+        md.Line();
+        if (lead.Site.Stack.Count > 0)
+        {
+            md.CodeBlock(string.Join('\n', lead.Site.Stack));
             md.Line();
         }
     }

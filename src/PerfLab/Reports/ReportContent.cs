@@ -232,7 +232,8 @@ internal static class ReportContent
             [
                 new Cell(c.Seed),
                 new Cell(e.Name, Code: true),
-                new Cell(c.Claim),
+                // A claim whose experiment's trace found a strong blocking call links to it: the call explains the claim.
+                new Cell(c.Claim, Link: TimeContent.Lead(e) is not null ? "#" + TimeContent.LeadAnchor(e) : null),
                 new Cell(c.SeedFigure),
                 new Cell(c.OurFigure),
                 new Cell(Fmt.Holds(c), Strong: c.Outcome != ClaimOutcome.Inconclusive),

@@ -4,7 +4,8 @@ namespace PerfLab.Reports;
 
 internal enum Align { Left, Right }
 
-internal sealed record Cell(string Text, bool Strong = false, bool Code = false)
+/// <param name="Link">A fragment of the same report ("#blocking-sleep-vs-delay") the cell's text links to.</param>
+internal sealed record Cell(string Text, bool Strong = false, bool Code = false, string? Link = null)
 {
     public static implicit operator Cell(string text) => new(text);
 }

@@ -98,13 +98,45 @@ internal static class TimeContent
     public const string DatabaseNote =
         "The database client's metrics (Npgsql), averaged over each run's measured window, then the median over runs.";
 
-    /// <summary>Every contended lock and blocking wait of every traced variant, largest blocked time first within each.</summary>
-    public static IReadOnlyList<BlockingSite> CallSites(ExperimentResult experiment) =>
-        Evidence(experiment)
+    /// <summary>
+    /// Every contended lock and blocking wait of every traced variant, largest blocked time first within each; the
+    /// <see cref="Lead"/> is shown first on its own, so it is not among them.
+    /// </summary>
+    public static IReadOnlyList<BlockingSite> CallSites(ExperimentResult experiment)
+    {
+        var lead = Lead(experiment);
+        return Evidence(experiment)
             .SelectMany(e => e.Contention.Select(c => new BlockingSite(e.Variant, "lock contention", c))
                 .Concat(e.BlockingWaits.Select(c => new BlockingSite(e.Variant, c.Call ?? "blocking wait", c)))
                 .OrderByDescending(s => s.Site.TotalMs))
+            .Where(s => s != lead)
             .ToList();
+    }
+
+    /// <summary>
+    /// The blocking call that costs most per request, among the variants whose trace made a strong finding of a blocking
+    /// call (it explains most of their requests' time): the evidence leads with it and the experiment's seed claims link
+    /// to it. Null when no trace found one.
+    /// </summary>
+    public static BlockingSite? Lead(ExperimentResult experiment)
+    {
+        var strong = experiment.Findings.Where(f => f.Kind == FindingKind.SyncOverAsync && f.Strength == EvidenceStrength.Strong)
+            .Select(f => f.Variant).ToHashSet();
+        return Evidence(experiment).Where(e => strong.Contains(e.Variant))
+            .SelectMany(e => e.BlockingWaits.Select(c => new BlockingSite(e.Variant, c.Call ?? "blocking wait", c)))
+            .Where(s => s.Site.MsPerRequest is > 0)
+            .MaxBy(s => s.Site.MsPerRequest);
+    }
+
+    /// <summary>The fragment both writers give the lead, so a claim can link to it.</summary>
+    public static string LeadAnchor(ExperimentResult experiment) => "blocking-" + ReportContent.Anchor(experiment);
+
+    /// <summary>"Costliest blocking call: Thread.Sleep() in Handler, 150.2 ms per request (sync). Fix: await Task.Delay
+    /// instead.", the names through <paramref name="code"/>.</summary>
+    public static string DescribeLead(BlockingSite lead, Func<string, string> code) =>
+        $"Costliest blocking call: {code(lead.Kind)} in {code(lead.Site.Method)}, {Fmt.Num(lead.Site.MsPerRequest ?? 0, 1)} ms per "
+            + $"request ({lead.Variant})."
+            + (lead.Site.Advice is { Length: > 0 } advice ? $" Fix: {advice}." : "");
 
     /// <summary>"variant: blocking wait in Method, 12 times, 3.4 ms blocked in all", the method through <paramref name="code"/>.</summary>
     public static string Describe(BlockingSite site, Func<string, string> code) =>

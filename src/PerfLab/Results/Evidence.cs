@@ -48,6 +48,12 @@ public sealed record CallSite(string Method, long Count, double TotalMs, IReadOn
 {
     /// <summary>The blocking call made there ("Thread.Sleep()"), for blocking waits; null for locks.</summary>
     public string? Call { get; init; }
+    /// <summary>Blocked ms per request of the route it blocked (else of all requests), for blocking waits; null when unknown.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public double? MsPerRequest { get; init; }
+    /// <summary>What to do instead, in one line ("await Task.Delay instead"), for blocking waits; null for locks.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Advice { get; init; }
 }
 
 /// <summary>One distinct stack (root first) and its CPU samples.</summary>

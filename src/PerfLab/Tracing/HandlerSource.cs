@@ -99,7 +99,7 @@ public static class HandlerSource
         return Line(pe, assemblyPath, handle) is { } line ? $"{place} ({line})" : place;
     }
 
-    private static string TypeName(MetadataReader md, TypeDefinitionHandle handle)
+    internal static string TypeName(MetadataReader md, TypeDefinitionHandle handle)
     {
         var type = md.GetTypeDefinition(handle);
         var name = md.GetString(type.Name);

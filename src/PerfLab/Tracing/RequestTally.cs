@@ -12,12 +12,18 @@ namespace PerfLab.Tracing;
 /// either end of the trace are left out: their blocking is partly outside it, and dividing the whole trace's blocked
 /// samples by the completions inside it over- or understates a request's share (a 150 ms sleep read 200 ms that way).
 /// A handler that continues on another thread before it blocks (after an await) is not followed there.
+/// Where the runtime times a wait itself (.NET 9+: WaitHandleWaitStart/Stop, for WaitHandle.WaitOne and Monitor.Wait,
+/// so also the ManualResetEventSlim, SemaphoreSlim, Task.Wait and Process.WaitForExit built on them), the wait's
+/// own start and stop replace the samples inside it: its time is exact, its site the sampled stacks' inside it (else
+/// the event's own stack). Waits with no such event (Thread.Sleep, Thread.Join, a P/Invoke, synchronous I/O, any
+/// wait on .NET 8) keep the samples' time.
 /// </summary>
 internal sealed class RequestTally
 {
     private readonly Dictionary<int, ThreadLine> _threads = [];
     private readonly Dictionary<Guid, (int Thread, double Ms, string Path)> _open = [];
     private readonly List<Served> _served = [];
+    private readonly Dictionary<int, (double Ms, string? Site)> _waiting = [];
     private int _unpaired;
 
     /// <param name="blockedAt">The blocking site the sample is in (<see cref="WaitTally.Add"/>), null when not blocked.</param>
@@ -26,6 +32,21 @@ internal sealed class RequestTally
         var line = _threads.GetValueOrDefault(thread) ?? AddThread(thread);
         line.Times.Add(ms);
         line.Sites.Add(blockedAt);
+    }
+
+    /// <summary>The runtime's WaitHandleWaitStart on <paramref name="thread"/>.</summary>
+    /// <param name="site">The blocking site the event's own stack is at, null when not one (the pool's own wait).</param>
+    public void WaitStart(int thread, double ms, string? site) => _waiting.TryAdd(thread, (ms, site));
+
+    /// <summary>
+    /// The runtime's WaitHandleWaitStop: the thread's open wait is one exact interval (none open: it began before the trace).
+    /// </summary>
+    public void WaitStop(int thread, double ms)
+    {
+        if (_waiting.Remove(thread, out var start))
+        {
+            (_threads.GetValueOrDefault(thread) ?? AddThread(thread)).Waits.Add(new Wait(start.Ms, ms, start.Site));
+        }
     }
 
     public void Start(Guid activity, int thread, double ms, string path)
@@ -62,9 +83,9 @@ internal sealed class RequestTally
             return null;
         }
         var bySite = new Dictionary<string, double>();
-        var byPathSite = new Dictionary<(string Path, string Site), double>();
+        var byPathSite = new Dictionary<(string Path, string Site), (double Ms, long Timed)>();
         var byPath = new Dictionary<string, (long Requests, double BlockedMs, double Ms)>();
-        long requests = 0;
+        long requests = 0, timedWaits = 0;
         double blocked = 0, served = 0;
         foreach (var r in _served)
         {
@@ -72,10 +93,12 @@ internal sealed class RequestTally
             {
                 continue; // it began or ended outside what the sampler saw of its thread
             }
-            var ms = line.BlockedMs(r.StartMs, line.Holds(r.StartMs, r.StopMs), (site, t) =>
+            var ms = line.BlockedMs(r.StartMs, line.Holds(r.StartMs, r.StopMs), (site, t, timed) =>
             {
                 bySite[site] = bySite.GetValueOrDefault(site) + t;
-                byPathSite[(r.Path, site)] = byPathSite.GetValueOrDefault((r.Path, site)) + t;
+                var previous = byPathSite.GetValueOrDefault((r.Path, site));
+                byPathSite[(r.Path, site)] = (previous.Ms + t, previous.Timed + (timed ? 1 : 0));
+                timedWaits += timed ? 1 : 0;
             });
             requests++;
             blocked += ms;
@@ -89,18 +112,19 @@ internal sealed class RequestTally
             byPath.OrderByDescending(p => p.Value.Requests).Take(maxPaths)
                 .Select(p => new PathBlocking(p.Key, p.Value.Requests, p.Value.BlockedMs / p.Value.Requests, p.Value.Ms / p.Value.Requests))
                 .ToList(),
-            Routes(byPathSite, byPath.ToDictionary(p => p.Key, p => (p.Value.Requests, p.Value.Ms))));
+            Routes(byPathSite, byPath.ToDictionary(p => p.Key, p => (p.Value.Requests, p.Value.Ms))), timedWaits);
     }
 
-    // Each site's route: the path whose requests it blocked longest in all, and its time per request of that path.
-    private static Dictionary<string, SiteRoute> Routes(Dictionary<(string Path, string Site), double> byPathSite,
+    // Each site's route: the path whose requests it blocked longest in all, its time per request of that path, and how
+    // many of its waits there the runtime timed.
+    private static Dictionary<string, SiteRoute> Routes(Dictionary<(string Path, string Site), (double Ms, long Timed)> byPathSite,
         Dictionary<string, (long Requests, double Ms)> paths) =>
         byPathSite.GroupBy(p => p.Key.Site)
             .ToDictionary(g => g.Key, g =>
             {
-                var top = g.MaxBy(p => p.Value);
+                var top = g.MaxBy(p => p.Value.Ms);
                 var path = paths[top.Key.Path];
-                return new SiteRoute(top.Key.Path, path.Requests, top.Value / path.Requests, path.Ms / path.Requests);
+                return new SiteRoute(top.Key.Path, path.Requests, top.Value.Ms / path.Requests, path.Ms / path.Requests, top.Value.Timed);
             });
 
     private ThreadLine AddThread(int thread)
@@ -112,12 +136,16 @@ internal sealed class RequestTally
 
     private sealed record Served(int Thread, double StartMs, double StopMs, string Path);
 
+    /// <summary>A wait the runtime timed, with the site its event's stack is at.</summary>
+    private sealed record Wait(double StartMs, double StopMs, string? Site);
+
     /// <summary>One thread's samples in time order (as the source delivers them) and the requests started on it.</summary>
     private sealed class ThreadLine
     {
         public List<double> Times { get; } = [];
         public List<string?> Sites { get; } = [];
         public List<double> Starts { get; } = [];
+        public List<Wait> Waits { get; } = [];
 
         public bool Covers(double from, double to) => Times.Count >= 2 && Times[0] <= from && Times[^1] >= to;
 
@@ -129,24 +157,75 @@ internal sealed class RequestTally
             return next < Starts.Count ? Math.Min(stop, Starts[next]) : stop;
         }
 
-        /// <summary>Blocked ms in [from, to]: each blocked sample's share of the time around it, clipped to the span.</summary>
-        public double BlockedMs(double from, double to, Action<string, double> atSite)
+        /// <summary>
+        /// Blocked ms in [from, to]: each timed wait's overlap with it, at the site sampled inside the wait; then each
+        /// blocked sample's share of the time around it outside the timed waits, clipped to the span.
+        /// </summary>
+        /// <param name="atSite">Each site's part: its ms, and whether it was a wait the runtime timed.</param>
+        public double BlockedMs(double from, double to, Action<string, double, bool> atSite)
         {
+            double total = 0;
+            var first = FirstWaitEndingAfter(from);
+            for (var w = first; w < Waits.Count && Waits[w].StartMs < to; w++)
+            {
+                if ((SampledSite(Waits[w]) ?? Waits[w].Site) is not { } site)
+                {
+                    continue;
+                }
+                var ms = Overlap(Waits[w].StartMs, Waits[w].StopMs, from, to);
+                total += ms;
+                atSite(site, ms, true);
+            }
             var i = Times.BinarySearch(from);
             i = Math.Max(0, (i >= 0 ? i : ~i) - 1);
-            double total = 0;
             for (; i < Times.Count && Lower(i) < to; i++)
             {
                 if (Sites[i] is not { } site)
                 {
                     continue;
                 }
-                var ms = Math.Max(0, Math.Min(to, Upper(i)) - Math.Max(from, Lower(i)));
+                var (lo, hi) = (Math.Max(from, Lower(i)), Math.Min(to, Upper(i)));
+                var ms = Math.Max(0, hi - lo);
+                for (var w = first; w < Waits.Count && Waits[w].StartMs < hi; w++)
+                {
+                    // A sample inside a timed wait is that wait's, which counted it exactly; one beside it keeps what
+                    // the wait does not cover.
+                    ms = Times[i] >= Waits[w].StartMs && Times[i] <= Waits[w].StopMs
+                        ? 0 : ms - Overlap(Waits[w].StartMs, Waits[w].StopMs, lo, hi);
+                }
+                ms = Math.Max(0, ms);
                 total += ms;
-                atSite(site, ms);
+                atSite(site, ms, false);
             }
             return total;
         }
+
+        // The site of the first blocked sample inside the wait: the sampled stack names the call the app made.
+        private string? SampledSite(Wait wait)
+        {
+            var i = Times.BinarySearch(wait.StartMs);
+            for (i = i >= 0 ? i : ~i; i < Times.Count && Times[i] <= wait.StopMs; i++)
+            {
+                if (Sites[i] is { } site)
+                {
+                    return site;
+                }
+            }
+            return null;
+        }
+
+        private int FirstWaitEndingAfter(double ms)
+        {
+            int lo = 0, hi = Waits.Count;
+            while (lo < hi)
+            {
+                var mid = (lo + hi) / 2;
+                (lo, hi) = Waits[mid].StopMs <= ms ? (mid + 1, hi) : (lo, mid);
+            }
+            return lo;
+        }
+
+        private static double Overlap(double a, double b, double from, double to) => Math.Max(0, Math.Min(b, to) - Math.Max(a, from));
 
         // The first and last samples stand for half their one neighbouring gap on their open side.
         private double Lower(int i) => i > 0 ? (Times[i - 1] + Times[i]) / 2 : Times[i] - (Upper(i) - Times[i]);

@@ -74,6 +74,10 @@ public static class TraceAnalysis
                 _requests.Sample(e.ThreadID, e.TimeStampRelativeMSec, _waits.Add(e.ThreadID, managed, frames));
             };
             RequestEvents.Subscribe(source, _requests);
+            // .NET 9+: the runtime times WaitHandle and Monitor waits itself; the request tally takes them as exact.
+            source.Clr.WaitHandleWaitStart += e =>
+                _requests.WaitStart(e.ThreadID, e.TimeStampRelativeMSec, _waits.SiteOf(_stacks.Frames(e)));
+            source.Clr.WaitHandleWaitStop += e => _requests.WaitStop(e.ThreadID, e.TimeStampRelativeMSec);
             source.Clr.ContentionStart += e => _contention.Start(e.ThreadID, e.TimeStampRelativeMSec, _stacks.Frames(e));
             source.Clr.ContentionStop += e => _contention.Stop(e.ThreadID, e.TimeStampRelativeMSec, e.DurationNs, _stacks.Frames(e));
             source.Clr.GCStart += e => _gc.Start(e.Depth);
@@ -101,12 +105,14 @@ public static class TraceAnalysis
                 stacks.Take(options.TopStacks).ToList(), stacks, Warnings(), _waits.ThreadTime(tick), requests);
         }
 
-        // A handler inlined into its endpoint delegate, named from the app's assembly by the route the site blocked.
+        // From the app's assembly: a handler inlined into its endpoint delegate, named by the route the site blocked;
+        // the native function a P/Invoke site's own frame calls.
         private List<BlockingWaitSite> WithHandlers(List<BlockingWaitSite> sites)
         {
             var assembly = AppAssembly();
             return assembly is null ? sites : sites.Select(s => s.Route is { } route && OffCpuCall.IsEndpointDelegate(s.Frame)
                 ? s with { Handler = HandlerSource.Find(assembly, route.Path) }
+                : s.Call == BlockingCalls.PInvoke.Name ? s with { Native = NativeCalls.Find(assembly, s.Frame) }
                 : s).ToList();
         }
 

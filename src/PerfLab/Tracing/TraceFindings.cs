@@ -97,7 +97,7 @@ public static class TraceFindings
             ? perRequest / meanLatencyMs : double.NaN;
         var evidence = new List<string>
         {
-            F($"{w.Samples} samples of pool threads blocked there ({w.Ms:F0} ms of thread time, from the sampler's ")
+            F($"{w.Samples} samples of {Threads(w).Plural} blocked there ({w.Ms:F0} ms of thread time, from the sampler's ")
                 + F($"stacks), at least {w.Waits} waits"),
         };
         if (served is not null)
@@ -105,7 +105,8 @@ public static class TraceFindings
             evidence.Add(F($"{perRequest:F1} ms blocked per request of their {meanLatencyMs:F1} ms on the server ({explains * 100:F0} %), ")
                 + (route is null ? "over " : F($"over the {route.Requests} requests to {route.Path} of "))
                 + F($"the {served.Requests} requests served wholly inside the trace (their start and stop events, their ")
-                + F($"threads' samples; {served.LeftOut} in flight at its ends left out)"));
+                + F($"threads' samples, {route?.TimedWaits ?? served.TimedWaits} waits timed by the runtime's own wait events; ")
+                + F($"{served.LeftOut} in flight at its ends left out)"));
         }
         else if (double.IsFinite(explains))
         {
@@ -124,11 +125,16 @@ public static class TraceFindings
         var cost = double.IsFinite(perRequest) ? F($"{perRequest:F2} ms per request") : Per(w.Ms, profile, 0);
         var place = Handler(w);
         return (double.IsFinite(perRequest) ? perRequest : w.Ms, new TraceFinding(TraceFindingKind.SyncOverAsync, place,
-            F($"{CallName(w)} in {place}{From(w.Place, w.AppPlace)} blocks pool threads {cost}")
+            F($"{CallName(w)} in {place}{From(w.Place, w.AppPlace)} blocks {Threads(w).Plural} {cost}")
                 + (route is null ? "" : F($" to {route.Path}"))
                 + F($"; {w.Advice}"),
-            evidence, strong, F($"Pool thread blocked in {CallName(w)}")));
+            evidence, strong, F($"{Threads(w).Title} blocked in {CallName(w)}")));
     }
+
+    // The kind of thread a site held, as the finding names it: a request served outside the pool is no pool thread.
+    private static (string Title, string Plural) Threads(BlockingWaitSite w) => w.PoolThreads
+        ? ("Pool thread", "pool threads")
+        : ("Request thread (not a pool thread)", "request threads outside the pool");
 
     /// <summary>
     /// The place as a user finds it: a handler the JIT inlined into ASP.NET Core's compiled endpoint delegate leaves no
@@ -144,7 +150,7 @@ public static class TraceFindings
     {
         if (w.Call == BlockingCalls.PInvoke.Name)
         {
-            return w.Call;
+            return w.Native is { } native ? F($"{native} via P/Invoke") : w.Call;
         }
         var frame = BlockingCalls.Display(w.WaitFrame);
         return w.Call.StartsWith("synchronous", StringComparison.Ordinal) ? F($"{frame} ({w.Call})") : frame;

@@ -104,9 +104,14 @@ public sealed record ContentionSite(string Place, string Frame, long Count, doub
 /// <param name="Handler">Where the place is an endpoint delegate with the handler inlined: the handler its route maps to,
 /// from the app's assembly (<see cref="HandlerSource"/>), with its source file and line when the app has symbols.</param>
 /// <param name="Route">The request path it blocked most, with its blocked ms per request of that path; null without request events.</param>
+/// <param name="PoolThreads">False when a thread outside the pool served a request there (Kestrel's inline scheduling, an
+/// app's own thread running the pipeline): the finding then says "request thread", not "pool thread".</param>
+/// <param name="Native">For a P/Invoke: the native function the app's frame calls ("libc!usleep"), from the app's
+/// assembly metadata (<see cref="NativeCalls"/>); null when not a P/Invoke or not found.</param>
 public sealed record BlockingWaitSite(string Place, string Frame, string WaitFrame, long Waits, long Samples, double Ms,
     IReadOnlyList<string> ExampleStack, string? AppPlace = null, string Call = "Task wait", string Advice = "await it instead",
-    double MsPerRequest = double.NaN, SiteRoute? Route = null, string? Handler = null);
+    double MsPerRequest = double.NaN, SiteRoute? Route = null, string? Handler = null, bool PoolThreads = true,
+    string? Native = null);
 
 /// <summary>
 /// Blocked time per request from the trace's own request events: only requests that began and ended while it ran.
@@ -118,13 +123,16 @@ public sealed record BlockingWaitSite(string Place, string Frame, string WaitFra
 /// <param name="BySite">Blocked ms per request by blocking site (the wait analysis's key: call site and call).</param>
 /// <param name="Paths">The same by request path, most requests first.</param>
 /// <param name="Routes">By blocking site: the request path it blocked longest in all, with its time per request of that path.</param>
+/// <param name="TimedWaits">Waits inside those requests that the runtime timed itself (WaitHandleWaitStart/Stop, .NET 9+);
+/// the rest of the blocked time is from the sampler's stacks.</param>
 public sealed record RequestBlocking(long Requests, long LeftOut, double BlockedMsPerRequest, double MeanMs,
     IReadOnlyDictionary<string, double> BySite, IReadOnlyList<PathBlocking> Paths,
-    IReadOnlyDictionary<string, SiteRoute>? Routes = null);
+    IReadOnlyDictionary<string, SiteRoute>? Routes = null, long TimedWaits = 0);
 
 /// <summary>The request path a blocking site held most: its requests served whole, and the site's blocked ms per one of them.</summary>
 /// <param name="MeanMs">Those requests' mean time on the server, start to stop event.</param>
-public sealed record SiteRoute(string Path, long Requests, double MsPerRequest, double MeanMs);
+/// <param name="TimedWaits">The site's waits in those requests that the runtime timed itself (WaitHandleWaitStart/Stop).</param>
+public sealed record SiteRoute(string Path, long Requests, double MsPerRequest, double MeanMs, long TimedWaits = 0);
 
 /// <summary>Requests of one path served wholly inside the trace: how many, blocked ms and server ms per request.</summary>
 public sealed record PathBlocking(string Path, long Requests, double BlockedMsPerRequest, double MeanMs);

@@ -37,6 +37,8 @@ public static class TraceSession
     private const long ContentionKeyword = 0x4000;
     private const long ThreadingKeyword = 0x10000; // thread-pool worker and IO events
     private const long StackKeyword = 0x40000000;
+    // .NET 9+: WaitHandleWaitStart/Stop around WaitHandle and Monitor waits (the runtime's own timing of a wait).
+    private const long WaitHandleKeyword = 0x40000000000;
     // TplEventSource's TasksFlowActivityIds: EventSource start/stop events (a request's) get an activity ID that flows
     // with the async work, so a request's stop pairs with its start whatever thread ends it.
     private const string TplProvider = "System.Threading.Tasks.TplEventSource";
@@ -45,8 +47,10 @@ public static class TraceSession
     public static IReadOnlyList<EventPipeProvider> Providers() =>
     [
         new(SampleProfiler, EventLevel.Informational),
-        new(RuntimeProvider, EventLevel.Informational,
-            GcKeyword | LoaderKeyword | JitKeyword | ExceptionKeyword | ContentionKeyword | ThreadingKeyword | StackKeyword),
+        // Verbose: the wait events are (the other keywords' verbose events are few: allocation ticks, pool samples).
+        new(RuntimeProvider, EventLevel.Verbose,
+            GcKeyword | LoaderKeyword | JitKeyword | ExceptionKeyword | ContentionKeyword | ThreadingKeyword | StackKeyword
+                | WaitHandleKeyword),
         // When each request started and stopped, and on which thread: blocked time per request (RequestTally).
         new(RequestEvents.Provider, EventLevel.Informational),
         new(TplProvider, EventLevel.Informational, TasksFlowActivityIds),

@@ -29,11 +29,7 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
     /// </summary>
     public string? Add(int thread, bool managed, string[] frames)
     {
-        if (!_stacks.TryGetValue(frames, out var sample))
-        {
-            sample = Describe(frames);
-            _stacks.Add(frames, sample);
-        }
+        var sample = Of(frames);
         NextTickIfSeen(thread);
         if (!sample.Pool)
         {
@@ -48,6 +44,7 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
             _blockedThisTick++;
             var site = _sites.GetValueOrDefault(key!) ?? new Site(blocking, frames);
             site.Samples++;
+            site.OutsidePool |= !sample.PoolThread;
             // A thread's consecutive samples at one site are one wait; a new wait starts when it arrives from elsewhere.
             // Back-to-back waits with no sample in between merge, so the count is a lower bound.
             if (_threadAt.GetValueOrDefault(thread) != key)
@@ -58,6 +55,19 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
         }
         _threadAt[thread] = key;
         return key;
+    }
+
+    /// <summary>The site a thread in a wait the runtime timed is at, from the wait's frames, without counting a sample.</summary>
+    public string? SiteOf(string[] frames) => Of(frames) is { Pool: true } sample ? sample.Wait?.Key : null;
+
+    private Sample Of(string[] frames)
+    {
+        if (!_stacks.TryGetValue(frames, out var sample))
+        {
+            sample = Describe(frames);
+            _stacks.Add(frames, sample);
+        }
+        return sample;
     }
 
     // A site seen in fewer samples is a momentary wait (a lazy initialisation, a first call), not a blocked pool thread.
@@ -80,7 +90,7 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
                 s.Value.Example.TakeLast(exampleFrames).ToList(),
                 FrameNames.InnermostApp(s.Value.Example, s.Value.Example.Length - 1, app), s.Value.Wait.Call.Name,
                     s.Value.Wait.Call.Advice, perRequest is null ? double.NaN : perRequest.BySite.GetValueOrDefault(s.Key),
-                    perRequest?.Routes?.GetValueOrDefault(s.Key)))
+                    perRequest?.Routes?.GetValueOrDefault(s.Key), PoolThreads: !s.Value.OutsidePool))
             .Where(s => Meaningful(s, perRequest))
             // The costliest per request of its route first (the report's evidence leads with it), else the most samples.
             .OrderByDescending(s => s.Route?.MsPerRequest ?? (double.IsFinite(s.MsPerRequest) ? s.MsPerRequest : -1))
@@ -125,7 +135,8 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
     private Sample Describe(string[] frames)
     {
         var serves = OffCpuCall.ServesRequests(frames);
-        if (!serves && !IsPoolThread(frames))
+        var poolThread = IsPoolThread(frames);
+        if (!serves && !poolThread)
         {
             return new Sample(false, false, null);
         }
@@ -134,7 +145,7 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
         if ((serves || RunsWorkItem(frames)) && OffCpuCall.Locate(frames, app) is { } found
             && (lockSlowPath < 0 || lockSlowPath <= found.Place))
         {
-            return new Sample(true, false, Found(frames, found));
+            return new Sample(true, false, Found(frames, found), poolThread);
         }
         var wait = BlockingCalls.Outermost(frames);
         if (wait < 0)
@@ -185,7 +196,9 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
 
     private enum PoolThreadState { Running, Blocked, Idle, OutsideManaged }
 
-    private sealed record Sample(bool Pool, bool Idle, WaitStack? Wait);
+    /// <param name="Pool">A pool thread or one serving a request: its samples count.</param>
+    /// <param name="PoolThread">The pool's own thread (a request served outside the pool is not).</param>
+    private sealed record Sample(bool Pool, bool Idle, WaitStack? Wait, bool PoolThread = true);
 
     private sealed record WaitStack(string Key, string CallSite, string WaitFrame, BlockingCall Call, bool Deep);
 
@@ -195,5 +208,6 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
         public string[] Example { get; } = example;
         public long Samples { get; set; }
         public long Waits { get; set; }
+        public bool OutsidePool { get; set; }
     }
 }

@@ -11,9 +11,11 @@ internal sealed record BlockingRun(TraceProfile Profile, double RequestsPerSecon
     IReadOnlyDictionary<string, double> AppBlockedMs)
 {
     public string Describe() =>
-        $"traced {Profile.TracedSeconds:F1} s, tick {Profile.TickIntervalMs:F2} ms, {Requests} requests ({RequestsPerSecond:F1}/s); sites: " +
+        $"traced {Profile.TracedSeconds:F1} s, tick {Profile.TickIntervalMs:F2} ms, {Requests} requests ({RequestsPerSecond:F1}/s), "
+        + $"{Profile.Requests?.TimedWaits} waits timed by the runtime; sites: " +
         string.Join("; ", Profile.BlockingWaits.Select(w => $"{TraceFindings.CallName(w)} at {TraceFindings.Handler(w)} (app {w.AppPlace}) "
-            + $"{w.Ms:F0} ms, {w.Route?.MsPerRequest:F1} ms/req of {w.Route?.Requests} to {w.Route?.Path} ({w.Route?.MeanMs:F1} ms on the server)")) +
+            + $"{w.Ms:F0} ms, {w.Route?.MsPerRequest:F1} ms/req of {w.Route?.Requests} to {w.Route?.Path} ({w.Route?.MeanMs:F1} ms on the server, "
+            + $"{w.Route?.TimedWaits} waits timed)")) +
         "; the app measured: " + string.Join(", ", AppBlockedMs.Select(b => $"{b.Key} {b.Value:F1} ms")) +
         "; findings: " + string.Join("; ", Findings.Select(f => $"[{(f.Strong ? "strong" : "weak")}] {f.Message}"));
 }

@@ -6,7 +6,8 @@ namespace PerfLab.Tests.Tracing;
 // One BlockingApp, one 3 s trace of all its endpoints loaded at once (one user each): every blocking call must be named
 // as a user reads it, at the app's method that made it, on its route, with its blocked ms per request within 10 % of
 // what the call really took; the awaiting endpoint names none. The calls are found by what the thread does (off CPU
-// under the app's code), not by a list: Thread.Join, a P/Invoke and a pipe read are on no list of waits.
+// under the app's code), not by a list: Thread.Join, a P/Invoke and a pipe read are on no list of waits. The waits the
+// runtime times itself (.NET 10 here: WaitHandle.WaitOne, Monitor.Wait and what is built on them) are timed by its events.
 public sealed class BlockingCallTests(BlockingApp app, ITestOutputHelper output) : IClassFixture<BlockingApp>
 {
     private static readonly TimeSpan Traced = TimeSpan.FromSeconds(3);
@@ -21,7 +22,7 @@ public sealed class BlockingCallTests(BlockingApp app, ITestOutputHelper output)
         ("/join", "join", "Thread.Join()", "Culprits.Join"),
         ("/monitor", "monitor", "Monitor.Wait()", "Culprits.MonitorWait"),
         ("/waithandle", "waithandle", "WaitHandle.WaitOne()", "Culprits.WaitOne"),
-        ("/usleep", "usleep", "native code via P/Invoke", "Culprits.NativeSleep"),
+        ("/usleep", "usleep", "libc!usleep via P/Invoke", "Culprits.NativeSleep"),
         ("/process", "process", "Process.WaitForExit()", "Culprits.WaitForProcess"),
         ("/pipe", "pipe", "PipeStream.Read() (synchronous pipe I/O)", "Culprits.ReadPipe"),
         ("/http", "http", "HttpClient.Send()", "Culprits.Send"),
@@ -36,9 +37,12 @@ public sealed class BlockingCallTests(BlockingApp app, ITestOutputHelper output)
 
         foreach (var (path, timed, call, place) in s_kinds)
         {
-            var site = run.Profile.BlockingWaits.Where(w => w.Route?.Path == path).MaxBy(w => w.Route!.MsPerRequest);
-            Assert.True(site is not null, $"{path}: no blocking site. {why}");
-            Assert.Equal((call, place), (TraceFindings.CallName(site), site.Place));
+            // The known call at its method. Not necessarily the route's costliest: on a host at a load of 70, starting the
+            // thread /join joins (Thread.Start) or the process /process waits for (Process.Start) took longer than the
+            // 50 ms wait itself, and is a blocking call the trace rightly names beside it.
+            var site = run.Profile.BlockingWaits.FirstOrDefault(w => w.Route?.Path == path && TraceFindings.CallName(w) == call);
+            Assert.True(site is not null, $"{path}: {call} not named. {why}");
+            Assert.Equal(place, site.Place);
             var route = site.Route!;
             Assert.True(route.Requests >= 10, $"{path}: {route.Requests} requests served whole. {why}");
             // The truth lies between what the app timed around the call (and the 50 ms it asked for) and the same
@@ -49,6 +53,11 @@ public sealed class BlockingCallTests(BlockingApp app, ITestOutputHelper output)
             Assert.True(route.MsPerRequest >= least && route.MsPerRequest <= most,
                 $"{path}: {route.MsPerRequest:F1} ms per request, the call took {known:F1} ms ({route.MeanMs:F1} on the server). {why}");
         }
+        // The runtime's wait events time WaitHandle.WaitOne and Monitor.Wait; nothing times a sleep or a P/Invoke.
+        var timedByRoute = run.Profile.BlockingWaits.Where(w => w.Route is not null).GroupBy(w => w.Route!.Path)
+            .ToDictionary(g => g.Key, g => g.Sum(w => w.Route!.TimedWaits));
+        Assert.True(timedByRoute["/waithandle"] >= 10 && timedByRoute["/monitor"] >= 10, $"waits timed by the runtime's events too few. {why}");
+        Assert.Equal((0L, 0L), (timedByRoute["/sleep"], timedByRoute["/usleep"]));
         // The awaiting endpoint holds no thread: nothing of note blocks its requests.
         Assert.DoesNotContain(run.Profile.BlockingWaits, w => w.Route?.Path is "/awaiting" or "/delayed" && w.Route.MsPerRequest >= 1);
         // The findings lead with the costliest call per request, its advice after it.

@@ -37,6 +37,39 @@ public sealed class OffCpuCallTests
         Assert.StartsWith("run the work as a Task", sites["Culprits.Join"].Advice, StringComparison.Ordinal);
         Assert.Equal(("native code via P/Invoke", 10L), (sites["Culprits.NativeSleep"].Item1, sites["Culprits.NativeSleep"].Samples));
         Assert.Equal("PipeStream.Read() (synchronous pipe I/O)", sites["Culprits.ReadPipe"].Item1);
+        // No pool frame under Kestrel's: a request served outside the pool, and the finding says so.
+        var joinSite = tally.Sites(intervalMs: 1).Single(s => s.Place == "Culprits.Join");
+        Assert.False(joinSite.PoolThreads);
+        var profile = TraceFindingsTests.Profile(cpuSamples: 2_000, gcCount: 0) with { BlockingWaits = [joinSite] };
+        var finding = TraceFindings.From(profile, requests: 20).Single(f => f.Kind == TraceFindingKind.SyncOverAsync);
+        Assert.Equal("Request thread (not a pool thread) blocked in Thread.Join()", finding.Title);
+        Assert.Contains("blocks request threads outside the pool", finding.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Sites_RequestOnAPoolThread_ThePoolThreadsName()
+    {
+        var tally = new WaitTally(exampleFrames: 10, s_app);
+        string[] sleep = ["System.Private.CoreLib!System.Threading.ThreadPoolWorkQueue.Dispatch", Kestrel, Handler,
+            "App!Culprits.Sleep", "System.Private.CoreLib!System.Threading.Thread.Sleep"];
+        for (var i = 0; i < 5; i++)
+        {
+            tally.Add(1, managed: false, sleep);
+        }
+
+        Assert.True(Assert.Single(tally.Sites(intervalMs: 1)).PoolThreads);
+    }
+
+    // BlockingApp's own P/Invokes, read from its assembly: a DllImport called directly, and a LibraryImport whose
+    // generated wrapper calls its inner DllImport.
+    [Theory]
+    [InlineData("BlockingApp!Culprits.NativeSleep", "libc!usleep")]
+    [InlineData("BlockingApp!Culprits.ReadFifo", "libc!mkfifo")]
+    [InlineData("BlockingApp!Culprits.Sleep", null)]
+    [InlineData("BlockingApp!Culprits.NoSuchMethod", null)]
+    public void NativeCalls_AppFrameThatCallsAPInvoke_ItsModuleAndEntryPoint(string frame, string? expected)
+    {
+        Assert.Equal(expected, NativeCalls.Find(BlockingApp.Dll(), frame));
     }
 
     [Fact]

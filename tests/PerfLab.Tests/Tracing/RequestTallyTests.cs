@@ -67,6 +67,53 @@ public sealed class RequestTallyTests
         Assert.Equal(30, summary.Paths.Single(p => p.Path == "/sync").BlockedMsPerRequest, 6);
     }
 
+    // The runtime timed the wait (WaitHandleWaitStart/Stop, .NET 9+): its edges are exact whatever the tick, and its
+    // site is the one the samples inside it name; samples outside timed waits still count as before.
+    [Theory]
+    [InlineData(1.0)]
+    [InlineData(13.0)]
+    public void Summary_WaitTimedByTheRuntime_ExactEdgesAtTheSampledSite(double tickMs)
+    {
+        var tally = new RequestTally();
+        var request = Guid.NewGuid();
+        tally.Start(request, thread: 1, ms: 3, "/event");
+        tally.WaitStart(1, 20.3, "App.Handler\nWaitHandle.WaitOne");
+        tally.WaitStop(1, 61.7);
+        for (var t = 0.0; t <= 140; t += tickMs)
+        {
+            tally.Sample(1, t, t is >= 20.3 and < 61.7 ? Site : null);
+        }
+        tally.WaitStart(1, 141, Site); // open at the end: no interval
+        tally.Stop(request, 100);
+
+        var summary = tally.Summary(maxPaths: 5)!;
+
+        Assert.Equal(41.4, summary.BlockedMsPerRequest, 6);
+        // The samples' site, not the event stack's (which the samples name whenever any fall inside the wait).
+        Assert.Equal(41.4, summary.BySite[Site], 6);
+        Assert.Equal(1, summary.TimedWaits);
+    }
+
+    [Fact]
+    public void Summary_TimedWaitsShorterThanATickOrOfNoSite_EventSiteOrNothing()
+    {
+        var tally = new RequestTally();
+        var request = Guid.NewGuid();
+        tally.Start(request, thread: 1, ms: 0.5, "/event");
+        for (var t = 0.0; t <= 20; t += 10)
+        {
+            tally.Sample(1, t, null);
+            tally.WaitStart(1, t + 1, t < 10 ? Site : null); // the first at a site, the second the runtime's own
+            tally.WaitStop(1, t + 3.5);
+        }
+        tally.Stop(request, 19);
+
+        var summary = tally.Summary(maxPaths: 5)!;
+
+        Assert.Equal(2.5, summary.BlockedMsPerRequest, 6);
+        Assert.Equal(1, summary.TimedWaits);
+    }
+
     [Fact]
     public void Summary_NoRequestEvents_Null()
     {

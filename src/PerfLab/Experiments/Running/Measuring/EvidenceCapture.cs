@@ -134,7 +134,10 @@ public sealed class EvidenceCapture(string traceFolder, string resultsFolder, bo
                 .Select(c => new CallSite(Named(c.Place, c.AppPlace), c.Count, c.BlockedMs, c.ExampleStack)).ToList(),
             BlockingWaits = trace.BlockingWaits.Where(w => w.Ms >= TraceFindings.MinBlockedMs).Take(5).Select(w =>
                 new CallSite(Named(TraceFindings.Handler(w), w.AppPlace), w.Waits, w.Ms, w.ExampleStack)
-                    { Call = TraceFindings.CallName(w) }).ToList(),
+                {
+                    Call = TraceFindings.CallName(w), Advice = w.Advice,
+                    MsPerRequest = w.Route?.MsPerRequest ?? (double.IsFinite(w.MsPerRequest) ? w.MsPerRequest : PerRequest(w.Ms)),
+                }).ToList(),
             BlockedThreadsAtOnce = trace.PoolThreads?.BlockedAtOnceMean,
             TopStacks = trace.TopStacks.Select(s => new StackSample(s.Frames, s.Samples)).ToList(),
         };
