@@ -17,6 +17,7 @@ EffectiveVariants variants;
 try
 {
     variants = builder.AddVariants();
+    builder.AddRequestVariants(variants);   // Sut:PerRequestVariants: a request's X-PerfLab-Variant, with the run's token
 }
 catch (InvalidVariantException ex)
 {
@@ -38,6 +39,7 @@ var app = builder.Build();
 app.UseExceptionHandler();
 app.UseStatusCodePages();
 app.UseDiagnosticsAccess(app.Configuration);   // Diagnostics:Token: /diagnostics/* ask it on another host's address
+app.UseRequestVariants(variants, app.Configuration);   // before anything that reads the request's switches
 app.UseExtraWork(variants);   // Sut:ExtraWorkMicroseconds: a known slowdown, off by default
 
 app.MapControllers();   // Orders/, Products/, Platform/ (MVC, so the Serializer variant applies)

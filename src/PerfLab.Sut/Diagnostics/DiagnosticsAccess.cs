@@ -39,7 +39,7 @@ public static class DiagnosticsAccess
     }
 
     // Compared in constant time: how long a refusal takes says nothing of how much of a guess was right.
-    private static bool Carries(HttpRequest request, byte[] expected) =>
+    internal static bool Carries(HttpRequest request, byte[] expected) =>
         request.Headers.TryGetValue(Header, out var sent) && sent.Count == 1
         && CryptographicOperations.FixedTimeEquals(Encoding.UTF8.GetBytes(sent[0] ?? ""), expected);
 }

@@ -13,22 +13,34 @@ public static class ExtraWork
 
     public static IApplicationBuilder UseExtraWork(this IApplicationBuilder app, EffectiveVariants variants)
     {
-        if (variants.ExtraWorkMicroseconds <= 0)
+        if (variants.ExtraWorkMicroseconds <= 0 && !variants.PerRequest)
         {
             return app;
         }
-        var nanoseconds = variants.ExtraWorkMicroseconds * 1000L;
         return app.Use((context, next) =>
         {
-            // Spinning on this thread's CPU clock, not the wall clock: the cost is CPU time the kernel charges, as a
-            // slower serializer's would be, and stays the same when a neighbour takes the core for a while.
-            var until = ThreadCpuNanoseconds() + nanoseconds;
-            while (ThreadCpuNanoseconds() < until)
-            {
-                Thread.SpinWait(20);
-            }
+            // With per-request variants each request carries its own amount (RequestVariants); else the process's.
+            var microseconds = variants.PerRequest
+                ? context.RequestServices.GetRequiredService<RequestVariant>().ExtraWorkMicroseconds
+                : variants.ExtraWorkMicroseconds;
+            Spin(microseconds * 1000L);
             return next(context);
         });
+    }
+
+    // Spinning on this thread's CPU clock, not the wall clock: the cost is CPU time the kernel charges, as a slower
+    // serializer's would be, and stays the same when a neighbour takes the core for a while.
+    private static void Spin(long nanoseconds)
+    {
+        if (nanoseconds <= 0)
+        {
+            return;
+        }
+        var until = ThreadCpuNanoseconds() + nanoseconds;
+        while (ThreadCpuNanoseconds() < until)
+        {
+            Thread.SpinWait(20);
+        }
     }
 
     private static long ThreadCpuNanoseconds() =>

@@ -19,6 +19,12 @@ public sealed record SutOptions
     public int CommandTimeoutSeconds { get; init; } = 5;
     /// <summary>CPU spun on every request before it is handled: a known, injected slowdown to check the verdicts against.</summary>
     public int ExtraWorkMicroseconds { get; init; }
+    /// <summary>
+    /// Serve every per-request switch (Serializer, Logging, ExtraWorkMicroseconds) and take each request's from its
+    /// <c>X-PerfLab-Variant</c> header when it carries the run's token (<see cref="RequestVariants"/>): perflab's
+    /// in-process blocks alternate variants inside one process. Off by default: the header is then ignored.
+    /// </summary>
+    public bool PerRequestVariants { get; init; }
 }
 
 /// <summary>Minimum thread-pool threads applied at start; 0 leaves the runtime's default.</summary>
@@ -87,6 +93,9 @@ public sealed record EffectiveVariants(DataAccessMode DataAccess, SerializerKind
     ThreadPoolOptions ThreadPool, int CommandTimeoutSeconds, int ExtraWorkMicroseconds = 0,
     DataLayerKind DataLayer = DataLayerKind.EfCore)
 {
+    /// <summary>Sut:PerRequestVariants: a request may choose its own per-request switches (<see cref="RequestVariant"/>).</summary>
+    public bool PerRequest { get; init; }
+
     public static EffectiveVariants From(SutOptions options)
     {
         var errors = new List<string>();
@@ -104,7 +113,10 @@ public sealed record EffectiveVariants(DataAccessMode DataAccess, SerializerKind
             throw new InvalidVariantException(errors);
         }
         return new(dataAccess, serializer, logging, options.ThreadPool, options.CommandTimeoutSeconds, options.ExtraWorkMicroseconds,
-            dataLayer);
+            dataLayer)
+        {
+            PerRequest = options.PerRequestVariants,
+        };
     }
 
     private static DataLayerKind ParseDataLayer(string? value, List<string> errors) =>

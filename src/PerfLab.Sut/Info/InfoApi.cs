@@ -12,9 +12,9 @@ public static class InfoApi
 {
     public static IEndpointRouteBuilder MapInfo(this IEndpointRouteBuilder app)
     {
-        app.MapGet("/info", (EffectiveVariants variants, DatabaseSettings database, IOptions<KestrelServerOptions> kestrel,
-            IConfiguration configuration) =>
-            TypedResults.Ok(SutInfo.Read(variants, database, kestrel.Value, configuration)));
+        app.MapGet("/info", (EffectiveVariants variants, RequestVariant request, DatabaseSettings database,
+            IOptions<KestrelServerOptions> kestrel, IConfiguration configuration) =>
+            TypedResults.Ok(SutInfo.Read(variants, database, kestrel.Value, configuration, request)));
         return app;
     }
 }
@@ -49,9 +49,17 @@ public sealed record SutInfo(
     /// <summary>The database server the connection string names (host:port, never its credentials); null without one.</summary>
     public string? DatabaseServer { get; init; }
 
+    /// <summary>
+    /// Sut:PerRequestVariants: Serializer, Logging and ExtraWorkMicroseconds above are then this request's (its
+    /// X-PerfLab-Variant header, honoured with the run's token), as every request carrying the same header is served.
+    /// </summary>
+    public bool PerRequestVariants { get; init; }
+
+    /// <param name="request">The request's switches; null: the process's.</param>
     public static SutInfo Read(EffectiveVariants variants, DatabaseSettings database, KestrelServerOptions kestrel,
-        IConfiguration configuration)
+        IConfiguration configuration, RequestVariant? request = null)
     {
+        request ??= new RequestVariant(variants);
         System.Threading.ThreadPool.GetMinThreads(out var minWorker, out var minIo);
         System.Threading.ThreadPool.GetMaxThreads(out var maxWorker, out var maxIo);
         var gcConfig = GC.GetConfigurationVariables();
@@ -75,13 +83,13 @@ public sealed record SutInfo(
                 gcConfig.ToDictionary(pair => pair.Key, pair =>
                     Convert.ToString(pair.Value, System.Globalization.CultureInfo.InvariantCulture) ?? "")),
             new ThreadPoolInfo(minWorker, minIo, maxWorker, maxIo, System.Threading.ThreadPool.ThreadCount),
-            Variants.NameOf(Variants.Serializer, variants.Serializer),
+            Variants.NameOf(Variants.Serializer, request.Serializer),
             Variants.NameOf(Variants.DataAccess, variants.DataAccess),
-            Variants.NameOf(Variants.Logging, variants.Logging),
+            Variants.NameOf(Variants.Logging, request.Logging),
             database.ConnectionString is not null,
             new HttpInfo(configuration["Kestrel:EndpointDefaults:Protocols"] ?? "Http1AndHttp2",
                 kestrel.Limits.Http2.InitialConnectionWindowSize, kestrel.Limits.Http2.InitialStreamWindowSize),
-            variants.ExtraWorkMicroseconds,
+            request.ExtraWorkMicroseconds,
             Variants.NameOf(Variants.DataLayer, variants.DataLayer),
             Data.DataLayers.Available.Select(kind => Variants.NameOf(Variants.DataLayer, kind)).ToList(),
             Data.DataLayerVersions.Loaded(),
@@ -91,6 +99,7 @@ public sealed record SutInfo(
             DatabaseServer = database.ConnectionString is { } cs && new Npgsql.NpgsqlConnectionStringBuilder(cs) is var builder
                 ? $"{builder.Host}:{builder.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)}"
                 : null,
+            PerRequestVariants = variants.PerRequest,
         };
     }
 }

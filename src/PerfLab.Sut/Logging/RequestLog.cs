@@ -6,11 +6,13 @@ namespace PerfLab.Sut.Logging;
 /// One log line per CRUD request (none with Logging=none, the default: seed 000's app logs nothing
 /// per request), written the way the Logging variant asks: through the ILogger extension methods
 /// (default and locked-console, whose provider differs) or through source-generated LoggerMessage methods.
+/// Scoped: the Logging variant is the request's (<see cref="RequestVariant"/>).
 /// </summary>
-public sealed partial class RequestLog(ILogger<RequestLog> logger, EffectiveVariants variants)
+public sealed partial class RequestLog(RequestLoggers loggers, RequestVariant variant)
 {
-    private readonly bool _sourceGenerated = variants.Logging == LoggingMode.SourceGenerated;
-    private readonly bool _off = variants.Logging == LoggingMode.None;
+    private readonly ILogger _logger = loggers.For(variant.Logging);
+    private readonly bool _sourceGenerated = variant.Logging == LoggingMode.SourceGenerated;
+    private readonly bool _off = variant.Logging == LoggingMode.None;
 
     public void PageServed(string resource, int pageNumber, int pageSize, int count)
     {
@@ -20,11 +22,11 @@ public sealed partial class RequestLog(ILogger<RequestLog> logger, EffectiveVari
         }
         if (_sourceGenerated)
         {
-            LogPageServed(logger, resource, pageNumber, pageSize, count);
+            LogPageServed(_logger, resource, pageNumber, pageSize, count);
         }
         else
         {
-            logger.LogInformation("Served {Resource} page {PageNumber} (size {PageSize}): {Count} rows",
+            _logger.LogInformation("Served {Resource} page {PageNumber} (size {PageSize}): {Count} rows",
                 resource, pageNumber, pageSize, count);
         }
     }
@@ -37,11 +39,11 @@ public sealed partial class RequestLog(ILogger<RequestLog> logger, EffectiveVari
         }
         if (_sourceGenerated)
         {
-            LogItemServed(logger, resource, id);
+            LogItemServed(_logger, resource, id);
         }
         else
         {
-            logger.LogInformation("Served {Resource} {Id}", resource, id);
+            _logger.LogInformation("Served {Resource} {Id}", resource, id);
         }
     }
 
@@ -53,11 +55,11 @@ public sealed partial class RequestLog(ILogger<RequestLog> logger, EffectiveVari
         }
         if (_sourceGenerated)
         {
-            LogItemNotFound(logger, resource, id);
+            LogItemNotFound(_logger, resource, id);
         }
         else
         {
-            logger.LogInformation("No {Resource} has id {Id}", resource, id);
+            _logger.LogInformation("No {Resource} has id {Id}", resource, id);
         }
     }
 
@@ -69,11 +71,11 @@ public sealed partial class RequestLog(ILogger<RequestLog> logger, EffectiveVari
         }
         if (_sourceGenerated)
         {
-            LogCountServed(logger, resource, count);
+            LogCountServed(_logger, resource, count);
         }
         else
         {
-            logger.LogInformation("Counted {Count} {Resource}", count, resource);
+            _logger.LogInformation("Counted {Count} {Resource}", count, resource);
         }
     }
 }

@@ -7,10 +7,19 @@ namespace PerfLab.Sut.Serialization;
 
 public static class SerializationSetup
 {
-    /// <summary>Registers MVC with the output formatter of the active Serializer variant.</summary>
+    /// <summary>
+    /// Registers MVC with the output formatter of the active Serializer variant; serving per-request variants, with one
+    /// that writes each response with the request's (<see cref="RequestSerializerFormatter"/>).
+    /// </summary>
     public static void AddSerialization(this WebApplicationBuilder builder, EffectiveVariants variants)
     {
         var mvc = builder.Services.AddControllers();
+        builder.Services.AddScoped<PayloadShaping>();
+        if (variants.PerRequest)
+        {
+            RequestSerializerFormatter.Add(mvc, builder.Services);
+            return;
+        }
         switch (variants.Serializer)
         {
             case SerializerKind.Newtonsoft:
@@ -23,12 +32,11 @@ public static class SerializationSetup
                 mvc.AddJsonOptions(o => o.JsonSerializerOptions.ReferenceHandler = ReferenceHandler.IgnoreCycles);
                 break;
         }
-        builder.Services.AddSingleton<PayloadShaping>();
     }
 }
 
-/// <summary>Prepares entities for the active serializer before they are written.</summary>
-public sealed class PayloadShaping(EffectiveVariants variants)
+/// <summary>Prepares entities for the request's serializer before they are written.</summary>
+public sealed class PayloadShaping(RequestVariant variant)
 {
     /// <summary>
     /// Source-generated System.Text.Json has no IgnoreCycles fast path, so, as seed 000 does, the sourcegen variant
@@ -37,7 +45,7 @@ public sealed class PayloadShaping(EffectiveVariants variants)
     /// </summary>
     public void ShapeOrders(IEnumerable<SalesOrderHeader> orders)
     {
-        if (variants.Serializer != SerializerKind.SystemTextJsonSourceGen)
+        if (variant.Serializer != SerializerKind.SystemTextJsonSourceGen)
         {
             return;
         }

@@ -52,7 +52,8 @@ internal static class EvidenceContent
         return [.. new[]
         {
             ("Decided by", decided), ("Machine noise", experiment.MachineNoise?.Describe("this experiment")),
-            ("Blocks", Blocks(experiment)), ("Time", Time(experiment)), ("Noise", Noise(experiment)), ("Windows", Windows(experiment)),
+            ("Method", Method(experiment)), ("Blocks", Blocks(experiment)), ("Time", Time(experiment)),
+            ("Noise", Noise(experiment)), ("Windows", Windows(experiment)),
         }.Where(f => f.Item2 is not null).Select(f => (f.Item1, f.Item2!))];
     }
 
@@ -66,6 +67,10 @@ internal static class EvidenceContent
         var target = experiment.PrecisionTargetPercent is { } p ? $", precision target ±{Fmt.Num(p, 1)} %" : "";
         return $"{Fmt.Int(experiment.Blocks)} blocks{target}; stopped: {experiment.StopReason ?? "not recorded"}.";
     }
+
+    /// <summary>How its blocks spent their processes, e.g. "in-process: each block is one process serving every variant, ...".</summary>
+    public static string? Method(ExperimentResult experiment) =>
+        BlockMethod.All.FirstOrDefault(m => m.Key == experiment.Method) is { } method ? $"{method.Key}: {method.Description}." : null;
 
     /// <summary>The duty cycle: how much of the experiment's wall time its intervals are made of; null when not recorded.</summary>
     public static string? Time(ExperimentResult experiment) => experiment.Time is not { Share: { } share } t ? null :

@@ -132,6 +132,9 @@ public sealed record ExperimentResult
     /// </summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public DutyCycle? Time { get; init; }
+    /// <summary>How its blocks spent their processes (<c>method:</c> fresh-process or in-process); null in older results.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Method { get; init; }
 }
 
 /// <summary>What the runs of one variant confirmed in effect, and what they could not confirm.</summary>

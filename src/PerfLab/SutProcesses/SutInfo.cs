@@ -41,11 +41,17 @@ public sealed record SutInfo(
     /// </summary>
     public string? DatabaseServer { get; init; }
 
-    /// <summary>What /info reported, as the flat map results.json keeps.</summary>
+    /// <summary>
+    /// Sut:PerRequestVariants: Serializer, Logging and ExtraWorkMicroseconds are the asking request's (its
+    /// X-PerfLab-Variant header); false from a build that predates the switch, or when off.
+    /// </summary>
+    public bool PerRequestVariants { get; init; }
+
+    /// <summary>What /info reported, as the flat map results.json keeps (perRequestVariants only when on).</summary>
     public IReadOnlyDictionary<string, string> ToMap()
     {
         static string S(object? v) => Convert.ToString(v, CultureInfo.InvariantCulture) ?? "";
-        return new Dictionary<string, string>
+        var map = new Dictionary<string, string>
         {
             ["runtime"] = Runtime,
             ["targetFramework"] = TargetFramework ?? "",
@@ -66,6 +72,11 @@ public sealed record SutInfo(
             ["console"] = Console ?? "",
             ["databaseServer"] = DatabaseServer ?? "",
         };
+        if (PerRequestVariants)
+        {
+            map["perRequestVariants"] = "true";
+        }
+        return map;
     }
 }
 

@@ -82,6 +82,7 @@ public static class VariantCheck
                 case "dataaccess": expect("DataAccess", value, info.DataAccess); break;
                 case "serializer": expect("Serializer", value, info.Serializer); break;
                 case "logging": expect("Logging", value, info.Logging); break;
+                case "perrequestvariants": expect("PerRequestVariants", value, info.PerRequestVariants ? "true" : "false"); break;
                 case "datalayer": expect("DataLayer", value, info.DataLayer ?? "not reported"); break;
                 case "console": expect("Console", value, info.Console ?? "not reported"); break;
                 case "threadpool:minworkerthreads":

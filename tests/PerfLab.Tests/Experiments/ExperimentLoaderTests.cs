@@ -84,7 +84,7 @@ public sealed class ExperimentLoaderTests
     [InlineData("duration: 3m", "duration: forever", "demo.yaml:20:37: expected 'duration' to be a duration like 500ms, 10s or 3m, above zero.")]
     [InlineData("title: Demo", "titel: Demo",
         "demo.yaml:2:1: unknown key 'titel' in the experiment; expected one of name, title, seed, reproduces, baseline, variants, load, "
-        + "profiles, claims, thresholds, margin, app, decide, capacity, database, cores, sweep, default.")]
+        + "profiles, claims, thresholds, margin, app, decide, method, capacity, database, cores, sweep, default.")]
     [InlineData("    metric: rps", "    metric: speed",
         "demo.yaml:26:13: metric 'speed' is not one of rps, mean-ms, p90-ms, p99-ms, batch-mean-ms, capacity-rps, cpu-per-request, "
             + "cpu-per-request-full-speed.")]

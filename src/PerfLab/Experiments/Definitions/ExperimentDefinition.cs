@@ -47,6 +47,8 @@ public sealed record ExperimentDefinition
     public Metric Decide { get; init; } = Metrics.Rps;
     /// <summary>The <c>capacity:</c> block: each variant's figure is its capacity within an SLO; null for any other experiment.</summary>
     public CapacityDefinition? Capacity { get; init; }
+    /// <summary>How its blocks spend their processes (<c>method:</c>): fresh processes per variant, or one serving them all.</summary>
+    public BlockMethod Method { get; init; } = BlockMethod.FreshProcesses;
 
     /// <summary>
     /// The figure this experiment's variants are compared on first (the stopping rule's, the sweep's, the summary's):

@@ -46,7 +46,7 @@ public static class ExperimentLoader
         var root = Document(text, path);
         var reader = new NodeReader(path);
         var doc = reader.Mapping(root, "the experiment", ["name", "title", "seed", "reproduces", "baseline", "variants", "load", "profiles",
-            "claims", "thresholds", "margin", "app", "decide", CapacityReader.Key, .. ConditionsReader.ExperimentKeys]);
+            "claims", "thresholds", "margin", "app", "decide", "method", CapacityReader.Key, .. ConditionsReader.ExperimentKeys]);
 
         var name = reader.RequiredString(doc, root, "name");
         var expectedName = Path.GetFileNameWithoutExtension(path);
@@ -71,7 +71,7 @@ public static class ExperimentLoader
         var sweep = ConditionsReader.ReadSweep(reader, doc);
         ConditionsReader.CheckSweep(reader, doc, sweep, conditions, variants, scenarios);
 
-        return CapacityReader.Checked(reader, doc, new ExperimentDefinition
+        return BlockMethodReader.With(reader, doc, CapacityReader.Checked(reader, doc, new ExperimentDefinition
         {
             Name = name,
             // A seed experiment cites its article; an app of one's own may have none.
@@ -93,7 +93,7 @@ public static class ExperimentLoader
             RunsByDefault = ConditionsReader.RunsByDefault(reader, doc),
             Decide = CapacityReader.Decide(reader, doc, capacity),
             Capacity = capacity,
-        });
+        }));
     }
 
     private static YamlMappingNode Document(string text, string path)

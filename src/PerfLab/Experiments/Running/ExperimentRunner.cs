@@ -20,6 +20,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 {
     private readonly ConditionedStarts _starts = new(request, observer);
     private readonly Measurements _measurements = new(request, observer);
+    private InProcessBlock InProcess => new(_starts, _measurements, observer);
     private readonly DatabaseBeforeBlocks _database = new(request.ConnectionString, observer, request.DatabaseReset);
 
     // Runs started so far in this invocation: a run's place in it (blocks added later come after every minimum block).
@@ -194,6 +195,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             // Every experiment has stopped by now, unless the whole run was cut short.
             StopReason = p.Decision.Stop ? p.Decision.Reason : halt?.Reason,
             Time = DutyCycle.Of(p.Runs, p.WallSeconds),
+            Method = p.Experiment.Method.Key,
         };
 
     /// <returns>Why the whole run must stop (Ctrl+C, the database went down), or null to go on.</returns>
@@ -231,7 +233,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     }
 
     /// <summary>Whether the experiment's blocks take turns in slots (<see cref="AlternatingBlock"/>) under this profile.</summary>
-    private bool Alternates(ExperimentDefinition experiment) => AlternatingBlock.Applies(experiment, ProfileOf(experiment));
+    private bool Alternates(ExperimentDefinition experiment) =>
+        experiment.Method.OneProcess || AlternatingBlock.Applies(experiment, ProfileOf(experiment));
 
     /// <summary>
     /// A block of <see cref="AlternatingBlock"/>: every variant's SUT started and confirmed, then measured taking turns;
@@ -247,11 +250,15 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         var started = new StartedBlock(block.Order.Count);
         try
         {
-            if (!await StartParticipantsAsync(block, first, positions, started, ct))
+            var starting = block.Experiment.Method.OneProcess
+                ? InProcess.StartAsync(block, first, positions, started, ct)
+                : StartParticipantsAsync(block, first, positions, started, ct);
+            if (!await starting)
             {
                 return RunHalt.Interrupted;
             }
-            var alternating = new AlternatingBlock(block.Experiment, ProfileOf(block.Experiment), observer);
+            var profile = InProcessBlock.Profile(block.Experiment, ProfileOf(block.Experiment));
+            var alternating = new AlternatingBlock(block.Experiment, profile, observer);
             var measured = started.Participants.Count > 0 ? await alternating.RunAsync(started.Participants, ct) : [];
             started.Fill(measured);
             await AlternatingBlock.TraceAsync(started.Participants, measured, ct);

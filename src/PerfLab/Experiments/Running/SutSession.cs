@@ -13,8 +13,11 @@ namespace PerfLab.Experiments.Running;
 public sealed record SutStart(IRunningApp? Sut, IReadOnlyDictionary<string, string> Info, RunFailure? Failure,
     VariantEffect? Effect = null);
 
-/// <summary>What a run's conditions change in the built-in SUT's launch: the database reached through a proxy, fewer CPUs.</summary>
-public sealed record SutOverrides(string? ConnectionString, string? CpuSet);
+/// <summary>
+/// What a run's conditions change in the built-in SUT's launch: the database reached through a proxy, fewer CPUs; and
+/// the token made for an in-process block's SUT.
+/// </summary>
+public sealed record SutOverrides(string? ConnectionString, string? CpuSet, string? DiagnosticsToken = null);
 
 /// <summary>
 /// Starts the app under test for a variant (the built-in SUT, or the experiment's own app) and checks that the variant
@@ -141,7 +144,8 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
 
     private SutLaunch Launch(VariantDefinition variant, string logName, SutOverrides? overrides = null) =>
         new(variant.Settings, variant.Env, overrides?.ConnectionString ?? request.ConnectionString, variant.Framework,
-            CpuSet: overrides?.CpuSet ?? request.Layout.Sut, LogFile: Path.Combine(request.LogFolder, logName));
+            CpuSet: overrides?.CpuSet ?? request.Layout.Sut, LogFile: Path.Combine(request.LogFolder, logName),
+            DiagnosticsToken: overrides?.DiagnosticsToken);
 
     private static string FirstLine(string text) => text.Split('\n')[0].Trim();
 

@@ -19,6 +19,9 @@ public sealed record BlockParticipant(VariantDefinition Variant, RunIdentity Id,
 
     /// <summary>What was confirmed of the variant when its app started, and what could not be.</summary>
     public VariantEffect? Effect { get; init; }
+
+    /// <summary>Asked before each of its slots; throws when its variant is not in effect (an in-process block's header).</summary>
+    public Func<CancellationToken, Task>? BeforeSlot { get; init; }
 }
 
 /// <summary>
@@ -150,7 +153,9 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
                 ? await TieredWarmup.RunAsync(async pulse => (await load.SendAsync(pulse, ct)).Merged, plans[i], watch, profile.Warmup, ct)
                 : (await load.SendAsync(plans[i] with { Duration = WarmupTail, TargetSettled = () => watch.Settled }, ct)).Merged;
         }
-        var stopped = IdleSuts.StopByDefault ? ", the waiting SUTs stopped" : "";
+        // An in-process block's variants are one process: nothing waits.
+        var oneProcess = participants.Select(p => p.Sut.Pid).Distinct().Count() == 1;
+        var stopped = IdleSuts.StopByDefault && !oneProcess ? ", the waiting SUTs stopped" : "";
         progress.Report(string.Create(System.Globalization.CultureInfo.InvariantCulture,
             $"warmed up {string.Join(", ", participants.Select((p, i) => $"{p.Variant.Name} {warmups[i]?.WarmupSeconds ?? 0:0} s"))}; " +
             $"measuring {Slots} slots of {SlotLength.TotalSeconds:0.#} s each, taking turns{stopped}"));
@@ -171,6 +176,10 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
                     continue;
                 }
                 idle.Serve(i);
+                if (participants[i].BeforeSlot is { } check)
+                {
+                    await check(ct);
+                }
                 var plan = plans[i] with { Warmup = SlotWarmup, Duration = SlotLength, WarmupUntilSteady = false };
                 var slot = (await participants[i].Measurement.Load.SendAsync(plan, ct)).Merged;
                 slots[i].Add(slot);

@@ -67,11 +67,12 @@ public sealed class ConditionedStarts(RunRequest request, IRunObserver observer)
     /// Starts the variant's SUT through its database path on the cores its conditions give, and checks they took effect.
     /// On failure nothing is left running but the path, which the caller disposes.
     /// </summary>
+    /// <param name="token">The token its /diagnostics/* and per-request variants ask for (an in-process block's); null: none.</param>
     public async Task<ConditionedStart> StartSutAsync(ExperimentDefinition experiment, Conditioned conditioned, int block,
-        CancellationToken ct)
+        CancellationToken ct, string? token = null)
     {
         var (variant, id, conditions, path, _) = conditioned;
-        var overrides = new SutOverrides(path?.ConnectionString, RunConditions.CpuSet(conditions, request.Layout));
+        var overrides = new SutOverrides(path?.ConnectionString, RunConditions.CpuSet(conditions, request.Layout), token);
         var start = await Sessions.StartAsync(experiment, variant, $"{experiment.Name}-{variant.Name}-{block}.log", ct, overrides);
         if ((start.Failure ?? RunConditions.CoresNotInEffect(conditions, start.Info, start.Sut?.TailOfLog())) is { } failure)
         {

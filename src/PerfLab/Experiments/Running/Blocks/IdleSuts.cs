@@ -40,7 +40,8 @@ public sealed class IdleSuts : IDisposable
         Continue(serving);
         for (var i = 0; i < _suts.Count; i++)
         {
-            if (i != serving && !_stopped[i] && !_suts[i].HasExited)
+            // An in-process block's variants are one process: the one serving.
+            if (i != serving && !_stopped[i] && !_suts[i].HasExited && _suts[i].Pid != _suts[serving].Pid)
             {
                 _stopped[i] = ProcessPause.Stop(_suts[i].Pid);
             }
