@@ -95,6 +95,7 @@ public static class LabRun
                 DatabaseDescription = database.Description,
                 DatabaseBackends = database.Backends,
                 DatabaseReset = database.Reset,
+                DatabaseWatch = database.Watch,
                 LogFolder = Path.Combine(outDir, "logs"),
                 TraceFolder = trace ? Path.Combine(outDir, "traces") : null,
                 App = placements.App,

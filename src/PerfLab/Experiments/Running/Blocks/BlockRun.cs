@@ -92,6 +92,7 @@ internal sealed class Measurements(RunRequest request, IRunObserver observer)
             Message = observer.Message,
             Load = request.Load,
             DatabaseBackends = request.DatabaseBackends,
+            Database = connectionString is null ? null : request.DatabaseWatch,
         };
     }
 }
