@@ -171,8 +171,11 @@ public static class LabRun
         if (choices.Hosts.Load.Any(h => !h.IsLocal)
             && selected.FirstOrDefault(e => e.Scenarios.Any(s => !s.Model.RunsOnLoadEngine)) is { } apart)
         {
+            // An upload's answer is one transfer's time over one connection, its client (and its round-trip proxy) here: not
+            // a rate a generator's share of could make, nor a plan the generators' load engine runs.
             throw new PerfLabException(
-                $"{apart.Name} measures with a load of its own (uploads), sent from this machine: give load: [local] for it.",
+                $"{apart.Name} times one upload over one connection, sent by perflab's upload client on this machine (not a "
+                    + "load generators can share): give load: [local] for it.",
                 ExitCode.Usage);
         }
         if (ConditionsOf(selected).Any(c => c.DatabaseRttMs is not null))
