@@ -31,7 +31,27 @@ public sealed class RunDatabase(string connectionString, string description, IAs
 
     public ILabReset? Reset => reset;
 
+    /// <summary>Its role on a db host as the measurements watch it; null: no role of ours runs it.</summary>
+    public DatabaseWatch? Watch => role is RoleSession session ? new DatabaseWatch(() => LostOf(session), session.EndedToken) : null;
+
+    /// <summary>A db role's session lost mid-run, in words naming its host and what was lost there; null: it serves.</summary>
+    internal static string? LostOf(RoleSession? session) => session?.LostMidRun is { } lost
+        ? lost + "; PostgreSQL there is lost to this run, and its role stops it"
+        : null;
+
     public ValueTask DisposeAsync() => role?.DisposeAsync() ?? ValueTask.CompletedTask;
+}
+
+/// <summary>
+/// A db role's session as a measurement watches it: <see cref="Ended"/> cancelled when the session ends (its window
+/// stops then), <see cref="Lost"/> the host and what was lost there when that was mid-run (the link cut, the role
+/// silent or gone), for the run's failure; null while it serves.
+/// </summary>
+public sealed class DatabaseWatch(Func<string?> lost, CancellationToken ended)
+{
+    public string? Lost => lost();
+
+    public CancellationToken Ended => ended;
 }
 
 /// <summary>

@@ -31,8 +31,10 @@ internal sealed class RemoteLabReset(RoleSession session) : ILabReset
     {
         // Ask blocks until the answer: a thread of the pool waits, not the block's loop.
         var json = await Task.Run(() => session.Ask(request, AnswerTimeout), ct)
-            ?? throw new PerfLabException($"{session.Host}: the db role did not answer '{request}' (its session ended, or "
-                + $"{AnswerTimeout.TotalMinutes:0} min passed).", ExitCode.Environment);
+            ?? throw new PerfLabException(RunDatabase.LostOf(session) is { } lost
+                ? lost + "."
+                : $"{session.Host}: the db role did not answer '{request}' (its session ended, or "
+                    + $"{AnswerTimeout.TotalMinutes:0} min passed).", ExitCode.Environment);
         var answer = JsonSerializer.Deserialize<Answer>(json, RoleLines.Json)!;
         return answer.Failure is { } failure
             ? throw new PerfLabException($"{session.Host}: {failure}", ExitCode.Environment)

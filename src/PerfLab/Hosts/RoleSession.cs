@@ -23,7 +23,10 @@ internal sealed class RoleSession : IAsyncDisposable
     private readonly Task _reading;
     private readonly IDisposable _beat;
     private readonly HeartbeatWatch _watch;
+    private readonly CancellationTokenSource _ended = new();
     private string? _failed;
+    private volatile bool _outputEnded;
+    private volatile bool _closing;
 
     private RoleSession(HostRef host, string what, Process process, IProgress<string>? say, TimeSpan? silence)
     {
@@ -52,6 +55,9 @@ internal sealed class RoleSession : IAsyncDisposable
     /// <summary>Completes when the role's output ends: it exited, was killed, or the connection dropped.</summary>
     public Task Ended => _reading;
 
+    /// <summary>Cancelled when the role's output ends, as <see cref="Ended"/> completes: what waits on the role stops at once.</summary>
+    public CancellationToken EndedToken => _ended.Token;
+
     /// <summary>
     /// Why the role was lost mid-session, in words, or null: it went silent (<see cref="HeartbeatWatch"/>), or ssh gave
     /// its host up (ServerAlive: "Timeout, server ... not responding").
@@ -61,6 +67,13 @@ internal sealed class RoleSession : IAsyncDisposable
             && _stderr.Result.Contains("not responding", StringComparison.Ordinal)
             ? "stopped answering (ssh heard nothing back: the link to its host is lost)"
             : null;
+
+    /// <summary>
+    /// The host and what was lost there when the role was lost mid-session ("db host 'db': lost mid-run: PostgreSQL sent
+    /// no heartbeat ..."), its session ending before it was closed here included; or null.
+    /// </summary>
+    public string? LostMidRun => Lost is { } lost ? $"{Host}: lost mid-run: {What} {lost}"
+        : _outputEnded && !_closing ? $"{Host}: lost mid-run: {What} (its role's session ended before the run closed it)" : null;
 
     /// <summary>Starts <paramref name="command"/> on the host and sends it <paramref name="input"/> (one line) first.</summary>
     /// <param name="silence">How long a role may send no heartbeat: <see cref="Heartbeat.Lost"/> but in tests.</param>
@@ -114,7 +127,8 @@ internal sealed class RoleSession : IAsyncDisposable
 
     /// <summary>
     /// Sends <paramref name="request"/> and waits (blocking: a window's edge is read synchronously) for the role's one
-    /// line of the same kind; null when the session has ended or no answer came within <paramref name="timeout"/>.
+    /// line of the same kind; null when the session has ended (before or while waiting: a host lost mid-wait answers
+    /// at once, not after the timeout) or no answer came within <paramref name="timeout"/>.
     /// </summary>
     public string? Ask(string request, TimeSpan timeout)
     {
@@ -122,7 +136,7 @@ internal sealed class RoleSession : IAsyncDisposable
         Handle(request, a => answer.TrySetResult(a));
         try
         {
-            return Send(request) && answer.Task.Wait(timeout) ? answer.Task.Result : null;
+            return Send(request) && Task.WaitAny([answer.Task, _reading], timeout) == 0 ? answer.Task.Result : null;
         }
         finally
         {
@@ -173,6 +187,29 @@ internal sealed class RoleSession : IAsyncDisposable
 
     private async Task ReadAsync()
     {
+        try
+        {
+            await ReadLinesAsync().ConfigureAwait(false);
+        }
+        finally
+        {
+            // Its output ends a moment before its exit is seen: whoever waits on its end reads HasExited next.
+            using var exit = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+            try
+            {
+                await _process.WaitForExitAsync(exit.Token).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException)
+            {
+                // Its output closed and it runs on: the session is still over for its controller.
+            }
+            _outputEnded = true;
+            await _ended.CancelAsync().ConfigureAwait(false);
+        }
+    }
+
+    private async Task ReadLinesAsync()
+    {
         while (await _process.StandardOutput.ReadLineAsync().ConfigureAwait(false) is { } line)
         {
             var (kind, rest) = line.IndexOf(' ', StringComparison.Ordinal) is var space and > 0
@@ -217,6 +254,7 @@ internal sealed class RoleSession : IAsyncDisposable
     /// <summary>Closes the role's input and waits (20 s: PostgreSQL's shutdown) for its session to end; then ends the session.</summary>
     public async ValueTask DisposeAsync()
     {
+        _closing = true;
         _watch.Dispose();
         _beat.Dispose();
         try

@@ -128,7 +128,8 @@ public sealed class HostsCheckTests
         using var process = Process.Start(info)!;
         var stdout = process.StandardOutput.ReadToEndAsync();
         var stderr = process.StandardError.ReadToEndAsync();
-        using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(120));
+        // A guard against a hang, not a timing: a lab's first run seeds a cluster (over 120 s once at load average 60).
+        using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(240));
         try
         {
             await process.WaitForExitAsync(cts.Token);
@@ -136,7 +137,7 @@ public sealed class HostsCheckTests
         catch (OperationCanceledException)
         {
             process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"perflab {string.Join(' ', args)} did not finish within 120 s.");
+            throw new TimeoutException($"perflab {string.Join(' ', args)} did not finish within 240 s.");
         }
         return new CliResult(process.ExitCode, await stdout, await stderr);
     }

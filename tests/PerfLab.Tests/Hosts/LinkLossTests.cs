@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using System.Globalization;
+using System.Text.Json;
 using PerfLab.Common;
 
 namespace PerfLab.Tests.Hosts;
@@ -6,12 +8,12 @@ namespace PerfLab.Tests.Hosts;
 /// <summary>
 /// A generator's link cut inside its namespace mid-run (the link down: no FIN, no RST, the sessions left open on both
 /// ends): its role hears no heartbeat and ends itself and its load, and the controller's ssh, hearing nothing back,
-/// fails the run naming the host.
+/// fails the run naming the host. Then, on the same namespaces, `perflab capacity --hosts` from the generator left.
 /// </summary>
 public sealed class LinkLossTests
 {
     [Fact]
-    public async Task Load_GeneratorsLinkCutMidRun_ItsRoleEndsWithin15Seconds_TheRunFailsNamingTheHost()
+    public async Task Load_GeneratorsLinkCutMidRun_ItsRoleEndsWithin15Seconds_ThenCapacityFromTheOtherIsGated()
     {
         using var lab = NetnsLab.Create(["app", "gen-1", "gen-2"]);
         using var sut = RemoteLoadTests.StartSut(lab);
@@ -34,5 +36,61 @@ public sealed class LinkLossTests
         Assert.True(result.ExitCode == (int)ExitCode.Failed, result.ToString());
         Assert.Contains("load host 'gen-2'", result.Stderr, StringComparison.Ordinal);
         await HostsRunTests.AssertNothingLeftAsync(lab, "gen-1");
+        await CapacityFromGeneratorAsync(lab);
+    }
+
+    /// <summary>
+    /// `perflab capacity --hosts` end to end: its one step (20 RPS, from = max) sent from gen-1's namespace to the SUT on
+    /// the app host's address (gen-1's connections to it seen there), its answer gated twice on the command line: at
+    /// 10 RPS, which a step of 20 that held passes, and at 100000, which fails it (exit 5, each gate printed).
+    /// </summary>
+    private static async Task CapacityFromGeneratorAsync(NetnsLab lab)
+    {
+        using var watching = new CancellationTokenSource();
+        var connected = ConnectionsSeenAsync(lab, "gen-1", watching.Token);
+        var hosts = HostsCheckTests.Write(lab, "ssh-config: ./ssh_config\napp: app\nload: [gen-1]\n");
+
+        var capacity = await HostsCheckTests.RunInController(lab, "capacity", RemoteLoadTests.Url(lab), "--slo", "p99<3s",
+            "--from", "20", "--max", "20", "-d", "2s", "-w", "0s", "--threshold", "capacity>=10",
+            "--threshold", "capacity>=100000", "--json", "--hosts", hosts);
+        await watching.CancelAsync();
+
+        Assert.True(capacity.ExitCode == (int)ExitCode.ThresholdsFailed, capacity.ToString());
+        Assert.True(await connected, "no connection from gen-1's namespace to the app was seen during the search");
+        Assert.Matches(@"load host 'gen-1': [^\n]*; perflab already there", capacity.Stderr);
+        using var json = JsonDocument.Parse(capacity.Stdout);
+        Assert.Equal("aboveMax", json.RootElement.GetProperty("outcome").GetString());
+        var step = json.RootElement.GetProperty("steps")[0];
+        Assert.True(step.GetProperty("requests").GetInt64() > 0, step.ToString());
+        // The 150 ms delay is a floor no answer beats: the latency was measured against the app, not a refusal.
+        Assert.InRange(step.GetProperty("p50Ms").GetDouble(), 150, 3000);
+        var found = json.RootElement.GetProperty("capacityRps").GetDouble();
+        Assert.Contains(FormattableString.Invariant($"gate capacity>=10: {found:0.#} RPS, passed"), capacity.Stderr,
+            StringComparison.Ordinal);
+        Assert.Contains(FormattableString.Invariant($"gate capacity>=100000: {found:0.#} RPS, FAILED"), capacity.Stderr,
+            StringComparison.Ordinal);
+        await HostsRunTests.AssertNothingLeftAsync(lab, "gen-1");
+    }
+
+    /// <summary>Whether an established connection from the host's namespace to the app's port was seen before cancelled.</summary>
+    private static async Task<bool> ConnectionsSeenAsync(NetnsLab lab, string host, CancellationToken ct)
+    {
+        var app = string.Create(CultureInfo.InvariantCulture, $"{lab.Hosts["app"].Address}:5000");
+        while (!ct.IsCancellationRequested)
+        {
+            if (NetnsLab.Run("ip", "netns", "exec", lab.Hosts[host].Namespace, "ss", "-tnH", "state", "established", "dst", app)
+                .Trim().Length > 0)
+            {
+                return true;
+            }
+            try
+            {
+                await Task.Delay(200, ct);
+            }
+            catch (OperationCanceledException)
+            {
+            }
+        }
+        return false;
     }
 }

@@ -95,6 +95,7 @@ public static class LabRun
                 DatabaseDescription = database.Description,
                 DatabaseBackends = database.Backends,
                 DatabaseReset = database.Reset,
+                DatabaseWatch = database.Watch,
                 LogFolder = Path.Combine(outDir, "logs"),
                 TraceFolder = trace ? Path.Combine(outDir, "traces") : null,
                 App = placements.App,
@@ -170,8 +171,11 @@ public static class LabRun
         if (choices.Hosts.Load.Any(h => !h.IsLocal)
             && selected.FirstOrDefault(e => e.Scenarios.Any(s => s.Model.PathRtt is not null)) is { } apart)
         {
+            // An upload's answer is one transfer's time over one connection through its round-trip proxy here: not a rate
+            // a generator's share of could make.
             throw new PerfLabException(
-                $"{apart.Name} sends its load through a latency proxy on this machine (rtt:): give load: [local] for it.",
+                $"{apart.Name} times each transfer over one connection through a latency proxy on this machine (rtt:), not a "
+                    + "load generators can share: give load: [local] for it.",
                 ExitCode.Usage);
         }
         if (ConditionsOf(selected).Any(c => c.DatabaseRttMs is not null))

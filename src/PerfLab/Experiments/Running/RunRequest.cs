@@ -39,6 +39,9 @@ public sealed record RunRequest(IReadOnlyList<ExperimentDefinition> Experiments,
     /// </summary>
     public Database.ILabReset? DatabaseReset { get; init; }
 
+    /// <summary>The built-in SUT's database role on a db host, watched by each run's window; null: none of ours.</summary>
+    public DatabaseWatch? DatabaseWatch { get; init; }
+
     /// <summary>The database in words, for the provenance.</summary>
     public string DatabaseDescription { get; init; } = "";
 

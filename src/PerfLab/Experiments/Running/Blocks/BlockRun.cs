@@ -87,6 +87,7 @@ internal sealed class Measurements(RunRequest request, IRunObserver observer)
             Progress = observer,
             Load = request.Load,
             DatabaseBackends = request.DatabaseBackends,
+            Database = connectionString is null ? null : request.DatabaseWatch,
         };
     }
 }

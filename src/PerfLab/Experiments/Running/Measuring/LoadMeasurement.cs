@@ -29,6 +29,9 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     /// <summary>The database's backends read on its host by the db role; null: found on this machine, if there.</summary>
     public IBackendsCpu? DatabaseBackends { get; init; }
 
+    /// <summary>The database's role on a db host: its end stops the window, its loss fails the run naming the host.</summary>
+    public DatabaseWatch? Database { get; init; }
+
     private static readonly string Unavailable = ErrorCounts.HttpKind(503);
 
     public async Task<RunRecord> MeasureAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info,
@@ -53,11 +56,18 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         CounterRecording? recording;
         try
         {
-            (sent, recording) = await CounterSession.WithCountersAsync(sut, () => Load.SendAsync(plan, ct), ct);
+            // A db host lost mid-window ends it there: the run fails naming it (RecordAsync), nothing more is measured.
+            using var window = Database is { } database ? CancellationTokenSource.CreateLinkedTokenSource(ct, database.Ended) : null;
+            (sent, recording) = await CounterSession.WithCountersAsync(sut, () => Load.SendAsync(plan, window?.Token ?? ct), ct);
         }
         catch (PerfLabException ex)
         {
             return Failed(FailureKind.LoadFailed, $"the load could not run: {ex.Message}");
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested && Database?.Lost is { } lost)
+        {
+            // Lost in its warm-up: nothing was measured; the run fails naming the db host, as when lost in the window.
+            return Failed(FailureKind.DatabaseDown, DatabaseLostReason(lost));
         }
 
         var load = sent.Merged;
@@ -78,8 +88,8 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     }
 
     /// <summary>
-    /// The run's record from what the load and the counters measured, failed when the SUT crashed, the load stopped
-    /// early, Ctrl+C came, no request completed in the window, or the database went down under it.
+    /// The run's record from what the load and the counters measured, failed when the SUT crashed, its db host was lost,
+    /// the load stopped early, Ctrl+C came, no request completed in the window, or the database went down under it.
     /// </summary>
     public async Task<RunRecord> RecordAsync(IRunningApp sut, RunIdentity id, IReadOnlyDictionary<string, string> info,
         (LoadResult Load, CounterRecording? Recording) measured, CancellationToken ct)
@@ -92,6 +102,12 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         {
             return Failed(FailureKind.SutCrashed,
                 $"the {(connectionString is null ? "app" : "SUT")} crashed during the run (exit code {sut.ExitCode})");
+        }
+        if (Database?.Lost is { } lost)
+        {
+            // Its requests may all have been answered (no query in them), but the database the run stands on is gone.
+            return RunRecordBuilder.MarkFailed(RunRecordBuilder.FromLoad(id, info, load, recording), FailureKind.DatabaseDown,
+                DatabaseLostReason(lost));
         }
         if (load.Incomplete && !ct.IsCancellationRequested)
         {
@@ -122,6 +138,8 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         }
         return record;
     }
+
+    private static string DatabaseLostReason(string lost) => $"the database was lost: {lost}; the remaining runs were skipped";
 
     /// <summary>
     /// The meter of the app's CPU per request: its own process, and the PostgreSQL backends serving it when the
