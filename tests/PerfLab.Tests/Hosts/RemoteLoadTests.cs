@@ -184,7 +184,7 @@ public sealed class RemoteLoadTests
         }
     }
 
-    /// <summary>The pid of the load role on a host once it runs there (bounded: 60 s, or the controller ending first).</summary>
+    /// <summary>The pid of the load role on a host once it runs there (bounded: 150 s, or the controller ending first).</summary>
     internal static async Task<string> WaitForRoleAsync(NetnsLab lab, string host, Task controller)
     {
         var deadline = DateTime.UtcNow.AddSeconds(150);
