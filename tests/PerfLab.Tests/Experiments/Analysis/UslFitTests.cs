@@ -50,6 +50,37 @@ public sealed class UslFitTests
         Assert.True(fit.PeakUsers is null || fit.PeakUsers.Value > 5 * Users[^1], $"peak {fit.PeakUsers}");
     }
 
+    /// <summary>Three blocks of a sweep, each block's throughput scaled by its own factor (a slow block) and 1 % noise.</summary>
+    private static List<UslFit.Sample> Blocks(double sigma, double kappa, int seed) =>
+    [
+        .. new[] { 0.8, 1.0, 1.15 }.SelectMany((scale, b) => Synthetic(100 * scale, sigma, kappa, 0.01, seed + b)
+            .Select(p => new UslFit.Sample(p.Users, p.Rps, b + 1))),
+    ];
+
+    [Fact]
+    public void Compare_HalfTheContentionInInterleavedBlocks_SeparatesSigmaPairedAndNotKappa()
+    {
+        var comparison = UslFit.Compare("relieved", "locked", Blocks(0.05, 0.0002, 20), Blocks(0.10, 0.0002, 30))!;
+
+        Assert.Equal(3, comparison.Blocks);
+        Assert.InRange(-0.05, comparison.Sigma.Low, comparison.Sigma.High);
+        Assert.True(ScalabilityComparison.Apart(comparison.Sigma), $"σ difference {comparison.Sigma}");
+        Assert.InRange(0, comparison.Kappa.Low, comparison.Kappa.High);
+        // N* = √((1−σ)/κ): 68.9 against 67.1 users, the peak moves out with less contention.
+        Assert.InRange(comparison.PeakUsers!.Value, -2, 6);
+        var line = ScalabilityContent.Comparison(comparison);
+        Assert.StartsWith("relieved against locked, paired by block (3): σ −0.0", line, StringComparison.Ordinal);
+        Assert.Contains(": apart on σ", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Compare_FewerThanThreeBlocksInCommon_IsNull()
+    {
+        var two = Blocks(0.05, 0.0002, 20).Where(p => p.Block <= 2).ToList();
+
+        Assert.Null(UslFit.Compare("a", "b", two, Blocks(0.10, 0.0002, 30)));
+    }
+
     [Fact]
     public void Fit_TwoTimesLessContention_SaysSoInSigma()
     {
