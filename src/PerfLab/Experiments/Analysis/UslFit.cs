@@ -162,9 +162,19 @@ public static class UslFit
         {
             var guess = Vector<double>.Build.Dense(3, i => held[i] ? 0 : start[i]);
             var model = ObjectiveFunction.NonlinearModel(Model, Gradient, n, x);
-            var p = new LevenbergMarquardtMinimizer(maximumIterations: 10_000).FindMinimum(model, guess, isFixed: [.. held])
-                .MinimizingPoint;
-            if (p[1] < 0 || p[2] < 0 || p[0] <= 0)
+            Vector<double> p;
+            try
+            {
+                p = new LevenbergMarquardtMinimizer(maximumIterations: 10_000).FindMinimum(model, guess, isFixed: [.. held])
+                    .MinimizingPoint;
+            }
+            catch (ArgumentException)
+            {
+                // Points scattered this widely (a machine so busy whole windows stalled) can walk the minimizer to
+                // parameters that are not finite: that start is skipped, the others (at worst λ alone) still fit.
+                continue;
+            }
+            if (!p.All(double.IsFinite) || p[1] < 0 || p[2] < 0 || p[0] <= 0)
             {
                 continue;
             }

@@ -74,6 +74,23 @@ public sealed class UslFitTests
     }
 
     [Fact]
+    public void Fit_StalledBlocksOfABusyMachine_FitsWithoutThrowing()
+    {
+        // sync-async-scaling's quick profile at load average 50-95 on 2 cores (orders: RPS per block at 1, 4, 16 and 32
+        // users, as logged): the jackknife's fits once walked the minimizer to non-finite parameters and ended the run.
+        double[][] rps = [[0.3, 2.7, 4.0], [9.6, 17.9, 12.6], [10.9, 13.0, 11.6], [2.3, 15.2, 20.9]];
+        double[][] async = [[0.2, 7.0, 0.04], [15.2, 20.9, 8.3], [19.2, 14.2, 9.6], [1.8, 2.3, 24.5]];
+        List<UslFit.Sample> Samples(double[][] x) =>
+            [.. x.SelectMany((blocks, i) => blocks.Select((r, b) => new UslFit.Sample(new[] { 1, 4, 16, 32 }[i], r, b + 1)))];
+
+        var fits = new[] { UslFit.Fit("sync", Samples(rps)), UslFit.Fit("async", Samples(async)) };
+        var comparison = UslFit.Compare("async", "sync", Samples(async), Samples(rps));
+
+        Assert.All(fits, f => Assert.True(f is not null && double.IsFinite(f.Sigma.Value) && double.IsFinite(f.Lambda.Value)));
+        Assert.True(comparison is not null && double.IsFinite(comparison.Sigma.Value), $"{comparison}");
+    }
+
+    [Fact]
     public void Compare_FewerThanThreeBlocksInCommon_IsNull()
     {
         var two = Blocks(0.05, 0.0002, 20).Where(p => p.Block <= 2).ToList();
