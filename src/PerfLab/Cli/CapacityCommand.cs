@@ -49,11 +49,12 @@ public static class CapacityCommand
         var gates = GateOption();
         var json = new Option<bool>("--json")
         {
-            Description = "Print only the result as JSON on stdout (capacityRps, the bracket, every step); progress goes to stderr.",
+            Description = "Print only the result as JSON on stdout (capacityRps, its interval capacityLowRps to capacityHighRps, "
+                + "the bracket, every step); progress goes to stderr.",
         };
 
         var command = new Command("capacity", "Find the highest request rate a URL sustains within an SLO (open-model steps, "
-            + "then bisection to within 5 %).");
+            + "then bisection to within 5 %, the boundary tried again), with its interval.");
         command.Arguments.Add(url);
         foreach (var option in new Option[]
             { slo, errors, from, max, duration, warmup, connections, html, allowRemote, hosts, gates, json })
@@ -72,15 +73,15 @@ public static class CapacityCommand
         return command;
     }
 
-    /// <summary>The URL searched, whether it may be off loopback (--allow-remote), and the hosts file its load comes from.</summary>
     /// <summary>The URL searched, whether it may be off loopback (--allow-remote), the hosts file its load comes from, and
     /// the gates its answer must pass.</summary>
     private sealed record CapacityTarget(string Url, bool AllowRemote, FileInfo? Hosts, IReadOnlyList<Threshold> Gates);
 
     private static Option<string[]> GateOption() => new("--threshold")
     {
-        Description = "A CI gate on the answer, e.g. \"capacity>=400\" (requests per second sustained within the SLO); "
-            + "repeatable. A failing gate exits with 5.",
+        Description = "A CI gate on the answer, e.g. \"capacity>=400\" (requests per second sustained within the SLO), read on "
+            + "the capacity interval's lower end, so a busy machine that widened the interval can fail it; repeatable. A failing "
+            + "gate exits with 5.",
         HelpName = "gate",
     };
 
@@ -94,11 +95,12 @@ public static class CapacityCommand
     /// <summary>Each gate checked on the answer, printed; 5 when one failed.</summary>
     private static ExitCode CheckGates(IReadOnlyList<Threshold> gates, string url, CapacityResult result, TextWriter log)
     {
-        var checks = gates.Select(g => ThresholdGate.Check(g, url, result.CapacityRps is { } c ? [c] : [],
-            "no capacity found (no step held)")).ToList();
+        var checks = gates.Select(g => ThresholdGate.Check(g, url, result.CapacityLowRps is { } c ? [c] : [],
+            "no capacity found (no rate held every time it was tried)")).ToList();
         foreach (var check in checks)
         {
-            log.WriteLine($"gate {check.Threshold}: {check.Observed}, {(check.Passed ? "passed" : "FAILED")}");
+            var observed = result.CapacityLowRps is null ? check.Observed : check.Observed + " (the interval's lower end)";
+            log.WriteLine($"gate {check.Threshold}: {observed}, {(check.Passed ? "passed" : "FAILED")}");
         }
         return ThresholdGate.AllPassed(checks) ? ExitCode.Success : ExitCode.ThresholdsFailed;
     }

@@ -26,7 +26,10 @@ internal static class CapacityContent
             Invariant($"(after {first.WarmupSeconds:0.##} s of warm-up each, latency from the intended send time), the rate doubling ") +
             "until a step broke the SLO, then bisection. A step holds when its latency and errors are within the SLO, its latency " +
             "did not climb within the step (a growing queue) and the generator kept up. The capacity is the highest rate that held, " +
-            "as sent and completed; the variants' capacities are compared block by block (paired), with a 95 % interval.";
+            "as sent and completed; the boundary is tried again, back to back, and each run's interval runs from the highest rate " +
+            "that held every time to the lowest that broke every time right after it (open above when those breaks came on a busy " +
+            "machine); " +
+            "the variants' capacities are compared block by block (paired), with a 95 % interval.";
     }
 
     /// <summary>
@@ -68,15 +71,20 @@ internal static class CapacityContent
             }),
         ]);
 
-    /// <summary>One row per run: its block, the capacity, where it broke, the bracket, the steps and the answer in words.</summary>
+    /// <summary>
+    /// One row per run: its block, the capacity and its interval, where it broke, the bracket, the steps and the answer in
+    /// words.
+    /// </summary>
     public static ReportTable Runs(ExperimentResult experiment) => new(
         [
-            new("variant", Align.Left), new("block"), new("capacity (RPS)"), new("breaks at"), new("bracket"), new("steps"),
+            new("variant", Align.Left), new("block"), new("capacity (RPS)"), new("interval", Align.Left), new("breaks at"),
+            new("bracket"), new("steps"),
             new("answer", Align.Left),
         ],
         [
             .. experiment.Runs.Where(r => r.Capacity is not null).OrderBy(r => r.Order).Select(r => (IReadOnlyList<Cell>)[
                 r.Variant, Fmt.Int(r.Repetition), Fmt.Num(r.Capacity!.CapacityRps ?? double.NaN, 1),
+                r.Capacity.CapacityLowRps is { } low ? CapacityResult.IntervalText(low, r.Capacity.CapacityHighRps) : Fmt.Missing,
                 Fmt.Num(r.Capacity.BreaksAtRps ?? double.NaN, 1), r.Capacity.BracketPercent is { } b ? Fmt.Num(b, 1) + " %" : Fmt.Missing,
                 Fmt.Int(r.Capacity.Steps.Count), r.Capacity.Summary]),
         ]);

@@ -20,7 +20,11 @@ public static class CapacityText
 
     public static string Answer(CapacityResult result) =>
         "capacity: " + result.Summary
-            + (result.BracketPercent is { } b ? Invariant($" (bracket {b:0.#} %, {result.Steps.Count} steps)") : "");
+            + (result.BracketPercent is { } b ? Invariant($" (bracket {b:0.#} %, {result.Steps.Count} steps)") : "")
+            + (result.CapacityLowRps is { } low
+                ? Environment.NewLine + Invariant($"capacity {result.CapacityRps ?? low:0.#} RPS, interval ")
+                    + CapacityResult.IntervalText(low, result.CapacityHighRps)
+                : "");
 
     public static string ToJson(CapacityResult result) => JsonSerializer.Serialize(result, ResultsJson.Options);
 

@@ -34,6 +34,24 @@ internal static class ScalabilityContent
         return Invariant($"{fit.Variant}: {sigma}; {coherency} (λ = {fit.Lambda.Value:0.#} RPS per user, R² {fit.RSquared:0.###}).");
     }
 
+    /// <summary>
+    /// "async against sync, paired by block (3): σ −0.026 [−0.09, +0.04], κ +0.0003 [−0.001, +0.002], N* −1 [−8, +6]:
+    /// none apart", naming those whose interval excludes zero.
+    /// </summary>
+    public static string Comparison(ScalabilityComparison c)
+    {
+        var parts = new List<(string Name, FitParameter? Difference, string Format)>
+            { ("σ", c.Sigma, "+0.####;−0.####;0"), ("κ", c.Kappa, "+0.######;−0.######;0"), ("N*", c.PeakUsers, "+0.#;−0.#;0") };
+        var apart = parts.Where(p => p.Difference is { } d && ScalabilityComparison.Apart(d)).Select(p => p.Name).ToList();
+        return Invariant($"{c.Variant} against {c.Baseline}, paired by block ({c.Blocks}): ")
+            + string.Join(", ", parts.Select(p => p.Difference is { } d
+                ? $"{p.Name} {S(d.Value, p.Format)} [{S(d.Low, p.Format)}, {S(d.High, p.Format)}]"
+                : $"{p.Name} not compared (no peak in a fit)"))
+            + (apart.Count == 0 ? ": none apart" : $": apart on {string.Join(", ", apart)}");
+    }
+
+    private static string S(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
+
     /// <summary>The seed-style table: one row per variant, each parameter with its interval.</summary>
     public static ReportTable Parameters(IReadOnlyList<ScalabilityFit> fits) => new(
         [new("variant", Align.Left), new("λ RPS/user"), new("σ [95 % CI]"), new("κ [95 % CI]"), new("N* users [95 % CI]"),

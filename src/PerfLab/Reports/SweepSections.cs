@@ -53,6 +53,14 @@ internal static class MarkdownSweepSection
         md.Line();
         md.Table(ScalabilityContent.Parameters(fits));
         md.Line();
+        if (sweep.ScalabilityComparisons is { Count: > 0 } comparisons)
+        {
+            foreach (var comparison in comparisons)
+            {
+                md.Line($"- {Md.Inline(ScalabilityContent.Comparison(comparison))}");
+            }
+            md.Line();
+        }
         md.Table(ScalabilityContent.Residuals(fits));
         md.Line();
     }
@@ -100,6 +108,10 @@ internal static class HtmlSweepSection
         }
         html.Append("</ul>\n");
         Table(html, ScalabilityContent.Parameters(fits), "sweep");
+        foreach (var comparison in sweep.ScalabilityComparisons ?? [])
+        {
+            html.Append("<p class=\"note\">").Append(H(ScalabilityContent.Comparison(comparison))).Append("</p>\n");
+        }
         html.Append(ScalabilityContent.Chart(fits));
         Table(html, ScalabilityContent.Residuals(fits), "sweep");
     }

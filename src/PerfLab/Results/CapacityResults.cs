@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text.Json.Serialization;
 
 namespace PerfLab.Results;
@@ -26,11 +27,27 @@ public sealed record CapacityResult
     public double? BreaksAtRps { get; init; }
     /// <summary>The bracket's width relative to <see cref="CapacityRps"/>, in percent; null without both ends.</summary>
     public double? BracketPercent { get; init; }
+    /// <summary>
+    /// The capacity's interval, its worse end: the lowest rate credited to a try of the highest rate that held every time
+    /// it was tried (the boundary is tried again, see CapacitySearch), 0 when every rate broke at least once. A
+    /// <c>capacity&gt;=N</c> gate reads this end. Null when no rate held at all.
+    /// </summary>
+    public double? CapacityLowRps { get; init; }
+    /// <summary>
+    /// The interval's upper end: the lowest rate above that broke every time it was tried, right after the rate below
+    /// held, on a machine that was not busy. Null: open above (a busy machine, tries that disagreed, or nothing broke).
+    /// </summary>
+    public double? CapacityHighRps { get; init; }
     /// <summary>The answer in one sentence, as printed.</summary>
     public required string Summary { get; init; }
     public required double StepSeconds { get; init; }
     public required double WarmupSeconds { get; init; }
     public required IReadOnlyList<CapacityStep> Steps { get; init; }
+
+    /// <summary>"[190.2, 200] RPS", or "[190.2 RPS, open above)" without an upper end.</summary>
+    public static string IntervalText(double low, double? high) => high is { } h
+        ? string.Create(CultureInfo.InvariantCulture, $"[{low:0.#}, {h:0.#}] RPS")
+        : string.Create(CultureInfo.InvariantCulture, $"[{low:0.#} RPS, open above)");
 
     /// <summary>The step whose rate is the capacity found (the highest that held), or null when none held.</summary>
     public CapacityStep? StepAtCapacity() =>
@@ -57,7 +74,8 @@ public enum CapacityOutcome
 
 /// <summary>One constant-rate step of a capacity search.</summary>
 /// <param name="Phase">"step" (rising rates), "repeat" (a first step that broke, run once more in case
-/// the target was cold) or "bisect" (between the last rate that held and the first that broke).</param>
+/// the target was cold), "bisect" (between the last rate that held and the first that broke) or "confirm" (the
+/// boundary's two rates tried again, back to back).</param>
 /// <param name="TargetRps">The arrival rate asked of the generator.</param>
 /// <param name="SentRps">Requests the generator actually sent per second of the measured window.</param>
 /// <param name="CompletedRps">Requests that completed per second of the measured window.</param>

@@ -33,6 +33,27 @@ public sealed record ScalabilityFit
     public required IReadOnlyList<ScalabilityPoint> Points { get; init; }
 }
 
+/// <summary>
+/// One variant's σ, κ and N* minus the baseline's along the same sweep, paired by block (the blocks ran both variants
+/// interleaved), each difference with its 95 % interval from the spread of the blocks (jackknife).
+/// </summary>
+public sealed record ScalabilityComparison
+{
+    public required string Variant { get; init; }
+    public required string Baseline { get; init; }
+    /// <summary>σ of the variant minus σ of the baseline.</summary>
+    public required FitParameter Sigma { get; init; }
+    /// <summary>κ of the variant minus κ of the baseline.</summary>
+    public required FitParameter Kappa { get; init; }
+    /// <summary>N* of the variant minus N* of the baseline; null when either has no peak (κ = 0) in a fit.</summary>
+    public FitParameter? PeakUsers { get; init; }
+    /// <summary>The blocks paired.</summary>
+    public required int Blocks { get; init; }
+
+    /// <summary>True when the difference's interval excludes zero.</summary>
+    public static bool Apart(FitParameter difference) => difference.Low > 0 || difference.High < 0;
+}
+
 /// <summary>An estimate with its 95 % interval.</summary>
 public sealed record FitParameter(double Value, double Low, double High);
 

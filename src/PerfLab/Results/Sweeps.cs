@@ -127,6 +127,9 @@ public sealed record SweepResult
     /// <summary>A sweep of users (closed model, RPS): each variant's Universal Scalability Law fit; null for other sweeps.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public IReadOnlyList<ScalabilityFit>? Scalability { get; init; }
+    /// <summary>A sweep of users: each variant's σ, κ and N* against the baseline's, paired by block; null for other sweeps.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public IReadOnlyList<ScalabilityComparison>? ScalabilityComparisons { get; init; }
 }
 
 /// <summary>One variant along a sweep: its change at each value, and the first value where it is decided better.</summary>

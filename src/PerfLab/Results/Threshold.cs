@@ -45,7 +45,10 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
     /// <summary>CPU per request (the app's and its database backends'), in ms: the median over a variant's runs.</summary>
     public static string CpuPerRequest => Metrics.CpuPerRequest.Key;
 
-    /// <summary>"capacity>=400": the RPS a capacity search found sustained (its run's median over runs), a plain number.</summary>
+    /// <summary>
+    /// "capacity>=400": the RPS a capacity search found sustained, read at its interval's lower end (the median of the runs'
+    /// lower ends), a plain number.
+    /// </summary>
     public static string Capacity => Metrics.CapacityRps.ThresholdNames[0];
 
     /// <summary>The catalog entry this threshold reads from each run's scenario figures; null for errors, change and no-worse.</summary>

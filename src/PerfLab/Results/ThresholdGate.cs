@@ -19,8 +19,9 @@ public static class ThresholdGate
                     Threshold.NoWorse or Threshold.Change => Changes(threshold, experiment),
                     var metric when metric == Threshold.CpuPerRequest => PerRun(threshold, experiment, r => r.Cost?.MsPerRequest,
                         "no CPU per request measured"),
-                    var metric when metric == Threshold.Capacity => PerRun(threshold, experiment, r => r.Capacity?.CapacityRps,
-                        "no capacity found (no step held, or the search did not finish)"),
+                    // The capacity's worse end, as no-worse reads its interval's: a busy run widens it and may fail the gate.
+                    var metric when metric == Threshold.Capacity => PerRun(threshold, experiment, r => r.Capacity?.CapacityLowRps,
+                        "no capacity found (no rate held every time it was tried, or the search did not finish)"),
                     _ => Absolute(threshold, experiment),
                 });
             }
@@ -48,7 +49,7 @@ public static class ThresholdGate
 
     /// <summary>
     /// A figure of each run as a whole on every variant, the median over its runs: CPU per request (all scenarios
-    /// together: CPU is not told apart by scenario), a capacity search's sustained RPS.
+    /// together: CPU is not told apart by scenario), a capacity search's sustained RPS (its interval's lower end).
     /// </summary>
     public static IEnumerable<ThresholdCheck> PerRun(Threshold threshold, ExperimentResult experiment, Func<RunRecord, double?> figure,
         string missing)

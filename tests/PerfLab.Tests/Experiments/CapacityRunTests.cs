@@ -33,7 +33,7 @@ public sealed class CapacityRunTests(PostgresFixture postgres) : IClassFixture<P
             - name: slots
               url: /diagnostics/capacity?slots=${slots}&ms=40
         profiles:
-          quick: { warmup: 500ms, duration: 2s, repeat: 2 }
+          quick: { warmup: 500ms, duration: 1500ms, repeat: 2 }
         """;
 
     /// <summary>Whether a step of the run's search saw the machine busy (its one-minute load average).</summary>

@@ -48,6 +48,9 @@ public sealed class CapacityReportTests
         LatencyLimitMs = 200,
         Outcome = CapacityOutcome.Found,
         CapacityRps = steps.Where(s => s.Holds).Max(s => s.Rate),
+        // The interval's lower end 5 RPS under the rate held (a repeat that credited less), its upper end where it broke.
+        CapacityLowRps = steps.Where(s => s.Holds).Max(s => s.Rate) - 5,
+        CapacityHighRps = steps.Where(s => !s.Holds).Min(s => s.Rate),
         BreaksAtRps = steps.Where(s => !s.Holds).Min(s => s.Rate),
         BracketPercent = 33.3,
         Summary = $"within p99<200ms, errors<1%: holds at {steps.Where(s => s.Holds).Max(s => s.Rate)} RPS.",
@@ -77,12 +80,13 @@ public sealed class CapacityReportTests
     }
 
     [Fact]
-    public void Gate_CapacityAtLeast_ReadsTheMedianOfEachVariantsRuns()
+    public void Gate_CapacityAtLeast_ReadsTheMedianOfEachVariantsRunsAtTheIntervalsLowerEnd()
     {
-        // two held 90, 90 and 100 RPS (median 90); four 180, 180 and 210 (median 180).
-        var checks = ThresholdGate.Evaluate(Results(), _ => [Threshold.Parse("capacity>=150")]);
+        // two held 90, 90 and 100 RPS, lower ends 85, 85, 95 (median 85); four 180, 180 and 210, lower ends 175, 175, 205.
+        var checks = ThresholdGate.Evaluate(Results(), _ => [Threshold.Parse("capacity>=150"), Threshold.Parse("capacity>=178")]);
 
-        Assert.Equal([("cap / two", "90 RPS", false), ("cap / four", "180 RPS", true)],
+        Assert.Equal([("cap / two", "85 RPS", false), ("cap / four", "175 RPS", true), ("cap / two", "85 RPS", false),
+                ("cap / four", "175 RPS", false)],
             checks.Select(c => (c.Scope, c.Observed, c.Passed)));
         var error = Assert.Throws<PerfLabException>(() => Threshold.Parse("capacity>=150ms"));
         Assert.Equal(ExitCode.Usage, error.ExitCode);
@@ -119,7 +123,8 @@ public sealed class CapacityReportTests
         Assert.Contains("| 3 | 90.0, 90.0, 100.0 | found ×3 |", section);
         Assert.Contains("| 3 | 180.0, 180.0, 210.0 | found ×3 |", section);
         Assert.Contains("![p99 against the rate sent, per variant, with the SLO bound](capacity-cap.svg)", section);
-        Assert.Contains("| four | 1 | 180.0 | 240.0 | 33.3 % | 4 | within p99<200ms, errors<1%: holds at 180 RPS. |", section);
+        Assert.Contains("| four | 1 | 180.0 | [175, 240] RPS | 240.0 | 33.3 % | 4 | within p99<200ms, errors<1%: holds at 180 RPS. |",
+            section);
         // The summary opens the report with the capacity: the catalog marks it the experiment's primary figure.
         var summary = md[..md.IndexOf("### Capacity", StringComparison.Ordinal)];
         Assert.Matches(@"\| four vs two \(capacity\) \| [^|]+ \| \*\*better\*\* \|", summary);
@@ -157,5 +162,7 @@ public sealed class CapacityReportTests
         var steps = runs.EnumerateArray().Select(r => r.GetProperty("capacity").GetProperty("steps").GetArrayLength());
         Assert.Equal([3, 4, 4, 3, 3, 4], steps);
         Assert.Equal(180, runs[1].GetProperty("capacity").GetProperty("capacityRps").GetDouble());
+        Assert.Equal((175, 240), (runs[1].GetProperty("capacity").GetProperty("capacityLowRps").GetDouble(),
+            runs[1].GetProperty("capacity").GetProperty("capacityHighRps").GetDouble()));
     }
 }

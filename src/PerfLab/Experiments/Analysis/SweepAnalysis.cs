@@ -35,6 +35,8 @@ public static class SweepAnalysis
             Variants = variants.Where(v => v != experiment.Baseline).Select(v => Series(v, sweep.Values, points, metric)).ToList(),
             Scalability = sweep.Condition == ConditionKind.Users && metric == Metrics.Rps
                 ? UslFit.ForSweep(variants, sweep.Values, points) : null,
+            ScalabilityComparisons = sweep.Condition == ConditionKind.Users && metric == Metrics.Rps
+                ? UslFit.ComparisonsForSweep(variants, experiment.Baseline, sweep.Values, points) : null,
         };
     }
 

@@ -31,7 +31,7 @@ public static class UslFit
     /// <summary>The fit, or null when there are fewer than <see cref="MinPoints"/> distinct users with a positive throughput.</summary>
     public static ScalabilityFit? Fit(string variant, IReadOnlyList<Sample> measured)
     {
-        var points = measured.Where(p => p.Users >= 1 && p.Rps > 0 && double.IsFinite(p.Rps)).OrderBy(p => p.Users).ToList();
+        var points = Usable(measured);
         if (!Enough(points))
         {
             return null;
@@ -73,12 +73,70 @@ public static class UslFit
     /// </summary>
     public static IReadOnlyList<ScalabilityFit> ForSweep(IReadOnlyList<string> variants, IReadOnlyList<double> users,
         IReadOnlyList<ExperimentResult?> points) =>
-    [
-        .. variants.Select(v => Fit(v, [.. users.SelectMany((n, i) => (points[i]?.Runs ?? [])
-                .Where(r => r.Variant == v && r.Status == RunStatus.Ok)
-                .Select(r => new Sample(n, Metrics.Rps.Read(r, Metric.AllScenarios), r.Repetition)))]))
-            .OfType<ScalabilityFit>(),
-    ];
+        [.. variants.Select(v => Fit(v, Samples(v, users, points))).OfType<ScalabilityFit>()];
+
+    /// <summary>
+    /// Each variant's σ, κ and N* against the baseline's along a sweep of users, paired by block (<see cref="Compare"/>).
+    /// </summary>
+    public static IReadOnlyList<ScalabilityComparison> ComparisonsForSweep(IReadOnlyList<string> variants, string baseline,
+        IReadOnlyList<double> users, IReadOnlyList<ExperimentResult?> points) =>
+        [.. variants.Where(v => v != baseline && variants.Contains(baseline))
+            .Select(v => Compare(v, baseline, Samples(v, users, points), Samples(baseline, users, points)))
+            .OfType<ScalabilityComparison>()];
+
+    /// <summary>A variant's all-scenario RPS of every successful run at each point, with its block.</summary>
+    private static List<Sample> Samples(string variant, IReadOnlyList<double> users, IReadOnlyList<ExperimentResult?> points) =>
+        [.. users.SelectMany((n, i) => (points[i]?.Runs ?? [])
+            .Where(r => r.Variant == variant && r.Status == RunStatus.Ok)
+            .Select(r => new Sample(n, Metrics.Rps.Read(r, Metric.AllScenarios), r.Repetition)))];
+
+    /// <summary>
+    /// <paramref name="variant"/>'s σ, κ and N* minus <paramref name="baseline"/>'s, paired by block: the blocks ran both
+    /// variants interleaved, so the jackknife leaves the same block out of both fits and the differences' spread is that
+    /// of the pairs (a block that ran slow slows both and cancels). Student's t with blocks − 1 degrees of freedom. Null
+    /// without three blocks common to both, each leaving four users or more; N* null when either fit has no peak.
+    /// </summary>
+    public static ScalabilityComparison? Compare(string variant, string baseline, IReadOnlyList<Sample> candidate,
+        IReadOnlyList<Sample> reference)
+    {
+        var (a, b) = (Usable(candidate), Usable(reference));
+        var blocks = a.Select(q => q.Block).Intersect(b.Select(q => q.Block)).Order().ToList();
+        (a, b) = (a.Where(q => blocks.Contains(q.Block)).ToList(), b.Where(q => blocks.Contains(q.Block)).ToList());
+        var leftOut = blocks.Select(k => (A: a.Where(q => q.Block != k).ToList(), B: b.Where(q => q.Block != k).ToList())).ToList();
+        if (blocks.Count < MinBlocksForSpread || leftOut.Any(l => !Enough(l.A) || !Enough(l.B)))
+        {
+            return null;
+        }
+        static double[] Differences(List<Sample> x, List<Sample> y)
+        {
+            var (p, q) = (Solve(x).P, Solve(y).P);
+            return [p[1] - q[1], p[2] - q[2], PeakUsers(p) - PeakUsers(q)];
+        }
+        var whole = Differences(a, b);
+        var dropped = leftOut.Select(l => Differences(l.A, l.B)).ToList();
+        var t = Statistics.TwoSidedT(blocks.Count - 1);
+        FitParameter? Difference(int i)
+        {
+            if (!double.IsFinite(whole[i]) || dropped.Any(d => !double.IsFinite(d[i])))
+            {
+                return null;
+            }
+            var half = t * Math.Sqrt(Statistics.JackknifeCovariance([.. dropped.Select(d => new[] { d[i] })])[0, 0]);
+            return new FitParameter(whole[i], whole[i] - half, whole[i] + half);
+        }
+        return new ScalabilityComparison
+        {
+            Variant = variant,
+            Baseline = baseline,
+            Sigma = Difference(0)!,
+            Kappa = Difference(1)!,
+            PeakUsers = Difference(2),
+            Blocks = blocks.Count,
+        };
+    }
+
+    private static List<Sample> Usable(IReadOnlyList<Sample> measured) =>
+        [.. measured.Where(p => p.Users >= 1 && p.Rps > 0 && double.IsFinite(p.Rps)).OrderBy(p => p.Users)];
 
     /// <summary>X(N) for parameters (λ, σ, κ).</summary>
     public static double Model(Vector<double> p, double users) =>
@@ -104,9 +162,19 @@ public static class UslFit
         {
             var guess = Vector<double>.Build.Dense(3, i => held[i] ? 0 : start[i]);
             var model = ObjectiveFunction.NonlinearModel(Model, Gradient, n, x);
-            var p = new LevenbergMarquardtMinimizer(maximumIterations: 10_000).FindMinimum(model, guess, isFixed: [.. held])
-                .MinimizingPoint;
-            if (p[1] < 0 || p[2] < 0 || p[0] <= 0)
+            Vector<double> p;
+            try
+            {
+                p = new LevenbergMarquardtMinimizer(maximumIterations: 10_000).FindMinimum(model, guess, isFixed: [.. held])
+                    .MinimizingPoint;
+            }
+            catch (ArgumentException)
+            {
+                // Points scattered this widely (a machine so busy whole windows stalled) can walk the minimizer to
+                // parameters that are not finite: that start is skipped, the others (at worst λ alone) still fit.
+                continue;
+            }
+            if (!p.All(double.IsFinite) || p[1] < 0 || p[2] < 0 || p[0] <= 0)
             {
                 continue;
             }

@@ -14,6 +14,12 @@ public sealed record CapacityRange(double From, double Max, double Precision = 0
     /// <summary>A bound on bisection steps, so a target whose answer wanders cannot keep the search going.</summary>
     public const int MaxBisections = 10;
 
+    /// <summary>
+    /// A bound on the steps that confirm the boundary (its two rates tried again, back to back, until they agree): one
+    /// round when they agree at once, a second when a try disagreed and the boundary widened.
+    /// </summary>
+    public const int MaxConfirmations = 4;
+
     /// <summary>The rising steps when every rate up to <see cref="Max"/> holds.</summary>
     public int MostRisingSteps => 1 + (int)Math.Ceiling(Math.Log(Max / From, Growth));
 
@@ -31,12 +37,12 @@ public sealed record CapacityDefinition(CapacitySlo Slo, CapacityRange Range)
 {
     /// <summary>
     /// Steps of a typical search, for the plan's estimate before anything ran: half the rising steps the range allows
-    /// (a capacity somewhere inside it), then the bisections to the precision.
+    /// (a capacity somewhere inside it), then the bisections to the precision and one round confirming the boundary.
     /// </summary>
-    public int ExpectedSteps => (Range.MostRisingSteps + 1) / 2 + Range.Bisections;
+    public int ExpectedSteps => (Range.MostRisingSteps + 1) / 2 + Range.Bisections + 2;
 
     /// <summary>"within p99&lt;100ms, errors&lt;1%: steps from 50 RPS doubling up to 2000, then bisection to 5 %".</summary>
     public string Describe() => string.Create(CultureInfo.InvariantCulture,
         $"capacity within {Slo.Describe()}: open-model steps from {Range.From:0.##} RPS doubling up to {Range.Max:0.##}, " +
-        $"then bisection to {Range.Precision * 100:0.#} %");
+        $"then bisection to {Range.Precision * 100:0.#} %, the boundary confirmed");
 }

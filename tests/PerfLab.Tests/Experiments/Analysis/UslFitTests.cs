@@ -50,6 +50,54 @@ public sealed class UslFitTests
         Assert.True(fit.PeakUsers is null || fit.PeakUsers.Value > 5 * Users[^1], $"peak {fit.PeakUsers}");
     }
 
+    /// <summary>Three blocks of a sweep, each block's throughput scaled by its own factor (a slow block) and 1 % noise.</summary>
+    private static List<UslFit.Sample> Blocks(double sigma, double kappa, int seed) =>
+    [
+        .. new[] { 0.8, 1.0, 1.15 }.SelectMany((scale, b) => Synthetic(100 * scale, sigma, kappa, 0.01, seed + b)
+            .Select(p => new UslFit.Sample(p.Users, p.Rps, b + 1))),
+    ];
+
+    [Fact]
+    public void Compare_HalfTheContentionInInterleavedBlocks_SeparatesSigmaPairedAndNotKappa()
+    {
+        var comparison = UslFit.Compare("relieved", "locked", Blocks(0.05, 0.0002, 20), Blocks(0.10, 0.0002, 30))!;
+
+        Assert.Equal(3, comparison.Blocks);
+        Assert.InRange(-0.05, comparison.Sigma.Low, comparison.Sigma.High);
+        Assert.True(ScalabilityComparison.Apart(comparison.Sigma), $"σ difference {comparison.Sigma}");
+        Assert.InRange(0, comparison.Kappa.Low, comparison.Kappa.High);
+        // N* = √((1−σ)/κ): 68.9 against 67.1 users, the peak moves out with less contention.
+        Assert.InRange(comparison.PeakUsers!.Value, -2, 6);
+        var line = ScalabilityContent.Comparison(comparison);
+        Assert.StartsWith("relieved against locked, paired by block (3): σ −0.0", line, StringComparison.Ordinal);
+        Assert.Contains(": apart on σ", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Fit_StalledBlocksOfABusyMachine_FitsWithoutThrowing()
+    {
+        // sync-async-scaling's quick profile at load average 50-95 on 2 cores (orders: RPS per block at 1, 4, 16 and 32
+        // users, as logged): the jackknife's fits once walked the minimizer to non-finite parameters and ended the run.
+        double[][] rps = [[0.3, 2.7, 4.0], [9.6, 17.9, 12.6], [10.9, 13.0, 11.6], [2.3, 15.2, 20.9]];
+        double[][] async = [[0.2, 7.0, 0.04], [15.2, 20.9, 8.3], [19.2, 14.2, 9.6], [1.8, 2.3, 24.5]];
+        List<UslFit.Sample> Samples(double[][] x) =>
+            [.. x.SelectMany((blocks, i) => blocks.Select((r, b) => new UslFit.Sample(new[] { 1, 4, 16, 32 }[i], r, b + 1)))];
+
+        var fits = new[] { UslFit.Fit("sync", Samples(rps)), UslFit.Fit("async", Samples(async)) };
+        var comparison = UslFit.Compare("async", "sync", Samples(async), Samples(rps));
+
+        Assert.All(fits, f => Assert.True(f is not null && double.IsFinite(f.Sigma.Value) && double.IsFinite(f.Lambda.Value)));
+        Assert.True(comparison is not null && double.IsFinite(comparison.Sigma.Value), $"{comparison}");
+    }
+
+    [Fact]
+    public void Compare_FewerThanThreeBlocksInCommon_IsNull()
+    {
+        var two = Blocks(0.05, 0.0002, 20).Where(p => p.Block <= 2).ToList();
+
+        Assert.Null(UslFit.Compare("a", "b", two, Blocks(0.10, 0.0002, 30)));
+    }
+
     [Fact]
     public void Fit_TwoTimesLessContention_SaysSoInSigma()
     {

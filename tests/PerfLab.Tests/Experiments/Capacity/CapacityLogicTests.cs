@@ -73,6 +73,64 @@ public sealed class CapacityLogicTests
         Assert.Null(result.CapacityRps);
     }
 
+    [Fact]
+    public async Task RunAsync_KnownCapacity200_ConfirmsTheBoundaryAndGivesAnIntervalHoldingIt()
+    {
+        var result = await CapacitySearch.RunAsync("u", Slo, new CapacityRange(50, 100_000), Settings, Target(200), null, CancellationToken.None);
+
+        // 50, 100, 200 hold, 400 breaks; bisection to 206.25; then 200 and 206.25 tried again, back to back, agreeing.
+        Assert.Equal(["confirm", "confirm"], result.Steps.TakeLast(2).Select(s => s.Phase));
+        Assert.Equal([200, 206.25], result.Steps.TakeLast(2).Select(s => s.TargetRps));
+        Assert.Equal((200, 200, 206.25), (result.CapacityLowRps, result.CapacityRps, result.CapacityHighRps));
+        Assert.Contains("Capacity interval [200, 206.3] RPS: the boundary held and broke again back to back.", result.Summary);
+    }
+
+    [Fact]
+    public async Task RunAsync_StallBreaksTheConfirmingTry_WidensTheIntervalDownToARateThatAlwaysHeld()
+    {
+        var target = Target(200);
+        // One stall: the first confirming try of 200 RPS breaks, as a busy moment would make it.
+        CapacitySearch.Probe stalled = async (index, phase, rate, ct) => phase == "confirm" && index == 10
+            ? (await target(index, phase, rate, ct)) with { Holds = false, Reason = "stalled" }
+            : await target(index, phase, rate, ct);
+
+        var result = await CapacitySearch.RunAsync("u", Slo, new CapacityRange(50, 100_000), Settings, stalled, null, CancellationToken.None);
+
+        // 200 held once and broke once: neither end. 100 (always held) and 206.25 (always broke) are tried again and agree.
+        Assert.Equal([200, 206.25, 100, 206.25], result.Steps.Where(s => s.Phase == "confirm").Select(s => s.TargetRps));
+        Assert.Equal((100, 206.25), (result.CapacityLowRps, result.CapacityHighRps));
+        Assert.InRange(200, result.CapacityLowRps!.Value, result.CapacityHighRps!.Value);
+    }
+
+    [Fact]
+    public async Task RunAsync_BreaksOnABusyMachine_LeavesTheIntervalOpenAboveInsteadOfLoweringIt()
+    {
+        var target = Target(200);
+        // Every step that breaks does so on a busy machine: not evidence about the target, so no upper end.
+        CapacitySearch.Probe busy = async (index, phase, rate, ct) => await target(index, phase, rate, ct) is var step && !step.Holds
+            ? step with { MachineLoad = 10 * Environment.ProcessorCount }
+            : step;
+
+        var result = await CapacitySearch.RunAsync("u", Slo, new CapacityRange(50, 100_000), Settings, busy, null, CancellationToken.None);
+
+        Assert.Equal(200, result.CapacityLowRps);
+        Assert.Null(result.CapacityHighRps);
+        Assert.Contains("Capacity interval [200 RPS, open above): open above", result.Summary);
+    }
+
+    [Fact]
+    public void Interval_EveryRateBrokeOnce_RunsFromZeroToTheRateThatAlwaysBroke()
+    {
+        // A stall broke the first try of 100; 100 then held, 200 broke twice, the second time right after 100 held.
+        IReadOnlyList<CapacityStep> steps = [Step(1, 100, false), Step(2, 100, true), Step(3, 200, false), Step(4, 100, true),
+            Step(5, 200, false)];
+
+        Assert.Equal((0, 200), CapacityBoundary.Interval(steps));
+    }
+
+    private static CapacityStep Step(int index, double rate, bool holds) =>
+        new(index, "step", rate, rate, rate, (long)rate, holds ? 30 : 900, 20, 30, 0, 0, false, false, false, holds, "");
+
     private static LoadSecond Second(long t, double p50) => new(t, false, 200, 200, p50, p50 * 2, 0, 4);
 
     [Fact]

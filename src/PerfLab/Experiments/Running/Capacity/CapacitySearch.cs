@@ -8,7 +8,10 @@ namespace PerfLab.Experiments.Running.Capacity;
 /// <summary>
 /// The capacity search: constant-rate steps doubling from <see cref="CapacityRange.From"/> until one breaks the SLO
 /// (or <see cref="CapacityRange.Max"/> holds), then bisection between the last that held and the first that broke
-/// until the bracket is within the precision. A step the generator could not drive ends the search: the capacity is
+/// until the bracket is within the precision, then the boundary confirmed: the last rate that held and the first that
+/// broke tried again, interleaved, until they give the same answers back to back or
+/// <see cref="CapacityRange.MaxConfirmations"/> is spent; the capacity's interval is read from every try
+/// (<see cref="CapacityBoundary"/>). A step the generator could not drive ends the search: the capacity is
 /// then at least the last rate that held, and the result says the generator was the limit.
 /// </summary>
 public static class CapacitySearch
@@ -56,7 +59,22 @@ public static class CapacitySearch
             }
         }
 
-        for (var i = 0; outcome == CapacityOutcome.Found && held is not null && broke is not null && i < CapacityRange.MaxBisections; i++)
+        if (outcome == CapacityOutcome.Found && held is not null && broke is not null)
+        {
+            (held, broke, outcome) = await BisectAsync(Step, range, held, broke).ConfigureAwait(false);
+        }
+        if (outcome == CapacityOutcome.Found && held is not null && broke is not null)
+        {
+            (held, broke, outcome) = await ConfirmAsync(Step, steps, held, broke).ConfigureAwait(false);
+        }
+        return Result(url, slo, settings, outcome, held, outcome == CapacityOutcome.Found ? broke : null, steps);
+    }
+
+    /// <summary>Bisection between the last rate that held and the first that broke, until the bracket is within the precision.</summary>
+    private static async Task<(CapacityStep Held, CapacityStep Broke, CapacityOutcome Outcome)> BisectAsync(
+        Func<string, double, Task<CapacityStep>> step, CapacityRange range, CapacityStep held, CapacityStep broke)
+    {
+        for (var i = 0; i < CapacityRange.MaxBisections; i++)
         {
             // Narrow enough on the rates asked for: the bisection moves those. The bracket reported is from the rate
             // achieved, which is lower when the target completed less than it was sent, so it may read wider.
@@ -64,15 +82,44 @@ public static class CapacitySearch
             {
                 break;
             }
-            var step = await Step("bisect", (held.TargetRps + broke.TargetRps) / 2).ConfigureAwait(false);
-            if (Ends(step) is { } end)
+            var next = await step("bisect", (held.TargetRps + broke.TargetRps) / 2).ConfigureAwait(false);
+            if (Ends(next) is { } end)
             {
-                outcome = end;
+                return (held, broke, end);
+            }
+            (held, broke) = next.Holds ? (next, broke) : (held, next);
+        }
+        return (held, broke, CapacityOutcome.Found);
+    }
+
+    /// <summary>
+    /// The boundary tried again, its two rates back to back, so one stall is not taken for the capacity: until the rate
+    /// that held holds and the one that broke breaks again, or <see cref="CapacityRange.MaxConfirmations"/> steps ran.
+    /// A try that disagrees widens the boundary to the rates that gave one answer every time, and those are tried.
+    /// </summary>
+    private static async Task<(CapacityStep Held, CapacityStep Broke, CapacityOutcome Outcome)> ConfirmAsync(
+        Func<string, double, Task<CapacityStep>> step, List<CapacityStep> steps, CapacityStep held, CapacityStep broke)
+    {
+        for (var tries = 0; tries < CapacityRange.MaxConfirmations; tries += 2)
+        {
+            var again = await step("confirm", held.TargetRps).ConfigureAwait(false);
+            var next = Ends(again) is null ? await step("confirm", broke.TargetRps).ConfigureAwait(false) : again;
+            if (Ends(next) is { } end)
+            {
+                return (held, broke, end);
+            }
+            if (again.Holds && !next.Holds)
+            {
+                return (again, broke, CapacityOutcome.Found);
+            }
+            if (CapacityBoundary.Held(steps) is not { } holding)
+            {
                 break;
             }
-            (held, broke) = step.Holds ? (step, broke) : (held, step);
+            held = holding[^1];
+            broke = CapacityBoundary.Broke(steps, held.TargetRps)?[^1] ?? broke;
         }
-        return Result(url, slo, settings, outcome, held, outcome == CapacityOutcome.Found ? broke : null, steps);
+        return (held, broke, CapacityOutcome.Found);
     }
 
     /// <summary>An outcome that ends the search at once, or null to go on.</summary>
@@ -85,6 +132,7 @@ public static class CapacitySearch
         CapacityStep? held, CapacityStep? broke, List<CapacityStep> steps)
     {
         var capacity = held?.AchievedRps;
+        (double Low, double? High)? interval = capacity is null ? null : CapacityBoundary.Interval(steps);
         double? bracket = capacity is { } c && broke is not null && c > 0 ? 100 * (broke.TargetRps - c) / c : null;
         return new CapacityResult
         {
@@ -96,7 +144,9 @@ public static class CapacitySearch
             CapacityRps = capacity,
             BreaksAtRps = broke?.TargetRps,
             BracketPercent = bracket,
-            Summary = Summary(slo, outcome, held, broke, steps) + BusyNote(steps),
+            CapacityLowRps = interval?.Low,
+            CapacityHighRps = interval?.High,
+            Summary = Summary(slo, outcome, held, broke, steps) + IntervalNote(outcome, interval) + BusyNote(steps),
             StepSeconds = settings.Duration.TotalSeconds,
             WarmupSeconds = settings.Warmup.TotalSeconds,
             Steps = steps,
@@ -114,6 +164,14 @@ public static class CapacitySearch
                 $" The machine was busy (load average up to {load:0.#} on {Environment.ProcessorCount} cores, ")
                 + "this run's own SUT, generator and database included): the machine may have been the limit, not the target's design."
             : "";
+
+    /// <summary>" Capacity interval [190.2, 200] RPS: ...", said of a bracketed search only (the others say what they lack).</summary>
+    private static string IntervalNote(CapacityOutcome outcome, (double Low, double? High)? interval) =>
+        outcome != CapacityOutcome.Found || interval is not { } i ? ""
+        : " Capacity interval " + CapacityResult.IntervalText(i.Low, i.High) + (i.High is null
+            ? ": open above, as no rate above it broke every time it was tried, right after the rate below held, on a machine "
+                + "that was not busy."
+            : ": the boundary held and broke again back to back.");
 
     private static string Summary(CapacitySlo slo, CapacityOutcome outcome, CapacityStep? held, CapacityStep? broke,
         List<CapacityStep> steps)
