@@ -56,8 +56,8 @@ public sealed partial record Threshold(string Text, string Metric, string Operat
 
     public static readonly string Syntax =
         $"a threshold is METRIC<VALUE or METRIC>VALUE (also <=, >=): {Metrics.ThresholdSpellings(m => m.Unit == "ms")} with ms or s " +
-        "(e.g. p99<250ms), rps>1000, cpu-per-request<1.5ms, capacity>=400 (a capacity search's RPS), errors<1% or errors<=0, "
-            + "change>-5% (the deciding metric's "
+        "(e.g. p99<250ms), rps>1000, cpu-per-request<1.5ms, capacity>=400 (a capacity search's RPS, its interval's lower "
+            + "end), errors<1% or errors<=0, change>-5% (the deciding metric's "
             + "change against the baseline, better positive; rps-change>-5% or cost-change>-3% for one metric; each reads its "
             + "95 % interval's worse end), or no-worse (or no-worse(3%) with a margin of its own)";
 
