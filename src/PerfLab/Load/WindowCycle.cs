@@ -17,6 +17,8 @@ internal static class WindowCycle
     /// </summary>
     public static Task Arm(ScenarioRun run, LoadPlan plan, TimeSpan duration, Task finished)
     {
+        // Short alternation reads the responses as it cuts the window into its own, and ends the run itself.
+        (plan.Probe as IResponseTap)?.Attach(() => run.Recorders.Snapshot().Responses, run.StopNow);
         if (!plan.WindowHoldsACycle || run.Plan.Model is not ClosedModel closed)
         {
             run.StopAfter(duration);

@@ -93,6 +93,9 @@ public sealed class ExperimentLoaderTests
     [InlineData("quick: { warmup: 2s,", "quick: { max-repeat: 9, warmup: 2s,", "demo.yaml:21:24: max-repeat caps the blocks added for a precision: give precision too (e.g. precision: 5%).")]
     [InlineData("quick: { warmup: 2s,", "quick: { steady: maybe, warmup: 2s,", "demo.yaml:21:20: expected 'steady' to be true or false.")]
     [InlineData("quick: { warmup: 2s,", "quick: { slots: 1, warmup: 2s,", "demo.yaml:21:19: expected 'slots' to be a whole number from 2 to 100.")]
+    [InlineData("quick: { warmup: 2s,", "quick: { window: 700ms, warmup: 2s,", "demo.yaml:21:20: " + WindowRefused)]
+    [InlineData("quick: { warmup: 2s,", "quick: { window: 2s, warmup: 2s,", "demo.yaml:21:20: " + WindowRefused)]
+    [InlineData("quick: { warmup: 2s,", "quick: { slots: 3, window: 250ms, warmup: 2s,", "demo.yaml:21:30: " + WindowRefused)]
     public void Parse_MalformedFile_NamesFileLineAndWhatWasExpected(string find, string replace, string expected)
     {
         var ex = Assert.Throws<PerfLabException>(() => ExperimentLoader.Parse(Valid.Replace(find, replace, StringComparison.Ordinal), "experiments/demo.yaml"));
@@ -122,6 +125,22 @@ public sealed class ExperimentLoaderTests
         Assert.Equal(3, quick.Slots);
         Assert.Null(experiment.Profiles[ProfileName.Smoke].Slots);
         Assert.EndsWith("the variants of a block run at once and take turns, 3 slots of 3s each",
+            PerfLab.Experiments.Analysis.ExperimentAnalyzer.DescribeLoad(experiment, quick), StringComparison.Ordinal);
+    }
+
+    private const string WindowRefused = "window is a short-alternation window from 100ms to 1s that divides the duration at least "
+        + "twice (e.g. duration: 6s, window: 250ms), given instead of slots.";
+
+    [Fact]
+    public void Parse_Window_SetsTheSlotsToTheWindowsOfTheDuration()
+    {
+        var text = Valid.Replace("quick: { warmup: 2s, duration: 6s, repeat: 3 }",
+            "quick: { warmup: 2s, duration: 6s, window: 250ms, repeat: 3 }", StringComparison.Ordinal);
+        var experiment = ExperimentLoader.Parse(text, "experiments/demo.yaml");
+        var quick = experiment.Profiles[ProfileName.Quick];
+
+        Assert.Equal((24, TimeSpan.FromMilliseconds(250)), (quick.Slots, quick.Window));
+        Assert.EndsWith("take turns, 24 windows of 250ms each on held load, the others stopped",
             PerfLab.Experiments.Analysis.ExperimentAnalyzer.DescribeLoad(experiment, quick), StringComparison.Ordinal);
     }
 

@@ -161,7 +161,9 @@ public static class ExperimentAnalyzer
     public static string DescribeLoad(ExperimentDefinition experiment, ProfileDefinition profile) =>
         DescribeScenarios(experiment, profile)
         + (profile.Slots is { } slots
-            ? $"; the variants of a block run at once and take turns, {slots} slots of {DurationText.Format(profile.Duration / slots)} each"
+            ? $"; the variants of a block run at once and take turns, {slots} {(profile.Window is null ? "slots" : "windows")} of "
+                + $"{DurationText.Format(profile.Duration / slots)} each"
+                + (profile.Window is null ? "" : " on held load, the others stopped")
             : "")
         + (profile.Env.Count == 0
             ? ""

@@ -88,6 +88,11 @@ public static class NoiseEstimate
             return null;
         }
         static double Rps(CpuWindow w) => w.Seconds > 0 ? w.Requests / w.Seconds : 0;
+        // Cost as it decides: at the cores' full speed when both slots sampled it.
+        static SlotPair Pair(CpuWindow x, CpuWindow y, string variant) =>
+            x.FullSpeedMsPerRequest is { } xs && y.FullSpeedMsPerRequest is { } ys
+                ? new SlotPair(Rps(x), Rps(y), xs, ys, variant)
+                : new SlotPair(Rps(x), Rps(y), x.MsPerRequest, y.MsPerRequest, variant);
         var pairs = new List<SlotPair>();
         foreach (var block in ok.GroupBy(r => r.Repetition))
         {
@@ -97,11 +102,11 @@ public static class NoiseEstimate
             }
             foreach (var b in block.Where(r => r.Variant != baseline))
             {
-                // Cost as it decides: at the cores' full speed when both slots sampled it.
-                pairs.AddRange(a.Cost!.Windows.Zip(b.Cost!.Windows, (x, y) =>
-                    x.FullSpeedMsPerRequest is { } xs && y.FullSpeedMsPerRequest is { } ys
-                        ? new SlotPair(Rps(x), Rps(y), xs, ys, b.Variant)
-                        : new SlotPair(Rps(x), Rps(y), x.MsPerRequest, y.MsPerRequest, b.Variant)));
+                // Short windows as the comparison reads them: only the pairs whose cores ran at a matching speed.
+                var shortWindows = CostPairs.AllShort(a.Cost!) && CostPairs.AllShort(b.Cost!);
+                pairs.AddRange(a.Cost!.Windows.Zip(b.Cost!.Windows)
+                    .Where(p => !shortWindows || CostPairs.Matched(p.First, p.Second))
+                    .Select(p => Pair(p.First, p.Second, b.Variant)));
             }
         }
         var shape = new BlockShape(ok.Select(r => r.Repetition).Distinct().Count(), ok.Max(r => r.Cost!.Windows.Count),

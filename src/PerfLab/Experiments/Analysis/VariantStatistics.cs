@@ -151,11 +151,15 @@ public static class VariantStatistics
         string scenario, Metric metric) =>
         runs.Where(r => r.Status == RunStatus.Ok && (r.Variant == against || r.Variant == variant))
             .GroupBy(r => r.Repetition)
-            .Select(block => (
-                Baseline: block.Where(r => r.Variant == against).Select(r => MetricOf(r, scenario, metric)).FirstOrDefault(double.NaN),
-                Candidate: block.Where(r => r.Variant == variant).Select(r => MetricOf(r, scenario, metric)).FirstOrDefault(double.NaN)))
+            .Select(block => PairOf(block.FirstOrDefault(r => r.Variant == against), block.FirstOrDefault(r => r.Variant == variant),
+                scenario, metric))
             .Where(p => double.IsFinite(p.Baseline) && double.IsFinite(p.Candidate))
             .ToList();
+
+    /// <summary>A block's pair: short windows' cost over their pairs kept by <see cref="CostPairs"/>, else each run's figure.</summary>
+    private static (double Baseline, double Candidate) PairOf(RunRecord? a, RunRecord? b, string scenario, Metric metric) =>
+        a is null || b is null ? (double.NaN, double.NaN)
+            : CostPairs.Kept(a, b, metric) ?? (MetricOf(a, scenario, metric), MetricOf(b, scenario, metric));
 
     /// <summary>
     /// How often the verdict rule calls a difference between two groups of <paramref name="groupSize"/> runs drawn at

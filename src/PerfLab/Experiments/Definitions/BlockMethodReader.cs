@@ -41,6 +41,12 @@ internal static class BlockMethodReader
             return "needs the built-in SUT's per-request switch and the load engine's slots: "
                 + "an app of your own or a capacity search runs each variant in a process of its own (leave out method).";
         }
+        if (experiment.Profiles.FirstOrDefault(p => p.Value.Window is not null) is { Value: not null } windowed)
+        {
+            // Short windows stop every SUT but the one in its window: with one process, that stops the one serving.
+            return $"takes turns in slots on one process; the {windowed.Key} profile's short windows (window:) stop the "
+                + "waiting SUTs, which one process cannot (use slots: there, or leave out method).";
+        }
         if (experiment.Scenarios.FirstOrDefault(s => !s.Model.AlternatesInSlots) is { } alone)
         {
             return $"takes turns in slots, which a {alone.Model.Kind} scenario cannot (leave out method).";

@@ -129,6 +129,14 @@ public sealed record ProfileDefinition(TimeSpan Warmup, TimeSpan Duration, int R
     /// </summary>
     public int? Slots { get; init; }
 
+    /// <summary>
+    /// Short alternation (<c>window: 250ms</c>): the slots are windows this long, served without a re-warm on load that
+    /// runs through the whole stretch, the waiting SUTs stopped; <see cref="Slots"/> is then the duration over it. For
+    /// CPU-bound comparisons: a request waiting on a timer or the database keeps waiting while its SUT is stopped
+    /// (docs/cost.md, "Short windows"). Null: slots of their own load runs, each after a re-warm.
+    /// </summary>
+    public TimeSpan? Window { get; init; }
+
     /// <summary>What this profile decides for a scenario's load model: the measured time, the batches, an upload's size.</summary>
     public Load.LoadShape Shape => new(Duration, Batches, UploadBytes);
 

@@ -255,7 +255,7 @@ public static class ExperimentLoader
     private static ProfileDefinition ReadProfile(NodeReader reader, YamlNode node, string name, bool batched, bool noSlots)
     {
         var map = reader.Mapping(node, $"profile '{name}'",
-            ["warmup", "steady", "duration", "repeat", "precision", "max-repeat", "batches", "size", "slots", "env"]);
+            ["warmup", "steady", "duration", "repeat", "precision", "max-repeat", "batches", "size", "slots", "window", "env"]);
         var warmup = reader.RequiredDuration(map, node, "warmup", allowZero: true);
         var duration = reader.RequiredDuration(map, node, "duration", allowZero: false);
         var repeat = reader.RequiredInt(map, node, "repeat", 1, 100);
@@ -276,19 +276,44 @@ public static class ExperimentLoader
                 : "steady: true needs a warmup above zero: it is the most the warm-up may last.");
         }
         int? slots = map.ContainsKey("slots") ? reader.RequiredInt(map, node, "slots", 2, 100) : null;
+        var window = ReadWindow(reader, map, node, duration, slots);
+        slots ??= window is { } w ? (int)Math.Round(duration / w) : null;
         if (slots is not null && noSlots)
         {
-            throw Error(reader.Path, map["slots"].Start,
+            throw Error(reader.Path, map[window is null ? "slots" : "window"].Start,
                 "slots apply to closed and open scenarios only: a burst or an upload counts batches, a ramp needs its steps in one go.");
         }
         return new ProfileDefinition(warmup, duration, repeat, batches, size)
         {
             Slots = slots,
+            Window = window,
             PrecisionPercent = precision,
             MaxRepeat = maxRepeat,
             WarmupUntilSteady = steady,
             Env = reader.StringMap(map, "env"),
         };
+    }
+
+    /// <summary>
+    /// A short-alternation window (<see cref="ProfileDefinition.Window"/>): 100 ms to 1 s, the duration a whole number
+    /// of them (at least two), and no <c>slots</c> beside it (the window sets them).
+    /// </summary>
+    private static TimeSpan? ReadWindow(NodeReader reader, Dictionary<string, YamlNode> map, YamlNode node, TimeSpan duration, int? slots)
+    {
+        if (!map.ContainsKey("window"))
+        {
+            return null;
+        }
+        var window = reader.RequiredDuration(map, node, "window", allowZero: false);
+        var count = duration / window;
+        if (slots is not null || window < TimeSpan.FromMilliseconds(100) || window > TimeSpan.FromSeconds(1)
+            || count < 2 || Math.Abs(count - Math.Round(count)) > 1e-6)
+        {
+            throw Error(reader.Path, map["window"].Start,
+                "window is a short-alternation window from 100ms to 1s that divides the duration at least twice "
+                    + "(e.g. duration: 6s, window: 250ms), given instead of slots.");
+        }
+        return window;
     }
 
     /// <summary>The ${name} variables a URL template uses.</summary>

@@ -89,9 +89,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             {
                 var plans = await PlansAsync(participants, ct);
                 await WarmUpAsync(participants, plans, watches, warmups, ct);
-                var meters = await Task.WhenAll(participants.Select(p => p.Measurement.CostMeterAsync(p.Sut, ct)));
-                await MeasureSlotsAsync(participants, plans.Select((plan, i) => plan with { Probe = meters[i] }).ToList(), slots,
-                    (i, slot) => costs[i].Add(meters[i].Take(slot.Scenarios.Sum(s => s.Requests))), ct);
+                await MeasureAsync(participants, plans, slots, costs, ct);
             }
             catch (PerfLabException ex)
             {
@@ -156,9 +154,38 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         // An in-process block's variants are one process: nothing waits.
         var oneProcess = participants.Select(p => p.Sut.Pid).Distinct().Count() == 1;
         var stopped = IdleSuts.StopByDefault && !oneProcess ? ", the waiting SUTs stopped" : "";
+        var inv = System.Globalization.CultureInfo.InvariantCulture;
+        var turns = profile.Window is { } shortWindow
+            ? string.Create(inv, $"measuring {Slots} windows of {shortWindow.TotalMilliseconds:0} ms each, ")
+                + "taking turns on held load, the waiting SUTs stopped"
+            : string.Create(inv, $"measuring {Slots} slots of {SlotLength.TotalSeconds:0.#} s each, taking turns{stopped}");
+        progress.Report(string.Create(inv,
+            $"warmed up {string.Join(", ", participants.Select((p, i) => $"{p.Variant.Name} {warmups[i]?.WarmupSeconds ?? 0:0} s"))}; ")
+            + turns);
+    }
+
+    /// <summary>The measured time: in slots of their own load runs, or in short windows on held load (<c>window:</c>).</summary>
+    private async Task MeasureAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<LoadPlan> plans,
+        List<List<LoadResult>> slots, List<List<CpuWindow?>> costs, CancellationToken ct)
+    {
+        var meters = await Task.WhenAll(participants.Select(p => p.Measurement.CostMeterAsync(p.Sut, ct)));
+        if (profile.Window is { } window)
+        {
+            var measured = await new ShortWindows(window, Slots, progress).MeasureAsync(participants, plans, meters, ct);
+            for (var i = 0; i < participants.Count; i++)
+            {
+                slots[i].Add(measured[i].Stretch);
+                costs[i].AddRange(measured[i].Windows);
+            }
+            return;
+        }
+        var stretch = System.Diagnostics.Stopwatch.StartNew();
+        await MeasureSlotsAsync(participants, plans.Select((plan, i) => plan with { Probe = meters[i] }).ToList(), slots,
+            (i, slot) => costs[i].Add(meters[i].Take(slot.Scenarios.Sum(s => s.Requests))), ct);
+        // What the slots' own load runs cost: the stretch against the seconds measured in it (docs/benchmarks/precision.md).
         progress.Report(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-            $"warmed up {string.Join(", ", participants.Select((p, i) => $"{p.Variant.Name} {warmups[i]?.WarmupSeconds ?? 0:0} s"))}; " +
-            $"measuring {Slots} slots of {SlotLength.TotalSeconds:0.#} s each, taking turns{stopped}"));
+            $"slots taken in {stretch.Elapsed.TotalSeconds:0.0} s, "
+                + $"{slots.Sum(s => s.Sum(r => r.MeasuredSeconds)):0.0} s of them measured"));
     }
 
     /// <summary>The slots, in turns; <paramref name="measured"/> hears of each slot as it ends (its participant, its result).</summary>

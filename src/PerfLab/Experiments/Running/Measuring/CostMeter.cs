@@ -27,6 +27,7 @@ public sealed class CostMeter(Func<long?> appCpu, IBackendsCpu? database, CoreSp
 
     private Snapshot? _start;
     private Snapshot? _end;
+    private Snapshot? _previousEnd;
 
     public void WindowStarted() => _start = Read();
 
@@ -42,21 +43,40 @@ public sealed class CostMeter(Func<long?> appCpu, IBackendsCpu? database, CoreSp
     {
         var (start, end) = (_start, _end);
         (_start, _end) = (null, null);
-        if (start?.AppNs is not { } appFrom || end?.AppNs is not { } appTo || end.Timestamp <= start.Timestamp)
+        return start is null || end is null ? null : Between(start, end, start, requests);
+    }
+
+    /// <summary>
+    /// A window of short alternation: its CPU and <paramref name="requests"/> counted from the end of this app's
+    /// previous window (from its own start the first time), its seconds and the cores' speed from its own edges. The
+    /// app is stopped between its windows, so what ran there (a backend finishing the app's query, the last responses
+    /// read) is its own and goes to its next window; so the windows add up to the whole stretch.
+    /// </summary>
+    public CpuWindow? TakeChained(long requests)
+    {
+        var (start, end, previous) = (_start, _end, _previousEnd);
+        (_start, _end) = (null, null);
+        _previousEnd = end;
+        return start is null || end is null ? null : Between(previous ?? start, end, start, requests);
+    }
+
+    private CpuWindow? Between(Snapshot from, Snapshot to, Snapshot opened, long requests)
+    {
+        if (from.AppNs is not { } appFrom || to.AppNs is not { } appTo || to.Timestamp <= opened.Timestamp)
         {
             return null;
         }
-        var seconds = Stopwatch.GetElapsedTime(start.Timestamp, end.Timestamp).TotalSeconds;
+        var seconds = Stopwatch.GetElapsedTime(opened.Timestamp, to.Timestamp).TotalSeconds;
         double? db = null;
         var ended = 0;
-        if (database is not null && start.Backends is { } from && end.Backends is { } to)
+        if (database is not null && from.Backends is { } before && to.Backends is { } after)
         {
-            var ours = database.Serving(to.Keys);
+            var ours = database.Serving(after.Keys);
             // A backend born in the window counts from zero: all it ran, it ran inside the window.
-            db = ours.Sum(pid => to[pid] - from.GetValueOrDefault(pid)) / 1e9;
-            ended = from.Keys.Count(pid => !to.ContainsKey(pid));
+            db = ours.Sum(pid => after[pid] - before.GetValueOrDefault(pid)) / 1e9;
+            ended = before.Keys.Count(pid => !after.ContainsKey(pid));
         }
-        var slowdown = speed is not null && start.Speed is { } speedFrom && end.Speed is { } speedTo
+        var slowdown = speed is not null && opened.Speed is { } speedFrom && to.Speed is { } speedTo
             ? speed.SlowdownBetween(speedFrom, speedTo) : null;
         return new CpuWindow(seconds, requests, (appTo - appFrom) / 1e9, db, ended, slowdown);
     }
