@@ -321,33 +321,3 @@ public sealed record Comparison
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public PooledInvocations? Invocations { get; init; }
 }
-
-[JsonConverter(typeof(JsonStringEnumConverter<FindingKind>))]
-public enum FindingKind
-{
-    ThreadPoolStarvation, LockContention, GcPressure, BlockedThreadsLowCpu, GeneratorSaturated, Errors, Timeouts,
-    SyncOverAsync, GcHeadroom, CpuBreakdown,
-}
-
-/// <summary>A diagnosis computed from counters and events, naming the recommendation that addresses it.</summary>
-/// <param name="Place">The call site the finding names (a method), when the evidence has one.</param>
-/// <param name="Strength">Strong when measured at a place (a trace), weak when only counters suggest it.</param>
-/// <param name="Title">What was seen, when the kind's name would say less ("Pool thread blocked in Thread.Sleep()"); else null.</param>
-public sealed record Finding(
-    string Variant, FindingKind Kind, string Message, string Recommendation, string Evidence,
-    string? Place = null, EvidenceStrength Strength = EvidenceStrength.Weak,
-    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] string? Title = null);
-
-/// <summary>One claim of a seed article set beside our figure.</summary>
-public sealed record ClaimCheck
-{
-    public required string Seed { get; init; }
-    public required string Claim { get; init; }
-    public required string SeedFigure { get; init; }
-    public required string OurFigure { get; init; }
-    /// <summary>True when our change goes the seed's way and clears the noise; false when it does not; null when undecided.</summary>
-    public required bool? DirectionHolds { get; init; }
-    /// <summary>holds, contrary, equivalent (no change beyond the noise floor) or inconclusive.</summary>
-    public ClaimOutcome Outcome { get; init; } = ClaimOutcome.Inconclusive;
-    public required string Note { get; init; }
-}
