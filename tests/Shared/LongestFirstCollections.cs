@@ -19,6 +19,7 @@ public sealed class LongestFirstCollections : ITestCollectionOrderer
         "TinyShop", // 304 s: CompareCommandTests, CiOutputRunTests, AppRunTests, OwnAppHostsTests
         "PerfLab.Tests.Experiments.InvocationsRunTests", // 161 s
         "PerfLab.Tests.Experiments.ShippedSmokeTests", // 138 s (a busy machine, load average 40 on 2 cores)
+        "PerfLab.Tests.Hosts.HostsRunTests", // 106 s
         "PerfLab.Tests.Packaging.ToolPackageTests", // 90 s
         "PerfLab.Tests.Counters.CounterCollectorTests", // 90 s
         "PerfLab.Tests.Experiments.SweepRunTests", // 75 s
