@@ -42,8 +42,8 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
         if (blocking is not null)
         {
             _blockedThisTick++;
-            var site = _sites.GetValueOrDefault(key!) ?? new Site(blocking, frames);
-            site.Samples++;
+            var site = _sites.GetValueOrDefault(key!) ?? new Site();
+            site.Count(blocking, frames);
             site.OutsidePool |= !sample.PoolThread;
             // A thread's consecutive samples at one site are one wait; a new wait starts when it arrives from elsewhere.
             // Back-to-back waits with no sample in between merge, so the count is a lower bound.
@@ -202,12 +202,30 @@ internal sealed class WaitTally(int exampleFrames, AppCode? app = null)
 
     private sealed record WaitStack(string Key, string CallSite, string WaitFrame, BlockingCall Call, bool Deep);
 
-    private sealed class Site(WaitStack wait, string[] example)
+    /// <summary>
+    /// One place the app's code blocked, by the call it made. What the thread did below that call can differ between
+    /// samples (a synchronous EF Core query first negotiates its connection, then reads its socket): the site is named by
+    /// the blocking call seen in most of its samples, with that call's first stack as its example.
+    /// </summary>
+    private sealed class Site
     {
-        public WaitStack Wait { get; } = wait;
-        public string[] Example { get; } = example;
-        public long Samples { get; set; }
+        private readonly Dictionary<BlockingCall, (long Samples, WaitStack Wait, string[] Example)> _byCall = [];
+
+        public WaitStack Wait => Dominant.Wait;
+        public string[] Example => Dominant.Example;
+        public long Samples { get; private set; }
         public long Waits { get; set; }
         public bool OutsidePool { get; set; }
+
+        // Most samples first; a tie goes to the call seen first, so the name does not flicker between equal counts.
+        private (long Samples, WaitStack Wait, string[] Example) Dominant =>
+            _byCall.Values.Aggregate((best, next) => next.Samples > best.Samples ? next : best);
+
+        public void Count(WaitStack wait, string[] frames)
+        {
+            Samples++;
+            var seen = _byCall.TryGetValue(wait.Call, out var previous) ? previous : (0, wait, frames);
+            _byCall[wait.Call] = (seen.Samples + 1, seen.Wait, seen.Example);
+        }
     }
 }

@@ -60,6 +60,32 @@ public sealed class OffCpuCallTests
         Assert.True(Assert.Single(tally.Sites(intervalMs: 1)).PoolThreads);
     }
 
+    [Fact]
+    public void Sites_OneCallBlockingInTwoWays_NamedByWhatMostOfItsSamplesDid()
+    {
+        // A synchronous EF Core query: its first samples negotiate the connection (no listed call under it), the rest
+        // read its socket. CI's host saw the negotiation first and named the whole 500 ms wait "blocking call".
+        var tally = new WaitTally(exampleFrames: 10, s_app);
+        string[] query = ["System.Private.CoreLib!System.Threading.ThreadPoolWorkQueue.Dispatch", Kestrel, Handler,
+            "App!Queries.Sleep", "EFCore.Relational!Microsoft.EntityFrameworkCore.RelationalDatabaseFacadeExtensions.ExecuteSqlRaw"];
+        string[] negotiate = [.. query, "Npgsql!Npgsql.Internal.NpgsqlConnector.GSSEncrypt",
+            "System.Net.Security!Interop+NetSecurityNative.InitSecContext"];
+        string[] read = [.. query, "Npgsql!Npgsql.Internal.NpgsqlReadBuffer.Ensure",
+            "System.Net.Sockets!System.Net.Sockets.Socket.Receive"];
+        for (var i = 0; i < 3; i++)
+        {
+            tally.Add(1, managed: false, negotiate);
+        }
+        for (var i = 0; i < 7; i++)
+        {
+            tally.Add(1, managed: false, read);
+        }
+
+        var site = Assert.Single(tally.Sites(intervalMs: 1));
+        Assert.Equal(("synchronous socket I/O", 10L), (site.Call, site.Samples));
+        Assert.Contains(site.ExampleStack, f => f.EndsWith("Socket.Receive", StringComparison.Ordinal));
+    }
+
     // BlockingApp's own P/Invokes, read from its assembly: a DllImport called directly, and a LibraryImport whose
     // generated wrapper calls its inner DllImport.
     [Theory]
