@@ -90,4 +90,34 @@ public sealed class StatisticsTests
         }
         Assert.True(detected > 400, $"detected {detected} of 500");
     }
+
+    [Fact]
+    public void ToDecide_SeveralFoldChangeOfTwoBlocks_AThirdBlockOnTheRatiosLogScale()
+    {
+        // The default run's sync-over-async (quiet, 2026-11-29): blocks at 5.9x and 9.8x, +659.9 % [-69.5, +18817.1].
+        // In points the half-width is 9443 and looked hopeless; as a ratio it is 7.6 ×/÷ 24.8: log half-width 3.21, the
+        // change 2.03, one block's spread 3.21·√2/12.71 = 0.357, and with three t(2)·0.357/√3 = 0.89 < 2.03.
+        var need = Statistics.ToDecide(659.9, -69.5, 18817.1, samples: 2, marginPercent: 5);
+
+        Assert.Equal(3, need?.Samples);
+        Assert.Equal(659.9, need!.Value.HalfWidthPercent, 0);
+    }
+
+    [Fact]
+    public void ToDecide_SmallChangeOfTwoBlocks_CountsStudentsTShrinkingNotTheSquareRootAlone()
+    {
+        // +1 % [-9, +11] against a 5 % margin must fit inside ±5: a half-width of 4. One block's spread is 10·√2/12.71 = 1.11;
+        // three blocks give t(2)·1.11/√3 = 2.77 < 4. The square root alone said 2·(10/4)² = 13.
+        var need = Statistics.ToDecide(1, -9, 11, samples: 2, marginPercent: 5);
+
+        Assert.Equal((4.0, 3), need);
+    }
+
+    [Theory]
+    [InlineData(5.0, -1.0, 11.0, 5.0)]     // on the margin: no interval ever fits inside ±5 or leaves zero beyond it
+    [InlineData(0.1, -99.0, 101.0, 0.2)]   // needs a half-width of 0.1 from one of 100 points: about 48,000 blocks
+    public void ToDecide_UndecidableByMoreSamples_Null(double change, double low, double high, double margin)
+    {
+        Assert.Null(Statistics.ToDecide(change, low, high, samples: 2, marginPercent: 5, equivalenceMarginPercent: margin));
+    }
 }

@@ -91,5 +91,6 @@ public static class InvocationPooling
             ? string.Create(CultureInfo.InvariantCulture,
                 $"about {need.Samples} invocations in all ({need.Samples - invocations} more): --invocations {need.Samples}")
             : string.Create(CultureInfo.InvariantCulture,
-                $"the change sits on the margin (±{floor:0.#} %): more invocations narrow the interval but may not decide");
+                $"the change sits on the margin (±{floor:0.#} %) or is too small against the spread: more invocations "
+                    + $"narrow the interval but may not decide");
 }

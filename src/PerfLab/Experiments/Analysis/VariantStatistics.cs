@@ -134,9 +134,12 @@ public static class VariantStatistics
             ? string.Create(CultureInfo.InvariantCulture,
                 $"about {need.Samples} {what} in all ({need.Samples - samples} more), i.e. "
                     + $"--precision {Math.Floor(need.HalfWidthPercent * 10) / 10:0.0}")
-            : string.Create(CultureInfo.InvariantCulture,
-                $"the change sits between the margin (±{equivalenceMarginPercent ?? marginPercent:0.#} %) and the floor "
-                    + $"(±{marginPercent:0.#} %): more {what} narrow the interval but may not decide; state a margin of its own");
+            : Math.Abs(change) > marginPercent || Math.Abs(change) < (equivalenceMarginPercent ?? marginPercent)
+                ? string.Create(CultureInfo.InvariantCulture,
+                    $"more than {Statistics.MaxSamplesToDecide} {what}: the change is too small against the spread to decide")
+                : string.Create(CultureInfo.InvariantCulture,
+                    $"the change sits between the margin (±{equivalenceMarginPercent ?? marginPercent:0.#} %) and the floor "
+                        + $"(±{marginPercent:0.#} %): more {what} narrow the interval but may not decide; state a margin of its own");
     }
 
     private static int GroupSize(IReadOnlyList<RunRecord> runs, string against, string variant, string scenario, Metric metric) =>
