@@ -192,8 +192,10 @@ public static class Statistics
         var beyond = Math.Abs(change) > marginPercent;
         var logScale = beyond && low > -100 && change > -100;
         var have = logScale ? Math.Log((100 + high) / (100 + low)) / 2 : (high - low) / 2;
+        // On the log scale, from the interval's own centre (a paired interval's is the change; a Welch interval of the
+        // groups' means is centred apart from a change of medians), so that half-width about it leaves zero out.
         var need = !beyond ? (equivalenceMarginPercent ?? marginPercent) - Math.Abs(change)
-            : logScale ? Math.Abs(Math.Log(1 + (change / 100))) : Math.Abs(change);
+            : logScale ? Math.Abs(Math.Log((100 + high) * (100 + low) / 1e4) / 2) : Math.Abs(change);
         var spread = have * Math.Sqrt(samples) / TwoSidedT(samples - 1);
         for (var n = samples + 1; need > 0 && n <= MaxSamplesToDecide; n++)
         {

@@ -104,6 +104,18 @@ public sealed class StatisticsTests
     }
 
     [Fact]
+    public void ToDecide_WelchIntervalCentredApartFromTheChange_TheHalfWidthAboutItsOwnCentre()
+    {
+        // The sample run's Welch comparison: a change of medians −17.0 %, an interval of means [−25.1, +2.2] %. Its
+        // geometric centre is √(0.749·1.022) = 0.875, i.e. −12.5 %: a ×/÷ half-width under 1/0.875, +14.3 %, about that
+        // centre leaves zero out (about −17 % it would not). One group's spread 0.155·√2/12.71; three give 0.043 < 0.134.
+        var need = Statistics.ToDecide(-17.0, -25.1, 2.2, samples: 2, marginPercent: 3);
+
+        Assert.Equal(3, need?.Samples);
+        Assert.Equal(14.3, need!.Value.HalfWidthPercent, 1);
+    }
+
+    [Fact]
     public void ToDecide_SmallChangeOfTwoBlocks_CountsStudentsTShrinkingNotTheSquareRootAlone()
     {
         // +1 % [-9, +11] against a 5 % margin must fit inside ±5: a half-width of 4. One block's spread is 10·√2/12.71 = 1.11;
