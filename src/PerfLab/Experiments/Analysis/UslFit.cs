@@ -12,9 +12,10 @@ namespace PerfLab.Experiments.Analysis;
 /// divided by the curve X̂, not by the measured X (weights 1/X²): a point a stalled machine measured near zero then
 /// misses by at most 100 %, where its own tiny X would let it outweigh every other point. The residual 1 − X/X̂ is
 /// linear in 1/λ, σ/λ and κ/λ, so Gunther's linearised quadratic N/X = (1 + σ(N−1) + κN(N−1))/λ, each row scaled by
-/// X/N, is this fit without its bounds: the start. σ ≥ 0 and κ ≥ 0 are enforced (a negative contention or coherency
-/// has no meaning): when the free fit goes below zero, the parameter is held at zero and the rest refitted, keeping
-/// the feasible fit of least (relative) squares. The intervals come from the
+/// X/N, is this fit without its bounds: the start. σ is kept in [0, 1] and κ ≥ 0 (a negative contention or coherency
+/// has no meaning; σ above 1 would mean a second user lowers throughput from the start, which scattered points of a
+/// busy machine can pull a free fit to): a parameter the free fit takes out of its range is held at the bound it
+/// crossed and the rest refitted, keeping the feasible fit of least (relative) squares. The intervals come from the
 /// spread between blocks (jackknife, leaving out one block at a time, Student's t with blocks − 1 degrees of freedom)
 /// when there are at least three blocks, else from s²(JᵀJ)⁻¹; N* and the peak throughput get theirs by the delta
 /// method; each interval is clipped to its parameter's range. R² is on the throughput itself, 1 − Σ(X − X̂)²/Σ(X − X̄)²,
@@ -26,11 +27,15 @@ public static class UslFit
     private const int MinBlocksForSpread = 3;
     private static readonly (double Low, double High) NonNegative = (0, double.PositiveInfinity);
 
-    /// <summary>Each parameter's range, λ, σ, κ.</summary>
-    private static readonly (double Low, double High)[] Ranges = [NonNegative, NonNegative, NonNegative];
+    /// <summary>Each parameter's range, λ, σ, κ: a throughput, a share, a cost per pair.</summary>
+    private static readonly (double Low, double High)[] Ranges = [NonNegative, (0, 1), NonNegative];
 
-    /// <summary>The fits tried, each parameter free (null) or held at a bound of its range: σ or κ at 0; λ always free.</summary>
-    private static readonly double?[][] Holds = [[null, null, null], [null, null, 0], [null, 0, null], [null, 0, 0]];
+    /// <summary>
+    /// The fits tried, each parameter free (null) or held at a bound of its range: σ at 0 or 1, κ at 0 (its range
+    /// has no upper bound to cross); λ always free.
+    /// </summary>
+    private static readonly double?[][] Holds = [[null, null, null], [null, null, 0], [null, 0, null], [null, 0, 0], [null, 1, null],
+        [null, 1, 0]];
 
     /// <summary>One measured point: N users, the throughput measured there, and the block it was measured in.</summary>
     public readonly record struct Sample(double Users, double Rps, int Block);
@@ -166,7 +171,7 @@ public static class UslFit
     private static bool Enough(List<Sample> points) => points.Select(p => p.Users).Distinct().Count() >= MinPoints;
 
     /// <summary>
-    /// The feasible (σ ≥ 0, κ ≥ 0) fit of least relative squares: free first, then with σ, κ or both held at a
+    /// The feasible (σ in [0, 1], κ ≥ 0) fit of least relative squares: free first, then with σ, κ or both held at a
     /// bound. The model the minimizer fits is X/X̂ to an observed 1 at every point, so its residual is 1 − X/X̂.
     /// </summary>
     private static Solution Solve(List<Sample> points)

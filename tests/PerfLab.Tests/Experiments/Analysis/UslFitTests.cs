@@ -163,6 +163,32 @@ public sealed class UslFitTests
     }
 
     [Fact]
+    public void Fit_ThroughputFallingFromTheSecondUser_HoldsSigmaAtOne()
+    {
+        // X = λN/(1 + 1.5(N−1)): every added user lowers throughput from the first, as scattered points of a busy
+        // machine can; the free fit takes σ to 1.5 (the previous fit: 1.51 [1.45, 1.56]), which is no share of the work.
+        var fit = UslFit.Fit("v", Scattered(1.5, 0, 0.02, seed: 3))!;
+
+        Assert.Equal(new FitParameter(1, 1, 1), fit.Sigma);   // held at 1 in every block's jackknife fit too
+        Assert.True(fit.Kappa.Value > 0 && fit.Kappa.Low >= 0, $"κ {fit.Kappa}");
+        // σ = 1 has no peak: the ceiling λ/σ is λ itself.
+        Assert.Null(fit.PeakUsers);
+        Assert.Equal(fit.Lambda.Value, fit.PeakRps!.Value, 6);
+    }
+
+    [Fact]
+    public void Fit_ContentionNearOneOnScatteredPoints_ClipsItsIntervalAtOne()
+    {
+        // σ 0.9, every point ±20 %: the fit lies inside the range, its jackknife interval reaches past it (the previous
+        // fit: 0.93 [0.44, 1.41]) and is clipped, as a lower end is at zero.
+        var fit = UslFit.Fit("v", Scattered(0.9, 0, 0.20, seed: 3))!;
+
+        Assert.InRange(fit.Sigma.Value, 0.5, 0.99);
+        Assert.Equal(1, fit.Sigma.High);
+        Assert.InRange(fit.Sigma.Low, 0, fit.Sigma.Value);
+    }
+
+    [Fact]
     public void Fit_ThreePoints_IsNull()
     {
         Assert.Null(UslFit.Fit("v", [(1, 100), (2, 190), (4, 350)]));
