@@ -11,11 +11,11 @@ namespace PerfLab.Reports;
 internal static class ScalabilityContent
 {
     public const string Intro =
-        "Universal Scalability Law, X(N) = λN / (1 + σ(N−1) + κN(N−1)), fitted by nonlinear least squares (σ, κ ≥ 0) to " +
-        "every block's throughput at each number of users: σ is contention (work queueing for one shared resource), κ coherency " +
-        "(the cost of keeping shared state consistent, which makes throughput fall past a peak at N*). Intervals are 95 %, from the " +
-        "spread between blocks with three blocks or more. The law assumes one app instance and a closed model whose users only " +
-        "wait on the app; a variant's lower σ or κ says why it scales better.";
+        "Universal Scalability Law, X(N) = λN / (1 + σ(N−1) + κN(N−1)), fitted by least squares on relative error (σ within " +
+        "[0, 1], κ ≥ 0) to every block's throughput at each number of users: σ is contention (work queueing for one shared " +
+        "resource), κ coherency (the cost of keeping shared state consistent, which makes throughput fall past a peak at N*). " +
+        "Intervals are 95 %, from the spread between blocks with three blocks or more. The law assumes one app instance and a " +
+        "closed model whose users only wait on the app; a variant's lower σ or κ says why it scales better.";
 
     /// <summary>
     /// What σ and κ mean for this app, one sentence each: "sync: contention: 7 % of each request's work waits on something

@@ -4,8 +4,9 @@ namespace PerfLab.Results;
 /// The Universal Scalability Law fitted to one variant's throughput along a sweep of users (closed model):
 /// X(N) = λN / (1 + σ(N−1) + κN(N−1)). σ is contention (the share of work that queues for one shared resource), κ
 /// coherency (the cost of keeping shared state consistent, which grows with every pair of users and makes throughput
-/// fall past a peak). σ and κ are fitted non-negative. Intervals are 95 %: from the spread between blocks (jackknife)
-/// with three blocks or more, else from the fit's covariance (<see cref="IntervalsFrom"/> says which).
+/// fall past a peak). Fitted on relative error, σ within [0, 1] and κ non-negative. Intervals are 95 %: from the
+/// spread between blocks (jackknife) with three blocks or more, else from the fit's covariance (<see cref="IntervalsFrom"/>
+/// says which).
 /// </summary>
 public sealed record ScalabilityFit
 {

@@ -6,18 +6,36 @@ namespace PerfLab.Experiments.Analysis;
 
 /// <summary>
 /// Fits the Universal Scalability Law X(N) = λN / (1 + σ(N−1) + κN(N−1)) to measured (users, throughput) points, every
-/// block's own point at each N rather than one median, by nonlinear least squares (Levenberg-Marquardt, analytic
-/// Jacobian) started from Gunther's linearised quadratic N/X = (1−σ)/λ + (σ−κ)/λ·N + κ/λ·N². σ ≥ 0 and κ ≥ 0 are
-/// enforced (a negative contention or coherency has no meaning): when the free fit goes below zero, the parameter is held
-/// at zero and the rest refitted, keeping the feasible fit of least squares. The intervals come from the spread between
-/// blocks (jackknife, leaving out one block at a time, Student's t with blocks − 1 degrees of freedom) when there are
-/// at least three blocks, else from s²(JᵀJ)⁻¹; N* and the peak throughput get theirs by the delta method.
+/// block's own point at each N rather than one median, by nonlinear least squares on <b>relative</b> error,
+/// Σ((X − X̂)/X̂)² (Levenberg-Marquardt, analytic Jacobian): throughput at the top of a sweep is 10-30 times one user's,
+/// so on absolute error the top points alone decide σ and κ and a 1-user point 20 % off costs nothing. Each miss is
+/// divided by the curve X̂, not by the measured X (weights 1/X²): a point a stalled machine measured near zero then
+/// misses by at most 100 %, where its own tiny X would let it outweigh every other point. The residual 1 − X/X̂ is
+/// linear in 1/λ, σ/λ and κ/λ, so Gunther's linearised quadratic N/X = (1 + σ(N−1) + κN(N−1))/λ, each row scaled by
+/// X/N, is this fit without its bounds: the start. σ is kept in [0, 1] and κ ≥ 0 (a negative contention or coherency
+/// has no meaning; σ above 1 would mean a second user lowers throughput from the start, which scattered points of a
+/// busy machine can pull a free fit to): a parameter the free fit takes out of its range is held at the bound it
+/// crossed and the rest refitted, keeping the feasible fit of least (relative) squares. The intervals come from the
+/// spread between blocks (jackknife, leaving out one block at a time, Student's t with blocks − 1 degrees of freedom)
+/// when there are at least three blocks, else from s²(JᵀJ)⁻¹; N* and the peak throughput get theirs by the delta
+/// method; each interval is clipped to its parameter's range. R² is on the throughput itself, 1 − Σ(X − X̂)²/Σ(X − X̄)²,
+/// so it reads as before whichever error was minimised.
 /// </summary>
 public static class UslFit
 {
     public const int MinPoints = 4;
     private const int MinBlocksForSpread = 3;
-    private static readonly bool[][] FixedSets = [[false, false, false], [false, false, true], [false, true, false], [false, true, true]];
+    private static readonly (double Low, double High) NonNegative = (0, double.PositiveInfinity);
+
+    /// <summary>Each parameter's range, λ, σ, κ: a throughput, a share, a cost per pair.</summary>
+    private static readonly (double Low, double High)[] Ranges = [NonNegative, (0, 1), NonNegative];
+
+    /// <summary>
+    /// The fits tried, each parameter free (null) or held at a bound of its range: σ at 0 or 1, κ at 0 (its range
+    /// has no upper bound to cross); λ always free.
+    /// </summary>
+    private static readonly double?[][] Holds = [[null, null, null], [null, null, 0], [null, 0, null], [null, 0, 0], [null, 1, null],
+        [null, 1, 0]];
 
     /// <summary>One measured point: N users, the throughput measured there, and the block it was measured in.</summary>
     public readonly record struct Sample(double Users, double Rps, int Block);
@@ -49,7 +67,8 @@ public static class UslFit
         var fitted = points.Select(q => Model(p, q.Users)).ToList();
         var mean = points.Average(q => q.Rps);
         var tss = points.Sum(q => Math.Pow(q.Rps - mean, 2));
-        FitParameter Param(int i) => NonNegative(Delta(q => q[i], p, covariance, t)!);
+        var rss = points.Select((q, i) => Math.Pow(q.Rps - fitted[i], 2)).Sum();
+        FitParameter Param(int i) => Clip(Delta(q => q[i], p, covariance, t)!, Ranges[i]);
         return new ScalabilityFit
         {
             Variant = variant,
@@ -57,8 +76,8 @@ public static class UslFit
             Sigma = Param(1),
             Kappa = Param(2),
             PeakUsers = Delta(PeakUsers, p, covariance, t) is { } n ? n with { Low = Math.Max(n.Low, 1) } : null,
-            PeakRps = Delta(PeakRps, p, covariance, t) is { } x ? NonNegative(x) : null,
-            RSquared = tss > 0 ? 1 - (fit.Rss / tss) : 1,
+            PeakRps = Delta(PeakRps, p, covariance, t) is { } x ? Clip(x, NonNegative) : null,
+            RSquared = tss > 0 ? 1 - (rss / tss) : 1,
             Blocks = blocks.Count,
             IntervalsFrom = fromBlocks ? $"the spread of {blocks.Count} blocks (jackknife)" : "the scatter around the curve",
             Points = points
@@ -151,22 +170,27 @@ public static class UslFit
 
     private static bool Enough(List<Sample> points) => points.Select(p => p.Users).Distinct().Count() >= MinPoints;
 
-    /// <summary>The feasible (σ ≥ 0, κ ≥ 0) least-squares fit: free first, then with σ, κ or both held at zero.</summary>
+    /// <summary>
+    /// The feasible (σ in [0, 1], κ ≥ 0) fit of least relative squares: free first, then with σ, κ or both held at a
+    /// bound. The model the minimizer fits is X/X̂ to an observed 1 at every point, so its residual is 1 − X/X̂.
+    /// </summary>
     private static Solution Solve(List<Sample> points)
     {
         var n = Vector<double>.Build.DenseOfEnumerable(points.Select(q => q.Users));
         var x = Vector<double>.Build.DenseOfEnumerable(points.Select(q => q.Rps));
+        var ones = Vector<double>.Build.Dense(points.Count, 1.0);
         var start = Start(points);
         Solution? best = null;
-        foreach (var held in FixedSets)
+        foreach (var hold in Holds)
         {
-            var guess = Vector<double>.Build.Dense(3, i => held[i] ? 0 : start[i]);
-            var model = ObjectiveFunction.NonlinearModel(Model, Gradient, n, x);
+            var guess = Vector<double>.Build.Dense(3, i => hold[i] ?? start[i]);
+            var model = ObjectiveFunction.NonlinearModel((q, users) => Ratio(q, users, x), (q, users) => RatioJacobian(q, users, x), n,
+                ones);
             Vector<double> p;
             try
             {
-                p = new LevenbergMarquardtMinimizer(maximumIterations: 10_000).FindMinimum(model, guess, isFixed: [.. held])
-                    .MinimizingPoint;
+                p = new LevenbergMarquardtMinimizer(maximumIterations: 10_000)
+                    .FindMinimum(model, guess, isFixed: [.. hold.Select(h => h is not null)]).MinimizingPoint;
             }
             catch (ArgumentException)
             {
@@ -174,48 +198,61 @@ public static class UslFit
                 // parameters that are not finite: that start is skipped, the others (at worst λ alone) still fit.
                 continue;
             }
-            if (!p.All(double.IsFinite) || p[1] < 0 || p[2] < 0 || p[0] <= 0)
+            if (!p.All(double.IsFinite) || p[0] <= 0 || Enumerable.Range(1, 2).Any(i => p[i] < Ranges[i].Low || p[i] > Ranges[i].High))
             {
                 continue;
             }
-            var rss = points.Sum(q => Math.Pow(q.Rps - Model(p, q.Users), 2));
+            var rss = (ones - Ratio(p, n, x)).PointwisePower(2).Sum();
             if (best is null || rss < best.Rss - (1e-12 * best.Rss))
             {
-                best = new Solution(p, Covariance(p, points, rss, held), rss, held.Count(h => !h));
+                var held = hold.Select(h => h is not null).ToArray();
+                best = new Solution(p, Covariance(p, n, x, rss, held), rss, held.Count(h => !h));
             }
         }
-        // Held at zero both, λ alone always fits (X = λN); the loop only skips it for a non-positive λ.
+        // σ and κ held at zero, λ alone always fits (X = λN); the loop only skips it for a non-positive λ.
         return best ?? new Solution(Vector<double>.Build.Dense([points[0].Rps / points[0].Users, 0, 0]),
             Matrix<double>.Build.Dense(3, 3), double.NaN, 1);
     }
 
-    private static Vector<double> Gradient(Vector<double> p, double users)
+    /// <summary>X/X̂ at every point: X(1 + σ(N−1) + κN(N−1))/(λN).</summary>
+    private static Vector<double> Ratio(Vector<double> p, Vector<double> users, Vector<double> x) =>
+        Vector<double>.Build.Dense(users.Count, i =>
+            x[i] * (1 + (p[1] * (users[i] - 1)) + (p[2] * users[i] * (users[i] - 1))) / (p[0] * users[i]));
+
+    /// <summary>∂(X/X̂)/∂(λ, σ, κ) at every point: −(X/X̂)/λ, X(N−1)/(λN), X(N−1)/λ.</summary>
+    private static Matrix<double> RatioJacobian(Vector<double> p, Vector<double> users, Vector<double> x)
     {
-        var d = 1 + (p[1] * (users - 1)) + (p[2] * users * (users - 1));
-        var scale = -p[0] * users / (d * d);
-        return Vector<double>.Build.Dense([users / d, scale * (users - 1), scale * users * (users - 1)]);
+        var ratio = Ratio(p, users, x);
+        return Matrix<double>.Build.Dense(users.Count, 3, (i, j) => j switch
+        {
+            0 => -ratio[i] / p[0],
+            1 => x[i] * (users[i] - 1) / (p[0] * users[i]),
+            _ => x[i] * (users[i] - 1) / p[0],
+        });
     }
 
-    /// <summary>The linearised least-squares fit of N/X as a quadratic in N, kept within 0 ≤ σ, κ &lt; 1.</summary>
+    /// <summary>
+    /// The linearised fit, kept within 0 ≤ σ ≤ 0.9 and 0 ≤ κ ≤ 0.5: (X/N)(a + b(N−1) + cN(N−1)) = 1 by linear least
+    /// squares, a = 1/λ, b = σ/λ, c = κ/λ, which minimises the same relative residuals as the fit itself.
+    /// </summary>
     private static Vector<double> Start(List<Sample> points)
     {
-        var design = Matrix<double>.Build.Dense(points.Count, 3, (i, j) => Math.Pow(points[i].Users, j));
-        var y = Vector<double>.Build.DenseOfEnumerable(points.Select(q => q.Users / q.Rps));
-        var c = design.Solve(y);
-        var sum = c[0] + c[1] + c[2];
-        var lambda = sum > 0 ? 1 / sum : points[0].Rps / points[0].Users;
+        static double Term(double users, int j) => j switch { 0 => 1, 1 => users - 1, _ => users * (users - 1) };
+        var design = Matrix<double>.Build.Dense(points.Count, 3, (i, j) => points[i].Rps / points[i].Users * Term(points[i].Users, j));
+        var c = design.Solve(Vector<double>.Build.Dense(points.Count, 1.0));
+        var lambda = c[0] > 0 ? 1 / c[0] : points[0].Rps / points[0].Users;
         var kappa = Math.Clamp(c[2] * lambda, 0, 0.5);
-        var sigma = Math.Clamp((c[1] * lambda) + kappa, 0, 0.9);
+        var sigma = Math.Clamp(c[1] * lambda, 0, 0.9);
         return Vector<double>.Build.Dense([lambda, sigma, kappa]);
     }
 
-    /// <summary>s²(JᵀJ)⁻¹ over the free parameters; a parameter held at zero has no variance of its own.</summary>
-    private static Matrix<double> Covariance(Vector<double> p, List<Sample> points, double rss, bool[] held)
+    /// <summary>s²(JᵀJ)⁻¹ over the free parameters; a parameter held at a bound has no variance of its own.</summary>
+    private static Matrix<double> Covariance(Vector<double> p, Vector<double> users, Vector<double> x, double rss, bool[] held)
     {
         var free = Enumerable.Range(0, 3).Where(i => !held[i]).ToArray();
-        var jacobian = Matrix<double>.Build.DenseOfRowVectors(points.Select(q =>
-            Vector<double>.Build.DenseOfEnumerable(free.Select(i => Gradient(p, q.Users)[i]))));
-        var s2 = rss / Math.Max(1, points.Count - free.Length);
+        var jacobian = RatioJacobian(p, users, x);
+        jacobian = Matrix<double>.Build.DenseOfColumnVectors(free.Select(i => jacobian.Column(i)));
+        var s2 = rss / Math.Max(1, users.Count - free.Length);
         var inner = jacobian.TransposeThisAndMultiply(jacobian).Inverse() * s2;
         var covariance = Matrix<double>.Build.Dense(3, 3);
         for (var a = 0; a < free.Length; a++)
@@ -249,5 +286,7 @@ public static class UslFit
         return new FitParameter(value, value - half, value + half);
     }
 
-    private static FitParameter NonNegative(FitParameter f) => f with { Low = Math.Max(f.Low, 0) };
+    /// <summary>The estimate with its interval cut to the parameter's range (the value lies inside it already).</summary>
+    private static FitParameter Clip(FitParameter f, (double Low, double High) range) =>
+        f with { Low = Math.Clamp(f.Low, range.Low, range.High), High = Math.Clamp(f.High, range.Low, range.High) };
 }

@@ -41,6 +41,11 @@ public sealed record ExperimentDefinition
     public bool RunsForItsDuration => Scenarios.All(s => !s.Model.CountsBatches);
     /// <summary>Set on a sweep's point: which sweep, and the condition's value here.</summary>
     public SweepPoint? Point { get; init; }
+    /// <summary>
+    /// Whether its variants' first runs are traced when traces are asked for: false on a sweep's points but the one at
+    /// <see cref="SweepDefinition.TracedValue"/>.
+    /// </summary>
+    public bool Traced { get; init; } = true;
     /// <summary>The user's app this experiment measures; null for the built-in SUT.</summary>
     public AppDefinition? App { get; init; }
     /// <summary>Which figure decides its verdicts (<c>decide:</c>): throughput, cost per request or latency.</summary>

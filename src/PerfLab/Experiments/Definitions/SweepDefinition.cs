@@ -16,11 +16,21 @@ public sealed record SweepDefinition(ConditionKind Condition, IReadOnlyList<doub
         {
             return [experiment];
         }
-        return sweep.Values.Select(value => PointAt(experiment, sweep.Condition, value)).ToList();
+        return sweep.Values.Select(value => PointAt(experiment, sweep, value)).ToList();
     }
 
-    private static ExperimentDefinition PointAt(ExperimentDefinition experiment, ConditionKind kind, double value)
+    /// <summary>
+    /// The one value whose point is traced (when traces are asked for): the highest. Tracing every point cost a trace
+    /// and its analysis per variant and point, 8 in a 4-point sweep of two variants, the largest fixed cost of a sweep;
+    /// the highest value is where the condition is strongest, so where what a trace looks for shows most: with the most
+    /// users in flight, contention on a lock and threads blocked while others queue; at the longest database round trip,
+    /// the longest blocked waits. A sweep then costs as many traces as a plain experiment.
+    /// </summary>
+    public double TracedValue => Values.Max();
+
+    private static ExperimentDefinition PointAt(ExperimentDefinition experiment, SweepDefinition sweep, double value)
     {
+        var kind = sweep.Condition;
         var label = ConditionNames.Value(kind, value);
         var conditions = experiment.Conditions.With(kind, value);
         return experiment with
@@ -30,6 +40,7 @@ public sealed record SweepDefinition(ConditionKind Condition, IReadOnlyList<doub
             Conditions = conditions,
             Sweep = null,
             Point = new SweepPoint(experiment.Name, kind, value),
+            Traced = experiment.Traced && value == sweep.TracedValue,
             Scenarios = conditions.Users is { } users
                 ? experiment.Scenarios.Select(s => s.Model is Load.ClosedModel closed ? s with { Model = closed with { Users = users } }
                     : s).ToList()

@@ -128,7 +128,7 @@ public static class RunOpening
             : known ? profile.Duration.TotalSeconds
             : Math.Min(profile.Duration.TotalSeconds, CountedBatchSeconds * Math.Max(1, profile.Batches));
         var start = AlternatingBlock.Applies(e, profile) ? AlternatingStartSeconds : SingleRunStartSeconds;
-        var once = ExperimentOverheadSeconds + (traced ? variants * TraceSeconds : 0);
+        var once = ExperimentOverheadSeconds + (traced && e.Traced ? variants * TraceSeconds : 0);
         var floor = e.Variants.Any(v => TieredWarmup.Applies(profile, v))
             ? profile.Warmup.TotalSeconds
             : MinimumBlocks.ShortestWarmupSeconds;

@@ -49,7 +49,7 @@ internal sealed class StartedBlock(int variants) : IAsyncDisposable
 
 /// <summary>
 /// How a block's variant is measured under the request's profile;
-/// each variant's first run is traced when traces are asked for.
+/// each variant's first run is traced when traces are asked for (a sweep's: at one point, <see cref="ExperimentDefinition.Traced"/>).
 /// </summary>
 internal sealed class Measurements(RunRequest request, IRunObserver observer)
 {
@@ -66,7 +66,7 @@ internal sealed class Measurements(RunRequest request, IRunObserver observer)
     /// <summary>The load engine's measurement: the one alternating blocks use.</summary>
     public LoadMeasurement ThroughLoadEngine(BlockRun block, VariantDefinition variant)
     {
-        var trace = request.TraceFolder is { } folder && block.Number == 1
+        var trace = request.TraceFolder is { } folder && block.Number == 1 && block.Experiment.Traced
             ? new EvidenceCapture(folder, Path.GetDirectoryName(folder)!, request.KeepTraces)
             : null;
         return Recorder(block, variant, trace);
