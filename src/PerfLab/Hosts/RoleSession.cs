@@ -35,11 +35,13 @@ internal sealed class RoleSession : IAsyncDisposable
         _process = process;
         _say = say;
         _stderr = process.StandardError.ReadToEndAsync();
-        _reading = Task.Run(ReadAsync);
         // The role ends itself when these stop coming (Heartbeat): a cut link leaves nothing running there.
         _beat = Heartbeat.Beat(() => Send(Heartbeat.Line));
         // And its own stop coming: the session is ended here, so whatever waits on it learns at once, naming the host.
         _watch = new HeartbeatWatch(() => Cut(), silence);
+        // Read last: the reader hears the role's first heartbeat on another thread, and a busy host once let it call
+        // the watch before this constructor had set it (a NullReferenceException ended the session's reading).
+        _reading = Task.Run(ReadAsync);
     }
 
     public HostRef Host { get; }

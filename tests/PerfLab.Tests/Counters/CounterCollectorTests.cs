@@ -175,7 +175,8 @@ public sealed class CounterCollectorTests
         clock.Stop();
 
         Assert.Equal(CollectionEnding.Cancelled, recording.Ending);
-        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(2), $"took {clock.Elapsed.TotalMilliseconds:0} ms to stop");
+        // Promptly, not at the end of its 40 s: a stalled host gets seconds of room.
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(10), $"took {clock.Elapsed.TotalMilliseconds:0} ms to stop");
         Assert.True(recording.Samples.Count >= 2);
         Assert.All(recording.Samples, s => Assert.InRange(s.UnixSeconds * 1000, recording.StartedUnixMs - 1000, recording.EndedUnixMs));
     }
@@ -189,7 +190,7 @@ public sealed class CounterCollectorTests
             .WaitAsync(_testBudget);
 
         Assert.Equal(CollectionEnding.Completed, recording.Ending);
-        Assert.InRange(clock.Elapsed.TotalSeconds, 3, 6);
+        Assert.InRange(clock.Elapsed.TotalSeconds, 3, 10); // its 3 s; the rest is a stalled host's room
         Assert.InRange(recording.Samples.Count, 2, 4);
     }
 

@@ -18,6 +18,8 @@ internal sealed class TestServer : IAsyncDisposable
     private readonly WebApplication _app;
     private readonly Stopwatch _clock = Stopwatch.StartNew();
     private int _requests;
+    private int _inFlight;
+    private int _mostInFlight;
     private long _firstStallRequestTicks = -1;
 
     private TestServer(WebApplication app)
@@ -30,12 +32,21 @@ internal sealed class TestServer : IAsyncDisposable
     /// <summary>Requests that reached an endpoint.</summary>
     public int Requests => Volatile.Read(ref _requests);
 
+    /// <summary>
+    /// The most requests the server held at once: how many users really overlapped, counted where they arrive, so a
+    /// stalled client cannot change it (it only delays them all).
+    /// </summary>
+    public int MostInFlight => Volatile.Read(ref _mostInFlight);
+
     public List<string> Ids { get; } = [];
 
     /// <summary>Every body POSTed to /orders, as received, with its Content-Type.</summary>
     public System.Collections.Concurrent.ConcurrentQueue<(string Body, string? ContentType, string? Tenant)> Posted { get; } = new();
 
     public string? LastProtocol { get; private set; }
+
+    /// <summary>When /slowstart last answered a request of its slow start (its own clock, the machine's wall clock).</summary>
+    public DateTimeOffset? LastSlowAnswerUtc { get; private set; }
 
     /// <summary>/stall holds every request arriving in [first + StallAfter, first + StallAfter + StallFor) until the window ends.</summary>
     public TimeSpan StallAfter { get; set; } = TimeSpan.FromSeconds(2);
@@ -56,7 +67,19 @@ internal sealed class TestServer : IAsyncDisposable
         {
             Interlocked.Increment(ref server._requests);
             server.LastProtocol = context.Request.Protocol;
-            await next(context);
+            var inFlight = Interlocked.Increment(ref server._inFlight);
+            for (var most = Volatile.Read(ref server._mostInFlight); inFlight > most; most = Volatile.Read(ref server._mostInFlight))
+            {
+                Interlocked.CompareExchange(ref server._mostInFlight, inFlight, most);
+            }
+            try
+            {
+                await next(context);
+            }
+            finally
+            {
+                Interlocked.Decrement(ref server._inFlight);
+            }
         });
         app.MapGet("/fast", () => "ok");
         app.MapGet("/delay", async (int ms) =>
@@ -71,6 +94,10 @@ internal sealed class TestServer : IAsyncDisposable
             Interlocked.CompareExchange(ref server._firstSlowStartTicks, now, -1);
             var warming = TimeSpan.FromTicks(now - Volatile.Read(ref server._firstSlowStartTicks)) < TimeSpan.FromSeconds(seconds);
             await Task.Delay(warming ? slowMs : ms);
+            if (warming)
+            {
+                server.LastSlowAnswerUtc = DateTimeOffset.UtcNow;
+            }
             return "ok";
         });
         app.MapGet("/status/{code:int}", (int code) => Microsoft.AspNetCore.Http.Results.StatusCode(code));

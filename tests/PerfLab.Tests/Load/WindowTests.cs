@@ -23,7 +23,9 @@ public sealed class WindowTests
         // About 1.5 s: they left when the second 20 came back (a little after 6 s on a busy machine), the window closed at 7.5 s.
         Assert.InRange(s.InFlightOldestMs, 1000, 2000);
         Assert.True(s.BoundedByWindow);
-        Assert.InRange(s.Latency.P50Ms, 2990, 3300);
+        // Each answer's own 3 s (a stall only adds to it); counted from the run's start or the first wave's send, the
+        // second wave would read 6 s.
+        Assert.InRange(s.Latency.P50Ms, 2990, 5000);
     }
 
     [Fact]
@@ -33,8 +35,14 @@ public sealed class WindowTests
         var result = await LoadEngine.RunAsync(Plan(new ClosedModel(10), server.Url("/delay?ms=100"), TimeSpan.FromSeconds(3), TimeSpan.FromSeconds(1)));
 
         var s = Assert.Single(result.Scenarios);
-        // 10 users at 100 ms (a timer tick or so more each): just under 100 requests a second.
-        Assert.InRange(s.RequestsPerSecond, 80, 101);
+        // 10 users at 100 ms (a timer tick or so more each): just under 100 requests a second, never more; a stall only
+        // lowers it. The server held most of the 10 at once, never more (counted there, where a stalled client cannot
+        // change it), and by Little's law the latencies add up to 10 users' window: less what a stall of up to a second
+        // at its end left in flight, plus at most a latency each from before it (one user at a time would give a tenth).
+        Assert.InRange(s.RequestsPerSecond, 1, 101);
+        Assert.InRange(server.MostInFlight, 6, 10);
+        var windowMs = result.MeasuredSeconds * 1000;
+        Assert.InRange(s.Requests * s.Latency.MeanMs, 6 * windowMs, 10 * (windowMs + s.Latency.MaxMs));
         Assert.InRange(s.InFlightAtEnd, 0, 10);
         Assert.False(s.BoundedByWindow);
         Assert.Null(result.Settled);
@@ -50,11 +58,15 @@ public sealed class WindowTests
         var result = await LoadEngine.RunAsync(plan);
 
         Assert.True(result.Settled);
-        // Slow for 3 s, then three steady whole seconds are needed: about 6-8 s on a quiet machine (longer when the
-        // tests share the cores), and before the 30 s cap.
-        Assert.InRange(result.WarmupSeconds, 5.5, 29);
+        // Slow for 3 s, then three steady whole seconds: about 6-8 s on a quiet machine, before the 30 s cap. A starved
+        // host may serve the fast phase no faster than the slow one (beside two busy loops: steady at 4.0 s), so what
+        // is asserted is the promise, on the server's own record: the window opened only after the slow start's last
+        // answer (a warm-up ended by the clock, or on two steady seconds of the slow phase, opens it before).
+        Assert.InRange(result.WarmupSeconds, 3, 29);
+        Assert.True(server.LastSlowAnswerUtc is { } lastSlow && result.MeasuredFromUtc >= lastSlow,
+            $"window from {result.MeasuredFromUtc:HH:mm:ss.fff}, last slow answer {server.LastSlowAnswerUtc:HH:mm:ss.fff}");
         var s = Assert.Single(result.Scenarios);
-        Assert.InRange(s.Latency.P50Ms, 19, 40);   // the window holds only the steady phase
+        Assert.True(s.Latency.P50Ms >= 19, $"p50 {s.Latency.P50Ms} ms"); // the steady phase's 20 ms (a tick early at most)
     }
 
     [Fact]
@@ -67,10 +79,12 @@ public sealed class WindowTests
             TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1)));
 
         Assert.False(result.Incomplete, result.IncompleteReason);
-        Assert.InRange(result.WarmupSeconds, 2.45, 4);
+        // Held until the first answer at 2.5 s, not ended at its 1 s; a stall may hold it longer, never shorter.
+        Assert.InRange(result.WarmupSeconds, 2.45, 8);
         var s = Assert.Single(result.Scenarios);
-        // 4 users at 20 ms (a timer tick or so more): up to 200 in the 1 s window; far fewer on a busy machine.
-        Assert.InRange(s.Requests, 40, 200);
+        // 4 users at 20 ms (a timer tick or so more): up to 200 in the 1 s window; fewer on a busy machine, and at least
+        // every user's answer once (the window ended on time would hold none).
+        Assert.InRange(s.Requests, 4, 200);
         Assert.InRange(s.Latency.P50Ms, 19, 40);
     }
 
@@ -84,7 +98,8 @@ public sealed class WindowTests
         var result = await LoadEngine.RunAsync(plan);
 
         Assert.False(result.Settled);
-        Assert.InRange(result.WarmupSeconds, 2.9, 3.6);
+        // Its 3 s cap, give or take a stall of the host; the 30 s steadiness never came.
+        Assert.InRange(result.WarmupSeconds, 2.9, 7);
         Assert.True(Assert.Single(result.Scenarios).Requests > 0);
     }
 
@@ -107,7 +122,9 @@ public sealed class WindowTests
         Assert.False(result.Incomplete, result.IncompleteReason);
         var s = Assert.Single(result.Scenarios);
         Assert.InRange(s.Requests, fewest, most);
-        Assert.InRange(result.MeasuredSeconds, holdsACycle ? 2.5 : 0.9, holdsACycle ? 4.5 : 1.5);
+        // Held, until the second wave's answers (about 3 s; a stall may add, a window held past them ends near the 10 s
+        // timeout); not held, the 1 s asked for, which a stall may stretch but never to a held window's 2.5 s.
+        Assert.InRange(result.MeasuredSeconds, holdsACycle ? 2.5 : 0.9, holdsACycle ? 7 : 2.4);
     }
 
     [Fact]
@@ -123,7 +140,8 @@ public sealed class WindowTests
 
         var s = Assert.Single(result.Scenarios);
         Assert.Equal(0, s.Requests - s.Errors.Total);
-        Assert.InRange(result.MeasuredSeconds, 2.9, 4);
+        // 1 s and the 2 s timeout; a stall may add to it, and a window held for the answer would last its 10 s.
+        Assert.InRange(result.MeasuredSeconds, 2.9, 7);
     }
 
     [Theory]

@@ -21,13 +21,15 @@ public sealed class DatabaseClientTests(PostgresFixture postgres, ITestOutputHel
     // The client's time of a command is pg_sleep's own plus the round trip over loopback and the wait of the
     // continuation (or the blocked thread) for a core: on this 2-core machine, shared with other work (load average 7
     // to 9), pg_sleep(0.02) measured 20.4 to 23.3 ms from the client; with the whole solution's tests running beside
-    // it (dotnet test PerfLab.slnx runs the SUT's test assembly in parallel) pg_sleep(0.05) once exceeded 55 ms. The
-    // command time may exceed the sleep by this much; counting a command twice or a request's whole time would not fit.
-    private const double OverheadMs = 15;
+    // it (dotnet test PerfLab.slnx runs the SUT's test assembly in parallel) pg_sleep(0.05) once exceeded 55 ms, and a
+    // stalled SUT adds its stall to each command in flight (8 of them, over about 2,000 requests: 4 ms a second). The
+    // command time is at least the sleep and under two of them: a command counted twice would be two.
+    private const double MostSleeps = 2;
     private static readonly TimeSpan _testBudget = TimeSpan.FromSeconds(90);
 
+    // Both data accesses, and two sleeps (the command time follows the sleep asked, not a constant); async at 20 ms
+    // was a third row that checked nothing these two do not (9 s of the serial quiet collection).
     [Theory]
-    [InlineData("async", 20)]
     [InlineData("sync", 20)]
     [InlineData("async", 50)]
     public async Task FromLoad_OneSleepCommandPerRequest_OneCommandAndItsSleepPerRequest(string mode, int ms)
@@ -42,7 +44,7 @@ public sealed class DatabaseClientTests(PostgresFixture postgres, ITestOutputHel
         // climbing load bends by a few percent at most; a command counted twice or an interval's split out of step is
         // far outside (1.08 to 1.23 before the split followed the SUT's tick).
         Assert.InRange(db.CommandsPerRequest, 0.95, 1.05);
-        Assert.InRange(db.CommandMsPerRequest, ms, ms + OverheadMs);
+        Assert.InRange(db.CommandMsPerRequest, ms, ms * MostSleeps);
         Assert.True(db.CommandMsPerRequest < record.Scenarios.Single().MeanMs, "the command is part of the request");
         // 8 users each hold a connection for the command, most of each request's time; nobody waits.
         Assert.InRange(db.ConnectionsBusyMean, 3, Users);
@@ -60,10 +62,14 @@ public sealed class DatabaseClientTests(PostgresFixture postgres, ITestOutputHel
         Assert.InRange(db.PendingConnectionRequestsMean, 3, Users - 2);
         Assert.InRange(db.ConnectionsBusyMean, 1.5, 2);
         Assert.InRange(db.CommandsPerRequest, 0.95, 1.05);
-        // The wait for a connection is not command time: each command still takes its 20 ms.
-        Assert.InRange(db.CommandMsPerRequest, 20, 20 + OverheadMs);
+        // The wait for a connection is not command time: each command still takes its 20 ms or more, and under half a
+        // request's time (8 users on 2 connections: about 80 ms), where the wait counted in would make them equal. A
+        // ratio, since a stalled SUT adds its stall to the 8 requests in flight and to only the 2 commands (a busy
+        // stretch, load average 27, read 56 ms a command against its 20).
+        Assert.True(db.CommandMsPerRequest >= 20, $"{db.CommandMsPerRequest} ms a command");
         var scenario = Assert.Single(record.Scenarios);
-        Assert.True(scenario.MeanMs > 2 * db.CommandMsPerRequest, $"requests should queue for the pool: mean {scenario.MeanMs} ms");
+        Assert.True(scenario.MeanMs > 2 * db.CommandMsPerRequest,
+            $"requests should queue for the pool: mean {scenario.MeanMs} ms, a command {db.CommandMsPerRequest} ms");
     }
 
     [Fact]

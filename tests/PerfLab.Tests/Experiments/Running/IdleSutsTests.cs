@@ -22,10 +22,11 @@ public sealed class IdleSutsTests
             idle.Serve(1);
             await WaitStoppedAsync(a.Pid, c.Pid);
             var before = (A: Cpu(a), B: Cpu(b), C: Cpu(c));
+            // Watched 400 ms (a stall only lengthens the watch): the stopped ones' clocks stand still, the served one's moves.
             await Task.Delay(400);
+            await WaitRunsAsync(b, before.B, "the served SUT kept running");
             Assert.Equal(before.A, Cpu(a));
             Assert.Equal(before.C, Cpu(c));
-            Assert.True(Cpu(b) - before.B > 0, "the served SUT kept running");
             Assert.False(ProcessPause.IsStopped(b.Pid));
 
             idle.Serve(2);
@@ -36,9 +37,7 @@ public sealed class IdleSutsTests
             Assert.Equal(stoppedB, Cpu(b));
         }
         Assert.All(new[] { a, b, c }, app => Assert.False(ProcessPause.IsStopped(app.Pid)));
-        var resumed = Cpu(a);
-        await Task.Delay(300);
-        Assert.True(Cpu(a) > resumed, "a SUT continues once the block ends");
+        await WaitRunsAsync(a, Cpu(a), "a SUT continues once the block ends");
     }
 
     [Fact]
@@ -63,6 +62,20 @@ public sealed class IdleSutsTests
     }
 
     private static long Cpu(IRunningApp app) => CpuClock.ProcessNanoseconds(app.Pid) ?? throw new InvalidOperationException("gone");
+
+    /// <summary>
+    /// Until the app's CPU clock passes <paramref name="since"/>: a running busy loop's does within a few ticks, but on a
+    /// busy host its share of a core may take longer than a fixed wait (bounded: 10 s; a stopped one never passes).
+    /// </summary>
+    private static async Task WaitRunsAsync(IRunningApp app, long since, string message)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(10);
+        while (Cpu(app) <= since)
+        {
+            Assert.True(DateTime.UtcNow < deadline, message);
+            await Task.Delay(10);
+        }
+    }
 
     private static async Task WaitStoppedAsync(params int[] pids)
     {

@@ -38,16 +38,21 @@ public sealed class TieredWarmupTests
         var seen = $"{pulses.Count} pulses, {warmup.WarmupSeconds:0.0} s, compiled per pulse {string.Join(" ", perPulse)}";
         Assert.InRange(pulses.Count, 2, 30);
         Assert.All(pulses, p => Assert.Equal((TieredWarmup.Pulse, TimeSpan.Zero, false), (p.Duration, p.Warmup, p.WarmupUntilSteady)));
-        Assert.InRange(warmup.WarmupSeconds, pulses.Count * TieredWarmup.Pulse.TotalSeconds, Cap.TotalSeconds + 1);
-        // The wave is behind it: the last pulse (with its pause) compiled a small part of what the first did.
-        Assert.True(perPulse[^1] * 4 < perPulse[0], seen);
+        // Within its cap: the last pulse may start just before it and a stalled host stretch that pulse by seconds, but a
+        // warm-up that ignored the cap would run on to the budget's two minutes.
+        Assert.InRange(warmup.WarmupSeconds, pulses.Count * TieredWarmup.Pulse.TotalSeconds,
+            (Cap + TieredWarmup.Pulse).TotalSeconds + 3);
         // Settled, or (on a machine so busy that the worker lags) ran to its cap and says so.
         var nearCap = Cap.TotalSeconds - TieredWarmup.Pulse.TotalSeconds - TieredWarmup.PauseCap.TotalSeconds;
         Assert.True(warmup.Settled == true || warmup.WarmupSeconds > nearCap, seen);
         if (warmup.Settled != true)
         {
+            // Beside two busy loops the worker still compiled hundreds a pulse at the cap (1069 189 1561 232 205 518):
+            // the wave is not behind, and the run says it was not settled.
             return;
         }
+        // Settled: the wave is behind it, the last pulse (with its pause) compiled a small part of what the first did.
+        Assert.True(perPulse[^1] * 4 < perPulse[0], seen);
 
         // What the rule promised: the same load for two more seconds, then a second for the worker, compiles within the
         // rule's allowance a second over that stretch (the trickle of code called seldom goes on; the wave does not).
