@@ -27,8 +27,12 @@ internal static class AppRole
         {
             return (int)ExitCode.Interrupted;
         }
-        var order = JsonSerializer.Deserialize<AppOrder>(json, RoleLines.Json)
-            ?? throw new PerfLabException("expected the app's launch as one JSON line.", ExitCode.Usage);
+        var order = Order(json);
+        if (order is null)
+        {
+            lines.Write("failed", "expected the app's launch as one JSON line (is this perflab the controller's version?)");
+            return (int)ExitCode.Usage;
+        }
         var logs = RoleLines.PrivateFolder("logs");
         KeepNewestLogs(logs);
         var logFile = Path.Combine(logs,
@@ -51,6 +55,18 @@ internal static class AppRole
     }
 
     /// <summary>Answers the controller's requests until the session's input ends (success) or the app exits by itself.</summary>
+    private static AppOrder? Order(string json)
+    {
+        try
+        {
+            return JsonSerializer.Deserialize<AppOrder>(json, RoleLines.Json);
+        }
+        catch (JsonException)
+        {
+            return null;
+        }
+    }
+
     private static async Task<int> ServeAsync(IRunningApp app, RoleLines lines, string logFile, CancellationToken ct)
     {
         using var gone = CancellationTokenSource.CreateLinkedTokenSource(ct);

@@ -28,13 +28,20 @@ internal sealed class RoleSession : IAsyncDisposable
     private volatile bool _outputEnded;
     private volatile bool _closing;
 
-    private RoleSession(HostRef host, string what, Process process, IProgress<string>? say, TimeSpan? silence)
+    private RoleSession(HostRef host, string what, Process process, string? input, IProgress<string>? say, TimeSpan? silence)
     {
         Host = host;
         What = what;
         _process = process;
         _say = say;
         _stderr = process.StandardError.ReadToEndAsync();
+        // Its first line before the first beat, which the timer sends at once from another thread: two writers at once
+        // once split the app's launch line with a heartbeat (the role read ":..." as its JSON) or failed the write. A
+        // session whose input is already closed fails its ready wait, naming why.
+        if (input is not null)
+        {
+            Send(input);
+        }
         // The role ends itself when these stop coming (Heartbeat): a cut link leaves nothing running there.
         _beat = Heartbeat.Beat(() => Send(Heartbeat.Line));
         // And its own stop coming: the session is ended here, so whatever waits on it learns at once, naming the host.
@@ -84,13 +91,7 @@ internal sealed class RoleSession : IAsyncDisposable
     {
         var process = Process.Start(ssh.StartInfo(host, command))
             ?? throw new PerfLabException($"{host}: cannot start ssh.", Common.ExitCode.Environment);
-        var session = new RoleSession(host, what, process, say, silence);
-        if (input is not null)
-        {
-            process.StandardInput.WriteLine(input);
-            process.StandardInput.Flush();
-        }
-        return session;
+        return new RoleSession(host, what, process, input, say, silence);
     }
 
     /// <summary>The role's ready line (what follows "ready "); a role that failed or ended first fails naming its host and why.</summary>

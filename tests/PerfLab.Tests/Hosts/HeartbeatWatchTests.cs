@@ -38,4 +38,20 @@ public sealed class HeartbeatWatchTests
         Assert.Equal(0, session.ExitCode);
         Assert.Null(session.Lost);
     }
+
+    [Fact]
+    public async Task RoleSession_FirstLineLong_ArrivesWholeBeforeAnyHeartbeat()
+    {
+        // The launch line is written before the first beat, never beside it: the timer beats at once on another thread,
+        // and two writers once split an app's launch with "alive" (the role read ':' as its JSON) or failed the write.
+        var host = new HostRef("app", HostRef.LocalName);
+        var input = "order-" + new string('x', 200_000);
+        for (var attempt = 0; attempt < 10; attempt++)
+        {
+            await using var session = RoleSession.Start(new SshClient(null), host, "the app",
+                "read -r first; echo \"ready ${first:0:8} ${#first}\"; exec cat >/dev/null", input, say: null);
+
+            Assert.Equal("order-xx 200006", await session.WaitReadyAsync(TimeSpan.FromSeconds(30), CancellationToken.None));
+        }
+    }
 }
