@@ -86,20 +86,70 @@ public sealed class CapacityLogicTests
     }
 
     [Fact]
-    public async Task RunAsync_StallBreaksTheConfirmingTry_WidensTheIntervalDownToARateThatAlwaysHeld()
+    public async Task RunAsync_StallBreaksTheConfirmingTry_BisectsAgainBelowTheRateThatDisagreed()
     {
         var target = Target(200);
-        // One stall: the first confirming try of 200 RPS breaks, as a busy moment would make it.
+        // One stall on a machine that was not busy: the first confirming try of 200 RPS breaks.
         CapacitySearch.Probe stalled = async (index, phase, rate, ct) => phase == "confirm" && index == 10
             ? (await target(index, phase, rate, ct)) with { Holds = false, Reason = "stalled" }
             : await target(index, phase, rate, ct);
 
         var result = await CapacitySearch.RunAsync("u", Slo, new CapacityRange(50, 100_000), Settings, stalled, null, CancellationToken.None);
 
-        // 200 held once and broke once: neither end. 100 (always held) and 206.25 (always broke) are tried again and agree.
-        Assert.Equal([200, 206.25, 100, 206.25], result.Steps.Where(s => s.Phase == "confirm").Select(s => s.TargetRps));
-        Assert.Equal((100, 206.25), (result.CapacityLowRps, result.CapacityHighRps));
+        // 200 held once and broke once: neither end. The boundary widened to 100 (always held) and 206.25 (always broke),
+        // wider than 5 %: bisected again between them, not left at the last doubling; then the new boundary tried again.
+        Assert.Equal([200, 206.25, 199.609375, 206.25], result.Steps.Where(s => s.Phase == "confirm").Select(s => s.TargetRps));
+        Assert.Equal([153.125, 179.6875, 192.96875, 199.609375],
+            result.Steps.Where(s => s.Phase == "bisect" && s.Index > 10).Select(s => s.TargetRps));
+        Assert.Equal((199.609375, 206.25), (result.CapacityLowRps, result.CapacityHighRps));
         Assert.InRange(200, result.CapacityLowRps!.Value, result.CapacityHighRps!.Value);
+    }
+
+    [Fact]
+    public async Task RunAsync_BusyStallBreaksTheConfirmingTry_KeepsTheRateThatHeld()
+    {
+        var target = Target(200);
+        // The same stall as above on a busy machine: the rate held before, and a busy machine explains the break.
+        CapacitySearch.Probe stalled = async (index, phase, rate, ct) => phase == "confirm" && index == 10
+            ? (await target(index, phase, rate, ct)) with { Holds = false, Reason = "stalled", MachineLoad = 10 * Environment.ProcessorCount }
+            : await target(index, phase, rate, ct);
+
+        var result = await CapacitySearch.RunAsync("u", Slo, new CapacityRange(50, 100_000), Settings, stalled, null, CancellationToken.None);
+
+        // 200 held, broke busy, then held and 206.25 broke again back to back: the interval keeps 200 as its lower end.
+        Assert.Equal([200, 206.25, 200, 206.25], result.Steps.Where(s => s.Phase == "confirm").Select(s => s.TargetRps));
+        Assert.Equal((200, 200, 206.25), (result.CapacityLowRps, result.CapacityRps, result.CapacityHighRps));
+    }
+
+    [Fact]
+    public async Task RunAsync_BisectingStepBreaksOnABusyMachine_TriesItOnceMoreBeforeMovingTheBracket()
+    {
+        var target = Target(190);
+        // The first bisecting try of each rate within the capacity breaks on a busy machine; its next try holds.
+        CapacitySearch.Probe stalled = async (index, phase, rate, ct) => phase == "bisect" && rate <= 190
+            ? (await target(index, phase, rate, ct)) with { Holds = false, Reason = "stalled", MachineLoad = 10 * Environment.ProcessorCount }
+            : await target(index, phase, rate, ct);
+
+        var result = await CapacitySearch.RunAsync("u", Slo, new CapacityRange(50, 100_000), Settings, stalled, null, CancellationToken.None);
+
+        Assert.Contains(result.Steps, s => s.Phase == "repeat");
+        Assert.All(result.Steps.Where(s => s.Phase == "repeat"),
+            r => Assert.Equal(r.TargetRps, result.Steps.Single(s => s.Index == r.Index - 1).TargetRps));
+        // 50 and 100 held, 200 broke; 150, 175 and 187.5 each broke busy, then held; 193.75 broke.
+        Assert.Equal([150, 175, 187.5], result.Steps.Where(s => s.Phase == "repeat").Select(s => s.TargetRps));
+        Assert.Equal((187.5, 193.75), (result.CapacityRps, result.BreaksAtRps));
+    }
+
+    [Fact]
+    public void Interval_RateHeldAndBrokeOnlyOnABusyMachine_IsItsLowerEnd()
+    {
+        var busy = 10.0 * Environment.ProcessorCount;
+        IReadOnlyList<CapacityStep> steps = [Step(1, 100, true), Step(2, 190, true) with { CompletedRps = 188 },
+            Step(3, 200, false), Step(4, 190, false) with { CompletedRps = 120, MachineLoad = busy }, Step(5, 190, true),
+            Step(6, 200, false)];
+
+        // 190's busy break is left out, its lowest holding try is the lower end; 200 broke twice, right after 190 held.
+        Assert.Equal((188, 200), CapacityBoundary.Interval(steps));
     }
 
     [Fact]

@@ -8,9 +8,11 @@ namespace PerfLab.Experiments.Running.Capacity;
 /// <summary>
 /// The capacity search: constant-rate steps doubling from <see cref="CapacityRange.From"/> until one breaks the SLO
 /// (or <see cref="CapacityRange.Max"/> holds), then bisection between the last that held and the first that broke
-/// until the bracket is within the precision, then the boundary confirmed: the last rate that held and the first that
+/// until the bracket is within the precision (a bisecting step that breaks on a busy machine tried once more before it
+/// moves the bracket), then the boundary confirmed: the last rate that held and the first that
 /// broke tried again, interleaved, until they give the same answers back to back or
-/// <see cref="CapacityRange.MaxConfirmations"/> is spent; the capacity's interval is read from every try
+/// <see cref="CapacityRange.MaxConfirmations"/> is spent (a boundary a disagreeing try widened bisected again); the
+/// capacity's interval is read from every try
 /// (<see cref="CapacityBoundary"/>). A step the generator could not drive ends the search: the capacity is
 /// then at least the last rate that held, and the result says the generator was the limit.
 /// </summary>
@@ -65,7 +67,7 @@ public static class CapacitySearch
         }
         if (outcome == CapacityOutcome.Found && held is not null && broke is not null)
         {
-            (held, broke, outcome) = await ConfirmAsync(Step, steps, held, broke).ConfigureAwait(false);
+            (held, broke, outcome) = await ConfirmAsync(Step, range, steps, held, broke).ConfigureAwait(false);
         }
         return Result(url, slo, settings, outcome, held, outcome == CapacityOutcome.Found ? broke : null, steps);
     }
@@ -82,7 +84,13 @@ public static class CapacitySearch
             {
                 break;
             }
-            var next = await step("bisect", (held.TargetRps + broke.TargetRps) / 2).ConfigureAwait(false);
+            var rate = (held.TargetRps + broke.TargetRps) / 2;
+            var next = await step("bisect", rate).ConfigureAwait(false);
+            if (!next.Holds && Ends(next) is null && MachineLoad.IsBusy(next.MachineLoad))
+            {
+                // A break on a busy machine may be a stall's: the bisection moves on the rate's next try instead.
+                next = await step("repeat", rate).ConfigureAwait(false);
+            }
             if (Ends(next) is { } end)
             {
                 return (held, broke, end);
@@ -94,11 +102,14 @@ public static class CapacitySearch
 
     /// <summary>
     /// The boundary tried again, its two rates back to back, so one stall is not taken for the capacity: until the rate
-    /// that held holds and the one that broke breaks again, or <see cref="CapacityRange.MaxConfirmations"/> steps ran.
-    /// A try that disagrees widens the boundary to the rates that gave one answer every time, and those are tried.
+    /// that held holds and the one that broke breaks again, or <see cref="CapacityRange.MaxConfirmations"/> confirming
+    /// steps ran. A try that disagrees widens the boundary to the rates that gave one answer (<see cref="CapacityBoundary"/>);
+    /// when that is wider than the precision, the bracket is bisected again between them, so the rates in between are
+    /// tried rather than the interval falling back to the last doubling; then the new boundary is tried again.
     /// </summary>
     private static async Task<(CapacityStep Held, CapacityStep Broke, CapacityOutcome Outcome)> ConfirmAsync(
-        Func<string, double, Task<CapacityStep>> step, List<CapacityStep> steps, CapacityStep held, CapacityStep broke)
+        Func<string, double, Task<CapacityStep>> step, CapacityRange range, List<CapacityStep> steps, CapacityStep held,
+        CapacityStep broke)
     {
         for (var tries = 0; tries < CapacityRange.MaxConfirmations; tries += 2)
         {
@@ -116,8 +127,17 @@ public static class CapacitySearch
             {
                 break;
             }
-            held = holding[^1];
+            held = holding.Last(s => s.Holds);
             broke = CapacityBoundary.Broke(steps, held.TargetRps)?[^1] ?? broke;
+            if (broke.TargetRps - held.TargetRps > range.Precision * held.TargetRps)
+            {
+                var outcome = CapacityOutcome.Found;
+                (held, broke, outcome) = await BisectAsync(step, range, held, broke).ConfigureAwait(false);
+                if (outcome != CapacityOutcome.Found)
+                {
+                    return (held, broke, outcome);
+                }
+            }
         }
         return (held, broke, CapacityOutcome.Found);
     }
