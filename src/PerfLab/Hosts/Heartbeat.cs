@@ -37,21 +37,57 @@ internal static class Heartbeat
                 output.Flush();
             }
         });
-        return await role(input, either.Token).ConfigureAwait(false);
+        try
+        {
+            return await role(input, either.Token).ConfigureAwait(false);
+        }
+        finally
+        {
+            if (input.LostToken.IsCancellationRequested)
+            {
+                // Said where the controller may still hear it (a controller too busy to beat, not a cut link).
+                lock (output)
+                {
+                    output.WriteLine(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                        $"failed heard no heartbeat from the controller for {Lost.TotalSeconds:0} s: stopped what it started"));
+                    output.Flush();
+                }
+            }
+        }
     }
 
     /// <summary>Calls <paramref name="write"/> (one <see cref="Line"/>) now and every <see cref="Every"/> until disposed.</summary>
-    public static IDisposable Beat(Action write) => new Timer(_ =>
+    public static IDisposable Beat(Action write) => new Beating(write);
+
+    /// <summary>
+    /// The beat on a thread of its own, not the pool's timer: a starved thread pool (a busy host, blocking waits) must not
+    /// silence it, or the other side ends a role that is working.
+    /// </summary>
+    private sealed class Beating : IDisposable
     {
-        try
+        private readonly CancellationTokenSource _stop = new();
+
+        public Beating(Action write) =>
+            new Thread(() => Run(write)) { IsBackground = true, Name = "perflab heartbeat" }.Start();
+
+        public void Dispose() => _stop.Cancel();
+
+        private void Run(Action write)
         {
-            write();
+            do
+            {
+                try
+                {
+                    write();
+                }
+                catch (Exception ex) when (ex is IOException or ObjectDisposedException or InvalidOperationException)
+                {
+                    // The other side is gone: its own watch, or the session's end, says so.
+                }
+            }
+            while (!_stop.Token.WaitHandle.WaitOne(Every));
         }
-        catch (Exception ex) when (ex is IOException or ObjectDisposedException or InvalidOperationException)
-        {
-            // The other side is gone: its own watch, or the session's end, says so.
-        }
-    }, null, TimeSpan.Zero, Every);
+    }
 }
 
 /// <summary>

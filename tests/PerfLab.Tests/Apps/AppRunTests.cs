@@ -19,7 +19,7 @@ public sealed class AppRunTests(TinyShopBuild tinyShop)
     [Fact]
     public async Task Run_TinyShopCachingSample_MeasuresBothVariantsTheComputedReportIsSlowerAndTheTraceNamesItsOwnCode()
     {
-        // Three blocks, shared with CiOutputRunTests' --json test: the assertions below read the first block, as the
+        // Three blocks or more, shared with CiOutputRunTests' --json test: the assertions below read the first block, as the
         // one-block run they were written for did, and require every block's runs to have succeeded.
         var (result, output) = await tinyShop.CachingRunAsync();
 
@@ -50,7 +50,7 @@ public sealed class AppRunTests(TinyShopBuild tinyShop)
     private static JsonElement FirstBlock(IEnumerable<JsonElement> runs)
     {
         var all = runs.ToList();
-        Assert.Equal(3, all.Count);
+        Assert.True(all.Count >= 3, $"{all.Count} blocks");
         return Assert.Single(all, r => r.GetProperty("repetition").GetInt32() == 1);
     }
 

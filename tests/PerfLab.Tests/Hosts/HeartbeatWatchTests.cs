@@ -54,4 +54,20 @@ public sealed class HeartbeatWatchTests
             Assert.Equal("order-xx 200006", await session.WaitReadyAsync(TimeSpan.FromSeconds(30), CancellationToken.None));
         }
     }
+
+    [Fact]
+    public async Task AppRole_ControllerBeatsOnceThenFallsSilent_RoleEndsSayingWhy()
+    {
+        // The real role (perflab host app): it hears one beat, then none; within the heartbeat's silence and a beat's
+        // check it stops and says why on its output, where a controller too busy to beat (not a cut link) still reads it.
+        var host = new HostRef("app", HostRef.LocalName);
+        var role = $"(echo alive; sleep 60) | dotnet '{PerfLabProcess.CliDll}' host app --listen 127.0.0.1";
+        await using var session = RoleSession.Start(new SshClient(null), host, "the app", role, input: null, say: null);
+
+        var failure = await Assert.ThrowsAsync<PerfLab.Common.PerfLabException>(
+            () => session.WaitReadyAsync(TimeSpan.FromSeconds(120), CancellationToken.None));
+
+        Assert.Contains("the app ended before it was ready: heard no heartbeat from the controller for 8 s", failure.Message,
+            StringComparison.Ordinal);
+    }
 }

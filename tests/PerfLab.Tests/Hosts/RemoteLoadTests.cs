@@ -229,10 +229,13 @@ public sealed class RemoteLoadTests
         }
     }
 
-    /// <summary>Every listed host's namespace holds its sshd and nothing else, within 10 s.</summary>
+    /// <summary>
+    /// Every listed host's namespace holds its sshd and nothing else, within 15 s (the bound docs/hosts.md gives a lost
+    /// link; a role whose session closed exits sooner, but a CI host at twice its cores' load slows its shutdown).
+    /// </summary>
     private static async Task AssertNothingLeftAsync(NetnsLab lab, params string[] hosts)
     {
-        var deadline = DateTime.UtcNow.AddSeconds(10);
+        var deadline = DateTime.UtcNow.AddSeconds(15);
         while (hosts.Any(h => lab.ProcessesBesidesSshd(h).Count > 0) && DateTime.UtcNow < deadline)
         {
             await Task.Delay(100);

@@ -141,6 +141,40 @@ public sealed class CapacityLogicTests
     }
 
     [Fact]
+    public async Task RunAsync_RisingStepBreaksOnceOnABusyMachine_TriesItAgainAndRisesOn()
+    {
+        var target = Target(200);
+        var stalled = false;
+        // 100 RPS breaks on its first try on a busy machine (a stall), then holds.
+        CapacitySearch.Probe busy = async (index, phase, rate, ct) => rate == 100 && !stalled && (stalled = true)
+            ? (await target(index, phase, rate, ct)) with { Holds = false, Reason = "stalled", MachineLoad = 10 * Environment.ProcessorCount }
+            : await target(index, phase, rate, ct);
+
+        var result = await CapacitySearch.RunAsync("u", Slo, new CapacityRange(50, 100_000), Settings, busy, null, CancellationToken.None);
+
+        Assert.Equal([("step", 50.0), ("step", 100), ("repeat", 100), ("step", 200), ("step", 400)],
+            result.Steps.Take(5).Select(s => (s.Phase, s.TargetRps)));
+        Assert.Equal((200, 206.25), (result.CapacityRps, result.BreaksAtRps));
+    }
+
+    [Fact]
+    public async Task RunAsync_BusyBreaksBelowTheCapacityThatLaterHold_RisesOnInsteadOfAnsweringThem()
+    {
+        var target = Target(200);
+        // Both rising tries of 100 RPS break on a busy machine; it holds when confirmed, and nothing above it broke yet.
+        CapacitySearch.Probe busy = async (index, phase, rate, ct) => rate == 100 && phase is "step" or "repeat"
+            ? (await target(index, phase, rate, ct)) with { Holds = false, Reason = "stalled", MachineLoad = 10 * Environment.ProcessorCount }
+            : await target(index, phase, rate, ct);
+
+        var result = await CapacitySearch.RunAsync("u", Slo, new CapacityRange(50, 100_000), Settings, busy, null, CancellationToken.None);
+
+        // Not "holds at 100 RPS, breaks at 100": the search rose on from 100 once it held, and found the capacity above.
+        Assert.Equal(CapacityOutcome.Found, result.Outcome);
+        Assert.Equal((200, 206.25), (result.CapacityRps, result.BreaksAtRps));
+        Assert.Contains(result.Steps, s => s.Phase == "step" && s.TargetRps == 200);
+    }
+
+    [Fact]
     public void Interval_RateHeldAndBrokeOnlyOnABusyMachine_IsItsLowerEnd()
     {
         var busy = 10.0 * Environment.ProcessorCount;

@@ -34,42 +34,66 @@ public static class CapacitySearch
 
         CapacityStep? held = null, broke = null;
         var outcome = CapacityOutcome.AboveMax;
-        for (var rate = range.From; ; rate = Math.Min(rate * CapacityRange.Growth, range.Max))
+        var from = range.From;
+        for (var round = 0; round < MaxRounds; round++)
         {
-            var step = await Step("step", rate).ConfigureAwait(false);
-            if (held is null && !step.Holds && Ends(step) is null)
+            (held, broke, outcome) = await RiseAsync(Step, range, from, held).ConfigureAwait(false);
+            if (outcome == CapacityOutcome.Found && held is not null && broke is not null)
             {
-                // A first step that breaks may have met a target still cold (JIT, caches): it is run once more
-                // before the search says the lowest rate already breaks.
-                step = await Step("repeat", rate).ConfigureAwait(false);
+                (held, broke, outcome) = await BisectAsync(Step, range, held, broke).ConfigureAwait(false);
             }
-            if (Ends(step) is { } end)
+            if (outcome == CapacityOutcome.Found && held is not null && broke is not null)
             {
-                outcome = end;
-                break;
+                (held, broke, outcome) = await ConfirmAsync(Step, range, steps, held, broke!).ConfigureAwait(false);
             }
-            if (!step.Holds)
-            {
-                broke = step;
-                outcome = held is null ? CapacityOutcome.BelowFrom : CapacityOutcome.Found;
-                break;
-            }
-            held = step;
-            if (rate >= range.Max)
+            if (outcome != CapacityOutcome.Found || broke is not null || held is null)
             {
                 break;
             }
-        }
-
-        if (outcome == CapacityOutcome.Found && held is not null && broke is not null)
-        {
-            (held, broke, outcome) = await BisectAsync(Step, range, held, broke).ConfigureAwait(false);
-        }
-        if (outcome == CapacityOutcome.Found && held is not null && broke is not null)
-        {
-            (held, broke, outcome) = await ConfirmAsync(Step, range, steps, held, broke).ConfigureAwait(false);
+            // Nothing above the rate that holds broke on its tries: its breaks were a busy machine's, so the search
+            // rises on from it.
+            from = Math.Min(held.TargetRps * CapacityRange.Growth, range.Max);
+            outcome = held.TargetRps >= range.Max ? CapacityOutcome.AboveMax : CapacityOutcome.Incomplete;
+            if (outcome == CapacityOutcome.AboveMax)
+            {
+                break;
+            }
         }
         return Result(url, slo, settings, outcome, held, outcome == CapacityOutcome.Found ? broke : null, steps);
+    }
+
+    /// <summary>The rounds of rising, bisecting and confirming a search may run: a second when confirmation found no break above.</summary>
+    private const int MaxRounds = 2;
+
+    /// <summary>
+    /// Rising steps from <paramref name="from"/>, doubling up to the range's maximum, until one breaks. A step that
+    /// breaks is run once more before the search believes it when it is the first (a target still cold: JIT, caches)
+    /// or the machine was busy (a stall may have broken it).
+    /// </summary>
+    private static async Task<(CapacityStep? Held, CapacityStep? Broke, CapacityOutcome Outcome)> RiseAsync(
+        Func<string, double, Task<CapacityStep>> step, CapacityRange range, double from, CapacityStep? held)
+    {
+        for (var rate = from; ; rate = Math.Min(rate * CapacityRange.Growth, range.Max))
+        {
+            var next = await step("step", rate).ConfigureAwait(false);
+            if (!next.Holds && Ends(next) is null && (held is null || MachineLoad.IsBusy(next.MachineLoad)))
+            {
+                next = await step("repeat", rate).ConfigureAwait(false);
+            }
+            if (Ends(next) is { } end)
+            {
+                return (held, null, end);
+            }
+            if (!next.Holds)
+            {
+                return (held, next, held is null ? CapacityOutcome.BelowFrom : CapacityOutcome.Found);
+            }
+            held = next;
+            if (rate >= range.Max)
+            {
+                return (held, null, CapacityOutcome.AboveMax);
+            }
+        }
     }
 
     /// <summary>Bisection between the last rate that held and the first that broke, until the bracket is within the precision.</summary>
@@ -107,7 +131,7 @@ public static class CapacitySearch
     /// when that is wider than the precision, the bracket is bisected again between them, so the rates in between are
     /// tried rather than the interval falling back to the last doubling; then the new boundary is tried again.
     /// </summary>
-    private static async Task<(CapacityStep Held, CapacityStep Broke, CapacityOutcome Outcome)> ConfirmAsync(
+    private static async Task<(CapacityStep Held, CapacityStep? Broke, CapacityOutcome Outcome)> ConfirmAsync(
         Func<string, double, Task<CapacityStep>> step, CapacityRange range, List<CapacityStep> steps, CapacityStep held,
         CapacityStep broke)
     {
@@ -128,7 +152,12 @@ public static class CapacitySearch
                 break;
             }
             held = holding.Last(s => s.Holds);
-            broke = CapacityBoundary.Broke(steps, held.TargetRps)?[^1] ?? broke;
+            if (CapacityBoundary.Broke(steps, held.TargetRps) is not { } above)
+            {
+                // Every rate above it that broke has held since: no boundary above is known (the caller rises on).
+                return (held, null, CapacityOutcome.Found);
+            }
+            broke = above[^1];
             if (broke.TargetRps - held.TargetRps > range.Precision * held.TargetRps)
             {
                 var outcome = CapacityOutcome.Found;
