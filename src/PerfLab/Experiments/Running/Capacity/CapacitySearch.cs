@@ -8,11 +8,11 @@ namespace PerfLab.Experiments.Running.Capacity;
 /// <summary>
 /// The capacity search: constant-rate steps doubling from <see cref="CapacityRange.From"/> until one breaks the SLO
 /// (or <see cref="CapacityRange.Max"/> holds), then bisection between the last that held and the first that broke
-/// until the bracket is within the precision (a bisecting step that breaks on a busy machine tried once more before it
-/// moves the bracket), then the boundary confirmed: the last rate that held and the first that
+/// until the bracket is within the precision, then the boundary confirmed: the last rate that held and the first that
 /// broke tried again, interleaved, until they give the same answers back to back or
-/// <see cref="CapacityRange.MaxConfirmations"/> is spent (a boundary a disagreeing try widened bisected again); the
-/// capacity's interval is read from every try
+/// <see cref="CapacityRange.MaxConfirmations"/> is spent (a boundary a disagreeing try widened bisected again). A
+/// rising or bisecting step that breaks as a stall may (on a busy machine, latency under twice the SLO's bound) is
+/// tried once more before the search believes it. The capacity's interval is read from every try
 /// (<see cref="CapacityBoundary"/>). A step the generator could not drive ends the search: the capacity is
 /// then at least the last rate that held, and the result says the generator was the limit.
 /// </summary>
@@ -32,19 +32,24 @@ public static class CapacitySearch
             return step;
         }
 
+        // A break a stall may explain: on a busy machine, with latency under twice the SLO's bound (a stall adds its length
+        // to latency; a rate well above the capacity queues for seconds, as 2.5-3.6 s at 1.5-2x it did on a busy host).
+        bool mayBeStall(CapacityStep s) => !s.Holds && Ends(s) is null && MachineLoad.IsBusy(s.MachineLoad)
+            && s.LatencyMs < StallFactor * slo.LimitMs;
+
         CapacityStep? held = null, broke = null;
         var outcome = CapacityOutcome.AboveMax;
         var from = range.From;
         for (var round = 0; round < MaxRounds; round++)
         {
-            (held, broke, outcome) = await RiseAsync(Step, range, from, held).ConfigureAwait(false);
+            (held, broke, outcome) = await RiseAsync(Step, mayBeStall, range, from, held).ConfigureAwait(false);
             if (outcome == CapacityOutcome.Found && held is not null && broke is not null)
             {
-                (held, broke, outcome) = await BisectAsync(Step, range, held, broke).ConfigureAwait(false);
+                (held, broke, outcome) = await BisectAsync(Step, mayBeStall, range, held, broke).ConfigureAwait(false);
             }
             if (outcome == CapacityOutcome.Found && held is not null && broke is not null)
             {
-                (held, broke, outcome) = await ConfirmAsync(Step, range, steps, held, broke!).ConfigureAwait(false);
+                (held, broke, outcome) = await ConfirmAsync(Step, mayBeStall, range, steps, held, broke!).ConfigureAwait(false);
             }
             if (outcome != CapacityOutcome.Found || broke is not null || held is null)
             {
@@ -65,18 +70,21 @@ public static class CapacitySearch
     /// <summary>The rounds of rising, bisecting and confirming a search may run: a second when confirmation found no break above.</summary>
     private const int MaxRounds = 2;
 
+    /// <summary>A busy break whose latency is under this many times the SLO's bound is tried once more.</summary>
+    private const double StallFactor = 2;
+
     /// <summary>
     /// Rising steps from <paramref name="from"/>, doubling up to the range's maximum, until one breaks. A step that
     /// breaks is run once more before the search believes it when it is the first (a target still cold: JIT, caches)
-    /// or the machine was busy (a stall may have broken it).
+    /// or as a stall may have broken it (on a busy machine, latency under twice the SLO's bound).
     /// </summary>
     private static async Task<(CapacityStep? Held, CapacityStep? Broke, CapacityOutcome Outcome)> RiseAsync(
-        Func<string, double, Task<CapacityStep>> step, CapacityRange range, double from, CapacityStep? held)
+        Func<string, double, Task<CapacityStep>> step, Func<CapacityStep, bool> mayBeStall, CapacityRange range, double from, CapacityStep? held)
     {
         for (var rate = from; ; rate = Math.Min(rate * CapacityRange.Growth, range.Max))
         {
             var next = await step("step", rate).ConfigureAwait(false);
-            if (!next.Holds && Ends(next) is null && (held is null || MachineLoad.IsBusy(next.MachineLoad)))
+            if (held is null ? !next.Holds && Ends(next) is null : mayBeStall(next))
             {
                 next = await step("repeat", rate).ConfigureAwait(false);
             }
@@ -98,7 +106,7 @@ public static class CapacitySearch
 
     /// <summary>Bisection between the last rate that held and the first that broke, until the bracket is within the precision.</summary>
     private static async Task<(CapacityStep Held, CapacityStep Broke, CapacityOutcome Outcome)> BisectAsync(
-        Func<string, double, Task<CapacityStep>> step, CapacityRange range, CapacityStep held, CapacityStep broke)
+        Func<string, double, Task<CapacityStep>> step, Func<CapacityStep, bool> mayBeStall, CapacityRange range, CapacityStep held, CapacityStep broke)
     {
         for (var i = 0; i < CapacityRange.MaxBisections; i++)
         {
@@ -110,7 +118,7 @@ public static class CapacitySearch
             }
             var rate = (held.TargetRps + broke.TargetRps) / 2;
             var next = await step("bisect", rate).ConfigureAwait(false);
-            if (!next.Holds && Ends(next) is null && MachineLoad.IsBusy(next.MachineLoad))
+            if (mayBeStall(next))
             {
                 // A break on a busy machine may be a stall's: the bisection moves on the rate's next try instead.
                 next = await step("repeat", rate).ConfigureAwait(false);
@@ -132,7 +140,7 @@ public static class CapacitySearch
     /// tried rather than the interval falling back to the last doubling; then the new boundary is tried again.
     /// </summary>
     private static async Task<(CapacityStep Held, CapacityStep? Broke, CapacityOutcome Outcome)> ConfirmAsync(
-        Func<string, double, Task<CapacityStep>> step, CapacityRange range, List<CapacityStep> steps, CapacityStep held,
+        Func<string, double, Task<CapacityStep>> step, Func<CapacityStep, bool> mayBeStall, CapacityRange range, List<CapacityStep> steps, CapacityStep held,
         CapacityStep broke)
     {
         for (var tries = 0; tries < CapacityRange.MaxConfirmations; tries += 2)
@@ -161,7 +169,7 @@ public static class CapacitySearch
             if (broke.TargetRps - held.TargetRps > range.Precision * held.TargetRps)
             {
                 var outcome = CapacityOutcome.Found;
-                (held, broke, outcome) = await BisectAsync(step, range, held, broke).ConfigureAwait(false);
+                (held, broke, outcome) = await BisectAsync(step, mayBeStall, range, held, broke).ConfigureAwait(false);
                 if (outcome != CapacityOutcome.Found)
                 {
                     return (held, broke, outcome);
