@@ -79,7 +79,8 @@ public static class CapacitySearch
     /// or as a stall may have broken it (on a busy machine, latency under twice the SLO's bound).
     /// </summary>
     private static async Task<(CapacityStep? Held, CapacityStep? Broke, CapacityOutcome Outcome)> RiseAsync(
-        Func<string, double, Task<CapacityStep>> step, Func<CapacityStep, bool> mayBeStall, CapacityRange range, double from, CapacityStep? held)
+        Func<string, double, Task<CapacityStep>> step, Func<CapacityStep, bool> mayBeStall, CapacityRange range, double from,
+        CapacityStep? held)
     {
         for (var rate = from; ; rate = Math.Min(rate * CapacityRange.Growth, range.Max))
         {
@@ -106,7 +107,8 @@ public static class CapacitySearch
 
     /// <summary>Bisection between the last rate that held and the first that broke, until the bracket is within the precision.</summary>
     private static async Task<(CapacityStep Held, CapacityStep Broke, CapacityOutcome Outcome)> BisectAsync(
-        Func<string, double, Task<CapacityStep>> step, Func<CapacityStep, bool> mayBeStall, CapacityRange range, CapacityStep held, CapacityStep broke)
+        Func<string, double, Task<CapacityStep>> step, Func<CapacityStep, bool> mayBeStall, CapacityRange range, CapacityStep held,
+        CapacityStep broke)
     {
         for (var i = 0; i < CapacityRange.MaxBisections; i++)
         {
@@ -140,8 +142,8 @@ public static class CapacitySearch
     /// tried rather than the interval falling back to the last doubling; then the new boundary is tried again.
     /// </summary>
     private static async Task<(CapacityStep Held, CapacityStep? Broke, CapacityOutcome Outcome)> ConfirmAsync(
-        Func<string, double, Task<CapacityStep>> step, Func<CapacityStep, bool> mayBeStall, CapacityRange range, List<CapacityStep> steps, CapacityStep held,
-        CapacityStep broke)
+        Func<string, double, Task<CapacityStep>> step, Func<CapacityStep, bool> mayBeStall, CapacityRange range,
+        List<CapacityStep> steps, CapacityStep held, CapacityStep broke)
     {
         for (var tries = 0; tries < CapacityRange.MaxConfirmations; tries += 2)
         {
