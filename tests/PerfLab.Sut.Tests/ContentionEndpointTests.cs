@@ -1,3 +1,5 @@
+using System.Text.Json;
+
 namespace PerfLab.Sut.Tests;
 
 public sealed class ContentionEndpointTests
@@ -8,7 +10,7 @@ public sealed class ContentionEndpointTests
         await using var sut = await SutHost.StartAsync(null);
         await WarmAsync(sut, 4);
 
-        var alone = await sut.GetJsonAsync("/diagnostics/contention?ms=100&sigma=0.25");
+        var alone = await AloneAsync(sut);
         var four = await Task.WhenAll(Enumerable.Range(0, 4).Select(_ => sut.GetJsonAsync("/diagnostics/contention?ms=100&sigma=0.25")));
 
         // Alone: T = 100 ms. With n in flight: 100·(1 + 0.25·(n−1)), whatever order they reached the lock in; n is 4
@@ -35,6 +37,25 @@ public sealed class ContentionEndpointTests
         Assert.Contains(two, a => a.GetProperty("inFlight").GetInt32() == 2);
         Assert.All(two, a => Assert.InRange(a.GetProperty("tookMs").GetDouble(),
             (50 * (1 + (0.5 * a.GetProperty("inFlight").GetInt32() * (a.GetProperty("inFlight").GetInt32() - 1)))) - 0.1, 1_000));
+    }
+
+    /// <summary>
+    /// One request with no other user counted: the warm-up's users stay counted until their 1 ms grace's timer fires,
+    /// which a loaded machine runs late (CI saw a second user counted), so it is asked again, a bounded number of times.
+    /// </summary>
+    private static async Task<JsonElement> AloneAsync(SutHost sut)
+    {
+        JsonElement alone = default;
+        for (var attempt = 0; attempt < 10; attempt++)
+        {
+            await Task.Delay(100);
+            alone = await sut.GetJsonAsync("/diagnostics/contention?ms=100&sigma=0.25");
+            if (alone.GetProperty("inFlight").GetInt32() == 1)
+            {
+                break;
+            }
+        }
+        return alone;
     }
 
     /// <summary>The route's first calls (JIT) and one connection per request to come, outside what is checked.</summary>
