@@ -168,7 +168,9 @@ public static class LoadEngine
             {
                 return (false, false);
             }
-            if (SteadyState.IsSteady(sampler.LastSeconds(SteadyState.Seconds)) && (plan.TargetSettled?.Invoke() ?? true))
+            var steady = (plan.TargetSettled is not null && !plan.WarmupWaitsForSteadyThroughput)
+                || SteadyState.IsSteady(sampler.LastSeconds(SteadyState.Seconds));
+            if (steady && (plan.TargetSettled?.Invoke() ?? true))
             {
                 return (true, true);
             }

@@ -32,6 +32,14 @@ public sealed record LoadPlan(IReadOnlyList<ScenarioPlan> Scenarios, TimeSpan Du
     public Func<bool>? TargetSettled { get; init; }
 
     /// <summary>
+    /// With <see cref="WarmupUntilSteady"/> and <see cref="TargetSettled"/>: whether the warm-up also waits for a steady
+    /// throughput (<see cref="SteadyState"/>). False when targets warm up together on shared cores: each one's throughput
+    /// then moves with the others' (three SUTs of a block on 2 cores never held 5 % for 3 s and ran to their cap), and
+    /// the target's own condition alone says when it is warm.
+    /// </summary>
+    public bool WarmupWaitsForSteadyThroughput { get; init; } = true;
+
+    /// <summary>
     /// A closed scenario's measured window lasts at least one cycle: past <see cref="Duration"/> until it has completed
     /// as many requests as it has users, at most <see cref="Timeout"/> more (<see cref="WindowCycle"/>). False: the
     /// duration exactly, as wrk.

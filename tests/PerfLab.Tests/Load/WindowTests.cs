@@ -70,6 +70,24 @@ public sealed class WindowTests
     }
 
     [Fact]
+    public async Task RunAsync_TargetSettledWithoutSteadyThroughput_EndsOnTheTargetsWordAlone()
+    {
+        await using var server = await TestServer.StartAsync();
+        // Slow for 6 s, then fast: the throughput is not steady until about 9 s. A target that says it is settled at once
+        // ends a warm-up that does not wait for a steady throughput at its first check (about 1 s), inside the slow start;
+        // one that waits (the test above) opens its window only after the slow start's last answer.
+        var plan = Plan(new ClosedModel(10), server.Url("/slowstart?slowMs=200&ms=20&seconds=6"), TimeSpan.FromSeconds(1),
+            TimeSpan.FromSeconds(30)) with { WarmupUntilSteady = true, TargetSettled = () => true, WarmupWaitsForSteadyThroughput = false };
+
+        var result = await LoadEngine.RunAsync(plan);
+
+        Assert.True(result.Settled);
+        Assert.InRange(result.WarmupSeconds, 0.9, 6);
+        Assert.True(server.LastSlowAnswerUtc is { } lastSlow && result.MeasuredFromUtc < lastSlow,
+            $"window from {result.MeasuredFromUtc:HH:mm:ss.fff}, last slow answer {server.LastSlowAnswerUtc:HH:mm:ss.fff}");
+    }
+
+    [Fact]
     public async Task RunAsync_FirstAnswerLaterThanTheWarmup_WarmupHeldUntilItSoTheWindowMeasuresLoad()
     {
         await using var server = await TestServer.StartAsync();

@@ -19,12 +19,13 @@ public static class RunOpening
     /// <summary>
     /// Seconds outside any measurement, as measured on a quiet run of the default suite (2 cores; a busy machine takes
     /// longer, which the budget's later blocks read from the runs themselves): a SUT started, confirmed and stopped
-    /// for one run of its own (1-3 s) or for its turn in a block of alternating slots (7-8 s: every SUT of the block
-    /// starts together, then waits); a variant's first run traced for 5 s and its trace analysed (6-7 s); per
-    /// experiment, its analysis and the next one's first start.
+    /// for one run of its own (1-3 s) or for its turn in a block of alternating slots (3.5 s a variant: gc's three SUTs
+    /// started together, confirmed, their first requests and feeds, each slot's start and their stop took 10.5 s of a
+    /// block, 2026-11-29; a block's warm-ups are counted apart); a variant's first run traced for 5 s and its trace
+    /// analysed (6-7 s); per experiment, its analysis and the next one's first start.
     /// </summary>
     public const double SingleRunStartSeconds = 3;
-    public const double AlternatingStartSeconds = 8;
+    public const double AlternatingStartSeconds = 4;
     public const double TraceSeconds = 7;
     public const double ExperimentOverheadSeconds = 5;
 
@@ -132,8 +133,9 @@ public static class RunOpening
         var floor = e.Variants.Any(v => TieredWarmup.Applies(profile, v))
             ? profile.Warmup.TotalSeconds
             : MinimumBlocks.ShortestWarmupSeconds;
+        var atOnce = AlternatingBlock.Applies(e, profile) && AlternatingBlock.WarmsUpAtOnce(profile, e.Variants);
         return new MinimumBlocks(e.Name, blocks, variants, profile.Warmup.TotalSeconds, slots, length / slots,
-            variants * start + once / Math.Max(1, blocks), known, floor);
+            variants * start + once / Math.Max(1, blocks), known, floor, atOnce);
     }
 
     /// <summary>A duration as the run's messages say it: seconds under two minutes, else minutes.</summary>

@@ -44,6 +44,19 @@ public sealed class BudgetFitTests
         Assert.Equal(["serializer: warm-up cap 15 s -> 5 s", "serializer: 3 slots -> 2 per variant"], fit.Changes);
     }
 
+    [Fact]
+    public void Plan_WarmupsAtOnce_ABlockCountsOneWarmupAndKeepsItsSlots()
+    {
+        // Warmed up together, a block's three warm-ups last one cap: 3 × (15 + 3 × 7.5 + 10) = 142.5 s, which 150 s holds
+        // as planned; in turn (232.5 s) the same budget cuts every warm-up from 15 s to 5 s (142.5 s).
+        var fit = BudgetFit.Plan([Serializer with { WarmupsAtOnce = true }], TimeSpan.FromSeconds(150));
+        var inTurn = BudgetFit.Plan([Serializer], TimeSpan.FromSeconds(150));
+
+        Assert.Equal(142.5, fit.NeededSeconds, 6);
+        Assert.Empty(fit.Changes);
+        Assert.Equal(["serializer: warm-up cap 15 s -> 5 s"], inTurn.Changes);
+    }
+
     // framework's minimum: 3 blocks of 3 tiered runtimes, a 25 s warm-up the budget may not cut, 5 slots of 2 s:
     // 3 × (3 × (25 + 12.5) + 10) = 367.5 s.
     private static MinimumBlocks Framework => new("framework", 3, 3, 25, 5, 2, 10, WarmupFloorSeconds: 25);

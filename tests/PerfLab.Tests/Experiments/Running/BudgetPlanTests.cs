@@ -26,10 +26,11 @@ public sealed class BudgetPlanTests
         var traced = RunOpening.Minimum(framework, profile, (3, 3), traced: true);
         var untraced = RunOpening.Minimum(framework, profile, (3, 3), traced: false);
 
-        // 3 blocks × (3 × (25 + 5 × (2 + 0.5)) + 3 × 8 s of starts) + 5 s per experiment + 3 × 7 s of traces.
+        // 3 blocks × (3 × (25 + 5 × (2 + 0.5)) + 3 × 4 s of starts) + 5 s per experiment + 3 × 7 s of traces: its
+        // runtimes tier, so its variants warm up in turn.
         Assert.Equal(25, traced.WarmupSeconds);
         Assert.Equal(25, traced.WarmupFloorSeconds); // its runtimes tier: the budget may not cut the warm-up
-        Assert.Equal(3 * (3 * (25 + (5 * 2.5)) + (3 * 8)) + 5 + (3 * 7), traced.Seconds, 6);
+        Assert.Equal(3 * (3 * (25 + (5 * 2.5)) + (3 * 4)) + 5 + (3 * 7), traced.Seconds, 6);
         Assert.Equal(3 * 7, traced.Seconds - untraced.Seconds, 6);
         Assert.Equal(3 * 3 * (25 + (5 * 2.5)), traced.KnownSeconds, 6);
     }
@@ -48,22 +49,22 @@ public sealed class BudgetPlanTests
     }
 
     [Theory]
-    [InlineData(0, 15.0, false)]   // 300.5 s in a 6 min budget: unchanged
-    [InlineData(2, 8.0, false)]    // 240 s left: warm-up caps 15 s -> 8 s (237.5 s), "went to preparing" said
-    [InlineData(5, 5.0, true)]     // 60 s left: shortest, said to overrun, not refused (the timed part fits 6 min)
-    public void FitBudget_TimeSpentPreparing_PlansIntoWhatIsLeft(int spentMinutes, double warmup, bool overrun)
+    [InlineData(0, 15.0, false)]    // 174.5 s in a 3 min budget: unchanged
+    [InlineData(20, 10.0, false)]   // 160 s left: warm-up caps 15 s -> 10 s (159.5 s), "went to preparing" said
+    [InlineData(90, 5.0, true)]     // 90 s left: shortest, said to overrun, not refused (the timed part fits 3 min)
+    public void FitBudget_TimeSpentPreparing_PlansIntoWhatIsLeft(int spentSeconds, double warmup, bool overrun)
     {
-        // gc's quick minimum: 3 blocks × (3 × (15 + 3 × 2.5) + 3 × 8) + 5 + 3 × 7 = 300.5 s.
+        // gc's quick minimum: 3 blocks × (15 + 3 × 3 × 2.5 + 3 × 4) + 5 + 3 × 7 = 174.5 s (its variants warm up at once).
         var gc = Named("gc");
         var changes = new List<string>();
 
-        var fitted = RunOpening.FitBudget([gc], ProfileName.Quick, TimeSpan.FromMinutes(6), TimeSpan.FromMinutes(spentMinutes),
+        var fitted = RunOpening.FitBudget([gc], ProfileName.Quick, TimeSpan.FromMinutes(3), TimeSpan.FromSeconds(spentSeconds),
             traced: true, _ => (3, 3), changes);
 
         var profile = fitted[0].Profiles[ProfileName.Quick];
         Assert.InRange(profile.Warmup.TotalSeconds, warmup - 1, warmup + 1);
-        Assert.Equal(spentMinutes > 0, changes.Any(c => c.StartsWith($"{spentMinutes}", StringComparison.Ordinal)
-            && c.Contains("of the 6 min budget went to preparing", StringComparison.Ordinal)));
+        Assert.Equal(spentSeconds > 0, changes.Any(c => c.StartsWith($"{spentSeconds} s", StringComparison.Ordinal)
+            && c.Contains("of the 3 min budget went to preparing", StringComparison.Ordinal)));
         Assert.Equal(overrun, changes.Any(c => c.Contains("min left: the run ends once they are done", StringComparison.Ordinal)));
     }
 
@@ -71,10 +72,10 @@ public sealed class BudgetPlanTests
     public void FitBudget_TimedMinimumOverTheWholeBudget_RefusedWhateverWasSpent()
     {
         var ex = Assert.Throws<PerfLabException>(() =>
-            RunOpening.FitBudget([Named("gc")], ProfileName.Quick, TimeSpan.FromSeconds(80), TimeSpan.FromSeconds(30),
+            RunOpening.FitBudget([Named("gc")], ProfileName.Quick, TimeSpan.FromSeconds(50), TimeSpan.FromSeconds(30),
                 traced: false, _ => (3, 3), []));
 
         Assert.Equal(ExitCode.Usage, ex.ExitCode);
-        Assert.Contains("raise --budget to 3 min", ex.Message, StringComparison.Ordinal);
+        Assert.Contains("raise --budget to 2 min", ex.Message, StringComparison.Ordinal);
     }
 }

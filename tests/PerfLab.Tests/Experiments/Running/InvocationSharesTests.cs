@@ -14,16 +14,16 @@ public sealed class InvocationSharesTests
     private static readonly LabRunChoices Quick = new(ProfileName.Quick);
 
     [Fact]
-    public void Check_SixInvocationsOfSyncAsyncIn20Minutes_RefusedNamingTheShareTheNeedAndABudgetThatFits()
+    public void Check_TenInvocationsOfSyncAsyncIn20Minutes_RefusedNamingTheShareTheNeedAndABudgetThatFits()
     {
-        var ex = Assert.Throws<PerfLabException>(() => InvocationShares.Check([SyncAsync], Quick, 6, TimeSpan.FromMinutes(20)));
+        var ex = Assert.Throws<PerfLabException>(() => InvocationShares.Check([SyncAsync], Quick, 10, TimeSpan.FromMinutes(20)));
 
         Assert.Equal(ExitCode.Usage, ex.ExitCode);
-        Assert.StartsWith("--invocations 6 gives each invocation 3.3 min of the budget, but each needs about ", ex.Message);
+        Assert.StartsWith("--invocations 10 gives each invocation 2 min of the budget, but each needs about ", ex.Message);
         var raise = System.Text.RegularExpressions.Regex.Match(ex.Message, @"raise --budget to (\d+)m or use fewer invocations$");
         Assert.True(raise.Success, ex.Message);
-        // What it proposes fits: six shares of it pass the same check.
-        InvocationShares.Check([SyncAsync], Quick, 6, TimeSpan.FromMinutes(int.Parse(raise.Groups[1].Value,
+        // What it proposes fits: ten shares of it pass the same check.
+        InvocationShares.Check([SyncAsync], Quick, 10, TimeSpan.FromMinutes(int.Parse(raise.Groups[1].Value,
             System.Globalization.CultureInfo.InvariantCulture)));
     }
 

@@ -137,19 +137,35 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         await Task.WhenAll(participants.Select(p =>
             FeedLoader.WithValuesFetchedAsync(ScenarioPlans.BuildPlan(experiment, p.Variant, profile, p.Sut), ct)));
 
+    /// <summary>
+    /// Whether a block of these variants warms them up all at once rather than in turn: when none of their runtimes tiers
+    /// (<see cref="TieredWarmup.Applies"/>). Nothing is measured during a warm-up, and a warm-up that ends when the JIT
+    /// goes quiet waits mostly on its own clock (the quiet seconds the rule asks for, the tail), so in turn those waits
+    /// add up: three variants of gc spent 17-20 s of a 49 s block warming up one after the other, more than the 18 s they
+    /// measured (docs/benchmarks/precision.md, "Where a block's time goes"). A runtime that tiers warms up in pulses whose
+    /// pauses give its tier-1 worker the cores; another variant's pulse would take them, so those still take turns.
+    /// </summary>
+    public static bool WarmsUpAtOnce(ProfileDefinition profile, IEnumerable<VariantDefinition> variants) =>
+        !variants.Any(v => TieredWarmup.Applies(profile, v));
+
     private async Task WarmUpAsync(IReadOnlyList<BlockParticipant> participants, IReadOnlyList<LoadPlan> plans, List<TieringWatch> watches,
         LoadResult?[] warmups, CancellationToken ct)
     {
-        using var idle = new IdleSuts(participants.Select(p => p.Sut).ToList(), IdleSuts.StopByDefault);
-        for (var i = 0; i < participants.Count && !ct.IsCancellationRequested; i++)
+        var atOnce = WarmsUpAtOnce(profile, participants.Select(p => p.Variant));
+        if (atOnce)
         {
-            idle.Serve(i);
-            var watch = watches[i];
-            watch.WarmingUp();
-            var load = participants[i].Measurement.Load;
-            warmups[i] = TieredWarmup.Applies(profile, participants[i].Variant) && watch.Watching
-                ? await TieredWarmup.RunAsync(async pulse => (await load.SendAsync(pulse, ct)).Merged, plans[i], watch, profile.Warmup, ct)
-                : (await load.SendAsync(plans[i] with { Duration = WarmupTail, TargetSettled = () => watch.Settled }, ct)).Merged;
+            // Their throughputs move with one another's: each ends when its JIT is quiet (the watch), not at a steady rate.
+            await Task.WhenAll(participants.Select(async (p, i) =>
+                warmups[i] = await WarmUpOneAsync(p, plans[i] with { WarmupWaitsForSteadyThroughput = false }, watches[i], ct)));
+        }
+        else
+        {
+            using var idle = new IdleSuts(participants.Select(p => p.Sut).ToList(), IdleSuts.StopByDefault);
+            for (var i = 0; i < participants.Count && !ct.IsCancellationRequested; i++)
+            {
+                idle.Serve(i);
+                warmups[i] = await WarmUpOneAsync(participants[i], plans[i], watches[i], ct);
+            }
         }
         // An in-process block's variants are one process: nothing waits.
         var oneProcess = participants.Select(p => p.Sut.Pid).Distinct().Count() == 1;
@@ -160,8 +176,19 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
                 + "taking turns on held load, the waiting SUTs stopped"
             : string.Create(inv, $"measuring {Slots} slots of {SlotLength.TotalSeconds:0.#} s each, taking turns{stopped}");
         progress.Report(string.Create(inv,
-            $"warmed up {string.Join(", ", participants.Select((p, i) => $"{p.Variant.Name} {warmups[i]?.WarmupSeconds ?? 0:0} s"))}; ")
+            $"warmed up {(atOnce && participants.Count > 1 ? "at once " : "")}"
+                + $"{string.Join(", ", participants.Select((p, i) => $"{p.Variant.Name} {warmups[i]?.WarmupSeconds ?? 0:0} s"))}; ")
             + turns);
+    }
+
+    /// <summary>One participant's warm-up: in pulses where its runtime tiers, else until the JIT is quiet and a tail.</summary>
+    private async Task<LoadResult> WarmUpOneAsync(BlockParticipant participant, LoadPlan plan, TieringWatch watch, CancellationToken ct)
+    {
+        watch.WarmingUp();
+        var load = participant.Measurement.Load;
+        return TieredWarmup.Applies(profile, participant.Variant) && watch.Watching
+            ? await TieredWarmup.RunAsync(async pulse => (await load.SendAsync(pulse, ct)).Merged, plan, watch, profile.Warmup, ct)
+            : (await load.SendAsync(plan with { Duration = WarmupTail, TargetSettled = () => watch.Settled }, ct)).Merged;
     }
 
     /// <summary>The measured time: in slots of their own load runs, or in short windows on held load (<c>window:</c>).</summary>

@@ -10,10 +10,12 @@ namespace PerfLab.Experiments.Running.Budget;
 /// <paramref name="SlotSeconds"/> is an estimate. <paramref name="WarmupFloorSeconds"/> is the shortest cap the budget may
 /// give its warm-ups: <see cref="ShortestWarmupSeconds"/>, or the whole cap where a runtime tiers, whose warm-up ends
 /// when tiering has settled (12-24 s for framework's three runtimes, docs/warm-up.md); cut shorter, it would measure
-/// code still being compiled.
+/// code still being compiled. <paramref name="WarmupsAtOnce"/>: a block warms its variants up together, so its warm-up
+/// lasts one cap, not one per variant (<see cref="PerfLab.Experiments.Running.Blocks.AlternatingBlock.WarmsUpAtOnce"/>).
 /// </summary>
 public sealed record MinimumBlocks(string Experiment, int Blocks, int Variants, double WarmupSeconds, int Slots, double SlotSeconds,
-    double OverheadSecondsPerBlock, bool LengthKnown = true, double WarmupFloorSeconds = MinimumBlocks.ShortestWarmupSeconds)
+    double OverheadSecondsPerBlock, bool LengthKnown = true, double WarmupFloorSeconds = MinimumBlocks.ShortestWarmupSeconds,
+    bool WarmupsAtOnce = false)
 {
     /// <summary>The fewest slots a shortened block keeps: two turns still put every variant on both sides of the others.</summary>
     public const int FewestSlots = 2;
@@ -24,7 +26,8 @@ public sealed record MinimumBlocks(string Experiment, int Blocks, int Variants, 
     /// <summary>Whether the budget may not shorten its warm-up at all: its runtimes tier.</summary>
     public bool WarmupKeptWhole => WarmupFloorSeconds > ShortestWarmupSeconds;
 
-    public double Seconds => Blocks * (Variants * (WarmupSeconds + Slots * (SlotSeconds + 0.5)) + OverheadSecondsPerBlock);
+    public double Seconds =>
+        Blocks * (((WarmupsAtOnce ? 1 : Variants) * WarmupSeconds) + (Variants * Slots * (SlotSeconds + 0.5)) + OverheadSecondsPerBlock);
 
     /// <summary>The part of <see cref="Seconds"/> known before the run: the timed windows and warm-up caps, no estimate.</summary>
     public double KnownSeconds => LengthKnown ? Seconds - Blocks * OverheadSecondsPerBlock : 0;
