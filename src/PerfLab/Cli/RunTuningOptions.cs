@@ -44,8 +44,8 @@ internal static class RunTuningOptions
     {
         Description = "Time the whole run may take, counted from its start (./perflab's build included): the minimum blocks are "
             + "planned into it (shorter warm-ups, fewer slots) or the run is refused before it starts; after every experiment's "
-            + "minimum blocks, the time left goes block by block to the experiment furthest from its precision target, while a "
-            + "block of it still fits (default 20m).",
+            + "minimum blocks, the time left goes block by block to the experiment that reaches its precision target for the "
+            + "fewest seconds (else the one furthest from it), while a block of it still fits (default 20m).",
         HelpName = "duration",
         CustomParser = r => OptionChecks.Duration(r, "--budget", TimeSpan.FromSeconds(1), TimeSpan.FromDays(7), unitRequired: true),
     };

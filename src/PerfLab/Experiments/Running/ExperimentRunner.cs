@@ -133,9 +133,9 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             }
             while (halt is null && !one.Decision.Stop && one.Blocks < one.Rule.MinBlocks);
         }
-        while (halt is null && state.Budget.Next(progress) is { } neediest)
+        while (halt is null && state.Budget.Next(progress) is { } next)
         {
-            halt = await RunNextBlockAsync(neediest, state, later: false, ct);
+            halt = await RunNextBlockAsync(next, state, later: false, ct);
         }
         if (halt is null)
         {

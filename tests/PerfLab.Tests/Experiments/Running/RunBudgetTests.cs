@@ -26,13 +26,34 @@ public sealed class RunBudgetTests
     private TimeSpan NextBlock(ExperimentProgress progress) => _blocks[progress];
 
     [Fact]
-    public void Next_SeveralShortOfTarget_TheFurthestFromItsTargetGoesFirst()
+    public void Next_SeveralShortOfTarget_TheOneThatReachesItsTargetForTheFewestSecondsGoesFirst()
     {
+        // After 3 blocks a half-width scales by t(n-1)/√n: a fourth block takes ±6 % to ±3.8 % (one 50 s block reaches
+        // 5 %), a fifth takes ±18 % to ±9.0 % (two 60 s blocks reach 10 %); ±24 % against 5 % needs 17 blocks in all
+        // (14 more of 40 s). The quiet default run of 2026-11-29 had logging at ±7.5 % and serializer at ±5.9 % after 3 blocks
+        // and sync-async at ±20.6 %; furthest first gave sync-async every block.
         var near = Progress(widest: 6, target: 5, secondsPerBlock: 50);
         var far = Progress(widest: 18, target: 10, secondsPerBlock: 60);
+        var farthest = Progress(widest: 24, target: 5, secondsPerBlock: 40);
         var done = Progress(widest: 40, target: 5, secondsPerBlock: 50, stopped: true);
 
-        Assert.Same(far, RunBudget.Next([near, far, done], TimeSpan.FromMinutes(20), TimeSpan.FromMinutes(10), NextBlock));
+        Assert.Equal((4, 5, 17), (near.BlocksToTarget, far.BlocksToTarget, farthest.BlocksToTarget));
+        Assert.Same(near, RunBudget.Next([farthest, far, near, done], TimeSpan.FromMinutes(20), TimeSpan.FromMinutes(10), NextBlock));
+        Assert.Same(far, RunBudget.Next([farthest, far, done], TimeSpan.FromMinutes(20), TimeSpan.FromMinutes(10), NextBlock));
+    }
+
+    [Fact]
+    public void Next_NoTargetWithinReachOfWhatIsLeft_TheFurthestFromItsTargetGoesFirst()
+    {
+        // 100 s left: ±18 % against 10 % needs two 60 s blocks, ±24 % against 5 % fourteen of 40 s; neither reaches its
+        // target in time, so the widest over its target gets the block. ±60 % against 5 % is beyond 20 blocks.
+        var far = Progress(widest: 18, target: 10, secondsPerBlock: 60);
+        var farthest = Progress(widest: 24, target: 5, secondsPerBlock: 40);
+        var hopeless = Progress(widest: 60, target: 5, secondsPerBlock: 40);
+
+        Assert.Null(hopeless.BlocksToTarget);
+        Assert.Same(farthest, RunBudget.Next([far, farthest], TimeSpan.FromSeconds(600), TimeSpan.FromSeconds(500), NextBlock));
+        Assert.Same(hopeless, RunBudget.Next([far, farthest, hopeless], TimeSpan.FromSeconds(600), TimeSpan.FromSeconds(500), NextBlock));
     }
 
     [Fact]
