@@ -99,13 +99,22 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 
     private ProfileDefinition ProfileOf(ExperimentDefinition experiment) => experiment.Profiles[request.Profile];
 
-    /// <summary>Nothing already measured is lost to a bug: the runs so far are analysed and written, the run marked incomplete.</summary>
+    /// <summary>
+    /// Nothing already measured is lost to a bug or to Ctrl+C: the runs so far are analysed and written, the run marked
+    /// incomplete.
+    /// </summary>
     private async Task<RunHalt?> RunBlocksKeepingWhatWasMeasuredAsync(List<ExperimentProgress> progress, RunState state,
         CancellationToken ct)
     {
         try
         {
             return await RunBlocksAsync(progress, state, ct);
+        }
+        catch (OperationCanceledException) when (ct.IsCancellationRequested && progress.Any(p => p.Runs.Count > 0))
+        {
+            // Ctrl+C while a run set itself up (its tiering watch, cost meter, counter session): that run had measured
+            // nothing; the runs before it are written (CI saw one such signal end an invocation without its results).
+            return RunHalt.Interrupted;
         }
         catch (Exception ex) when (ex is not OperationCanceledException and not PerfLabException && progress.Any(p => p.Runs.Count > 0))
         {
