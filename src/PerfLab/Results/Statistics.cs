@@ -196,12 +196,26 @@ public static class Statistics
         // groups' means is centred apart from a change of medians), so that half-width about it leaves zero out.
         var need = !beyond ? (equivalenceMarginPercent ?? marginPercent) - Math.Abs(change)
             : logScale ? Math.Abs(Math.Log((100 + high) * (100 + low) / 1e4) / 2) : Math.Abs(change);
-        var spread = have * Math.Sqrt(samples) / TwoSidedT(samples - 1);
-        for (var n = samples + 1; need > 0 && n <= MaxSamplesToDecide; n++)
+        return need > 0 && SamplesFor(have, samples, need, samples + 1, MaxSamplesToDecide, inclusive: false) is { } n
+            ? (logScale ? (Math.Exp(need) - 1) * 100 : need, n)
+            : null;
+    }
+
+    /// <summary>
+    /// The fewest samples in all, from <paramref name="from"/> to <paramref name="max"/>, whose 95 % half-width would be
+    /// under <paramref name="target"/> (at most, when <paramref name="inclusive"/>) if one sample's spread stays what
+    /// <paramref name="halfWidth"/> over <paramref name="samples"/> gives: a half-width scales as t(n−1)/√n. Null past
+    /// <paramref name="max"/>.
+    /// </summary>
+    public static int? SamplesFor(double halfWidth, int samples, double target, int from, int max, bool inclusive = true)
+    {
+        var spread = halfWidth * Math.Sqrt(samples) / TwoSidedT(samples - 1);
+        for (var n = Math.Max(2, from); n <= max; n++)
         {
-            if (TwoSidedT(n - 1) * spread / Math.Sqrt(n) < need)
+            var at = TwoSidedT(n - 1) * spread / Math.Sqrt(n);
+            if (inclusive ? at <= target : at < target)
             {
-                return (logScale ? (Math.Exp(need) - 1) * 100 : need, n);
+                return n;
             }
         }
         return null;

@@ -32,26 +32,10 @@ public sealed class ExperimentProgress(ExperimentDefinition experiment, Stopping
     /// have: a half-width scales as t(n−1)/√n over n blocks (a fourth block narrows three blocks' interval by 36 %, a
     /// seventh six blocks' by 12 %). Null without a target or a computable half-width, or beyond its maximum blocks.
     /// </summary>
-    public int? BlocksToTarget
-    {
-        get
-        {
-            if (Rule.PrecisionPercent is not { } target || target <= 0 || Blocks < 2 || !double.IsFinite(Widest))
-            {
-                return null;
-            }
-            for (var n = Blocks; n <= Rule.MaxBlocks; n++)
-            {
-                if (Widest * Spread(n) / Spread(Blocks) <= target)
-                {
-                    return n;
-                }
-            }
-            return null;
-        }
-    }
-
-    private static double Spread(int blocks) => Statistics.TwoSidedT(blocks - 1) / Math.Sqrt(blocks);
+    public int? BlocksToTarget =>
+        Rule.PrecisionPercent is { } target && target > 0 && Blocks >= 2 && double.IsFinite(Widest)
+            ? Statistics.SamplesFor(Widest, Blocks, target, Blocks, Rule.MaxBlocks)
+            : null;
 }
 
 /// <summary>
