@@ -18,7 +18,7 @@ if [ -z "${EXTRA:-}" ]; then
   EXTRA=$(python3 - "$OUT" <<'EOF'
 import glob, json, sys
 costs = sorted(r["cost"]["msPerRequest"] for f in glob.glob(f"{sys.argv[1]}/aa-1-*/results.json")
-               for e in json.load(open(f))["experiments"] for r in e["runs"] if r.get("cost") and r["status"] == "Ok")
+               for e in json.load(open(f))["experiments"] for r in e["runs"] if r.get("cost") and r["status"].lower() == "ok")
 print(round(costs[len(costs) // 2] * 1000 * 0.05) if costs else 0)
 EOF
 )
