@@ -5,6 +5,8 @@
 #   e.g. STOP_AT=$(date -d 11:25 +%s) bench/acceptance/campaign.sh --no-trace
 # Without EXTRA, the first A/A invocation measures it: 5 % of the plain variant's median CPU per request (app and
 # PostgreSQL backends, cost.msPerRequest of its runs), rounded to whole microseconds. No invocation starts after STOP_AT.
+# The A/A invocations grow this machine's A/A record (aa-spread.json in PERFLAB_CACHE_DIR), which sets the slowed ones'
+# floor: start from a cache without one, so that floor_verdicts.py's replay of the floor is the one perflab applied.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 OUT="${OUT:-$REPO/results/bench/acceptance}"
@@ -39,3 +41,5 @@ echo "## A/A ($aa invocations)"
 python3 "$REPO/bench/acceptance/verdicts.py" "$OUT"/aa-[0-9]*-*[0-9]
 echo "## $EXTRA µs of CPU per request ($slow invocations)"
 python3 "$REPO/bench/acceptance/verdicts.py" "$OUT"/slow"$EXTRA"-[0-9]*-*[0-9]
+echo "## Judged as a user's comparison is, with the floor this machine's A/A record gave at each invocation"
+python3 "$REPO/bench/acceptance/floor_verdicts.py" "$OUT"

@@ -1,0 +1,93 @@
+"""A campaign's invocations judged as a user's comparison is judged (python3 floor_verdicts.py CAMPAIGN_OUT): in the
+order they ran, each with the floor perflab's rule gave at that moment (NoiseFloors: the 95th percentile of the |change|
+the A/A invocations before it recorded for the deciding metric, type-7 interpolation, 5 % until 5 are recorded) and
+the verdict rule (Statistics.Decide: better or worse when the interval excludes zero and the change exceeds the floor).
+
+An A/A invocation (`--aa`) judges itself against zero, since its job is to record the spread; here it is judged as the
+comparison of two identical variants would be, against the floor its predecessors had set. A slowed invocation's
+verdict is perflab's own; the replayed floor is printed beside the one its results.json recorded, which must agree
+(the campaign's cache had no A/A record before its first invocation)."""
+import glob
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from verdicts import clopper_pearson, deciding, fmt, num, pooled  # noqa: E402
+
+DEFAULT_FLOOR = 5.0
+MARGIN = 5.0  # orders.yaml states none: the default margin of "equivalent"
+MINIMUM_RUNS = 5
+
+
+def deciding_of(folder):
+    """The invocation's all-scenario comparison of its deciding metric."""
+    with open(f"{folder}/results.json", encoding="utf-8") as f:
+        key, alls = deciding(json.load(f)["experiments"][0])
+    return next(c for c in alls if c["metric"] == key)
+
+
+def percentile(values, p):
+    """Type 7 (numpy's and R's default), as NoiseFloors.PercentileOf."""
+    s = sorted(values)
+    pos = (len(s) - 1) * p
+    below = math.floor(pos)
+    above = min(below + 1, len(s) - 1)
+    return s[below] + (pos - below) * (s[above] - s[below])
+
+
+def floor_of(recorded):
+    return round(percentile(recorded, 0.95), 2) if len(recorded) >= MINIMUM_RUNS else DEFAULT_FLOOR
+
+
+def decide(c, floor):
+    change, low, high = (num(c[k]) for k in ("changePercent", "lowPercent", "highPercent"))
+    if (low > 0 or high < 0) and abs(change) > floor:
+        return "worse" if change > 0 else "better"
+    return "equivalent" if low >= -MARGIN and high <= MARGIN else "inconclusive"
+
+
+def stamp(folder):
+    return folder.rstrip("/").split("-")[-1]
+
+
+def count(label, verdicts):
+    n = len(verdicts)
+    for verdict in sorted(set(verdicts)):
+        k = verdicts.count(verdict)
+        low, high = clopper_pearson(k, n)
+        print(f"{label} {verdict}: {k} of {n} (exact 95 % interval {low * 100:.1f}-{high * 100:.1f} %)")
+
+
+def main(out):
+    folders = sorted((f for f in glob.glob(f"{out}/aa-[0-9]*-*[0-9]") + glob.glob(f"{out}/slow*-[0-9]*-*[0-9]")
+                      if os.path.exists(f"{f}/results.json")), key=stamp)
+    recorded, kinds = [], {"A/A": [], "slowed": []}
+    logs = {"A/A": [], "slowed": []}
+    print("| invocation | change [95 % interval] | A/A before it | floor | floor recorded by perflab | verdict |")
+    print("|---|---|---:|---:|---:|---|")
+    for folder in folders:
+        c = deciding_of(folder)
+        aa = os.path.basename(folder).startswith("aa-")
+        floor = floor_of(recorded)
+        verdict = decide(c, floor) if aa else c["verdict"]
+        own = "(against zero)" if aa else f"{num(c['noiseFloorPercent']):.2f} %"
+        print(f"| {os.path.basename(folder)} | {fmt(c)} | {len(recorded)} | {floor:.2f} % | {own} | **{verdict}** |")
+        kind = "A/A" if aa else "slowed"
+        kinds[kind].append(verdict)
+        logs[kind].append(math.log1p(num(c["changePercent"]) / 100))
+        if aa:
+            recorded.append(abs(num(c["changePercent"])))
+    print()
+    for kind, verdicts in kinds.items():
+        if verdicts:
+            count(kind, verdicts)
+        if len(logs[kind]) >= 2:
+            mean, half = pooled(logs[kind])
+            print(f"{kind} pooled over {len(logs[kind])}: {math.expm1(mean) * 100:+.1f} % "
+                  f"[{math.expm1(mean - half) * 100:+.1f}, {math.expm1(mean + half) * 100:+.1f}]")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
