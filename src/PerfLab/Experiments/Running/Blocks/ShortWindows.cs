@@ -12,7 +12,7 @@ namespace PerfLab.Experiments.Running.Blocks;
 /// whole stretch on its own held users and connections, and the SUTs take turns in windows a fraction of a second long
 /// (A B C, C B A, ...), every other SUT stopped (SIGSTOP), so only the one in its window is served. A window then costs
 /// two signals and the cost meter's reads at its edges, where a slot of its own costs a load run (connections opened,
-/// users started, a 0.5 s re-warm, a closed window held for a cycle, all torn down: docs/benchmarks/precision.md). Short
+/// users started, a 0.5 s re-warm, a closed window held for a cycle, all torn down: docs/benchmarks/methods.md). Short
 /// windows sit inside one speed of the cores more often than 2 s slots do, and the analysis pairs them by the speed
 /// the probe saw at their edges (<see cref="Analysis.CostPairs"/>). A stopped SUT still ages: a request waiting on a
 /// timer or the database keeps waiting across the others' windows, so this is for CPU-bound comparisons, and its
