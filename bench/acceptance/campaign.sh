@@ -37,7 +37,7 @@ while [ "$(date +%s)" -lt "$stop_at" ] && { [ "$aa" -lt "$n_aa" ] || [ "$slow" -
     run_aa "$@"
   fi
 done
-echo "## A/A ($aa invocations)"
+echo "## A/A ($aa invocations), each as --aa judges itself: against zero, its job being to record the spread"
 python3 "$REPO/bench/acceptance/verdicts.py" "$OUT"/aa-[0-9]*-*[0-9]
 echo "## $EXTRA µs of CPU per request ($slow invocations)"
 python3 "$REPO/bench/acceptance/verdicts.py" "$OUT"/slow"$EXTRA"-[0-9]*-*[0-9]
