@@ -5,7 +5,8 @@ baseline's slot of the same round) within a block, the SD of a block's mean that
 blocks' means as measured. When the two last agree, the processes (new in every block) add nothing that shows, and
 more slots a block narrow the blocks. Over several invocations of the same two-variant comparison (an A/A), the last
 line weighs each invocation's mean against its standard error from the pooled slot SD: their mean square is 1 when
-nothing lasts an invocation. Usage: bench/variance/block_spread.py RESULTS.json..."""
+nothing lasts an invocation. Usage: bench/variance/block_spread.py [--experiment NAME] RESULTS.json... (default: each file's first
+experiment; NAME picks one out of a default run's results.json)."""
 import json, math, statistics as st, sys
 
 
@@ -22,13 +23,18 @@ def block_ratios(experiment, variant, costs=slot_costs):
     return [[math.log(o / a) for a, o in zip(b[base], b[variant])] for b in blocks.values() if base in b and variant in b]
 
 
-def main(paths):
+def main(args):
+    name = args[args.index("--experiment") + 1] if "--experiment" in args else None
+    paths = [a for i, a in enumerate(args) if a != "--experiment" and (i == 0 or args[i - 1] != "--experiment")]
     invocations, squares, dof, compared = [], 0.0, 0, set()
     for path in paths:
-        e = json.load(open(path))["experiments"][0]
+        experiments = json.load(open(path))["experiments"]
+        e = next((x for x in experiments if x["name"] == name), None) if name else experiments[0]
+        if e is None:
+            sys.exit(f"{path}: no experiment named {name} (it has {', '.join(x['name'] for x in experiments)})")
         base = e["baseline"]
         for variant in (v for v in e["variants"] if v != base):
-            ratios = block_ratios(e, variant)
+            ratios = [r for r in block_ratios(e, variant) if len(r) > 1]
             means = [st.mean(r) for r in ratios]
             variances = [st.variance(r) for r in ratios]
             slots = [len(r) for r in ratios]
