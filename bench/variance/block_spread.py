@@ -5,8 +5,8 @@ baseline's slot of the same round) within a block, the SD of a block's mean that
 blocks' means as measured. When the two last agree, the processes (new in every block) add nothing that shows, and
 more slots a block narrow the blocks. Over several invocations of the same two-variant comparison (an A/A), the last
 line weighs each invocation's mean against its standard error from the pooled slot SD: their mean square is 1 when
-nothing lasts an invocation. Usage: bench/variance/block_spread.py [--experiment NAME] RESULTS.json... (default: each file's first
-experiment; NAME picks one out of a default run's results.json)."""
+nothing lasts an invocation. Usage: bench/variance/block_spread.py [--experiment NAME] RESULTS.json... (default: each
+file's first experiment; NAME picks one out of a default run's results.json)."""
 import json, math, statistics as st, sys
 
 
