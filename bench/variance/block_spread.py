@@ -7,7 +7,7 @@ more slots a block narrow the blocks. Over several invocations of the same two-v
 line weighs each invocation's mean against its standard error from the pooled slot SD: their mean square is 1 when
 nothing lasts an invocation. Usage: bench/variance/block_spread.py [--experiment NAME] RESULTS.json... (default: each
 file's first experiment; NAME picks one out of a default run's results.json)."""
-import json, math, statistics as st, sys
+import argparse, json, math, statistics as st, sys
 
 
 def slot_costs(run):
@@ -24,8 +24,11 @@ def block_ratios(experiment, variant, costs=slot_costs):
 
 
 def main(args):
-    name = args[args.index("--experiment") + 1] if "--experiment" in args else None
-    paths = [a for i, a in enumerate(args) if a != "--experiment" and (i == 0 or args[i - 1] != "--experiment")]
+    parser = argparse.ArgumentParser(description="Where the spread of an experiment's blocks comes from.")
+    parser.add_argument("--experiment", help="the experiment to read (default: each file's first)")
+    parser.add_argument("paths", nargs="+", metavar="RESULTS.json")
+    options = parser.parse_args(args)
+    name, paths = options.experiment, options.paths
     invocations, squares, dof, compared = [], 0.0, 0, set()
     for path in paths:
         experiments = json.load(open(path))["experiments"]
