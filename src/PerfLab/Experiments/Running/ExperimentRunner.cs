@@ -44,14 +44,18 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         await PrepareAsync(ct);
         // Fitted once the variants are built and primed: what preparing took is known, and the rest is what is left.
         var fitted = new List<string>();
-        _experiments = RunOpening.FitBudget(_experiments, request.Profile, request.Budget.Total, request.Budget.Spent(), traced, Minimum,
+        var fit = RunOpening.FitBudget(_experiments, request.Profile, request.Budget.Total, request.Budget.Spent(), traced, Minimum,
             fitted);
+        _experiments = fit.Experiments;
         foreach (var change in fitted)
         {
             observer.Report("to fit the budget: " + change);
         }
         var plan = new RunPlan(_experiments.Select(e => new PlannedExperiment(e.Name,
-            RunPlan.PlannedRunSeconds(e, ProfileOf(e)), e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)));
+            RunPlan.PlannedRunSeconds(e, ProfileOf(e)), e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)))
+        {
+            EndsWithin = fit.Fits ? request.Budget : null,
+        };
         var state = new RunState(plan, new RunBudget(request.Budget,
             p => TimeSpan.FromSeconds(plan.EstimateBlockSeconds(p.Experiment.Name))), settings);
 
@@ -142,6 +146,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             }
             while (halt is null && !one.Decision.Stop && one.Blocks < one.Rule.MinBlocks);
         }
+        state.Plan.SpendingTheBudget = true;
         while (halt is null && state.Budget.Next(progress) is { } next)
         {
             halt = await RunNextBlockAsync(next, state, later: false, ct);
@@ -226,7 +231,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             observer.RunStarting(position);
             var clock = Stopwatch.StartNew();
             var record = await RunOneAsync(block, variant, index, ct);
-            block.Plan.Observe(block.Experiment.Name, clock.Elapsed.TotalSeconds);
+            block.Plan.Observe(block.Experiment.Name, block.Number, clock.Elapsed.TotalSeconds);
             block.Progress.Runs.Add(record);
             observer.RunFinished(position, record);
             if (ct.IsCancellationRequested)
@@ -278,7 +283,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         }
         for (var i = 0; i < block.Order.Count; i++)
         {
-            block.Plan.Observe(block.Experiment.Name, clock.Elapsed.TotalSeconds / block.Order.Count);
+            block.Plan.Observe(block.Experiment.Name, block.Number, clock.Elapsed.TotalSeconds / block.Order.Count);
             block.Progress.Runs.Add(started.Records[i]!);
             observer.RunFinished(positions[i], started.Records[i]!);
         }

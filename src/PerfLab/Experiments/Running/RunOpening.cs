@@ -11,6 +11,12 @@ using PerfLab.Experiments.Running.Measuring;
 namespace PerfLab.Experiments.Running;
 
 /// <summary>
+/// The experiments with their minimum blocks shaped to the budget, and whether the minimum fits in what is left of it
+/// (when not, the run goes on and ends late, as it said).
+/// </summary>
+public sealed record FittedBudget(IReadOnlyList<ExperimentDefinition> Experiments, bool Fits);
+
+/// <summary>
 /// What a run settles before its first block: how noisy the machine is today (a few seconds of a fixed CPU task), and
 /// whether the minimum blocks fit the budget (shortened to fit, or refused before anything starts).
 /// </summary>
@@ -78,15 +84,16 @@ public static class RunOpening
     /// <paramref name="spent"/> (perflab's build, the database's start, the variants' builds, the priming run: the
     /// budget counts from the invocation's start); unchanged without a budget or when the minimum fits. Throws a usage
     /// error, before anything is measured, when even the shortest timed minimum overruns the whole budget; when it
-    /// overruns only what preparing left, the run goes on and says by how much it will end late.
+    /// overruns only what preparing left, the run goes on and says by how much it will end late (and
+    /// <see cref="FittedBudget.Fits"/> is false).
     /// </summary>
-    public static IReadOnlyList<ExperimentDefinition> FitBudget(IReadOnlyList<ExperimentDefinition> experiments,
+    public static FittedBudget FitBudget(IReadOnlyList<ExperimentDefinition> experiments,
         ProfileName profileName, TimeSpan? budget, TimeSpan spent, bool traced,
         Func<ExperimentDefinition, (int Blocks, int Variants)> minimum, List<string> changes)
     {
         if (budget is not { } total || experiments.Count == 0)
         {
-            return experiments;
+            return new FittedBudget(experiments, Fits: budget is not null);
         }
         var planned = experiments.Select(e => Minimum(e, e.Profiles[profileName], minimum(e), traced)).ToList();
         var left = total - spent;
@@ -110,7 +117,7 @@ public static class RunOpening
                 $"the minimum blocks may take about {fit.NeededSeconds / 60:0.#} min with starts and traces, over the "
                     + $"{Math.Max(0, left.TotalMinutes):0.#} min left: the run ends once they are done"));
         }
-        return [.. experiments.Select((e, i) => Shaped(e, profileName, planned[i], fit.Planned[i]))];
+        return new FittedBudget([.. experiments.Select((e, i) => Shaped(e, profileName, planned[i], fit.Planned[i]))], fit.Fits);
     }
 
     /// <summary>

@@ -61,11 +61,12 @@ public sealed class BudgetPlanTests
         var fitted = RunOpening.FitBudget([gc], ProfileName.Quick, TimeSpan.FromMinutes(3), TimeSpan.FromSeconds(spentSeconds),
             traced: true, _ => (3, 3), changes);
 
-        var profile = fitted[0].Profiles[ProfileName.Quick];
+        var profile = fitted.Experiments[0].Profiles[ProfileName.Quick];
         Assert.InRange(profile.Warmup.TotalSeconds, warmup - 1, warmup + 1);
         Assert.Equal(spentSeconds > 0, changes.Any(c => c.StartsWith($"{spentSeconds} s", StringComparison.Ordinal)
             && c.Contains("of the 3 min budget went to preparing", StringComparison.Ordinal)));
         Assert.Equal(overrun, changes.Any(c => c.Contains("min left: the run ends once they are done", StringComparison.Ordinal)));
+        Assert.Equal(!overrun, fitted.Fits);
     }
 
     [Fact]

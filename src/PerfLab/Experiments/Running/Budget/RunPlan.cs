@@ -17,12 +17,26 @@ public sealed class RunPlan
     private const double DefaultOverheadSeconds = 3.0;
 
     private readonly List<PlannedExperiment> _experiments;
-    private readonly Dictionary<string, List<double>> _observed = [];
+    private readonly Dictionary<string, List<(int Block, double Seconds)>> _observed = [];
     private readonly List<double> _overheads = [];
 
     public RunPlan(IEnumerable<PlannedExperiment> experiments) => _experiments = experiments.ToList();
 
     public IReadOnlyList<PlannedExperiment> Experiments => _experiments;
+
+    /// <summary>
+    /// The budget the minimum blocks were fitted into, when they fitted: the run ends within it (a block beyond the
+    /// minimum is added only when it fits, <see cref="RunBudget"/>), so no ETA runs past its end. Null when the minimum
+    /// was planned to overrun it. The estimate alone once read "ETA 46 min" in a 20-minute run: the first experiment's
+    /// traced first run, spread as overhead over every run not yet measured.
+    /// </summary>
+    public TimeBudget? EndsWithin { get; init; }
+
+    /// <summary>
+    /// Set once every minimum block has run and the blocks left are the budget's, one at a time, to whichever experiment
+    /// is still short of its target: they go on until no block fits, so the run's end is the budget's.
+    /// </summary>
+    public bool SpendingTheBudget { get; set; }
 
     public int TotalRuns => _experiments.Sum(e => e.Variants * e.Blocks);
 
@@ -34,21 +48,22 @@ public sealed class RunPlan
         _experiments[i] = _experiments[i] with { Blocks = _experiments[i].Blocks + 1 };
     }
 
-    /// <summary>Records how long one run of <paramref name="experiment"/> took, for the ETA.</summary>
-    public void Observe(string experiment, double seconds)
+    /// <summary>Records how long one run of <paramref name="experiment"/>'s block <paramref name="block"/> (from 1) took.</summary>
+    public void Observe(string experiment, int block, double seconds)
     {
         var planned = _experiments.First(e => e.Name == experiment).PlannedRunSeconds;
         _overheads.Add(Math.Max(0, seconds - planned));
-        (_observed.TryGetValue(experiment, out var list) ? list : _observed[experiment] = []).Add(seconds);
+        (_observed.TryGetValue(experiment, out var list) ? list : _observed[experiment] = []).Add((block, seconds));
     }
 
     /// <summary>
-    /// Expected seconds of one run: the experiment's own measured run time once it has one, else its planned time
-    /// plus the start/stop overhead seen so far.
+    /// Expected seconds of one run of the experiment's next block: its own runs' time once it has some, those after its
+    /// first block when there are any (block 1 also traces each variant, 5 s and its session: gc's traced block took
+    /// 62 s where the others took 40), else its planned time plus the start/stop overhead seen so far.
     /// </summary>
     public double EstimateRunSeconds(string experiment) =>
         _observed.TryGetValue(experiment, out var seen) && seen.Count > 0
-            ? seen.Average()
+            ? (seen.Any(r => r.Block > 1) ? seen.Where(r => r.Block > 1) : seen).Average(r => r.Seconds)
             : _experiments.First(e => e.Name == experiment).PlannedRunSeconds
                 + (_overheads.Count > 0 ? _overheads.Average() : DefaultOverheadSeconds);
 
@@ -57,10 +72,17 @@ public sealed class RunPlan
         EstimateRunSeconds(experiment) * _experiments.First(e => e.Name == experiment).Variants;
 
     /// <summary>
-    /// Time left for the runs from the 1-based position
-    /// <paramref name="index"/> to the end of the plan, that run included.
+    /// Time left for the runs from the 1-based position <paramref name="index"/> to the end of the plan, that run
+    /// included; never past the end of the budget the plan fits in (<see cref="EndsWithin"/>), and that end once the
+    /// budget's own blocks have begun (<see cref="SpendingTheBudget"/>).
     /// </summary>
     public TimeSpan Remaining(int index)
+    {
+        var estimate = Estimate(index);
+        return EndsWithin?.Left() is { } left && left > TimeSpan.Zero && (left < estimate || SpendingTheBudget) ? left : estimate;
+    }
+
+    private TimeSpan Estimate(int index)
     {
         double seconds = 0;
         var first = 1;
