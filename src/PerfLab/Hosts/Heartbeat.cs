@@ -127,6 +127,11 @@ internal sealed class HeartbeatInput : TextReader
         {
             return null;
         }
+        catch (OperationCanceledException) when (_lost.IsCancellationRequested)
+        {
+            // A read given the lost token (a role's own) ends as the input does.
+            return null;
+        }
     }
 
     private void Pump(TextReader input)
@@ -156,8 +161,10 @@ internal sealed class HeartbeatInput : TextReader
         var last = Volatile.Read(ref _lastBeat);
         if (last != 0 && Stopwatch.GetElapsedTime(last) > Heartbeat.Lost)
         {
-            _lines.Writer.TryComplete();
+            // Lost before the input ends: a role that reads the end must find the controller lost, or it exits without
+            // saying why (CI saw the app role end before it was ready with no reason, on a loaded host).
             _lost.Cancel();
+            _lines.Writer.TryComplete();
             _watch.Dispose();
         }
     }

@@ -51,11 +51,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         {
             observer.Report("to fit the budget: " + change);
         }
-        var plan = new RunPlan(_experiments.Select(e => new PlannedExperiment(e.Name,
-            RunPlan.PlannedRunSeconds(e, ProfileOf(e)), e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)))
-        {
-            EndsWithin = fit.Fits ? request.Budget : null,
-        };
+        var plan = new RunPlan(_experiments.Select(e => new PlannedExperiment(e.Name, RunPlan.PlannedRunSeconds(e, ProfileOf(e)),
+            e.VariantsToRun(request.Aa).Count, Rule(e).MinBlocks)), endsWithin: fit.Fits ? request.Budget : null);
         var state = new RunState(plan, new RunBudget(request.Budget,
             p => TimeSpan.FromSeconds(plan.EstimateBlockSeconds(p.Experiment.Name))), settings);
 

@@ -51,7 +51,7 @@ public sealed class RunPlanTests
         // traced first run (44 s for 15 planned) made 29 s of overhead for every run not yet measured.
         var started = DateTimeOffset.UtcNow - TimeSpan.FromMinutes(1);
         PlannedExperiment[] experiments = [new("db-wait", 15, 2, 3), new("gc", 13, 3, 30)];
-        var fitted = new RunPlan(experiments) { EndsWithin = new TimeBudget(TimeSpan.FromMinutes(20), started) };
+        var fitted = new RunPlan(experiments, new TimeBudget(TimeSpan.FromMinutes(20), started));
         var unbounded = new RunPlan(experiments);
         foreach (var plan in new[] { fitted, unbounded })
         {
@@ -69,10 +69,8 @@ public sealed class RunPlanTests
     {
         // After the minimum blocks, one block at a time goes to whichever experiment is short of its target until none
         // fits: the block planned so far is not the end ("ETA 41 s" three minutes before a default run ended).
-        var plan = new RunPlan([new PlannedExperiment("gc", 13, 3, 4)])
-        {
-            EndsWithin = new TimeBudget(TimeSpan.FromMinutes(20), DateTimeOffset.UtcNow - TimeSpan.FromMinutes(17)),
-        };
+        var plan = new RunPlan([new PlannedExperiment("gc", 13, 3, 4)],
+            new TimeBudget(TimeSpan.FromMinutes(20), DateTimeOffset.UtcNow - TimeSpan.FromMinutes(17)));
         plan.Observe("gc", 2, 14);
 
         Assert.Equal(3 * 14, plan.Remaining(10).TotalSeconds, 6);
@@ -84,10 +82,8 @@ public sealed class RunPlanTests
     public void Remaining_BudgetAlreadySpent_TheEstimateStill()
     {
         // A minimum planned to overrun is not fitted (EndsWithin null); one that overran anyway is not cut to zero.
-        var plan = new RunPlan([new PlannedExperiment("x", 10, 2, 3)])
-        {
-            EndsWithin = new TimeBudget(TimeSpan.FromMinutes(1), DateTimeOffset.UtcNow - TimeSpan.FromMinutes(2)),
-        };
+        var plan = new RunPlan([new PlannedExperiment("x", 10, 2, 3)],
+            new TimeBudget(TimeSpan.FromMinutes(1), DateTimeOffset.UtcNow - TimeSpan.FromMinutes(2)));
 
         Assert.Equal(6 * 13, plan.Remaining(1).TotalSeconds, 6);
     }

@@ -20,7 +20,12 @@ public sealed class RunPlan
     private readonly Dictionary<string, List<(int Block, double Seconds)>> _observed = [];
     private readonly List<double> _overheads = [];
 
-    public RunPlan(IEnumerable<PlannedExperiment> experiments) => _experiments = experiments.ToList();
+    /// <param name="endsWithin">The budget the minimum blocks were fitted into, when they fitted (<see cref="EndsWithin"/>).</param>
+    public RunPlan(IEnumerable<PlannedExperiment> experiments, TimeBudget? endsWithin = null)
+    {
+        _experiments = experiments.ToList();
+        EndsWithin = endsWithin;
+    }
 
     public IReadOnlyList<PlannedExperiment> Experiments => _experiments;
 
@@ -30,7 +35,7 @@ public sealed class RunPlan
     /// was planned to overrun it. The estimate alone once read "ETA 46 min" in a 20-minute run: the first experiment's
     /// traced first run, spread as overhead over every run not yet measured.
     /// </summary>
-    public TimeBudget? EndsWithin { get; init; }
+    public TimeBudget? EndsWithin { get; }
 
     /// <summary>
     /// Set once every minimum block has run and the blocks left are the budget's, one at a time, to whichever experiment
