@@ -1,7 +1,9 @@
 """A campaign's invocations judged as a user's comparison is judged (python3 floor_verdicts.py CAMPAIGN_OUT): in the
 order they ran, each with the floor perflab's rule gave at that moment (NoiseFloors: the 95th percentile of the |change|
-the A/A invocations before it recorded for the deciding metric, type-7 interpolation, 5 % until 5 are recorded) and
-the verdict rule (Statistics.Decide: better or worse when the interval excludes zero and the change exceeds the floor).
+the A/A invocations before it recorded for the deciding metric, type-7 interpolation, 5 % until 5 are recorded; each
+change scaled by the ratio of the invocation's own slot-to-slot spread to the one it was recorded with, once five carry
+one) and the verdict rule (Statistics.Decide: better or worse when the interval excludes zero and the change exceeds
+the floor). Beside it, the rule before the floor followed the stretch (the same percentile, unscaled), on the same data.
 
 An A/A invocation (`--aa`) judges itself against zero, since its job is to record the spread; here it is judged as the
 comparison of two identical variants would be, against the floor its predecessors had set. A slowed invocation's
@@ -37,8 +39,26 @@ def percentile(values, p):
     return s[below] + (pos - below) * (s[above] - s[below])
 
 
-def floor_of(recorded):
-    return round(percentile(recorded, 0.95), 2) if len(recorded) >= MINIMUM_RUNS else DEFAULT_FLOOR
+COST = ("cpu-per-request", "cpu-per-request-full-speed")
+
+
+def stretch_of(folder, key):
+    """NoiseFloors.StretchOf: the experiment's slot-to-slot spread of cost (cost metrics) or RPS (the others)."""
+    with open(f"{folder}/results.json", encoding="utf-8") as f:
+        noise = json.load(f)["experiments"][0].get("machineNoise") or {}
+    if noise.get("source") != "measured":
+        return None
+    value = noise.get("costCvPercent" if key in COST else "rpsCvPercent")
+    return value if value is not None and math.isfinite(float(value)) and float(value) > 0 else None
+
+
+def floor_of(recorded, stretch=None):
+    """recorded: (|change|, its stretch or None) in the order recorded; unscaled when stretch is None."""
+    if len(recorded) < MINIMUM_RUNS:
+        return DEFAULT_FLOOR
+    known = [(c, s) for c, s in recorded if s]
+    values = [c * stretch / s for c, s in known] if stretch and len(known) >= MINIMUM_RUNS else [c for c, _ in recorded]
+    return round(percentile(values, 0.95), 2)
 
 
 def decide(c, floor):
@@ -63,26 +83,37 @@ def count(label, verdicts):
 def main(out):
     folders = sorted((f for f in glob.glob(f"{out}/aa-[0-9]*-*[0-9]") + glob.glob(f"{out}/slow*-[0-9]*-*[0-9]")
                       if os.path.exists(f"{f}/results.json")), key=stamp)
-    recorded, kinds = [], {"A/A": [], "slowed": []}
+    recorded = []
+    kinds = {rule: {"A/A": [], "slowed": []} for rule in ("at its stretch", "unscaled")}
     logs = {"A/A": [], "slowed": []}
-    print("| invocation | change [95 % interval] | A/A before it | floor | floor recorded by perflab | verdict |")
-    print("|---|---|---:|---:|---:|---|")
+    print("| invocation | change [95 % interval] | its stretch | A/A before it | floor at its stretch "
+          "| floor recorded by perflab | verdict | floor unscaled | verdict unscaled |")
+    print("|---|---|---:|---:|---:|---:|---|---:|---|")
     for folder in folders:
         c = deciding_of(folder)
         aa = os.path.basename(folder).startswith("aa-")
-        floor = floor_of(recorded)
+        stretch = stretch_of(folder, c["metric"])
+        floor, unscaled = floor_of(recorded, stretch), floor_of(recorded)
+        # An A/A invocation judged as two identical variants would be; a slowed one's own verdict is perflab's.
         verdict = decide(c, floor) if aa else c["verdict"]
+        plain = decide(c, unscaled)
         own = "(against zero)" if aa else f"{num(c['noiseFloorPercent']):.2f} %"
-        print(f"| {os.path.basename(folder)} | {fmt(c)} | {len(recorded)} | {floor:.2f} % | {own} | **{verdict}** |")
+        shown = f"{stretch:.1f} %" if stretch else "none"
+        print(f"| {os.path.basename(folder)} | {fmt(c)} | {shown} | {len(recorded)} | {floor:.2f} % | {own} | **{verdict}** "
+              f"| {unscaled:.2f} % | {plain} |")
         kind = "A/A" if aa else "slowed"
-        kinds[kind].append(verdict)
+        kinds["at its stretch"][kind].append(verdict)
+        kinds["unscaled"][kind].append(plain)
         logs[kind].append(math.log1p(num(c["changePercent"]) / 100))
         if aa:
-            recorded.append(abs(num(c["changePercent"])))
+            # As NoiseFloors.Record keeps them: three decimals.
+            recorded.append((round(abs(num(c["changePercent"])), 3), round(stretch, 3) if stretch else None))
     print()
-    for kind, verdicts in kinds.items():
-        if verdicts:
-            count(kind, verdicts)
+    for rule, by_kind in kinds.items():
+        for kind, verdicts in by_kind.items():
+            if verdicts:
+                count(f"{kind}, floor {rule}:", verdicts)
+    for kind in logs:
         if len(logs[kind]) >= 2:
             mean, half = pooled(logs[kind])
             print(f"{kind} pooled over {len(logs[kind])}: {math.expm1(mean) * 100:+.1f} % "
