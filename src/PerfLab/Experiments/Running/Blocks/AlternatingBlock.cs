@@ -142,7 +142,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
     /// (<see cref="TieredWarmup.Applies"/>). Nothing is measured during a warm-up, and a warm-up that ends when the JIT
     /// goes quiet waits mostly on its own clock (the quiet seconds the rule asks for, the tail), so in turn those waits
     /// add up: three variants of gc spent 17-20 s of a 49 s block warming up one after the other, more than the 18 s they
-    /// measured (docs/benchmarks/precision.md, "Where a block's time goes"). A runtime that tiers warms up in pulses whose
+    /// measured (docs/benchmarks/duty-cycle.md, "Where a block's time goes"). A runtime that tiers warms up in pulses whose
     /// pauses give its tier-1 worker the cores; another variant's pulse would take them, so those still take turns.
     /// </summary>
     public static bool WarmsUpAtOnce(ProfileDefinition profile, IEnumerable<VariantDefinition> variants) =>
@@ -209,7 +209,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         var stretch = System.Diagnostics.Stopwatch.StartNew();
         await MeasureSlotsAsync(participants, plans.Select((plan, i) => plan with { Probe = meters[i] }).ToList(), slots,
             (i, slot) => costs[i].Add(meters[i].Take(slot.Scenarios.Sum(s => s.Requests))), ct);
-        // What the slots' own load runs cost: the stretch against the seconds measured in it (docs/benchmarks/precision.md).
+        // What the slots' own load runs cost: the stretch against the seconds measured in it (docs/benchmarks/duty-cycle.md).
         progress.Report(string.Create(System.Globalization.CultureInfo.InvariantCulture,
             $"slots taken in {stretch.Elapsed.TotalSeconds:0.0} s, "
                 + $"{slots.Sum(s => s.Sum(r => r.MeasuredSeconds)):0.0} s of them measured"));
