@@ -72,6 +72,29 @@ def stamp(folder):
     return folder.rstrip("/").split("-")[-1]
 
 
+def ranks(values):
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    r = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2 + 1  # ties share their mean rank
+        i = j + 1
+    return r
+
+
+def spearman(xs, ys):
+    """Rank correlation: does an A/A invocation's |change| grow with its stretch, as the scaled floor assumes?"""
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx, syy = sum((a - mx) ** 2 for a in rx), sum((b - my) ** 2 for b in ry)
+    return sxy / math.sqrt(sxx * syy) if sxx and syy else math.nan
+
+
 def count(label, verdicts):
     n = len(verdicts)
     for verdict in sorted(set(verdicts)):
@@ -113,6 +136,11 @@ def main(out):
         for kind, verdicts in by_kind.items():
             if verdicts:
                 count(f"{kind}, floor {rule}:", verdicts)
+    known = [(c, st) for c, st in recorded if st]
+    if len(known) >= 3:
+        print(f"A/A |change| against its stretch over {len(known)}: Spearman {spearman(*zip(*known)):+.2f}; "
+              f"|change| {min(c for c, _ in known):.1f}-{max(c for c, _ in known):.1f} %, "
+              f"stretch {min(st for _, st in known):.1f}-{max(st for _, st in known):.1f} %")
     for kind in logs:
         if len(logs[kind]) >= 2:
             mean, half = pooled(logs[kind])
