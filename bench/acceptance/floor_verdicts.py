@@ -1,9 +1,10 @@
 """A campaign's invocations judged as a user's comparison is judged (python3 floor_verdicts.py CAMPAIGN_OUT): in the
 order they ran, each with the floor perflab's rule gave at that moment (NoiseFloors: the 95th percentile of the |change|
-the A/A invocations before it recorded for the deciding metric, type-7 interpolation, 5 % until 5 are recorded; each
-change scaled by the ratio of the invocation's own slot-to-slot spread to the one it was recorded with, once five carry
-one) and the verdict rule (Statistics.Decide: better or worse when the interval excludes zero and the change exceeds
-the floor). Beside it, the rule before the floor followed the stretch (the same percentile, unscaled), on the same data.
+the A/A invocations before it recorded for the deciding metric, type-7 interpolation, 5 % until 5 are recorded) and
+the verdict rule (Statistics.Decide: better or worse when the interval excludes zero and the change exceeds the floor).
+Beside it, an alternative measured and not adopted (docs/benchmarks/floor.md): the floor read at the invocation's own
+stretch, each recorded change scaled by the ratio of the invocation's slot-to-slot spread to its own; and how an A/A
+change follows that spread, alone and over the square root of the invocation's blocks.
 
 An A/A invocation (`--aa`) judges itself against zero, since its job is to record the spread; here it is judged as the
 comparison of two identical variants would be, against the floor its predecessors had set. A slowed invocation's
@@ -53,7 +54,7 @@ def stretch_of(folder, key):
 
 
 def floor_of(recorded, stretch=None):
-    """recorded: (|change|, its stretch or None) in the order recorded; unscaled when stretch is None."""
+    """recorded: (|change|, its stretch or None) in the order recorded; perflab's rule (unscaled) when stretch is None."""
     if len(recorded) < MINIMUM_RUNS:
         return DEFAULT_FLOOR
     known = [(c, s) for c, s in recorded if s]
@@ -103,44 +104,55 @@ def count(label, verdicts):
         print(f"{label} {verdict}: {k} of {n} (exact 95 % interval {low * 100:.1f}-{high * 100:.1f} %)")
 
 
+def blocks_of(folder):
+    with open(f"{folder}/results.json", encoding="utf-8") as f:
+        runs = json.load(f)["experiments"][0]["runs"]
+    return len({r["repetition"] for r in runs if r["status"].lower() == "ok"})
+
+
 def main(out):
     folders = sorted((f for f in glob.glob(f"{out}/aa-[0-9]*-*[0-9]") + glob.glob(f"{out}/slow*-[0-9]*-*[0-9]")
                       if os.path.exists(f"{f}/results.json")), key=stamp)
-    recorded = []
-    kinds = {rule: {"A/A": [], "slowed": []} for rule in ("at its stretch", "unscaled")}
+    recorded, blocks = [], []
+    kinds = {rule: {"A/A": [], "slowed": []} for rule in ("perflab's floor", "the floor at its stretch")}
     logs = {"A/A": [], "slowed": []}
-    print("| invocation | change [95 % interval] | its stretch | A/A before it | floor at its stretch "
-          "| floor recorded by perflab | verdict | floor unscaled | verdict unscaled |")
-    print("|---|---|---:|---:|---:|---:|---|---:|---|")
+    print("| invocation | change [95 % interval] | A/A before it | floor | floor recorded by perflab | verdict "
+          "| its stretch | floor at its stretch | verdict at its stretch |")
+    print("|---|---|---:|---:|---:|---|---:|---:|---|")
     for folder in folders:
         c = deciding_of(folder)
         aa = os.path.basename(folder).startswith("aa-")
         stretch = stretch_of(folder, c["metric"])
-        floor, unscaled = floor_of(recorded, stretch), floor_of(recorded)
+        floor, scaled = floor_of(recorded), floor_of(recorded, stretch)
         # An A/A invocation judged as two identical variants would be; a slowed one's own verdict is perflab's.
         verdict = decide(c, floor) if aa else c["verdict"]
-        plain = decide(c, unscaled)
+        alternative = decide(c, scaled)
         own = "(against zero)" if aa else f"{num(c['noiseFloorPercent']):.2f} %"
         shown = f"{stretch:.1f} %" if stretch else "none"
-        print(f"| {os.path.basename(folder)} | {fmt(c)} | {shown} | {len(recorded)} | {floor:.2f} % | {own} | **{verdict}** "
-              f"| {unscaled:.2f} % | {plain} |")
+        print(f"| {os.path.basename(folder)} | {fmt(c)} | {len(recorded)} | {floor:.2f} % | {own} | **{verdict}** "
+              f"| {shown} | {scaled:.2f} % | {alternative} |")
         kind = "A/A" if aa else "slowed"
-        kinds["at its stretch"][kind].append(verdict)
-        kinds["unscaled"][kind].append(plain)
+        kinds["perflab's floor"][kind].append(verdict)
+        kinds["the floor at its stretch"][kind].append(alternative)
         logs[kind].append(math.log1p(num(c["changePercent"]) / 100))
         if aa:
-            # As NoiseFloors.Record keeps them: three decimals.
+            # As an A/A record keeps a change: three decimals.
             recorded.append((round(abs(num(c["changePercent"])), 3), round(stretch, 3) if stretch else None))
+            blocks.append(blocks_of(folder))
     print()
     for rule, by_kind in kinds.items():
         for kind, verdicts in by_kind.items():
             if verdicts:
-                count(f"{kind}, floor {rule}:", verdicts)
-    known = [(c, st) for c, st in recorded if st]
+                count(f"{kind}, {rule}:", verdicts)
+    known = [(c, st, b) for (c, st), b in zip(recorded, blocks) if st]
     if len(known) >= 3:
-        print(f"A/A |change| against its stretch over {len(known)}: Spearman {spearman(*zip(*known)):+.2f}; "
-              f"|change| {min(c for c, _ in known):.1f}-{max(c for c, _ in known):.1f} %, "
-              f"stretch {min(st for _, st in known):.1f}-{max(st for _, st in known):.1f} %")
+        changes = [c for c, _, _ in known]
+        print(f"A/A |change| against its stretch over {len(known)}: Spearman {spearman(changes, [st for _, st, _ in known]):+.2f}; "
+              f"against its stretch over the square root of its blocks: "
+              f"{spearman(changes, [st / math.sqrt(b) for _, st, b in known]):+.2f}; its blocks against its stretch: "
+              f"{spearman([b for _, _, b in known], [st for _, st, _ in known]):+.2f}; |change| {min(changes):.1f}-"
+              f"{max(changes):.1f} %, stretch {min(st for _, st, _ in known):.1f}-{max(st for _, st, _ in known):.1f} %, "
+              f"blocks {min(b for _, _, b in known)}-{max(b for _, _, b in known)}")
     for kind in logs:
         if len(logs[kind]) >= 2:
             mean, half = pooled(logs[kind])

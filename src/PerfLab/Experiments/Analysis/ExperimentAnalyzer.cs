@@ -22,11 +22,9 @@ public static class ExperimentAnalyzer
         var variants = experiment.VariantsToRun(settings.Aa);
         var analyzed = experiment with { Variants = variants, Claims = settings.Aa ? [] : experiment.Claims };
         var margin = settings.Margin ?? experiment.Margin ?? VerdictBounds.DefaultMarginPercent;
-        // The stretch its runs were measured on (their slots' spread): the floor is read at it.
-        var slots = NoiseEstimate.OfRuns(experiment.Baseline, runs);
         VerdictBounds Bounds(string scenario, Metric metric) => settings.Aa
             ? new VerdictBounds(0, "none (A/A: compared against zero)", margin)
-            : settings.Noise.Bounds(scenario, metric, margin, NoiseFloors.StretchOf(slots, metric));
+            : settings.Noise.Bounds(scenario, metric, margin);
         var comparisons = pooled ?? VariantStatistics.Compare(analyzed, runs, Bounds);
         var profile = experiment.Profiles[settings.Profile];
         var result = new ExperimentResult
@@ -50,10 +48,10 @@ public static class ExperimentAnalyzer
                 claim.Against == experiment.Baseline && c.Variant == claim.Variant && c.Scenario == claim.Scenario
                 && c.Metric == claim.Metric)),
             Notes = settings.Aa
-                ? AaNotes(analyzed, runs, comparisons, settings.Repeat ?? profile.Repeat, settings.Noise, slots)
+                ? AaNotes(analyzed, runs, comparisons, settings.Repeat ?? profile.Repeat, settings.Noise)
                 : NotesOf(experiment, runs),
             Noise = NoiseAnalysis.Of(runs),
-            MachineNoise = slots,
+            MachineNoise = NoiseEstimate.OfRuns(experiment.Baseline, runs),
             DecidedBy = experiment.Decide,
             Conditions = experiment.Conditions.IsEmpty ? null : experiment.Conditions,
             SweepPoint = experiment.Point,
@@ -75,14 +73,13 @@ public static class ExperimentAnalyzer
 
     /// <summary>For an A/A run: the false-positive rate of the verdict rule, resampled from all its runs.</summary>
     private static IReadOnlyList<string> AaNotes(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs,
-        IReadOnlyList<Comparison> comparisons, int repeat, NoiseFloors noise, MachineNoise? slots)
+        IReadOnlyList<Comparison> comparisons, int repeat, NoiseFloors noise)
     {
         var notes = new List<string>();
         foreach (var c in comparisons.Where(c => c.Scenario == "all"))
         {
             // The floor a non-A/A run of the metric would clear now, from the A/A changes recorded before this one.
-            var stretch = NoiseFloors.StretchOf(slots, c.Metric);
-            var floor = noise.Bounds(c.Scenario, c.Metric, VerdictBounds.DefaultMarginPercent, stretch).FloorPercent;
+            var floor = noise.Bounds(c.Scenario, c.Metric, VerdictBounds.DefaultMarginPercent).FloorPercent;
             var (bare, withFloor, trialsOf) = c.Method == "paired"
                 ? PairedRates(runs, experiment.Baseline, c, floor)
                 : UnpairedRates(runs, c, repeat, floor);
@@ -91,7 +88,7 @@ public static class ExperimentAnalyzer
                 notes.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture,
                     $"A/A false positives ({c.Metric}, all scenarios): over 2000 {trialsOf}, the interval alone called a "
                         + $"difference {bare * 100:0.0} % of the time; with the machine's A/A spread as the floor ({floor:0.0} "
-                        + $"%, {noise.SourceOf(c.Scenario, c.Metric, stretch)}), {withFloor * 100:0.0} %."));
+                        + $"%, {noise.SourceOf(c.Scenario, c.Metric)}), {withFloor * 100:0.0} %."));
             }
         }
         return notes;

@@ -1,4 +1,3 @@
-using System.Globalization;
 using System.Text.Json;
 using PerfLab.Common;
 using PerfLab.Results;
@@ -11,10 +10,6 @@ namespace PerfLab.Experiments.Analysis;
 /// percentile of what is recorded (5 % until <see cref="MinimumRuns"/> are). Never one A/A interval's far end: an
 /// interval of a few blocks is widest exactly when its own blocks disagreed, so one run could set a floor of 1.6 % or
 /// 14 % by chance (docs/benchmarks/noise.md); the percentile of many runs' changes is what an identical pair does here.
-/// Each change is kept with the stretch it was measured on (its experiment's slot-to-slot spread, <see cref="StretchOf"/>),
-/// and a comparison whose own slots were measured reads the floor at its own stretch: each recorded change scaled by the
-/// ratio of the two spreads, then the percentile. An identical pair moves more on a noisier stretch; a floor learned on
-/// quieter minutes let a CPU hog's busier ones call A/A differences (docs/benchmarks/acceptance.md).
 /// </summary>
 public sealed class NoiseFloors
 {
@@ -29,9 +24,9 @@ public sealed class NoiseFloors
 
     private readonly string _file;
     private readonly string _machine;
-    private readonly Dictionary<string, Dictionary<string, List<AaChange>>> _spread;
+    private readonly Dictionary<string, Dictionary<string, List<double>>> _spread;
 
-    private NoiseFloors(string file, string machine, Dictionary<string, Dictionary<string, List<AaChange>>> spread)
+    private NoiseFloors(string file, string machine, Dictionary<string, Dictionary<string, List<double>>> spread)
     {
         _file = file;
         _machine = machine;
@@ -48,7 +43,7 @@ public sealed class NoiseFloors
         try
         {
             var spread = File.Exists(file)
-                ? JsonSerializer.Deserialize<Dictionary<string, Dictionary<string, List<AaChange>>>>(File.ReadAllText(file))
+                ? JsonSerializer.Deserialize<Dictionary<string, Dictionary<string, List<double>>>>(File.ReadAllText(file))
                 : null;
             return new NoiseFloors(file, machine, spread ?? []);
         }
@@ -68,60 +63,25 @@ public sealed class NoiseFloors
     public int Recorded(string scenario, Metric metric) => Changes(scenario, metric).Count;
 
     /// <summary>
-    /// The stretch a comparison of <paramref name="metric"/> ran on: its experiment's slot-to-slot spread of cost (for the
-    /// cost metrics) or of throughput (for every other), in percent; null when its slots were not measured.
+    /// The floor for a metric: the 95th percentile of the recorded |change|; null until <see cref="MinimumRuns"/> are recorded.
     /// </summary>
-    public static double? StretchOf(MachineNoise? slots, Metric metric) =>
-        slots is { Source: "measured" } s
-            && (metric == Metrics.CpuPerRequest || metric == Metrics.CpuPerRequestAtFullSpeed ? s.CostCvPercent : s.RpsCvPercent) is { } v
-            && double.IsFinite(v) && v > 0
-            ? v
-            : null;
-
-    /// <summary>
-    /// The floor for a metric: the 95th percentile of the recorded |change|, each scaled to <paramref name="stretch"/>
-    /// when it is known and <see cref="MinimumRuns"/> recorded changes carry their own; null until that many are recorded.
-    /// </summary>
-    public double? For(string scenario, Metric metric, double? stretch = null)
+    public double? For(string scenario, Metric metric)
     {
         var changes = Changes(scenario, metric);
-        return changes.Count >= MinimumRuns
-            ? Math.Round(PercentileOf(Scaled(changes, stretch) ?? [.. changes.Select(c => c.Change)], Percentile), 2)
-            : null;
+        return changes.Count >= MinimumRuns ? Math.Round(PercentileOf(changes, Percentile), 2) : null;
     }
 
     /// <summary>How <see cref="For"/>'s figure was found, in words for the report.</summary>
-    public string SourceOf(string scenario, Metric metric, double? stretch = null)
-    {
-        var changes = Changes(scenario, metric);
-        if (changes.Count < MinimumRuns)
-        {
-            return $"default: {changes.Count} of {MinimumRuns} A/A runs recorded";
-        }
-        return Scaled(changes, stretch) is { } scaled
-            ? string.Create(CultureInfo.InvariantCulture, $"this machine's A/A spread at this run's noise: 95th percentile of "
-                + $"{scaled.Count} A/A changes, each scaled to {metric.Name} varying {stretch:0.#} % slot to slot here")
-            : $"this machine's A/A spread: 95th percentile of {changes.Count} A/A changes";
-    }
+    public string SourceOf(string scenario, Metric metric) => Recorded(scenario, metric) is var n && n >= MinimumRuns
+        ? $"this machine's A/A spread: 95th percentile of {n} A/A changes"
+        : $"default: {n} of {MinimumRuns} A/A runs recorded";
 
     /// <summary>
     /// What a comparison of the metric must clear (the floor, or 5 %) and, for equivalent, lie within (<paramref name="margin"/>).
     /// </summary>
-    /// <param name="stretch">The comparison's own slot-to-slot spread (<see cref="StretchOf"/>), null when not measured.</param>
-    public VerdictBounds Bounds(string scenario, Metric metric, double margin, double? stretch = null) =>
-        For(scenario, metric, stretch) is { } floor
-            ? new VerdictBounds(floor, SourceOf(scenario, metric, stretch), margin)
-            : new VerdictBounds(VariantStatistics.DefaultNoiseFloorPercent, SourceOf(scenario, metric, stretch), margin);
-
-    /// <summary>
-    /// Each recorded change at the given stretch (|change| × stretch ÷ its own), from the changes that carry theirs; null
-    /// when the stretch is unknown or fewer than <see cref="MinimumRuns"/> changes carry one (the record before they did).
-    /// </summary>
-    private static List<double>? Scaled(IReadOnlyList<AaChange> changes, double? stretch) =>
-        stretch is { } now && double.IsFinite(now) && now > 0
-            && changes.Where(c => c.Stretch is > 0).ToList() is { Count: >= MinimumRuns } known
-            ? [.. known.Select(c => c.Change * now / c.Stretch!.Value)]
-            : null;
+    public VerdictBounds Bounds(string scenario, Metric metric, double margin) => For(scenario, metric) is { } floor
+        ? new VerdictBounds(floor, SourceOf(scenario, metric), margin)
+        : new VerdictBounds(VariantStatistics.DefaultNoiseFloorPercent, SourceOf(scenario, metric), margin);
 
     /// <summary>
     /// The <paramref name="p"/> quantile, interpolated between the order statistics (Hyndman and Fan's type 7, as numpy
@@ -136,11 +96,8 @@ public sealed class NoiseFloors
         return sorted[below] + ((position - below) * (sorted[above] - sorted[below]));
     }
 
-    /// <summary>
-    /// Adds an A/A run's changes (each comparison's |change|, in percent, with the stretch it was measured on: the
-    /// experiment's slot-to-slot spread) to this machine's record and saves it.
-    /// </summary>
-    public void Record(IEnumerable<Comparison> aaComparisons, MachineNoise? slots = null)
+    /// <summary>Adds an A/A run's changes (each comparison's |change|, in percent) to this machine's record and saves it.</summary>
+    public void Record(IEnumerable<Comparison> aaComparisons)
     {
         var added = false;
         foreach (var c in aaComparisons.Where(c => double.IsFinite(c.ChangePercent)))
@@ -151,7 +108,7 @@ public sealed class NoiseFloors
             {
                 mine[key] = changes = [];
             }
-            changes.Add(new AaChange(Math.Round(Math.Abs(c.ChangePercent), 3), StretchOf(slots, c.Metric) is { } s ? Math.Round(s, 3) : null));
+            changes.Add(Math.Round(Math.Abs(c.ChangePercent), 3));
             if (changes.Count > Kept)
             {
                 changes.RemoveRange(0, changes.Count - Kept);
@@ -166,10 +123,10 @@ public sealed class NoiseFloors
         File.WriteAllText(_file, JsonSerializer.Serialize(_spread, new JsonSerializerOptions { WriteIndented = true }));
     }
 
-    private IReadOnlyList<AaChange> Changes(string scenario, Metric metric) =>
+    private IReadOnlyList<double> Changes(string scenario, Metric metric) =>
         _spread.TryGetValue(_machine, out var mine) && mine.TryGetValue(KeyOf(scenario, metric), out var changes) ? changes : [];
 
-    private Dictionary<string, List<AaChange>> Mine()
+    private Dictionary<string, List<double>> Mine()
     {
         if (!_spread.TryGetValue(_machine, out var mine))
         {

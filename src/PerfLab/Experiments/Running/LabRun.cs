@@ -145,7 +145,7 @@ public static class LabRun
             // Recorded after the run, never mid-analysis: an interrupted A/A run still records what it measured.
             foreach (var experiment in results.Experiments)
             {
-                noise.Record(experiment.Comparisons, experiment.MachineNoise);
+                noise.Record(experiment.Comparisons);
             }
         }
         return new LabRunOutcome(Gated(results, selected, choices.Gates, choices.Margin), Path.GetDirectoryName(request.LogFolder)!);

@@ -1,6 +1,4 @@
 using PerfLab.Experiments.Analysis;
-using PerfLab.Experiments.Definitions;
-using PerfLab.Experiments.Running;
 using PerfLab.Reports;
 using PerfLab.Results;
 
@@ -50,102 +48,6 @@ public sealed class FloorRuleTests
         Assert.Null(NoiseFloors.Load(file, "another-box").For("all", Metrics.Get("cpu-per-request-full-speed")));
         File.Delete(file);
     }
-
-    [Fact]
-    public void For_ChangesRecordedWithTheirStretch_TheFloorIsReadAtTheComparisonsOwnStretch()
-    {
-        var file = TempFile();
-        var floors = NoiseFloors.Load(file, "box");
-        var cost = Metrics.Get("cpu-per-request-full-speed");
-        // Five A/A runs whose slots' cost varied 2 % slot to slot (their RPS 6 %): |changes| 1, 3, 2, 4, 10.
-        foreach (var change in new[] { -1.0, 3.0, -2.0, 4.0, -10.0 })
-        {
-            floors.Record([Aa(change)], new MachineNoise("measured", 6, 2, 1, 1));
-        }
-        var reloaded = NoiseFloors.Load(file, "box");
-
-        // 8.8 % at the stretch they were measured on; twice the spread, twice the floor; half, half.
-        Assert.Equal(8.8, reloaded.For("all", cost, stretch: 2));
-        Assert.Equal(17.6, reloaded.For("all", cost, stretch: 4));
-        Assert.Equal(4.4, reloaded.For("all", cost, stretch: 1));
-        Assert.Equal(8.8, reloaded.For("all", cost));
-        Assert.Equal("this machine's A/A spread at this run's noise: 95th percentile of 5 A/A changes, each scaled to CPU per "
-            + "request at full speed varying 4 % slot to slot here", reloaded.SourceOf("all", cost, 4));
-        Assert.Contains("\"stretch\": 2", File.ReadAllText(file));
-        // The cost metrics take the slots' cost spread, every other metric their throughput's.
-        var slots = new MachineNoise("measured", 6, 2, 1, 1);
-        Assert.Equal(2, NoiseFloors.StretchOf(slots, cost));
-        Assert.Equal(2, NoiseFloors.StretchOf(slots, Metrics.CpuPerRequest));
-        Assert.Equal(6, NoiseFloors.StretchOf(slots, Metrics.Rps));
-        Assert.Equal(6, NoiseFloors.StretchOf(slots, Metrics.P99Ms));
-        // A calibration's line is not the comparison's slots; slots without a cost spread give cost no stretch.
-        Assert.Null(NoiseFloors.StretchOf(slots with { Source = "calibration" }, cost));
-        Assert.Null(NoiseFloors.StretchOf(slots with { CostCvPercent = null }, cost));
-        File.Delete(file);
-    }
-
-    [Fact]
-    public void Load_ARecordWrittenBeforeTheStretchWasKept_ReadsItsChangesAndScalesOnlyOnceFiveCarryOne()
-    {
-        var file = TempFile();
-        File.WriteAllText(file, """{ "box": { "cpu-per-request-full-speed": [1, 3, 2, 4, 10] } }""");
-        var floors = NoiseFloors.Load(file, "box");
-        var cost = Metrics.Get("cpu-per-request-full-speed");
-
-        // The old record's percentile, whatever this run's stretch: its changes say nothing of theirs.
-        Assert.Equal(8.8, floors.For("all", cost, stretch: 4));
-        Assert.Equal("this machine's A/A spread: 95th percentile of 5 A/A changes", floors.SourceOf("all", cost, 4));
-        foreach (var change in new[] { 1.0, 1, 1, 1 })
-        {
-            floors.Record([Aa(change)], new MachineNoise("measured", 6, 2, 1, 1));
-        }
-        Assert.Equal(7.6, floors.For("all", cost, stretch: 4)); // four carry a stretch: still the nine changes, unscaled
-        floors.Record([Aa(1)], new MachineNoise("measured", 6, 2, 1, 1));
-        Assert.Equal(2, floors.For("all", cost, stretch: 4)); // five 1 % changes at 2 %, read at 4 %
-        File.Delete(file);
-    }
-
-    [Fact]
-    public void Analyze_NoisierSlotsThanTheRecordsOwn_RaisesTheFloorByTheRatioOfTheSpreads()
-    {
-        // logging decides on cost. Its slots' cost moves slot to slot by a known wobble, three times as much in the
-        // noisy run; the record's five A/A changes were measured on slots that varied 2 %.
-        var experiment = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder).First(e => e.Name == "logging");
-        var file = TempFile();
-        var floors = NoiseFloors.Load(file, Environment.MachineName);
-        foreach (var change in new[] { 1.0, 3, 2, 4, 10 })
-        {
-            floors.Record([Aa(change, metric: "cpu-per-request")], new MachineNoise("measured", 6, 2, 1, 1));
-        }
-        var settings = new AnalysisSettings(ProfileName.Quick, null, false, floors);
-
-        var quiet = ExperimentAnalyzer.Analyze(experiment, WobblingRuns(experiment, 0.02), settings);
-        var noisy = ExperimentAnalyzer.Analyze(experiment, WobblingRuns(experiment, 0.06), settings);
-
-        static Comparison Cost(ExperimentResult r) => r.Comparisons.First(c => c.Scenario == "all" && c.Metric == Metrics.CpuPerRequest);
-        var quietStretch = quiet.MachineNoise!.CostCvPercent!.Value;
-        var noisyStretch = noisy.MachineNoise!.CostCvPercent!.Value;
-        Assert.InRange(noisyStretch / quietStretch, 2.5, 3.5);
-        Assert.Equal(Math.Round(8.8 * quietStretch / 2, 2), Cost(quiet).NoiseFloorPercent, 6);
-        Assert.Equal(Math.Round(8.8 * noisyStretch / 2, 2), Cost(noisy).NoiseFloorPercent, 6);
-        Assert.StartsWith("this machine's A/A spread at this run's noise", Cost(noisy).NoiseFloorSource);
-        File.Delete(file);
-    }
-
-    /// <summary>Four blocks of the experiment's variants, two 5-s slots each, the second variant 10 % cheaper; each slot's cost × (1 ± wobble).</summary>
-    private static List<RunRecord> WobblingRuns(ExperimentDefinition experiment, double wobble) =>
-        [.. Enumerable.Range(1, 4).SelectMany(b => experiment.Variants.Select((v, i) =>
-        {
-            var cost = 2.0 * (v.Name == experiment.Baseline ? 1 : 0.9);
-            var sign = (b + i) % 2 == 0 ? 1 : -1;
-            return RunRecordBuilder.Failed(new RunIdentity(v.Name, b, (b * 3) + i, DateTimeOffset.UnixEpoch),
-                new RunFailure(FailureKind.LoadFailed, "")) with
-            {
-                Status = RunStatus.Ok, FailureKind = null, FailureReason = null,
-                Cost = new CpuCost([new CpuWindow(5, 1000, cost * (1 + (sign * wobble)), null), new CpuWindow(5, 1000, cost * (1 - (sign * wobble)), null)]),
-                Scenarios = [RunRecordBuilder.Stats("order", 2000, 200, PerfLab.Load.LatencyStats.From(new PerfLab.Load.LatencyHistogram()))],
-            };
-        }))];
 
     [Fact]
     public void Decide_ChangePastZeroButInsideTheFloor_IsNotCalled_AndEquivalenceReadsTheMarginNotTheFloor()
