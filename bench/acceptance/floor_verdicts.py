@@ -8,8 +8,8 @@ change follows that spread, alone and over the square root of the invocation's b
 
 An A/A invocation (`--aa`) judges itself against zero, since its job is to record the spread; here it is judged as the
 comparison of two identical variants would be, against the floor its predecessors had set. A slowed invocation's
-verdict is perflab's own; the replayed floor is printed beside the one its results.json recorded, which must agree
-(the campaign's cache had no A/A record before its first invocation)."""
+floor and verdict are replayed and printed beside the ones its results.json recorded, which agree when the perflab
+that ran it applied this rule (the campaign's cache had no A/A record before its first invocation)."""
 import glob
 import json
 import math
@@ -116,7 +116,7 @@ def main(out):
     recorded, blocks = [], []
     kinds = {rule: {"A/A": [], "slowed": []} for rule in ("perflab's floor", "the floor at its stretch")}
     logs = {"A/A": [], "slowed": []}
-    print("| invocation | change [95 % interval] | A/A before it | floor | floor recorded by perflab | verdict "
+    print("| invocation | change [95 % interval] | A/A before it | floor | floor and verdict recorded by perflab | verdict "
           "| its stretch | floor at its stretch | verdict at its stretch |")
     print("|---|---|---:|---:|---:|---|---:|---:|---|")
     for folder in folders:
@@ -124,10 +124,10 @@ def main(out):
         aa = os.path.basename(folder).startswith("aa-")
         stretch = stretch_of(folder, c["metric"])
         floor, scaled = floor_of(recorded), floor_of(recorded, stretch)
-        # An A/A invocation judged as two identical variants would be; a slowed one's own verdict is perflab's.
-        verdict = decide(c, floor) if aa else c["verdict"]
-        alternative = decide(c, scaled)
-        own = "(against zero)" if aa else f"{num(c['noiseFloorPercent']):.2f} %"
+        # An A/A invocation judged as two identical variants would be; a slowed one as perflab judged it, replayed (its
+        # own results.json says the floor and verdict of the perflab that ran it, which may be an earlier rule's).
+        verdict, alternative = decide(c, floor), decide(c, scaled)
+        own = "(against zero)" if aa else f"{num(c['noiseFloorPercent']):.2f} %, {c['verdict']}"
         shown = f"{stretch:.1f} %" if stretch else "none"
         print(f"| {os.path.basename(folder)} | {fmt(c)} | {len(recorded)} | {floor:.2f} % | {own} | **{verdict}** "
               f"| {shown} | {scaled:.2f} % | {alternative} |")
