@@ -44,7 +44,7 @@ COST = ("cpu-per-request", "cpu-per-request-full-speed")
 
 
 def stretch_of(folder, key):
-    """NoiseFloors.StretchOf: the experiment's slot-to-slot spread of cost (cost metrics) or RPS (the others)."""
+    """The experiment's slot-to-slot spread (results.json machineNoise) of cost (cost metrics) or RPS (the others)."""
     with open(f"{folder}/results.json", encoding="utf-8") as f:
         noise = json.load(f)["experiments"][0].get("machineNoise") or {}
     if noise.get("source") != "measured":
