@@ -9,11 +9,17 @@ namespace PerfLab.Experiments.Analysis;
 /// the trace makes at a named place (strong, or labelled weak when they rest on few events), and, for every traced
 /// variant against the traced baseline, what changed per request component by component. A counter-only lock
 /// contention finding of a traced variant is withdrawn: the trace either names the lock's call site or did not see it.
+/// A trace that failed is named in the notes, with why, so a variant without evidence says what happened to it.
 /// </summary>
 public static class EvidenceFindings
 {
-    public static ExperimentResult Apply(ExperimentResult result, IReadOnlyList<TracedRun> traced)
+    public static ExperimentResult Apply(ExperimentResult result, IReadOnlyList<TracedRun> traced,
+        IReadOnlyList<FailedTrace>? failed = null)
     {
+        if (failed is { Count: > 0 })
+        {
+            result = result with { Notes = [.. result.Notes, .. failed.Select(f => f.Note).Where(n => !result.Notes.Contains(n))] };
+        }
         if (traced.Count == 0)
         {
             return result;

@@ -7,3 +7,9 @@ namespace PerfLab.Experiments.Analysis;
 /// <param name="ThreadCpu">The CPU the kernel charged the app's threads while the trace ran, by thread name.</param>
 public sealed record TracedRun(VariantEvidence Evidence, IReadOnlyList<TraceFinding> Findings, IReadOnlyList<string> Warnings,
     IReadOnlyList<ThreadGroupCpu>? ThreadCpu = null);
+
+/// <summary>A trace that failed: the run's verdicts stand, and its note says whose trace it was and why.</summary>
+public sealed record FailedTrace(string Variant, string Reason)
+{
+    public string Note => $"the trace of {Variant} failed, its verdicts stand without it: {Reason}";
+}

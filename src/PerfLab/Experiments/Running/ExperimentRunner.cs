@@ -199,7 +199,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     }
 
     private static ExperimentResult ResultOf(ExperimentProgress p, AnalysisSettings settings, RunHalt? halt) =>
-        EvidenceFindings.Apply(ExperimentAnalyzer.Analyze(p.Experiment, p.Runs, settings), p.Traced) with
+        EvidenceFindings.Apply(ExperimentAnalyzer.Analyze(p.Experiment, p.Runs, settings), p.Traced, p.TraceFailures) with
         {
             Blocks = p.Blocks,
             PrecisionTargetPercent = p.Rule.PrecisionPercent,

@@ -84,6 +84,7 @@ internal sealed class Measurements(RunRequest request, IRunObserver observer)
         {
             Capture = capture,
             Traced = block.Progress.Traced.Add,
+            TraceFailed = block.Progress.TraceFailures.Add,
             Progress = observer,
             Load = request.Load,
             DatabaseBackends = request.DatabaseBackends,

@@ -11,6 +11,9 @@ public sealed class ExperimentProgress(ExperimentDefinition experiment, Stopping
     public StoppingRule Rule => rule;
     public List<RunRecord> Runs { get; } = [];
     public List<TracedRun> Traced { get; } = [];
+
+    /// <summary>The traces that failed (<see cref="Measuring.LoadMeasurement.TraceFailed"/>): the result's notes say why.</summary>
+    public List<FailedTrace> TraceFailures { get; } = [];
     public int Blocks { get; set; }
 
     /// <summary>Wall time its blocks took so far, in seconds (for <see cref="DutyCycle"/>).</summary>

@@ -20,6 +20,8 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
     /// <summary>When set, a successful run is followed by a traced stretch whose evidence goes to <see cref="Traced"/>.</summary>
     public EvidenceCapture? Capture { get; init; }
     public Action<TracedRun>? Traced { get; init; }
+    /// <summary>Told of a trace that failed, so the results say why beside the missing evidence.</summary>
+    public Action<FailedTrace>? TraceFailed { get; init; }
     /// <summary>Where its lines of progress go (the tracing after its window).</summary>
     public IProgress<string>? Progress { get; init; }
 
@@ -203,7 +205,9 @@ public sealed class LoadMeasurement(ExperimentDefinition experiment, VariantDefi
         }
         catch (Exception ex) when (ex is PerfLabException or IOException or InvalidOperationException or UnauthorizedAccessException)
         {
-            Progress?.Report($"the trace of {variant.Name} failed, its verdicts stand without it: {ex.Message.Split('\n')[0]}");
+            var failed = new FailedTrace(variant.Name, ex.Message.Split('\n')[0]);
+            Progress?.Report(failed.Note);
+            TraceFailed?.Invoke(failed);
         }
     }
 }
