@@ -18,7 +18,7 @@ public static class EvidenceFindings
     {
         if (failed is { Count: > 0 })
         {
-            result = result with { Notes = [.. result.Notes, .. failed.Select(f => f.Note).Where(n => !result.Notes.Contains(n))] };
+            result = result with { Notes = [.. result.Notes, .. failed.Select(f => f.Note)] };
         }
         if (traced.Count == 0)
         {
