@@ -67,8 +67,11 @@ public static class CapacitySearch
         return Result(url, slo, settings, outcome, held, outcome == CapacityOutcome.Found ? broke : null, steps);
     }
 
-    /// <summary>The rounds of rising, bisecting and confirming a search may run: a second when confirmation found no break above.</summary>
-    private const int MaxRounds = 2;
+    /// <summary>
+    /// The rounds of rising, bisecting and confirming a search may run: a second when confirmation found no break above.
+    /// Each round confirms with at most <see cref="CapacityRange.MaxConfirmations"/> steps.
+    /// </summary>
+    public const int MaxRounds = 2;
 
     /// <summary>A busy break whose latency is under this many times the SLO's bound is tried once more.</summary>
     private const double StallFactor = 2;
