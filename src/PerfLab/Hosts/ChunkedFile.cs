@@ -78,7 +78,8 @@ internal sealed class ChunkReceiver(HostRef host, string what, Stream target) : 
             }
             catch (FormatException)
             {
-                Fail(string.Create(CultureInfo.InvariantCulture, $"arrived garbled (a chunk after {_received} bytes is not base64)"));
+                Fail(string.Create(CultureInfo.InvariantCulture,
+                    $"arrived garbled (a chunk after {_received} bytes is not base64: {Garbled(base64)})"));
             }
             catch (IOException ex)
             {
@@ -124,6 +125,24 @@ internal sealed class ChunkReceiver(HostRef host, string what, Stream target) : 
         {
             Fail(string.Create(CultureInfo.InvariantCulture, $"was cut short: the session ended after {_received} bytes"));
         }
+    }
+
+    private static readonly System.Buffers.SearchValues<char> Base64 =
+        System.Buffers.SearchValues.Create("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=");
+
+    /// <summary>What is wrong with a chunk's line, so a garbled transfer says what got into it.</summary>
+    private static string Garbled(string line)
+    {
+        var at = line.AsSpan().IndexOfAnyExcept(Base64);
+        if (at < 0)
+        {
+            return string.Create(CultureInfo.InvariantCulture, $"its {line.Length} characters are base64, cut short of a whole chunk");
+        }
+        var from = Math.Max(0, at - 16);
+        var around = line.Substring(from, Math.Min(line.Length - from, 64));
+        var shown = string.Concat(around.Select(c => c is >= ' ' and < (char)127 ? c.ToString()
+            : "\\u" + ((int)c).ToString("x4", CultureInfo.InvariantCulture)));
+        return string.Create(CultureInfo.InvariantCulture, $"of its {line.Length} characters, character {at + 1} is not: '{shown}'");
     }
 
     private void Fail(string why) =>

@@ -91,6 +91,37 @@ public sealed class ChunkedFileTests
         Assert.Equal("app host 'app-1': the app's trace arrived corrupted: its SHA-256 differs from the one sent.", failure.Message);
     }
 
+    [Fact]
+    public async Task Receive_ForeignTextInsideAChunk_FailsSayingWhatGotIn()
+    {
+        var lines = await LinesOfAsync(Pattern(Length));
+        // Another writer's line cut into the second chunk's, as a second writer on the role's output would.
+        lines[1] = (lines[1].Kind, lines[1].Text[..100] + "alive\u0007" + lines[1].Text[100..]);
+        using var target = new MemoryStream();
+        using var receiver = new ChunkReceiver(App, "the app's trace", target);
+
+        Feed(receiver, lines);
+
+        var failure = await Assert.ThrowsAsync<PerfLabException>(() => receiver.Completed);
+        Assert.Equal($"app host 'app-1': the app's trace arrived garbled (a chunk after 49152 bytes is not base64: of its 65542 "
+            + $"characters, character 106 is not: '{lines[1].Text[89..105]}\\u0007{lines[1].Text[106..153]}').", failure.Message);
+    }
+
+    [Fact]
+    public async Task Receive_ChunkCutShort_FailsSayingItsLength()
+    {
+        var lines = await LinesOfAsync(Pattern(Length));
+        lines[2] = (lines[2].Kind, lines[2].Text[..1001]);
+        using var target = new MemoryStream();
+        using var receiver = new ChunkReceiver(App, "the app's trace", target);
+
+        Feed(receiver, lines);
+
+        var failure = await Assert.ThrowsAsync<PerfLabException>(() => receiver.Completed);
+        Assert.Equal("app host 'app-1': the app's trace arrived garbled (a chunk after 98304 bytes is not base64: its 1001 "
+            + "characters are base64, cut short of a whole chunk).", failure.Message);
+    }
+
     private static byte[] Pattern(int length) => [.. Enumerable.Range(0, length).Select(i => (byte)(i * 31 % 251))];
 
     /// <summary>What the role writes to its session for <paramref name="bytes"/>, each line as kind and the rest.</summary>
