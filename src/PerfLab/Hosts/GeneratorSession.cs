@@ -42,7 +42,9 @@ internal sealed class GeneratorSession : IDisposable
             {
             }
         });
-        _reading = Task.Run(ReadAsync);
+        // On a thread of its own, as the heartbeat is sent: this machine's load keeps the thread pool busy, and a line left
+        // unread there is a heartbeat the watch misses.
+        _reading = Task.Factory.StartNew(Read, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
     }
 
     public HostRef Host { get; }
@@ -153,10 +155,11 @@ internal sealed class GeneratorSession : IDisposable
             ExitCode.Failed);
     }
 
-    private async Task ReadAsync()
+    private void Read()
     {
-        while (await _process.StandardOutput.ReadLineAsync().ConfigureAwait(false) is { } line)
+        while (_process.StandardOutput.ReadLine() is { } line)
         {
+            _watch.Spoke();
             if (line == Heartbeat.Line)
             {
                 _watch.Heard();

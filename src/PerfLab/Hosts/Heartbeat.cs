@@ -181,8 +181,9 @@ internal sealed class HeartbeatInput : TextReader
 }
 
 /// <summary>
-/// The controller's watch on a role's heartbeat, the other way: once one <see cref="Heartbeat.Line"/> was heard, none for
-/// <see cref="Heartbeat.Lost"/> calls its action once. ssh's ServerAlive notices a host that stopped answering; this
+/// The controller's watch on a role's heartbeat, the other way: once one <see cref="Heartbeat.Line"/> was heard, no line
+/// for <see cref="Heartbeat.Lost"/> calls its action once (any line is a sign of life: a role sending a long file may hold
+/// its output past a beat's turn). ssh's ServerAlive notices a host that stopped answering; this
 /// notices a role that went silent while its host's sshd still answers (hung, stopped, starved), and a link lost
 /// before ssh says so.
 /// </summary>
@@ -212,6 +213,15 @@ internal sealed class HeartbeatWatch : IDisposable
         $"sent no heartbeat for {Silence.TotalSeconds:0.#} s (the link to its host is lost, or the role hangs)");
 
     public void Heard() => Volatile.Write(ref _lastBeat, Stopwatch.GetTimestamp());
+
+    /// <summary>A line other than a heartbeat: a sign of life once the role has beaten (it does not arm the watch).</summary>
+    public void Spoke()
+    {
+        if (Volatile.Read(ref _lastBeat) != 0)
+        {
+            Heard();
+        }
+    }
 
     private void Watch()
     {

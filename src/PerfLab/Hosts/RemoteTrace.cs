@@ -91,6 +91,11 @@ internal static class RemoteTrace
         if (done != described)
         {
             receiver.SessionEnded();
+            if (session.LostMidRun is { } lost)
+            {
+                // Its last chunk may have been cut mid-line: the loss is the cause, not a garbled file.
+                throw new PerfLabException($"{lost}; its trace did not come back whole.", ExitCode.Unreachable);
+            }
             await receiver.Completed;
             throw new PerfLabException($"{session.Host}: the app's session ended before its trace was described.", ExitCode.Unreachable);
         }

@@ -48,7 +48,7 @@ internal sealed class RoleSession : IAsyncDisposable
         _watch = new HeartbeatWatch(() => Cut(), silence);
         // Read last: the reader hears the role's first heartbeat on another thread, and a busy host once let it call
         // the watch before this constructor had set it (a NullReferenceException ended the session's reading).
-        _reading = Task.Run(ReadAsync);
+        _reading = ReadAsync();
     }
 
     public HostRef Host { get; }
@@ -192,7 +192,10 @@ internal sealed class RoleSession : IAsyncDisposable
     {
         try
         {
-            await ReadLinesAsync().ConfigureAwait(false);
+            // On a thread of its own, as the heartbeat is sent: a thread pool a busy load keeps full must not leave the
+            // role's lines unread until the watch takes it for lost (CI saw a trace cut mid-transfer so).
+            await Task.Factory.StartNew(ReadLines, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default)
+                .ConfigureAwait(false);
         }
         finally
         {
@@ -211,10 +214,11 @@ internal sealed class RoleSession : IAsyncDisposable
         }
     }
 
-    private async Task ReadLinesAsync()
+    private void ReadLines()
     {
-        while (await _process.StandardOutput.ReadLineAsync().ConfigureAwait(false) is { } line)
+        while (_process.StandardOutput.ReadLine() is { } line)
         {
+            _watch.Spoke();
             var (kind, rest) = line.IndexOf(' ', StringComparison.Ordinal) is var space and > 0
                 ? (line[..space], line[(space + 1)..])
                 : (line, "");

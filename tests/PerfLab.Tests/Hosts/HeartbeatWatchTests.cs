@@ -40,6 +40,24 @@ public sealed class HeartbeatWatchTests
     }
 
     [Fact]
+    public async Task RoleSession_RoleSendsOtherLinesButNoHeartbeatForLongerThanTheSilence_IsNotTakenAsLost()
+    {
+        // A role busy sending a file (a trace's chunks) may hold its output past its heartbeat's turn: its lines are signs
+        // of life. Without them counted, the watch cut this session after 1 s (CI saw a trace cut mid-transfer so).
+        var host = new HostRef("app", HostRef.LocalName);
+        await using var session = RoleSession.Start(new SshClient(null), host, "the app",
+            "echo alive; echo 'ready x'; for i in $(seq 1 30); do echo \"log $i\"; sleep 0.1; done", input: null, say: null,
+            silence: TimeSpan.FromSeconds(1));
+
+        await session.WaitReadyAsync(TimeSpan.FromSeconds(30), CancellationToken.None);
+        await session.Ended.WaitAsync(TimeSpan.FromSeconds(60));
+
+        Assert.Null(session.Lost);
+        Assert.Equal(0, session.ExitCode);
+        Assert.Equal("  | 30", session.TailOfLog(1));
+    }
+
+    [Fact]
     public async Task RoleSession_FirstLineLong_ArrivesWholeBeforeAnyHeartbeat()
     {
         // The launch line is written before the first beat, never beside it: the timer beats at once on another thread,
