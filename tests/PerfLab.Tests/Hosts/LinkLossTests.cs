@@ -40,7 +40,8 @@ public sealed class LinkLossTests
     }
 
     /// <summary>
-    /// `perflab capacity --hosts` end to end: its one step (20 RPS, from = max) sent from gen-1's namespace to the SUT on
+    /// `perflab capacity --hosts` end to end: its one step (20 RPS, from = max, after 1 s of warm-up: a generator cold on a
+    /// busy machine once fell behind its schedule in a step without one) sent from gen-1's namespace to the SUT on
     /// the app host's address (gen-1's connections to it seen there), its answer gated twice on the command line: at
     /// 10 RPS, which a step of 20 that held every time passes, and at 100000, which fails it (exit 5, each gate printed on
     /// the capacity interval's lower end).
@@ -52,7 +53,7 @@ public sealed class LinkLossTests
         var hosts = HostsCheckTests.Write(lab, "ssh-config: ./ssh_config\napp: app\nload: [gen-1]\n");
 
         var capacity = await HostsCheckTests.RunInController(lab, "capacity", RemoteLoadTests.Url(lab), "--slo", "p99<3s",
-            "--from", "20", "--max", "20", "-d", "2s", "-w", "0s", "--threshold", "capacity>=10",
+            "--from", "20", "--max", "20", "-d", "2s", "-w", "1s", "--threshold", "capacity>=10",
             "--threshold", "capacity>=100000", "--json", "--hosts", hosts);
         await watching.CancelAsync();
 
@@ -60,7 +61,8 @@ public sealed class LinkLossTests
         Assert.True(await connected, "no connection from gen-1's namespace to the app was seen during the search");
         Assert.Matches(@"load host 'gen-1': [^\n]*; perflab already there", capacity.Stderr);
         using var json = JsonDocument.Parse(capacity.Stdout);
-        Assert.Equal("aboveMax", json.RootElement.GetProperty("outcome").GetString());
+        // Held at the one rate asked for; a step that says otherwise (its generator behind schedule) is printed whole.
+        Assert.True(json.RootElement.GetProperty("outcome").GetString() == "aboveMax", capacity.ToString());
         var step = json.RootElement.GetProperty("steps")[0];
         Assert.True(step.GetProperty("requests").GetInt64() > 0, step.ToString());
         // The 150 ms delay is a floor no answer beats: the latency was measured against the app, not a refusal.
