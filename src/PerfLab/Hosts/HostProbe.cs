@@ -76,9 +76,16 @@ internal static class HostProbe
     public static bool RuntimeFits(string? runtime) =>
         runtime is not null && int.TryParse(runtime.Split('.')[0], CultureInfo.InvariantCulture, out var major) && major >= RuntimeMajor;
 
-    public static async Task<ClockOffset> ClockAsync(SshClient ssh, HostRef host, CancellationToken ct)
+    /// <summary>How long the probe waits for each answer: the first pays for the connection and a cold shell.</summary>
+    private static readonly TimeSpan AnswerWithin = TimeSpan.FromSeconds(15);
+
+    public static Task<ClockOffset> ClockAsync(SshClient ssh, HostRef host, CancellationToken ct) =>
+        ClockAsync(host, ssh.StartInfo(host, ClockScript), AnswerWithin, ct);
+
+    /// <summary>The clock probe over <paramref name="start"/> (ssh running <see cref="ClockScript"/>, or a stand-in in tests).</summary>
+    internal static async Task<ClockOffset> ClockAsync(HostRef host, ProcessStartInfo start, TimeSpan answerWithin, CancellationToken ct)
     {
-        using var process = Process.Start(ssh.StartInfo(host, ClockScript))
+        using var process = Process.Start(start)
             ?? throw new PerfLabException($"{host}: cannot start ssh.", ExitCode.Environment);
         var stderr = process.StandardError.ReadToEndAsync(ct);
         try
@@ -91,12 +98,20 @@ internal static class HostProbe
                 var sent = anchor.UnixMsAt(Stopwatch.GetTimestamp());
                 await process.StandardInput.WriteLineAsync("t".AsMemory(), ct).ConfigureAwait(false);
                 await process.StandardInput.FlushAsync(ct).ConfigureAwait(false);
-                var line = await ReadLineAsync(process, ct).ConfigureAwait(false);
+                var line = await AnswerAsync(host, process, answerWithin, ct).ConfigureAwait(false);
                 var received = anchor.UnixMsAt(Stopwatch.GetTimestamp());
-                if (line is null || !double.TryParse(line, NumberStyles.Float, CultureInfo.InvariantCulture, out var remoteSeconds))
+                if (line is null)
                 {
+                    // ssh ended: its own exit and message say why (a refused key, a host that is down).
                     process.StandardInput.Close();
-                    throw SshClient.Failure(host, new HostOutput(SshClient.ConnectionFailed, "", await stderr.ConfigureAwait(false)));
+                    await process.WaitForExitAsync(ct).ConfigureAwait(false);
+                    throw SshClient.Failure(host, new HostOutput(process.ExitCode, "", await stderr.ConfigureAwait(false)));
+                }
+                if (!double.TryParse(line, NumberStyles.Float, CultureInfo.InvariantCulture, out var remoteSeconds))
+                {
+                    throw new PerfLabException($"{host}: its clock probe (bash's EPOCHREALTIME, bash 5 or newer) answered "
+                        + $"'{(line.Length > 80 ? line[..80] + "..." : line)}', not a time: is bash 5 there, and does the login "
+                        + "print nothing?", ExitCode.Environment);
                 }
                 // The first exchanges pay for connection set-up and a cold shell; the minimum discards them.
                 if (received - sent < best.Rtt)
@@ -116,17 +131,20 @@ internal static class HostProbe
         }
     }
 
-    private static async Task<string?> ReadLineAsync(Process process, CancellationToken ct)
+    /// <summary>The probe's next line; null when ssh's output ended; a failure naming the host when none came in time.</summary>
+    private static async Task<string?> AnswerAsync(HostRef host, Process process, TimeSpan within, CancellationToken ct)
     {
         using var cts = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        cts.CancelAfter(TimeSpan.FromSeconds(15));
+        cts.CancelAfter(within);
         try
         {
             return await process.StandardOutput.ReadLineAsync(cts.Token).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (!ct.IsCancellationRequested)
         {
-            return null;
+            throw new PerfLabException(string.Create(CultureInfo.InvariantCulture,
+                $"{host}: its clock probe had no answer within {within.TotalSeconds:0.#} s: the host, or the link to it, answered "
+                + $"too slowly; check that ssh {host.Destination} answers at once."), ExitCode.Unreachable);
         }
     }
 }

@@ -1,0 +1,73 @@
+using System.Diagnostics;
+using PerfLab.Common;
+using PerfLab.Hosts;
+
+namespace PerfLab.Tests.Hosts;
+
+/// <summary>
+/// The clock probe on real processes standing in for the ssh session (bash on this machine): this machine's own clock
+/// comes back within the probe's uncertainty, and a host that never answers, answers something else, or whose ssh
+/// ends each fail saying which, not a made-up "ssh failed (exit 255): no message" as the probe once did on a busy CI.
+/// </summary>
+public sealed class HostProbeTests
+{
+    private static readonly HostRef Host = new("app", "app-1");
+
+    [Fact]
+    public async Task Clock_ThisMachinesOwnClock_OffsetWithinItsUncertainty()
+    {
+        var clock = await HostProbe.ClockAsync(Host, Bash("LC_ALL=C exec bash -c 'while read -r _; do echo $EPOCHREALTIME; done'"),
+            TimeSpan.FromSeconds(30), CancellationToken.None);
+
+        // One clock read at both ends: the offset is what the round trip leaves uncertain, nothing more.
+        Assert.True(Math.Abs(clock.OffsetMs) <= clock.UncertaintyMs + 0.5, $"offset {clock.OffsetMs} ms ± {clock.UncertaintyMs}");
+        Assert.InRange(clock.RoundTripMs, 0, 1000);
+    }
+
+    [Fact]
+    public async Task Clock_NoAnswerInTime_FailsSayingSo()
+    {
+        var failure = await Assert.ThrowsAsync<PerfLabException>(() => HostProbe.ClockAsync(Host, Bash("exec sleep 30"),
+            TimeSpan.FromSeconds(1), CancellationToken.None));
+
+        Assert.Equal("app host 'app-1': its clock probe had no answer within 1 s: the host, or the link to it, answered too "
+            + "slowly; check that ssh app-1 answers at once.", failure.Message);
+        Assert.Equal(ExitCode.Unreachable, failure.ExitCode);
+    }
+
+    [Fact]
+    public async Task Clock_LoginPrintsABanner_FailsNamingWhatCameBack()
+    {
+        var failure = await Assert.ThrowsAsync<PerfLabException>(() => HostProbe.ClockAsync(Host,
+            Bash("read -r _; echo 'Welcome to app-1'; exec cat >/dev/null"), TimeSpan.FromSeconds(30), CancellationToken.None));
+
+        Assert.Contains("its clock probe (bash's EPOCHREALTIME, bash 5 or newer) answered 'Welcome to app-1', not a time",
+            failure.Message, StringComparison.Ordinal);
+        Assert.Equal(ExitCode.Environment, failure.ExitCode);
+    }
+
+    [Fact]
+    public async Task Clock_SshEnds_FailsWithItsOwnExitAndMessage()
+    {
+        var failure = await Assert.ThrowsAsync<PerfLabException>(() => HostProbe.ClockAsync(Host,
+            Bash("echo 'root@10.0.0.2: Permission denied (publickey).' >&2; exit 255"), TimeSpan.FromSeconds(30),
+            CancellationToken.None));
+
+        Assert.StartsWith("app host 'app-1': the host refused the key", failure.Message, StringComparison.Ordinal);
+        Assert.Equal(ExitCode.Unreachable, failure.ExitCode);
+    }
+
+    private static ProcessStartInfo Bash(string script)
+    {
+        var info = new ProcessStartInfo("bash")
+        {
+            RedirectStandardInput = true,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        info.ArgumentList.Add("-c");
+        info.ArgumentList.Add(script);
+        return info;
+    }
+}
