@@ -104,8 +104,10 @@ internal static class HostProbe
                 {
                     // ssh ended: its own exit and message say why (a refused key, a host that is down).
                     process.StandardInput.Close();
-                    await process.WaitForExitAsync(ct).ConfigureAwait(false);
-                    throw SshClient.Failure(host, new HostOutput(process.ExitCode, "", await stderr.ConfigureAwait(false)));
+                    // Bounded: an ssh that closed its output and runs on is ended by the finally below, its exit taken as 255.
+                    var exited = process.WaitForExit(5000);
+                    throw SshClient.Failure(host, new HostOutput(exited ? process.ExitCode : SshClient.ConnectionFailed, "",
+                        exited ? await stderr.ConfigureAwait(false) : ""));
                 }
                 if (!double.TryParse(line, NumberStyles.Float, CultureInfo.InvariantCulture, out var remoteSeconds))
                 {
