@@ -41,7 +41,7 @@ internal static class HostProbe
         "[ -n \"$d\" ] && \"$d\" --list-runtimes 2>/dev/null | awk '{print \"framework=\" $1 \" \" $2}'; true";
 
     // bash's EPOCHREALTIME is read without a fork, so each answer costs the round trip and nothing else.
-    private const string ClockScript = "LC_ALL=C exec bash -c 'while read -r _; do echo $EPOCHREALTIME; done'";
+    internal const string ClockScript = "LC_ALL=C exec bash -c 'while read -r _; do echo $EPOCHREALTIME; done'";
 
     public static async Task<HostFacts> FactsAsync(SshClient ssh, HostRef host, CancellationToken ct)
     {

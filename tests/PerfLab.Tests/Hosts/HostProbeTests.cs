@@ -16,8 +16,7 @@ public sealed class HostProbeTests
     [Fact]
     public async Task Clock_ThisMachinesOwnClock_OffsetWithinItsUncertainty()
     {
-        var clock = await HostProbe.ClockAsync(Host, Bash("LC_ALL=C exec bash -c 'while read -r _; do echo $EPOCHREALTIME; done'"),
-            TimeSpan.FromSeconds(30), CancellationToken.None);
+        var clock = await HostProbe.ClockAsync(Host, Bash(HostProbe.ClockScript), TimeSpan.FromSeconds(30), CancellationToken.None);
 
         // One clock read at both ends: the offset is what the round trip leaves uncertain, nothing more.
         Assert.True(Math.Abs(clock.OffsetMs) <= clock.UncertaintyMs + 0.5, $"offset {clock.OffsetMs} ms ± {clock.UncertaintyMs}");
@@ -57,17 +56,6 @@ public sealed class HostProbeTests
         Assert.Equal(ExitCode.Unreachable, failure.ExitCode);
     }
 
-    private static ProcessStartInfo Bash(string script)
-    {
-        var info = new ProcessStartInfo("bash")
-        {
-            RedirectStandardInput = true,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        info.ArgumentList.Add("-c");
-        info.ArgumentList.Add(script);
-        return info;
-    }
+    /// <summary>The session a local host's probe runs in: the script under bash here, as ssh would run it there.</summary>
+    private static ProcessStartInfo Bash(string script) => new SshClient(null).StartInfo(new HostRef("app", HostRef.LocalName), script);
 }
