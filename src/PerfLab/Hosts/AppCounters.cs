@@ -9,11 +9,14 @@ namespace PerfLab.Hosts;
 /// <c>counters OPTIONS</c> a collection starts, <c>counters-listening</c> goes out once it listens (see
 /// <see cref="CounterOptions.Listening"/>) and each sample goes out as <c>sample JSON</c> as it is read; on
 /// <c>counters-stop</c> the collection ends and the whole recording goes out as <c>recording JSON</c> (or
-/// <c>counters-failed MESSAGE</c> when the process refused the session). On <c>cpu</c> it answers <c>cpu NANOSECONDS</c>,
-/// the CPU the kernel has charged the app so far (its cost per request, read at the measured window's edges).
+/// <c>counters-failed MESSAGE</c> when the process refused the session). On <c>cpu #ID</c> it answers <c>cpu #ID NANOSECONDS</c>
+/// (<see cref="RoleAsk"/>), the CPU the kernel has charged the app so far (its cost per request, read at the measured window's edges).
 /// </summary>
 internal sealed class AppCounters(int pid, RoleLines lines)
 {
+    /// <summary>The request for the app's CPU clock (<see cref="RoleSession.Ask"/>), answered in nanoseconds or "gone".</summary>
+    public const string CpuRequest = "cpu";
+
     private CancellationTokenSource? _stop;
     private Task? _running;
 
@@ -27,9 +30,9 @@ internal sealed class AppCounters(int pid, RoleLines lines)
         {
             await StopAsync();
         }
-        else if (line == "cpu")
+        else if (RoleAsk.Parse(line) is { Kind: CpuRequest } ask)
         {
-            lines.Write("cpu", CpuClock.ProcessNanoseconds(pid)?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "gone");
+            lines.Answer(ask, CpuClock.ProcessNanoseconds(pid)?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "gone");
         }
     }
 

@@ -10,7 +10,7 @@ namespace PerfLab.Hosts;
 /// root, as locally), kept in this host's cache, listening on this host's address as well as loopback, pg_hba
 /// accepting the app's host alone, as <see cref="AppLogin.User"/> with a password this role makes for the session (SCRAM);
 /// seeded and warmed, then <c>ready PORT VERSION PASSWORD</c>: the password reaches the controller over this session
-/// alone (never a command line, a file or a log line). It answers <c>backends-cpu</c>
+/// alone (never a command line, a file or a log line). It answers <c>backends-cpu #ID</c> (<see cref="RoleAsk"/>)
 /// with the CPU clocks of the backends serving the app's host (<see cref="RemoteBackendsCpu"/>), and settles and
 /// resets the lab's database before the blocks on request, as its superuser here (<see cref="RemoteLabReset"/>). When its session's
 /// input ends (or Ctrl+C) the cluster is stopped. A cluster an earlier, killed session left running is restarted with this
@@ -45,11 +45,14 @@ internal static class DatabaseRole
                 var reset = new RemoteLabReset.OnHost(status.ConnectionString!, lines);
                 await lines.EachLineAsync(async line =>
                 {
-                    if (line == RemoteBackendsCpu.Request)
+                    if (RoleAsk.Parse(line) is { } ask)
                     {
-                        RemoteBackendsCpu.Answer(lines, postmaster, allow);
+                        if (ask.Kind == RemoteBackendsCpu.Request)
+                        {
+                            RemoteBackendsCpu.Answer(lines, ask, postmaster, allow);
+                        }
+                        await reset.HandleAsync(ask, ct);
                     }
-                    await reset.HandleAsync(line, ct);
                 }, ct);
             }
             finally

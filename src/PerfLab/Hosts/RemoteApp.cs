@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text.Json;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 using PerfLab.Apps;
@@ -171,7 +172,8 @@ internal sealed class RemoteApp(OnHost host, Func<string, AppOrder> orderFor, IP
 
         /// <summary>The app's CPU clock, read by its role on its host (one round trip, at most 2 s); null when it did not answer.</summary>
         public long? CpuNanoseconds() =>
-            long.TryParse(session.Ask("cpu", TimeSpan.FromSeconds(2)), System.Globalization.CultureInfo.InvariantCulture, out var ns)
+            long.TryParse(session.Ask(AppCounters.CpuRequest, TimeSpan.FromSeconds(2)), NumberStyles.None, CultureInfo.InvariantCulture,
+                out var ns)
                 ? ns
                 : null;
 

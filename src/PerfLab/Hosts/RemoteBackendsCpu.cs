@@ -19,9 +19,9 @@ internal sealed class RemoteBackendsCpu(RoleSession session) : IBackendsCpu
     public IReadOnlySet<int> Serving(IEnumerable<int> candidates) => candidates.ToHashSet();
 
     /// <summary>
-    /// The db role's answer to <see cref="Request"/>: the backends of <paramref name="postmasterPid"/> serving
-    /// <paramref name="app"/>.
+    /// The db role's answer to <paramref name="ask"/> (a <see cref="Request"/>): the backends of
+    /// <paramref name="postmasterPid"/> serving <paramref name="app"/>.
     /// </summary>
-    public static void Answer(RoleLines lines, int postmasterPid, System.Net.IPAddress app) =>
-        lines.Write(Request, BackendsCpu.Format(BackendsCpu.Of(PostgresBackends.ServingClient(postmasterPid, app))));
+    public static void Answer(RoleLines lines, RoleAsk ask, int postmasterPid, System.Net.IPAddress app) =>
+        lines.Answer(ask, BackendsCpu.Format(BackendsCpu.Of(PostgresBackends.ServingClient(postmasterPid, app))));
 }

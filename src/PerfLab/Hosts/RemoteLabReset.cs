@@ -53,16 +53,16 @@ internal sealed class RemoteLabReset(RoleSession session) : ILabReset
     {
         private LabDatabaseSettings? _settings;
 
-        public async Task HandleAsync(string line, CancellationToken ct)
+        public async Task HandleAsync(RoleAsk ask, CancellationToken ct)
         {
-            if (line is not (Settle or Reset))
+            if (ask.Kind is not (Settle or Reset))
             {
                 return;
             }
             Answer answer;
             try
             {
-                if (line == Settle)
+                if (ask.Kind == Settle)
                 {
                     var (settings, notTheLabs) = await LabDatabase.SettleAsync(connectionString, ct);
                     _settings = settings;
@@ -79,7 +79,7 @@ internal sealed class RemoteLabReset(RoleSession session) : ILabReset
             {
                 answer = new Answer(Failure: ex.Message);
             }
-            lines.Write(line, JsonSerializer.Serialize(answer, RoleLines.Json));
+            lines.Answer(ask, JsonSerializer.Serialize(answer, RoleLines.Json));
         }
     }
 }

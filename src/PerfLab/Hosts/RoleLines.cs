@@ -43,6 +43,16 @@ internal sealed class RoleLines(TextReader input, TextWriter output)
         }
     }
 
+    /// <summary>The answer to <paramref name="ask"/>, one line (a line break in it would end the answer early).</summary>
+    public void Answer(RoleAsk ask, string answer)
+    {
+        if (answer.Contains('\n', StringComparison.Ordinal))
+        {
+            throw new ArgumentException("an answer is one line", nameof(answer));
+        }
+        Write(ask.Kind, ask.Answering(answer));
+    }
+
     /// <summary>Progress whose every line goes out as <c>say LINE</c>, which the controller shows.</summary>
     public IProgress<string> Say => new InlineProgress<string>(line => Write("say", line));
 

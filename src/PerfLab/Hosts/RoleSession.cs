@@ -25,6 +25,7 @@ internal sealed class RoleSession : IAsyncDisposable
     private readonly HeartbeatWatch _watch;
     private readonly CancellationTokenSource _ended = new();
     private string? _failed;
+    private long _asked;
     private volatile bool _outputEnded;
     private volatile bool _closing;
 
@@ -129,21 +130,29 @@ internal sealed class RoleSession : IAsyncDisposable
     }
 
     /// <summary>
-    /// Sends <paramref name="request"/> and waits (blocking: a window's edge is read synchronously) for the role's one
-    /// line of the same kind; null when the session has ended (before or while waiting: a host lost mid-wait answers
-    /// at once, not after the timeout) or no answer came within <paramref name="timeout"/>.
+    /// Sends the request <paramref name="kind"/> (with its id: <see cref="RoleAsk"/>) and waits (blocking: a window's
+    /// edge is read synchronously) for the role's answer to that request alone; null when the session has ended (before
+    /// or while waiting: a host lost mid-wait answers at once, not after the timeout) or no answer came within
+    /// <paramref name="timeout"/>. An earlier request's late answer is dropped, never taken as this one's.
     /// </summary>
-    public string? Ask(string request, TimeSpan timeout)
+    public string? Ask(string kind, TimeSpan timeout)
     {
+        var ask = new RoleAsk(kind, Interlocked.Increment(ref _asked));
         var answer = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
-        Handle(request, a => answer.TrySetResult(a));
+        Handle(kind, rest =>
+        {
+            if (ask.AnswerIn(rest) is { } mine)
+            {
+                answer.TrySetResult(mine);
+            }
+        });
         try
         {
-            return Send(request) && Task.WaitAny([answer.Task, _reading], timeout) == 0 ? answer.Task.Result : null;
+            return Send(ask.ToString()) && Task.WaitAny([answer.Task, _reading], timeout) == 0 ? answer.Task.Result : null;
         }
         finally
         {
-            Handle(request, null);
+            Handle(kind, null);
         }
     }
 
