@@ -64,7 +64,10 @@ public sealed record MachineNoise(string Source, double RpsCvPercent, double? Co
         }
         if (CostCvPercent is { } costCv && Usable(costCv))
         {
-            varies.Add(Invariant($"CPU per request {costCv:0.#} %"));
+            // Alone it says what varied and how ("CPU per request 1.6 %" read as a cost, not a spread).
+            varies.Add(varies.Count == 0
+                ? Invariant($"CPU per request varies {costCv:0.#} % {what}")
+                : Invariant($"CPU per request {costCv:0.#} %"));
         }
         line += varies.Count > 0 ? ". " + string.Join(", ", varies) : "";
         if (CoreSharePercent is { } share && Usable(share))

@@ -77,6 +77,9 @@ public sealed class NoiseEstimateTests
             "time; the core's speed varied 1.2 %", noise.Describe());
         Assert.Equal("this run can tell RPS changes of 3 % or more apart (from its slots' spread); CPU per request not measured. " +
             "RPS varies 5 % slot to slot", new MachineNoise("measured", 5, null, 3, null).Describe());
+        // Seed 001's smoke run: bursts give no RPS spread, so the cost's spread is said alone, with what it is.
+        Assert.Equal("one repetition gives no 95 % interval, so this run can tell no change apart from noise (two or more can). " +
+            "CPU per request varies 1.6 % second to second", new MachineNoise("calibration", 0, 1.6, 0, 3) { Blocks = 1 }.Describe());
     }
 
     [Fact]
