@@ -194,7 +194,8 @@ internal sealed class RoleSession : IAsyncDisposable
         // A session that ended saying nothing is named by its exit: the role's own code, or a signal's (128 + N).
         var why = _failed ?? Lost ?? stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries).LastOrDefault()?.Trim()
             ?? (_process.HasExited
-                ? string.Create(CultureInfo.InvariantCulture, $"no message (its session exited with code {_process.ExitCode}, nothing on stderr)")
+                ? string.Create(CultureInfo.InvariantCulture,
+                    $"no message (its session exited with code {_process.ExitCode}, nothing on stderr)")
                 : "no message");
         var tail = TailOfLog(15);
         return new PerfLabException($"{Host}: {What} {what}: {why}{(tail.Length > 0 ? Environment.NewLine + tail : "")}",
