@@ -33,7 +33,10 @@ public sealed record CpuWindow(double Seconds, long Requests, double AppCpuSecon
 
 /// <summary>
 /// A run's cost per request over exactly its measured windows (one, or the variant's alternating slots): CPU added
-/// up, requests added up, so a slot counts by its requests. The figure behind the <c>cpu-per-request</c> metric.
+/// up, requests added up, so a slot counts by its requests. The figure behind the <c>cpu-per-request</c> metric. When
+/// the database's backends were read at some windows' edges and not at others' (a db role that did not answer an
+/// edge in time), the per-request figures are those of the windows read whole (<see cref="Counted"/>): an app-only
+/// window added in would make the request look cheaper than it was.
 /// </summary>
 public sealed record CpuCost(IReadOnlyList<CpuWindow> Windows)
 {
@@ -41,27 +44,43 @@ public sealed record CpuCost(IReadOnlyList<CpuWindow> Windows)
 
     public double AppCpuSeconds => Windows.Sum(w => w.AppCpuSeconds);
 
+    /// <summary>
+    /// The windows the per-request figures are made of: those whose database part was read, when any was; every window
+    /// when none was (a server whose processes are not visible from here).
+    /// </summary>
+    [JsonIgnore]
+    public IReadOnlyList<CpuWindow> Counted => Windows.Any(w => w.DatabaseCpuSeconds is not null)
+        ? [.. Windows.Where(w => w.DatabaseCpuSeconds is not null)]
+        : Windows;
+
+    /// <summary>Windows whose database part was not read while others' was: left out of the per-request figures.</summary>
+    [JsonIgnore]
+    public int WindowsWithoutDatabase => Windows.Count - Counted.Count;
+
     /// <summary>Null when no window could see the database's processes.</summary>
     public double? DatabaseCpuSeconds => Windows.Any(w => w.DatabaseCpuSeconds is not null)
         ? Windows.Sum(w => w.DatabaseCpuSeconds ?? 0)
         : null;
 
-    /// <summary>App plus database CPU per request, in milliseconds; null without requests.</summary>
-    public double? MsPerRequest => Requests > 0 ? (AppCpuSeconds + (DatabaseCpuSeconds ?? 0)) * 1000 / Requests : null;
+    /// <summary>App plus database CPU per request, in milliseconds, over <see cref="Counted"/>; null without requests.</summary>
+    public double? MsPerRequest => PerRequest(Counted, w => w.CpuSeconds);
 
     /// <summary>
     /// <see cref="MsPerRequest"/> at the cores' full speed: each window's CPU divided by its slowdown, so that a stretch
     /// in which a shared host slowed the cores does not read as a dearer request. Null unless every window was sampled.
     /// </summary>
-    public double? FullSpeedMsPerRequest => Requests > 0 && Windows.Count > 0 && Windows.All(w => w.Slowdown > 0)
-        ? Windows.Sum(w => w.CpuSeconds / w.Slowdown!.Value) * 1000 / Requests
+    public double? FullSpeedMsPerRequest => Windows.Count > 0 && Windows.All(w => w.Slowdown > 0)
+        ? PerRequest(Counted, w => w.CpuSeconds / w.Slowdown!.Value)
         : null;
 
-    /// <summary>The app's share alone, in milliseconds per request.</summary>
-    public double? AppMsPerRequest => Requests > 0 ? AppCpuSeconds * 1000 / Requests : null;
+    /// <summary>The app's share alone, in milliseconds per request (over every window).</summary>
+    public double? AppMsPerRequest => PerRequest(Windows, w => w.AppCpuSeconds);
 
-    /// <summary>The database's share alone, in milliseconds per request; null when not measured.</summary>
-    public double? DatabaseMsPerRequest => Requests > 0 && DatabaseCpuSeconds is { } db ? db * 1000 / Requests : null;
+    /// <summary>The database's share alone, in ms per request (over the windows it was read in); null when not measured.</summary>
+    public double? DatabaseMsPerRequest => DatabaseCpuSeconds is null ? null : PerRequest(Counted, w => w.DatabaseCpuSeconds ?? 0);
 
     public int BackendsEnded => Windows.Sum(w => w.BackendsEnded);
+
+    private static double? PerRequest(IReadOnlyList<CpuWindow> windows, Func<CpuWindow, double> cpuSeconds) =>
+        windows.Sum(w => w.Requests) is > 0 and var requests ? windows.Sum(cpuSeconds) * 1000 / requests : null;
 }

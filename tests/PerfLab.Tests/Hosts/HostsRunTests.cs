@@ -59,6 +59,9 @@ public sealed class HostsRunTests
         await DbHostLoss.CutMidRunAsync(lab);
     }
 
+    private static double? DatabaseCpuSeconds(JsonElement run) =>
+        run.GetProperty("cost").TryGetProperty("databaseCpuSeconds", out var db) && db.ValueKind == JsonValueKind.Number ? db.GetDouble() : null;
+
     /// <summary>
     /// The load from the controller's namespace: the app reads the db host, its counters, traces and JIT events come
     /// back, the database's CPU is read on the db host.
@@ -96,11 +99,14 @@ public sealed class HostsRunTests
             Assert.InRange(run.GetProperty("counters").GetProperty("working-set").GetDouble(), 10, 4000);
             // Its CPU clock read on its host at the window's edges: serving requests cost it some CPU.
             Assert.True(run.GetProperty("cost").GetProperty("appCpuSeconds").GetDouble() > 0, run.GetProperty("cost").ToString());
-            // The backends serving those queries read by the db role in the db namespace: some CPU of theirs is charged.
+            // The backends serving those queries read by the db role in the db namespace: some CPU of theirs is charged,
+            // or, where the role did not answer an edge within its 2 s (a busy machine), that run's part is left out.
             Assert.True(run.GetProperty("scenarios")[1].GetProperty("requests").GetInt64() > 0, run.GetProperty("scenarios")[1].ToString());
-            Assert.True(run.GetProperty("cost").GetProperty("databaseCpuSeconds").GetDouble() > 0, run.GetProperty("cost").ToString());
+            Assert.True(DatabaseCpuSeconds(run) is null or > 0, run.GetProperty("cost").ToString());
             AssertTieringCameBack(run);
         }
+        // Never left out of every run: the db role's reading works.
+        Assert.Contains(runs, run => DatabaseCpuSeconds(run) > 0);
         AssertTracesCameBack(lab, output, json.RootElement.GetProperty("experiments")[0]);
         var report = await File.ReadAllTextAsync(Path.Combine(output, "report.md"));
         Assert.Contains($"app: app ({appAddress}", report, StringComparison.Ordinal);

@@ -116,6 +116,10 @@ public static class ExperimentAnalyzer
     private static IReadOnlyList<string> NotesOf(ExperimentDefinition experiment, IReadOnlyList<RunRecord> runs)
     {
         var notes = DatabasePathNotes(experiment, runs);
+        if (DatabaseEdgesMissed(runs) is { } missed)
+        {
+            notes.Add(missed);
+        }
         var measured = runs.Where(r => r.MeasuredRttMs is { } m && double.IsFinite(m)).Select(r => r.MeasuredRttMs!.Value).ToList();
         // A scenario sent through a latency proxy (uploads): the path as configured and as measured.
         if (experiment.Scenarios.Select(s => s.Model.PathRtt).FirstOrDefault(r => r is not null) is { } rtt)
@@ -130,6 +134,20 @@ public static class ExperimentAnalyzer
                     + $"held {rtt.TotalMilliseconds / 2:0.#} ms each way, bandwidth not limited); {through}"));
         }
         return notes;
+    }
+
+    /// <summary>
+    /// Windows whose database part was not read while others' was (a db role that did not answer an edge within its 2 s):
+    /// said, since CPU per request is then read over fewer windows than were measured. Null when there were none.
+    /// </summary>
+    private static string? DatabaseEdgesMissed(IReadOnlyList<RunRecord> runs)
+    {
+        var costs = runs.Where(r => r.Status == RunStatus.Ok && r.Cost is not null).Select(r => r.Cost!).ToList();
+        var missed = costs.Sum(c => c.WindowsWithoutDatabase);
+        return missed == 0 ? null
+            : $"CPU per request: the database's backends were not read at the edges of {missed} of {costs.Sum(c => c.Windows.Count)} "
+                + "measured windows (the db role did not answer in time); those windows are left out of the figure, which counts "
+                + "the app and its database together over the windows read whole.";
     }
 
     /// <summary>Per variant with a database RTT: configured, and measured through the proxy and directly (medians over runs).</summary>

@@ -41,7 +41,7 @@ public sealed class CoreSpeedTests
         // 1 s of CPU for 1,000 requests at 2x slower, and 1 s for 2,000 at full speed: 0.5 + 1 s at full speed for 3,000.
         var cost = new CpuCost([
             new CpuWindow(2, 1_000, 0.8, 0.2, Slowdown: 2),
-            new CpuWindow(2, 2_000, 1.0, null, Slowdown: 1),
+            new CpuWindow(2, 2_000, 0.7, 0.3, Slowdown: 1),
         ]);
 
         Assert.Equal(1.5 * 1000 / 3000, cost.FullSpeedMsPerRequest!.Value, 9);

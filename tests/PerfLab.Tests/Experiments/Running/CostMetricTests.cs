@@ -1,5 +1,6 @@
 using PerfLab.Common;
 using PerfLab.Experiments.Analysis;
+using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
 using PerfLab.Results;
 using PerfLab.Experiments.Running.Budget;
@@ -31,6 +32,45 @@ public sealed class CostMetricTests
         Assert.Equal(1.8, VariantStatistics.MetricOf(run, "all", Metrics.CpuPerRequest), 9);
         Assert.Equal(1.5, run.Cost!.AppMsPerRequest!.Value, 9);
         Assert.True(double.IsNaN(VariantStatistics.MetricOf(Run("a", 1) with { Cost = null }, "all", Metrics.CpuPerRequest)));
+    }
+
+    [Fact]
+    public void MetricOf_DatabaseNotReadInOneWindow_ThatWindowLeftOutOfThePerRequestFigures()
+    {
+        // The db role did not answer the second slot's edge: its 0.4 s of app CPU added in would make the 1,000 requests
+        // read 1.18 ms, cheaper than they were. The slot read whole says 1.3 ms (0.6 + 0.18 s over 600 requests).
+        var run = Run("a", 1, new CpuWindow(5, 600, 0.6, 0.18), new CpuWindow(5, 400, 0.4, null));
+
+        Assert.Equal(1.3, VariantStatistics.MetricOf(run, "all", Metrics.CpuPerRequest), 9);
+        Assert.Equal(1, run.Cost!.WindowsWithoutDatabase);
+        Assert.Equal(0.3, run.Cost.DatabaseMsPerRequest!.Value, 9);
+        Assert.Equal(1.0, run.Cost.AppMsPerRequest!.Value, 9);
+        // No window read it (a server not visible from here): the app's CPU over every window, nothing left out.
+        var appOnly = Run("a", 1, new CpuWindow(5, 600, 0.6, null), new CpuWindow(5, 400, 0.4, null));
+        Assert.Equal(1.0, VariantStatistics.MetricOf(appOnly, "all", Metrics.CpuPerRequest), 9);
+        Assert.Equal(0, appOnly.Cost!.WindowsWithoutDatabase);
+        Assert.Null(appOnly.Cost.DatabaseMsPerRequest);
+    }
+
+    [Fact]
+    public void Analyze_DatabaseNotReadInSomeWindows_TheNotesSayHowManyWereLeftOut()
+    {
+        var experiment = ExperimentLoader.LoadFolder(ExperimentLoader.DefaultFolder).First(e => e.Name == "logging");
+        var runs = Enumerable.Range(1, 3).SelectMany(b => experiment.Variants.Select(v => Run(v.Name, b,
+            new CpuWindow(5, 600, 0.6, 0.18), new CpuWindow(5, 400, 0.4, b == 2 && v.Name == experiment.Baseline ? null : 0.12))))
+            .ToList();
+        var settings = new AnalysisSettings(ProfileName.Quick, null, false,
+            NoiseFloors.Load(Path.Combine(Path.GetTempPath(), $"no-floors-{Guid.NewGuid():N}.json")));
+
+        var result = ExperimentAnalyzer.Analyze(experiment, runs, settings);
+
+        Assert.Contains("CPU per request: the database's backends were not read at the edges of 1 of 18 measured windows (the db role did "
+            + "not answer in time); those windows are left out of the figure, which counts the app and its database together over the "
+            + "windows read whole.", result.Notes);
+        Assert.DoesNotContain(ExperimentAnalyzer.Analyze(experiment, [.. runs.Select(r => r with
+        {
+            Cost = new CpuCost([new CpuWindow(5, 1000, 1, 0.3)]),
+        })], settings).Notes, n => n.Contains("not read at the edges", StringComparison.Ordinal));
     }
 
     [Fact]
