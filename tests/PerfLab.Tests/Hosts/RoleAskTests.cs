@@ -13,8 +13,7 @@ public sealed class RoleAskTests
     public async Task Ask_FirstAnswerArrivesAfterItsTimeout_SecondRequestGetsItsOwnAnswer()
     {
         // The role holds the first request's answer until the second request comes, then sends both: the late one first.
-        var host = new HostRef("db", HostRef.LocalName);
-        await using var session = RoleSession.Start(new SshClient(null), host, "PostgreSQL",
+        await using var session = LocalRole.Start("db", "PostgreSQL",
             """
             echo 'ready x'; n=0
             while read -r line; do
@@ -23,7 +22,7 @@ public sealed class RoleAskTests
                   if [ $n -eq 2 ]; then echo 'backends-cpu #1 10=111'; echo "backends-cpu ${line#backends-cpu } 10=222"; fi;;
               esac
             done
-            """, input: null, say: null);
+            """);
         await session.WaitReadyAsync(TimeSpan.FromSeconds(30), CancellationToken.None);
 
         Assert.Null(session.Ask(RemoteBackendsCpu.Request, TimeSpan.FromMilliseconds(300)));
@@ -34,10 +33,8 @@ public sealed class RoleAskTests
     public async Task Ask_RoleAnswersWithNothing_ReadsTheEmptyAnswer()
     {
         // A db host with no backend serving the app answers an empty list: an answer, not a timeout.
-        var host = new HostRef("db", HostRef.LocalName);
-        await using var session = RoleSession.Start(new SshClient(null), host, "PostgreSQL",
-            """echo 'ready x'; while read -r line; do case "$line" in 'backends-cpu #'*) echo "$line";; esac; done""",
-            input: null, say: null);
+        await using var session = LocalRole.Start("db", "PostgreSQL",
+            """echo 'ready x'; while read -r line; do case "$line" in 'backends-cpu #'*) echo "$line";; esac; done""");
         await session.WaitReadyAsync(TimeSpan.FromSeconds(30), CancellationToken.None);
 
         Assert.Equal("", session.Ask(RemoteBackendsCpu.Request, TimeSpan.FromSeconds(30)));

@@ -1,5 +1,4 @@
 using PerfLab.Common;
-using PerfLab.Hosts;
 
 namespace PerfLab.Tests.Hosts;
 
@@ -14,23 +13,21 @@ public sealed class RoleSessionTests
     {
         // CI once saw "the app ended before it was ready: no message" on a machine run at three times its cores; the exit
         // code tells a role that ended itself from a session killed by a signal (128 + N).
-        var host = new HostRef("app", HostRef.LocalName);
-        await using var session = RoleSession.Start(new SshClient(null), host, "the app", "exit 3", input: null, say: null);
+        await using var session = LocalRole.Start("app", "the app", "exit 3");
 
         var ex = await Assert.ThrowsAsync<PerfLabException>(() => session.WaitReadyAsync(TimeSpan.FromSeconds(30), CancellationToken.None));
 
-        Assert.Equal($"{host}: the app ended before it was ready: no message (its session exited with code 3, nothing on stderr)", ex.Message);
+        Assert.Equal($"{LocalRole.Host("app")}: the app ended before it was ready: no message (its session exited with code 3, "
+            + "nothing on stderr)", ex.Message);
     }
 
     [Fact]
     public async Task WaitReady_RoleSaysWhyOnStderr_ThatLineIsTheReason()
     {
-        var host = new HostRef("db", HostRef.LocalName);
-        await using var session = RoleSession.Start(new SshClient(null), host, "PostgreSQL",
-            "echo 'first' >&2; echo 'dotnet: not found' >&2; exit 127", input: null, say: null);
+        await using var session = LocalRole.Start("db", "PostgreSQL", "echo 'first' >&2; echo 'dotnet: not found' >&2; exit 127");
 
         var ex = await Assert.ThrowsAsync<PerfLabException>(() => session.WaitReadyAsync(TimeSpan.FromSeconds(30), CancellationToken.None));
 
-        Assert.Equal($"{host}: PostgreSQL ended before it was ready: dotnet: not found", ex.Message);
+        Assert.Equal($"{LocalRole.Host("db")}: PostgreSQL ended before it was ready: dotnet: not found", ex.Message);
     }
 }
