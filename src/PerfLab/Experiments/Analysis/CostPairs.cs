@@ -40,12 +40,14 @@ public static class CostPairs
     }
 
     /// <summary>
-    /// Whether two paired windows ran at a matching speed of the cores: both counted requests and, when the speed was
-    /// sampled, their slowdowns within <see cref="SpeedMatch"/> of each other (unsampled windows cannot be told apart).
+    /// Whether two paired windows ran at a matching speed of the cores: both counted requests, both had their database
+    /// part read or neither (a window whose db host did not answer an edge holds the app's CPU alone), and, when the
+    /// speed was sampled, their slowdowns within <see cref="SpeedMatch"/> of each other (unsampled windows cannot be
+    /// told apart).
     /// </summary>
     public static bool Matched(CpuWindow x, CpuWindow y)
     {
-        if (x.Requests <= 0 || y.Requests <= 0)
+        if (x.Requests <= 0 || y.Requests <= 0 || (x.DatabaseCpuSeconds is null) != (y.DatabaseCpuSeconds is null))
         {
             return false;
         }

@@ -56,6 +56,9 @@ public sealed class CostPairsTests
     [Fact]
     public void Matched_WindowWithoutRequestsOrOneSpeedUnknown_Dropped()
     {
+        // One window's database edge not answered: its cost is the app's alone, no pair for one with the database's.
+        Assert.False(CostPairs.Matched(new CpuWindow(0.25, 10, 0.01, 0.004, 0, 1.0), new CpuWindow(0.25, 10, 0.01, null, 0, 1.0)));
+        Assert.True(CostPairs.Matched(new CpuWindow(0.25, 10, 0.01, 0.004, 0, 1.0), new CpuWindow(0.25, 10, 0.01, 0.003, 0, 1.0)));
         Assert.False(CostPairs.Matched(new CpuWindow(0.25, 0, 0.01, null, 0, 1.0), new CpuWindow(0.25, 10, 0.01, null, 0, 1.0)));
         Assert.False(CostPairs.Matched(new CpuWindow(0.25, 10, 0.01, null, 0, 1.0), new CpuWindow(0.25, 10, 0.01, null)));
         Assert.True(CostPairs.Matched(new CpuWindow(0.25, 10, 0.01, null), new CpuWindow(0.25, 10, 0.01, null)));
