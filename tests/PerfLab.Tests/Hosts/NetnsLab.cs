@@ -24,6 +24,9 @@ internal sealed class NetnsLab : IDisposable
 
     public string Folder { get; }
     public string Controller { get; }
+
+    /// <summary>The controller namespace's address on the lab's bridge: where its load (`load: [local]`) comes from.</summary>
+    public string ControllerAddress => _subnet + ".1";
     public string SshConfig => Path.Combine(Folder, "ssh_config");
     public string UserKey => Path.Combine(Folder, "user_key");
     public IReadOnlyDictionary<string, (string Namespace, string Address)> Hosts => _hosts;
