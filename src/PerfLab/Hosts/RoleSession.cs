@@ -187,7 +187,7 @@ internal sealed class RoleSession : IAsyncDisposable
     private async Task<PerfLabException> FailureAsync(string what)
     {
         var stderr = (await _stderr.ConfigureAwait(false)).Trim();
-        if (_process.ExitCode == SshClient.ConnectionFailed && _failed is null && stderr.Length > 0)
+        if (_process.ExitCode == SshClient.ConnectionFailed && _failed is null && Lost is null)
         {
             return SshClient.Failure(Host, new HostOutput(_process.ExitCode, "", stderr));
         }

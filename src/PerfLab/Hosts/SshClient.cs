@@ -141,6 +141,8 @@ internal sealed class SshClient(string? configFile)
             : Has("Could not resolve hostname") ? "its name does not resolve: fix HostName in the ssh config or use an address"
             : Has("timed out") || Has("No route to host") || Has("Network is unreachable")
                 ? "it does not answer on the network: check that it is up and its address in the ssh config"
+            : output.ExitCode == ConnectionFailed && err.Trim().Length == 0
+                ? $"the connection to it failed or was lost, and ssh said nothing (exit 255): check that ssh {host.Destination} answers"
             : $"ssh failed (exit {output.ExitCode}): {FirstLine(err)}";
         return new PerfLabException($"{host}: {reason}.", ExitCode.Unreachable);
     }

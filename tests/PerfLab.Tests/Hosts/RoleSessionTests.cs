@@ -22,6 +22,18 @@ public sealed class RoleSessionTests
     }
 
     [Fact]
+    public async Task WaitReady_SessionEndsWith255SayingNothing_NamesTheLostConnection()
+    {
+        // ssh's own exit (a link cut before the role was ready, as CI's link-cut test once did): the connection named.
+        await using var session = LocalRole.Start("app", "the app", "exit 255");
+
+        var ex = await Assert.ThrowsAsync<PerfLabException>(() => session.WaitReadyAsync(TimeSpan.FromSeconds(30), CancellationToken.None));
+
+        Assert.Equal($"{LocalRole.Host("app")}: the connection to it failed or was lost, and ssh said nothing (exit 255): check that "
+            + "ssh local answers.", ex.Message);
+    }
+
+    [Fact]
     public async Task WaitReady_RoleSaysWhyOnStderr_ThatLineIsTheReason()
     {
         await using var session = LocalRole.Start("db", "PostgreSQL", "echo 'first' >&2; echo 'dotnet: not found' >&2; exit 127");
