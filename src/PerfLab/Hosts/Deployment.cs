@@ -119,7 +119,9 @@ internal static class Deployment
     private static string UnpackScript(string hash) =>
         // The builds folder is the user's alone (0700): nobody else reads or swaps what a role runs.
         $"set -e; c={Builds}; d=\"$c/{hash}\"; mkdir -p \"$c\"; chmod 700 \"$c\"; t=$(mktemp -d \"$c/.tmp-{hash}-XXXXXX\"); "
-        + "tar -xzf - -C \"$t\"; "
+        // -m: each file and the folder itself get the time of unpacking, not the build's; a build over an hour old once
+        // made this copy's folder look an hour old to the sweep below on another host sharing the home, which removed it.
+        + "tar -xzmf - -C \"$t\"; "
         + $"h=\"{HashOf("\"$t\"")}\"; "
         + $"if [ \"$h\" != {hash} ]; then rm -rf \"$t\"; echo \"the copy there hashes to $h, not {hash}\" >&2; exit 3; fi; "
         + "touch \"$t/.complete\"; "
