@@ -136,7 +136,10 @@ internal static class Deployment
         var unpack = UnpackScript(bundle.Hash);
         var tarInfo = new ProcessStartInfo("tar") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         ChildEnvironment.Apply(tarInfo);
-        tarInfo.ArgumentList.Add("-czf");
+        // gzip's fastest level: a third of the default's CPU for a stream 8 % larger (56 MB of perflab's build: 1.2 s
+        // against 3.3 s of CPU), packed once for each host; the host's `tar -xzf` reads either.
+        tarInfo.ArgumentList.Add("--use-compress-program=gzip -1");
+        tarInfo.ArgumentList.Add("-cf");
         tarInfo.ArgumentList.Add("-");
         foreach (var (folder, prefix) in bundle.Sources)
         {
