@@ -96,14 +96,14 @@ internal static class HostProbe
             for (var i = 0; i < ClockExchanges; i++)
             {
                 var sent = anchor.UnixMsAt(Stopwatch.GetTimestamp());
-                await process.StandardInput.WriteLineAsync("t".AsMemory(), ct).ConfigureAwait(false);
-                await process.StandardInput.FlushAsync(ct).ConfigureAwait(false);
-                var line = await AnswerAsync(host, process, answerWithin, ct).ConfigureAwait(false);
+                var line = await SendAsync(process, ct).ConfigureAwait(false)
+                    ? await AnswerAsync(host, process, answerWithin, ct).ConfigureAwait(false)
+                    : null;
                 var received = anchor.UnixMsAt(Stopwatch.GetTimestamp());
                 if (line is null)
                 {
                     // ssh ended: its own exit and message say why (a refused key, a host that is down).
-                    process.StandardInput.Close();
+                    CloseInput(process);
                     // Bounded: an ssh that closed its output and runs on is ended by the finally below, its exit taken as 255.
                     var exited = process.WaitForExit(5000);
                     throw SshClient.Failure(host, new HostOutput(exited ? process.ExitCode : SshClient.ConnectionFailed, "",
@@ -125,11 +125,38 @@ internal static class HostProbe
         }
         finally
         {
-            process.StandardInput.Close();
+            CloseInput(process);
             if (!process.WaitForExit(5000))
             {
                 process.Kill(entireProcessTree: true);
             }
+        }
+    }
+
+    /// <summary>Asks for the host's time; false when ssh has already ended (writing to it failed: its exit says why).</summary>
+    private static async Task<bool> SendAsync(Process process, CancellationToken ct)
+    {
+        try
+        {
+            await process.StandardInput.WriteLineAsync("t".AsMemory(), ct).ConfigureAwait(false);
+            await process.StandardInput.FlushAsync(ct).ConfigureAwait(false);
+            return true;
+        }
+        catch (IOException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>Closes ssh's input; one that has ended has a broken pipe there, which closing need not report.</summary>
+    private static void CloseInput(Process process)
+    {
+        try
+        {
+            process.StandardInput.Close();
+        }
+        catch (IOException)
+        {
         }
     }
 
