@@ -4,11 +4,11 @@ using Xunit.Sdk;
 namespace PerfLab.Testing;
 
 /// <summary>
-/// Starts the long parallel collections first. xunit runs the parallel collections three at a time in PerfLab.Tests on
-/// the 2-core CI machine (its xunit.runner.json), in the order this returns, then the non-parallel ones alone: left to the
-/// default order, a 90 s collection started last ran with the other threads idle. Longest first, the threads finish
-/// close together. The names are the collections measured longest (CI's TRX, seconds, at two threads); every other
-/// collection follows in xunit's default order.
+/// Starts the long parallel collections first. xunit runs the parallel collections two at a time in PerfLab.Tests on
+/// the 2-core CI machine, in the order this returns, then the non-parallel ones alone: left to the default order, a 90 s
+/// collection started last ran with the other thread idle. Longest first, the threads finish close together. The names
+/// are the collections measured longest (TRX, seconds, at two threads); every other collection follows in xunit's
+/// default order.
 /// Only the order changes: each collection still runs its tests one after another, beside the same number of others.
 /// </summary>
 public sealed class LongestFirstCollections : ITestCollectionOrderer
