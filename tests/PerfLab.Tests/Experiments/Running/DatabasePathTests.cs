@@ -12,11 +12,12 @@ namespace PerfLab.Tests.Experiments.Running;
 public sealed class DatabasePathTests(PostgresFixture postgres, ITestOutputHelper output) : IClassFixture<PostgresFixture>
 {
     /// <summary>
-    /// What the proxy's own forwarding adds beyond the delay it holds: two more socket hops each way and a thread woken
-    /// to write, 0.05 ms on an idle machine and up to 0.35 ms while the rest of the suite loads both cores (CI,
-    /// 2026-11-23: 2.32-2.35 ms added for 2 ms in five tries). Within 10 % at 5 ms; at 2 ms this is the slack.
+    /// What the proxy adds beyond its delay to its fastest query: its forwarding (a thread woken to read and one to
+    /// write, each way), and its writer's timer and the threads waiting on the far side woken from idle cores, late on
+    /// this VM: 0.02-0.58 ms above 2 ms in 18 tries on an idle machine (2026-11-30). Within 10 % at 5 ms; at 2 ms
+    /// this is the slack, and a proxy that held chunks one way only, or twice each way, still fails by 0.8 ms or more.
     /// </summary>
-    private const double ForwardingSlackMs = 0.4;
+    private const double WakeUpSlackMs = 0.6;
 
     [Theory]
     [InlineData(2.0)]
@@ -30,29 +31,30 @@ public sealed class DatabasePathTests(PostgresFixture postgres, ITestOutputHelpe
         var stats = path.Stats;
         Assert.Equal(rttMs, stats.ConfiguredRttMs);
         Assert.Equal(DatabasePath.Queries, stats.Queries);
-        // What the proxy added (through it minus directly, each the median of 20 queries) is the configured RTT. The
-        // figure the run records comes first; on this shared 2-core machine a woken proxy thread can wait milliseconds
-        // for a core (seen: 6.6 ms for 2 ms at a load average of 28, under nice 19), so it gets four more attempts, as
+        // A query through the proxy can never beat the RTT: a chunk released early is a bug whatever the load.
+        Assert.True(stats.MeasuredRttMs >= rttMs, $"a query through the proxy took {stats.MeasuredRttMs:0.000} ms, less than {rttMs} ms");
+        // What the proxy adds is the configured RTT: the fastest of 20 queries through it minus the fastest of 20 made
+        // directly. The run records medians, where every wake-up that waited for a core counts (CI, busy: 2.61-2.75 ms
+        // added for 2 ms in five tries, 2026-11-30); the fastest query is the one no wake-up waited in. A woken thread
+        // can still wait for a core in all 20 (seen: 6.6 ms for 2 ms at a load average of 28), so five attempts, as
         // LatencyProxyTests do: a proxy that really adds the wrong delay fails all five.
         var report = new List<string>();
-        var (through, direct) = (stats.MeasuredRttMs, stats.DirectRttMs);
+        var added = double.NaN;
         for (var attempt = 0; attempt < 5; attempt++)
         {
-            if (attempt > 0)
-            {
-                direct = await DatabasePath.MedianQueryMsAsync(db, DatabasePath.Queries, CancellationToken.None);
-                through = await DatabasePath.MedianQueryMsAsync(path.ConnectionString, DatabasePath.Queries, CancellationToken.None);
-            }
-            report.Add($"through {through:0.000} ms, directly {direct:0.000} ms");
-            // A query through the proxy can never beat the RTT: a chunk released early is a bug whatever the load.
+            var direct = await FastestQueryMsAsync(db);
+            var through = await FastestQueryMsAsync(path.ConnectionString);
+            added = through - direct;
+            report.Add($"fastest through {through:0.000} ms, directly {direct:0.000} ms");
             Assert.True(through >= rttMs, $"a query through the proxy took {through:0.000} ms, less than the configured {rttMs} ms");
-            if (through - direct >= rttMs * 0.9 && through - direct <= rttMs * 1.1 + ForwardingSlackMs)
+            if (added >= rttMs * 0.9 && added <= rttMs * 1.1 + WakeUpSlackMs)
             {
                 break;
             }
         }
-        output.WriteLine($"configured {rttMs} ms: {string.Join("; ", report)}");
-        Assert.InRange(through - direct, rttMs * 0.9, rttMs * 1.1 + ForwardingSlackMs);
+        output.WriteLine($"configured {rttMs} ms (recorded: through {stats.MeasuredRttMs:0.000} ms, directly {stats.DirectRttMs:0.000} ms); "
+            + string.Join("; ", report));
+        Assert.InRange(added, rttMs * 0.9, rttMs * 1.1 + WakeUpSlackMs);
         // The proxy's connection string reaches the same database, through 127.0.0.1 on the proxy's own port.
         var proxied = new NpgsqlConnectionStringBuilder(path.ConnectionString);
         var original = new NpgsqlConnectionStringBuilder(db);
@@ -113,4 +115,7 @@ public sealed class DatabasePathTests(PostgresFixture postgres, ITestOutputHelpe
         Assert.True(response.IsSuccessStatusCode, $"{page}: HTTP {(int)response.StatusCode}: {body}");
         return body;
     }
+
+    private static async Task<double> FastestQueryMsAsync(string connectionString) =>
+        (await DatabasePath.QueryMsAsync(connectionString, DatabasePath.Queries, CancellationToken.None)).Min();
 }

@@ -92,12 +92,16 @@ public sealed class DatabasePath : IAsyncDisposable
         return new IPEndPoint(address, builder.Port);
     }
 
+    /// <summary>The median time of <paramref name="count"/> SELECT 1 round trips (<see cref="QueryMsAsync"/>).</summary>
+    public static async Task<double> MedianQueryMsAsync(string connectionString, int count, CancellationToken ct) =>
+        Descriptive.Median(await QueryMsAsync(connectionString, count, ct));
+
     /// <summary>
-    /// The median time of <paramref name="count"/> SELECT 1 round trips on one unpooled connection, after one
+    /// The time of each of <paramref name="count"/> SELECT 1 round trips on one unpooled connection, after one
     /// untimed. Blocking calls on a thread of their own, as <see cref="RoundTripProbe"/> does: the timed path then holds
     /// no thread-pool hop, which on a loaded machine would add the machine's milliseconds to the path's.
     /// </summary>
-    public static Task<double> MedianQueryMsAsync(string connectionString, int count, CancellationToken ct) =>
+    public static Task<double[]> QueryMsAsync(string connectionString, int count, CancellationToken ct) =>
         Task.Factory.StartNew(() =>
         {
             var builder = new NpgsqlConnectionStringBuilder(connectionString) { Pooling = false, Timeout = 10 };
@@ -115,7 +119,7 @@ public sealed class DatabasePath : IAsyncDisposable
                     command.ExecuteScalar();
                     samples[i] = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
                 }
-                return Descriptive.Median(samples);
+                return samples;
             }
             catch (Exception ex) when (ex is NpgsqlException or ObjectDisposedException or InvalidOperationException)
             {
