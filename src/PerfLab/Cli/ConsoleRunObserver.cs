@@ -1,5 +1,6 @@
 using System.Globalization;
 using PerfLab.Experiments.Running;
+using PerfLab.Experiments.Running.Budget;
 using PerfLab.Reports;
 using PerfLab.Results;
 
@@ -58,9 +59,7 @@ public sealed class ConsoleRunObserver : IRunObserver
         {
             return;
         }
-        var widest = double.IsFinite(p.WidestHalfWidthPercent)
-            ? string.Create(CultureInfo.InvariantCulture, $"{p.WidestHalfWidthPercent:0.0} %")
-            : "not yet computable";
+        var widest = StoppingRule.Describe(p.WidestHalfWidthPercent);
         var decision = p.Decision.Stop ? $": stop, {p.Decision.Reason}" : $": {p.Decision.Reason ?? "one more block"}";
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"    {p.Experiment}: block {p.Block} done, widest half-width {widest} (target {p.TargetPercent:0.#} %){decision}"));

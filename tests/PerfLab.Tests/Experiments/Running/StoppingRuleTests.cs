@@ -56,6 +56,23 @@ public sealed class StoppingRuleTests
         Assert.Equal("budget spent: widest half-width not yet computable, target 5 %", decision.Reason);
     }
 
+    [Theory]
+    [InlineData(4.234, "4.2 %")]
+    [InlineData(1000, "1000.0 %")]
+    [InlineData(20581024.0, "over 1000 %")]
+    [InlineData(double.PositiveInfinity, "not yet computable")]
+    [InlineData(double.NaN, "not yet computable")]
+    public void Describe_WidestHalfWidth_AsTheProgressLineSaysIt(double percent, string expected) =>
+        Assert.Equal(expected, StoppingRule.Describe(percent));
+
+    [Fact]
+    public void Decide_TwoBlocksOfANoisyRatio_SaysOver1000PercentNotItsDigits()
+    {
+        var decision = new StoppingRule(2, 20, 5).Decide(2, 20581024.0, roomForAnotherBlock: false);
+
+        Assert.Equal("budget spent: widest half-width over 1000 %, target 5 %", decision.Reason);
+    }
+
     [Fact]
     public void For_CommandLineOverrides_TakePrecedenceOverTheProfile()
     {

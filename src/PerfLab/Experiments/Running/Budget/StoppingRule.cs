@@ -64,9 +64,7 @@ public sealed record StoppingRule(int MinBlocks, int MaxBlocks, double? Precisio
         {
             return new StopDecision(StopKind.FixedRepetitions, "fixed repetitions");
         }
-        var widest = double.IsFinite(widestHalfWidthPercent)
-            ? string.Create(CultureInfo.InvariantCulture, $"{widestHalfWidthPercent:0.0} %")
-            : "not yet computable";
+        var widest = Describe(widestHalfWidthPercent);
         if (widestHalfWidthPercent <= target)
         {
             return new StopDecision(StopKind.PrecisionReached,
@@ -84,6 +82,18 @@ public sealed record StoppingRule(int MinBlocks, int MaxBlocks, double? Precisio
         }
         return StopDecision.Continue;
     }
+
+    /// <summary>
+    /// A widest half-width as a progress line says it: "4.2 %"; "over 1000 %" past that (two blocks of a noisy ratio give
+    /// t(1) = 12.7 standard errors, read once as 20581024.0 %, a figure that tells nothing more); "not yet computable"
+    /// before it can be.
+    /// </summary>
+    public static string Describe(double widestHalfWidthPercent) => widestHalfWidthPercent switch
+    {
+        double.PositiveInfinity or double.NaN => "not yet computable",
+        > 1000 => "over 1000 %",
+        _ => string.Create(CultureInfo.InvariantCulture, $"{widestHalfWidthPercent:0.0} %"),
+    };
 
     /// <summary>
     /// Why more blocks cannot help: a variant none of whose runs took effect (its /info contradicted what was asked,
