@@ -82,6 +82,12 @@ public sealed record Metric
     public Func<IReadOnlyList<ScenarioStats>, double>? OfScenarios { get; init; }
     /// <summary>A figure of the whole run (batches, counters, efficiency); null for a scenario metric.</summary>
     public Func<RunRecord, double>? OfRun { get; init; }
+    /// <summary>
+    /// The figure of one measured window of a run (<see cref="CpuWindow"/>: a slot, or a short window) for a metric the
+    /// windows carry, CPU per request; null for the others. Its spread inside the blocks bounds a comparison's
+    /// interval from below (<c>SlotSpread</c>).
+    /// </summary>
+    public Func<CpuWindow, double?>? OfWindow { get; init; }
 
     /// <summary>The scenario name that stands for all scenarios of a run together.</summary>
     public const string AllScenarios = "all";

@@ -309,6 +309,13 @@ public sealed record Comparison
     /// <summary>Paired method: how many blocks gave a pair.</summary>
     public int Pairs { get; init; }
     /// <summary>
+    /// Paired on a metric the slots carry (CPU per request): the 95 % half-width, in percent, that the spread of the slot
+    /// pairs inside the blocks gives alone, the narrowest the interval may be; the interval is wider when the blocks
+    /// scatter more. Null for other metrics and older results.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public double? SlotHalfWidthPercent { get; init; }
+    /// <summary>
     /// The smallest change, in percent, this comparison could have called (its interval half-width or the floor, whichever is larger).
     /// </summary>
     public double? MinimumDetectableEffectPercent { get; init; }

@@ -91,11 +91,13 @@ public static class Statistics
     /// <summary>
     /// The change within pairs (baseline, candidate) measured in the same block: the mean of the log-ratios with its
     /// 95 % t interval (n - 1 degrees of freedom), turned back into percent. A drift that moves both runs of a block
-    /// cancels in its ratio, which independent groups cannot do.
+    /// cancels in its ratio, which independent groups cannot do. <paramref name="minimumHalfWidth"/>, on the log scale,
+    /// is the narrowest the interval may be (what the slots inside the blocks give: <c>SlotSpread</c>); the interval's
+    /// half-width is the wider of the two.
     /// </summary>
     public static (double Change, double Low, double High, Verdict Verdict) ComparePaired(
         IReadOnlyList<(double Baseline, double Candidate)> pairs, bool higherIsBetter, double noiseFloorPercent,
-        double? equivalenceMarginPercent = null)
+        double? equivalenceMarginPercent = null, double minimumHalfWidth = 0)
     {
         if (pairs.Count < 2
             || pairs.Any(p => p.Baseline <= 0 || p.Candidate <= 0 || !double.IsFinite(p.Baseline) || !double.IsFinite(p.Candidate)))
@@ -105,8 +107,8 @@ public static class Statistics
         var ratios = pairs.Select(p => Math.Log(p.Candidate / p.Baseline)).ToList();
         var mean = ratios.Average();
         var se = Math.Sqrt(Descriptive.Variance(ratios) / ratios.Count);
-        var t = TwoSidedT(ratios.Count - 1);
-        return Verdicted(mean, mean - t * se, mean + t * se, higherIsBetter, noiseFloorPercent, equivalenceMarginPercent);
+        var halfWidth = Math.Max(TwoSidedT(ratios.Count - 1) * se, minimumHalfWidth);
+        return Verdicted(mean, mean - halfWidth, mean + halfWidth, higherIsBetter, noiseFloorPercent, equivalenceMarginPercent);
     }
 
     /// <summary>

@@ -93,8 +93,10 @@ public static class VariantStatistics
         var higher = metric.HigherIsBetter;
         var pairs = Pairs(runs, against, variant, scenario, metric);
         var paired = pairs.Count >= 2;
+        // All scenarios' figure of a metric the windows carry: its slots bound how narrow the blocks' interval may be.
+        var slots = paired && scenario == Metric.AllScenarios ? SlotSpread.Of(runs, against, variant, metric) : null;
         var (change, low, high, verdict) = paired
-            ? Statistics.ComparePaired(pairs, higher, noiseFloorPercent, equivalenceMarginPercent)
+            ? Statistics.ComparePaired(pairs, higher, noiseFloorPercent, equivalenceMarginPercent, slots?.HalfWidth ?? 0)
             : Statistics.Compare(Values(runs, against, scenario, metric), Values(runs, variant, scenario, metric), higher,
                 noiseFloorPercent, equivalenceMarginPercent);
         var halfWidth = (high - low) / 2;
@@ -112,6 +114,7 @@ public static class VariantStatistics
             EquivalenceMarginPercent = equivalenceMarginPercent,
             Method = paired ? "paired" : "welch",
             Pairs = paired ? pairs.Count : 0,
+            SlotHalfWidthPercent = slots?.HalfWidthPercent,
             MinimumDetectableEffectPercent = double.IsFinite(halfWidth) ? Math.Max(halfWidth, noiseFloorPercent) : null,
             Verdict = verdict,
             ToDecide = verdict == Verdict.Inconclusive
