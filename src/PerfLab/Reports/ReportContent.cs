@@ -173,7 +173,8 @@ internal static class ReportContent
         "A/A spread: the 95th percentile of |change| over its recorded `--aa` runs of the metric, 5 % until 5 are recorded). " +
         "Equivalent: the whole interval lies within ± the margin (`margin:` or `--margin`, default 5 %; an equivalence test, " +
         "as TOST). Inconclusive: anything else; the verdict says what would decide it. Paired: within interleaved blocks, so " +
-        "drift that hits a whole block cancels.";
+        "drift that hits a whole block cancels; \"interval of its slots\": its blocks agreed more closely than the slots inside " +
+        "them allow, so the interval is as wide as the slots' spread makes it.";
 
     public static ReportTable Comparisons(ExperimentResult experiment)
     {
@@ -186,7 +187,9 @@ internal static class ReportContent
             new Cell($"±{Fmt.Num(c.NoiseFloorPercent, 1)} %" + (c.EquivalenceMarginPercent is { } m ? $" / ±{Fmt.Num(m, 1)} %" : "")
                 + $" ({c.NoiseFloorSource})"),
             new Cell(c.MinimumDetectableEffectPercent is { } mde ? $"±{Fmt.Num(mde, 1)} %" : Fmt.Missing),
-            new Cell(c.Method == "paired" ? $"paired, {Fmt.Int(c.Pairs)} blocks" : "Welch"),
+            new Cell(c.Method == "paired"
+                ? $"paired, {Fmt.Int(c.Pairs)} blocks" + (c.IntervalFromSlots ? ", interval of its slots" : "")
+                : "Welch"),
             c.ToDecide is { } toDecide ? new Cell($"{Fmt.Verdict(c.Verdict)}: to decide, {toDecide}") : VerdictCell(c.Verdict),
         ]).ToList();
         return new ReportTable(

@@ -315,6 +315,9 @@ public sealed record Comparison
     /// </summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public double? SlotHalfWidthPercent { get; init; }
+    /// <summary>The slots' half-width set the interval: the blocks' own spread was narrower (they agreed by chance).</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingDefault)]
+    public bool IntervalFromSlots { get; init; }
     /// <summary>
     /// The smallest change, in percent, this comparison could have called (its interval half-width or the floor, whichever is larger).
     /// </summary>

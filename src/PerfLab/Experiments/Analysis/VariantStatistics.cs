@@ -115,6 +115,9 @@ public static class VariantStatistics
             Method = paired ? "paired" : "welch",
             Pairs = paired ? pairs.Count : 0,
             SlotHalfWidthPercent = slots?.HalfWidthPercent,
+            IntervalFromSlots = slots is not null
+                && Statistics.ComparePaired(pairs, higher, noiseFloorPercent) is var blocksOnly
+                && Statistics.HalfWidth(blocksOnly.Low, blocksOnly.High) < Statistics.HalfWidth(low, high),
             MinimumDetectableEffectPercent = double.IsFinite(halfWidth) ? Math.Max(halfWidth, noiseFloorPercent) : null,
             Verdict = verdict,
             ToDecide = verdict == Verdict.Inconclusive

@@ -50,6 +50,7 @@ public sealed class SlotSpreadTests
         Assert.Equal(spread.HalfWidthPercent, comparison.SlotHalfWidthPercent!.Value, 9);
         Assert.InRange(comparison.SlotHalfWidthPercent!.Value, 7.5, 8.5);   // e^(t(6) × ln 1.1 / 3) − 1 = 8.1 %
         Assert.Equal(Verdict.Inconclusive, comparison.Verdict);
+        Assert.True(comparison.IntervalFromSlots);
         Assert.True(comparison.LowPercent < 0 && comparison.HighPercent > 0, $"[{comparison.LowPercent}, {comparison.HighPercent}]");
     }
 
@@ -70,6 +71,7 @@ public sealed class SlotSpreadTests
         var comparison = VariantStatistics.CompareOne(runs, "a", "b", Metric.AllScenarios, Metrics.CpuPerRequest, noiseFloorPercent: 2);
 
         Assert.Equal((bare.Low, bare.High), (comparison.LowPercent, comparison.HighPercent));
+        Assert.False(comparison.IntervalFromSlots);
         Assert.True(comparison.SlotHalfWidthPercent < (bare.High - bare.Low) / 2, comparison.SlotHalfWidthPercent.ToString());
     }
 
