@@ -10,8 +10,8 @@ namespace PerfLab.Experiments.Analysis;
 /// out far too small by chance, and then the interval is too narrow: the runner stops early on it and a verdict is called
 /// on it. The pairs inside the blocks are read on B·(S − 1) degrees of freedom, so their bound is the steadier one.
 /// On the A/A campaign beside the CPU hog (2026-11-29, docs/benchmarks/floor.md) the blocks' spread was, in the median,
-/// 0.97 times what the slots predicted (30 invocations), and the two comparisons it undercut most (0.21 and 0.53 times)
-/// were the campaign's two intervals that missed the truth: an A/A called better and a 7.4 % slowdown read as +3.6 %.
+/// 0.97 times what the slots predicted (30 invocations), and the campaign's two intervals that missed the truth, an A/A
+/// called better and a 7.4 % slowdown read as +3.6 %, were among the three it undercut most (0.53 and 0.21 times).
 /// </summary>
 /// <param name="LogSd">The pairs' log ratios about their block's mean: their standard deviation.</param>
 /// <param name="DegreesOfFreedom">Σ (pairs in the block − 1) over the blocks.</param>
