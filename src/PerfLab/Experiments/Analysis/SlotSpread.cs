@@ -67,7 +67,7 @@ public sealed record SlotSpread(double LogSd, int DegreesOfFreedom, double Stand
         {
             return null;
         }
-        var squares = blocks.Sum(b => b.Sum(x => (x - b.Average()) * (x - b.Average())));
+        var squares = blocks.Sum(b => b.Average() is var mean ? b.Sum(x => (x - mean) * (x - mean)) : 0);
         var sd = Math.Sqrt(squares / degrees);
         var standardError = sd * Math.Sqrt(blocks.Sum(b => 1.0 / b.Count)) / blocks.Count;
         return new SlotSpread(sd, degrees, standardError);
