@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
 # Packs perflab as a .NET tool, installs it into a temporary tool path and runs it from outside the clone, as a user
 # who never cloned it would: `perflab list`, and with --smoke NAME also `perflab run NAME --profile smoke`.
-# Usage: .ci/tool-check.sh [--smoke EXPERIMENT] [--keep DIR]
-# The tests call it (tests/PerfLab.Tests/Packaging/ToolPackageTests.cs); PERFLAB_CACHE_DIR is honoured by the run.
+# Usage: .ci/tool-check.sh [--smoke EXPERIMENT] [--keep DIR] [--configuration NAME [--no-build]]
+# It packs a Release build by default; --configuration Debug --no-build packs the build `dotnet build` already left (the
+# tests call it so, tests/PerfLab.Tests/Packaging/ToolPackageTests.cs, sparing a second compile of perflab and the SUT).
+# PERFLAB_CACHE_DIR is honoured by the run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 smoke=""
 keep=""
+configuration="Release"
+no_build=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --smoke) smoke="$2"; shift 2 ;;
         --keep) keep="$2"; shift 2 ;;
-        *) echo "tool-check: unknown argument '$1'; usage: $0 [--smoke EXPERIMENT] [--keep DIR]" >&2; exit 2 ;;
+        --configuration) configuration="$2"; shift 2 ;;
+        --no-build) no_build="--no-build"; shift ;;
+        *) echo "tool-check: unknown argument '$1'; usage: $0 [--smoke EXPERIMENT] [--keep DIR] [--configuration NAME [--no-build]]" >&2
+           exit 2 ;;
     esac
 done
 work="${keep:-$(mktemp -d "${TMPDIR:-/tmp}/perflab-tool.XXXXXX")}"
 mkdir -p "$work"
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
 
-echo "tool-check: packing into $work/packages"
-dotnet pack "$root/src/PerfLab/PerfLab.csproj" -c Release -o "$work/packages" -nologo -v q
+echo "tool-check: packing the $configuration build${no_build:+ already built} into $work/packages"
+dotnet pack "$root/src/PerfLab/PerfLab.csproj" -c "$configuration" $no_build -o "$work/packages" -nologo -v q
 version=$(ls "$work/packages" | sed -n 's/^perflab\.\(.*\)\.nupkg$/\1/p' | head -n 1)
 [ -n "$version" ] || { echo "tool-check: no perflab package was written" >&2; exit 1; }
 
