@@ -69,6 +69,6 @@ public sealed class TinyShopBuild
 /// <summary>The shared caching run: what the CLI printed and the folder it wrote.</summary>
 internal sealed record CachingRun(CliResult Result, string Output);
 
-/// <summary>The tests that share one TinyShop build run one after the other, in one cache.</summary>
+/// <summary>The tests that share one TinyShop build run one after the other, in one cache: CPU-heavy as a whole.</summary>
 [CollectionDefinition(TinyShopBuild.Collection)]
-public sealed class TinyShopCollection : ICollectionFixture<TinyShopBuild>;
+public sealed class TinyShopCollection : ICollectionFixture<TinyShopBuild>, ICollectionFixture<CpuHeavy>;

@@ -7,7 +7,7 @@ using PerfLab.Experiments.Running.Budget;
 namespace PerfLab.Tests.Experiments;
 
 /// <summary>`perflab run` end to end, as a child process against real PostgreSQL and real SUT processes.</summary>
-public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>
+public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>, IClassFixture<CpuHeavy>
 {
     private const string TinyExperiment = """
         name: tiny
