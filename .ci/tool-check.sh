@@ -26,7 +26,9 @@ mkdir -p "$work"
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
 
 echo "tool-check: packing the $configuration build${no_build:+ already built} into $work/packages"
-dotnet pack "$root/src/PerfLab/PerfLab.csproj" -c "$configuration" $no_build -o "$work/packages" -nologo -v q
+# PublishDir: packing a tool publishes it first, by default into bin/CONFIG/net10.0/publish, inside the very folder
+# perflab runs from and copies to hosts (ToolPackageTests' pack once changed that folder under another test's feet).
+dotnet pack "$root/src/PerfLab/PerfLab.csproj" -c "$configuration" $no_build -o "$work/packages" -p:PublishDir="$work/publish/" -nologo -v q
 version=$(ls "$work/packages" | sed -n 's/^perflab\.\(.*\)\.nupkg$/\1/p' | head -n 1)
 [ -n "$version" ] || { echo "tool-check: no perflab package was written" >&2; exit 1; }
 
