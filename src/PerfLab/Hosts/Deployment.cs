@@ -10,14 +10,14 @@ namespace PerfLab.Hosts;
 /// </summary>
 /// <param name="What">The build in words, for messages ("perflab", "the app's build TinyShop.dll").</param>
 /// <param name="Sources">Each folder and the prefix its files get on the host ("" for the root).</param>
-internal sealed record Bundle(string What, IReadOnlyList<(string Folder, string Prefix)> Sources, string Hash)
+/// <param name="LeftOut">Folders of the root source that are not copied (perflab's publish/, below).</param>
+internal sealed record Bundle(string What, IReadOnlyList<(string Folder, string Prefix)> Sources, IReadOnlyList<string> LeftOut, string Hash)
 {
-    public static Bundle Of(string what, IReadOnlyList<(string Folder, string Prefix)> sources) =>
-        new(what, sources, Deployment.ContentHash(sources));
+    public static Bundle Of(string what, IReadOnlyList<(string Folder, string Prefix)> sources, params string[] leftOut) =>
+        new(what, sources, leftOut, Deployment.ContentHash(sources, leftOut));
 
     /// <summary>Its size in bytes before packing, for the progress line of a copy.</summary>
-    public long Bytes => Sources.Sum(s =>
-        Directory.EnumerateFiles(s.Folder, "*", SearchOption.AllDirectories).Sum(f => new FileInfo(f).Length));
+    public long Bytes => Deployment.Files(Sources, LeftOut).Sum(f => new FileInfo(f.Path).Length);
 }
 
 /// <summary>
@@ -29,7 +29,8 @@ internal sealed record Bundle(string What, IReadOnlyList<(string Folder, string 
 /// </summary>
 internal static class Deployment
 {
-    private static readonly Lazy<Bundle> Perflab = new(() => Bundle.Of("perflab", Sources));
+    // `dotnet pack` and `dotnet publish` of perflab without -o write publish/ inside its build folder: never perflab's.
+    private static readonly Lazy<Bundle> Perflab = new(() => Bundle.Of("perflab", Sources, "publish"));
 
     /// <summary>
     /// What is copied: perflab's folder, and beside it in sut/ the built-in SUT's build when perflab runs from a checkout
@@ -136,27 +137,9 @@ internal static class Deployment
         var unpack = UnpackScript(bundle.Hash);
         var tarInfo = new ProcessStartInfo("tar") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         ChildEnvironment.Apply(tarInfo);
-        // gzip's fastest level: a third of the default's CPU for a stream 8 % larger (56 MB of perflab's build: 1.2 s
-        // against 3.3 s of CPU), packed once for each host; the host's `tar -xzf` reads either.
-        tarInfo.ArgumentList.Add("--use-compress-program=gzip -1");
-        tarInfo.ArgumentList.Add("-cf");
-        tarInfo.ArgumentList.Add("-");
-        foreach (var (folder, prefix) in bundle.Sources)
+        foreach (var argument in TarArguments(bundle))
         {
-            if (prefix.Length == 0)
-            {
-                tarInfo.ArgumentList.Add("-C");
-                tarInfo.ArgumentList.Add(folder);
-                tarInfo.ArgumentList.Add(".");
-                continue;
-            }
-            // GNU tar: the folder goes in by its own name, renamed to the prefix; the first source's members all start with "./".
-            var full = Path.GetFullPath(folder).TrimEnd('/');
-            var leaf = Path.GetFileName(full);
-            tarInfo.ArgumentList.Add($"--transform=s,^{leaf.Replace(".", "\\.", StringComparison.Ordinal)},{prefix.TrimEnd('/')},");
-            tarInfo.ArgumentList.Add("-C");
-            tarInfo.ArgumentList.Add(Path.GetDirectoryName(full)!);
-            tarInfo.ArgumentList.Add(leaf);
+            tarInfo.ArgumentList.Add(argument);
         }
         using var tar = Process.Start(tarInfo)
             ?? throw new PerfLabException($"cannot start tar to pack {bundle.What} for the hosts.", ExitCode.Environment);
@@ -189,19 +172,47 @@ internal static class Deployment
     /// sha256sum line each, in the paths' byte order: the same build gives the same name on every host, and the host
     /// recomputes it with sha256sum before it uses the build (<see cref="HashOf"/>).
     /// </summary>
-    internal static string ContentHash(IReadOnlyList<(string Folder, string Prefix)> sources)
+    internal static string ContentHash(IReadOnlyList<(string Folder, string Prefix)> sources, IReadOnlyList<string> leftOut)
     {
-        var files = sources
-            .SelectMany(s => Directory.EnumerateFiles(s.Folder, "*", SearchOption.AllDirectories)
-                .Select(f => (Name: "./" + s.Prefix + Path.GetRelativePath(s.Folder, f), Path: f)))
-            .OrderBy(f => f.Name, StringComparer.Ordinal);
         var manifest = new StringBuilder();
-        foreach (var (name, path) in files)
+        foreach (var (name, path) in Files(sources, leftOut).OrderBy(f => f.Name, StringComparer.Ordinal))
         {
             using var stream = File.OpenRead(path);
             manifest.Append(Convert.ToHexStringLower(SHA256.HashData(stream))).Append("  ").Append(name).Append('\n');
         }
         return Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(manifest.ToString())))[..16];
+    }
+
+    /// <summary>Every file copied, by its name on the host ("./" + prefix + its path in its folder) and its path here.</summary>
+    internal static IEnumerable<(string Name, string Path)> Files(IReadOnlyList<(string Folder, string Prefix)> sources,
+        IReadOnlyList<string> leftOut) =>
+        sources.SelectMany(s => Directory.EnumerateFiles(s.Folder, "*", SearchOption.AllDirectories)
+                .Select(f => (Name: "./" + s.Prefix + Path.GetRelativePath(s.Folder, f), Path: f)))
+            .Where(f => !leftOut.Any(l => f.Name.StartsWith($"./{l}/", StringComparison.Ordinal)));
+
+    /// <summary>tar's arguments that write <paramref name="bundle"/> to its standard output, gzipped.</summary>
+    internal static IReadOnlyList<string> TarArguments(Bundle bundle)
+    {
+        // gzip's fastest level: a third of the default's CPU for a stream 8 % larger (56 MB of perflab's build: 1.2 s
+        // against 3.3 s of CPU), packed once for each host; the host's `tar -xzf` reads either.
+        var arguments = new List<string> { "--use-compress-program=gzip -1", "-cf", "-" };
+        // Anchored: ./publish at the root alone, as Files leaves it out, not a folder of that name deeper down.
+        arguments.Add("--anchored");
+        arguments.AddRange(bundle.LeftOut.Select(l => $"--exclude=./{l}"));
+        foreach (var (folder, prefix) in bundle.Sources)
+        {
+            if (prefix.Length == 0)
+            {
+                arguments.AddRange(["-C", folder, "."]);
+                continue;
+            }
+            // GNU tar: the folder goes in by its own name, renamed to the prefix; the first source's members all start with "./".
+            var full = Path.GetFullPath(folder).TrimEnd('/');
+            var leaf = Path.GetFileName(full);
+            arguments.AddRange([$"--transform=s,^{leaf.Replace(".", "\\.", StringComparison.Ordinal)},{prefix.TrimEnd('/')},",
+                "-C", Path.GetDirectoryName(full)!, leaf]);
+        }
+        return arguments;
     }
 
     private static string Quote(string s) => "'" + s.Replace("'", "'\\''", StringComparison.Ordinal) + "'";
