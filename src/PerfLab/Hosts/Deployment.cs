@@ -11,7 +11,8 @@ namespace PerfLab.Hosts;
 /// <param name="What">The build in words, for messages ("perflab", "the app's build TinyShop.dll").</param>
 /// <param name="Sources">Each folder and the prefix its files get on the host ("" for the root).</param>
 /// <param name="LeftOut">Folders of the root source that are not copied (perflab's publish/, below).</param>
-internal sealed record Bundle(string What, IReadOnlyList<(string Folder, string Prefix)> Sources, IReadOnlyList<string> LeftOut, string Hash)
+internal sealed record Bundle(
+    string What, IReadOnlyList<(string Folder, string Prefix)> Sources, IReadOnlyList<string> LeftOut, string Hash)
 {
     public static Bundle Of(string what, IReadOnlyList<(string Folder, string Prefix)> sources, params string[] leftOut) =>
         new(what, sources, leftOut, Deployment.ContentHash(sources, leftOut));
