@@ -1,23 +1,26 @@
+using PerfLab.Tests.Apps;
+
 namespace PerfLab.Tests;
 
 /// <summary>
-/// A class (or collection) that keeps both cores busy for a minute or more: full-speed load on real SUTs, several
-/// processes a run, hosts in namespaces. At most <see cref="AtOnce"/> of them run at a time, whatever the test threads
-/// (xunit.runner.json gives three): the others, which mostly wait on fixed windows and delays, take the third thread.
-/// Three heavy classes at once starved each other on CI (docs/benchmarks/tests.md).
+/// The classes that keep both cores busy for a minute or more (full-speed load on real SUTs, several processes a run,
+/// hosts in namespaces), in two chains: each chain is one collection, its classes one after another, so two of them
+/// run at a time on the three test threads (xunit.runner.json) and the third runs the lighter classes, which mostly
+/// wait on fixed windows and delays, from the start. Three heavy classes at once starved each other on CI, and a heavy
+/// class waiting for its turn would hold a thread. The chains are balanced by their classes' times on CI
+/// (docs/benchmarks/tests.md): about 980 s each on 2026-11-30.
 /// </summary>
-/// <remarks>xunit creates it before the class's first test and disposes of it after its last.</remarks>
-public sealed class CpuHeavy : IAsyncLifetime
+public static class CpuHeavy
 {
-    public const int AtOnce = 2;
+    /// <summary>TinyShop's runs (one build in one cache for the chain) and the hosts in network namespaces.</summary>
+    public const string A = "CPU-heavy A (TinyShop, hosts)";
 
-    private static readonly SemaphoreSlim Slots = new(AtOnce, AtOnce);
-
-    public Task InitializeAsync() => Slots.WaitAsync();
-
-    public Task DisposeAsync()
-    {
-        Slots.Release();
-        return Task.CompletedTask;
-    }
+    /// <summary>`perflab run` on the built-in SUT: end to end, the shipped smoke profiles, capacity, the tool package.</summary>
+    public const string B = "CPU-heavy B (perflab run)";
 }
+
+[CollectionDefinition(CpuHeavy.A)]
+public sealed class CpuHeavyA : ICollectionFixture<TinyShopBuild>;
+
+[CollectionDefinition(CpuHeavy.B)]
+public sealed class CpuHeavyB;

@@ -4,7 +4,7 @@ using PerfLab.Common;
 namespace PerfLab.Tests.Apps;
 
 /// <summary>`perflab run` on an app of one's own (samples/TinyShop), end to end: real builds, real Kestrel, real EventPipe.</summary>
-[Collection(TinyShopBuild.Collection)]
+[Collection(CpuHeavy.A)]
 public sealed class AppRunTests(TinyShopBuild tinyShop)
 {
     private static string NewFolder() => Path.Combine(Path.GetTempPath(), "perflab-app-" + Guid.NewGuid().ToString("N")[..12]);

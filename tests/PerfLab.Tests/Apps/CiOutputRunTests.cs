@@ -5,7 +5,7 @@ using PerfLab.Tests.Cli;
 namespace PerfLab.Tests.Apps;
 
 /// <summary>`--json` and `--junit` of `perflab run` and `perflab compare`, on TinyShop with real builds and real load.</summary>
-[Collection(TinyShopBuild.Collection)]
+[Collection(CpuHeavy.A)]
 public sealed class CiOutputRunTests(TinyShopBuild tinyShop)
 {
     private static string NewFolder() => Path.Combine(Path.GetTempPath(), "perflab-ci-" + Guid.NewGuid().ToString("N")[..12]);

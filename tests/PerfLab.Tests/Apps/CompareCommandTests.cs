@@ -5,7 +5,7 @@ using PerfLab.Common;
 namespace PerfLab.Tests.Apps;
 
 /// <summary>`perflab compare`: the one-line A/B on an app, through the CLI, with real builds and real load.</summary>
-[Collection(TinyShopBuild.Collection)]
+[Collection(CpuHeavy.A)]
 public sealed class CompareCommandTests(TinyShopBuild tinyShop)
 {
     private static string NewFolder() => Path.Combine(Path.GetTempPath(), "perflab-compare-" + Guid.NewGuid().ToString("N")[..12]);

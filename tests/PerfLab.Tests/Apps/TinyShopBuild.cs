@@ -4,13 +4,11 @@ using PerfLab.Common;
 namespace PerfLab.Tests.Apps;
 
 /// <summary>
-/// One perflab cache for a test class's CLI runs, so samples/TinyShop is published once (by the first run that needs
-/// it) and reused by the others, as a user's second run would reuse it.
+/// One perflab cache for the CLI runs of the classes of <see cref="CpuHeavy.A"/>, so samples/TinyShop is published once
+/// (by the first run that needs it) and reused by the others, as a user's second run would reuse it.
 /// </summary>
 public sealed class TinyShopBuild
 {
-    public const string Collection = "TinyShop";
-
     public static string Project => Path.Combine(PerfLabPaths.RepoRoot, "samples", "TinyShop");
 
     public static string Experiments => Path.Combine(Project, "experiments");
@@ -68,7 +66,3 @@ public sealed class TinyShopBuild
 
 /// <summary>The shared caching run: what the CLI printed and the folder it wrote.</summary>
 internal sealed record CachingRun(CliResult Result, string Output);
-
-/// <summary>The tests that share one TinyShop build run one after the other, in one cache: CPU-heavy as a whole.</summary>
-[CollectionDefinition(TinyShopBuild.Collection)]
-public sealed class TinyShopCollection : ICollectionFixture<TinyShopBuild>, ICollectionFixture<CpuHeavy>;

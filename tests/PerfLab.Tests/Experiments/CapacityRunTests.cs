@@ -14,7 +14,8 @@ namespace PerfLab.Tests.Experiments;
 /// A machine busy with other work (load average above twice its cores) can break a step the endpoint alone would hold:
 /// then the figures may be lower (never above the endpoint's capacity) and every answer must say the machine was busy.
 /// </summary>
-public sealed class CapacityRunTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>, IClassFixture<CpuHeavy>
+[Collection(CpuHeavy.B)]
+public sealed class CapacityRunTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>
 {
     private const string Experiment = """
         name: cap

@@ -6,7 +6,8 @@ using PerfLab.Testing;
 namespace PerfLab.Tests.Experiments;
 
 /// <summary>`perflab run --invocations` end to end: child perflab processes, real PostgreSQL, real SUTs, one pooled result.</summary>
-public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>, IClassFixture<CpuHeavy>
+[Collection(CpuHeavy.B)]
+public sealed class InvocationsRunTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>
 {
     // A 5 ms await, not a database page: on a loaded CI machine PostgreSQL once took 2.2 s a query, and a 2 s window
     // completed no request (NothingCompleted; before that failure kind, a comparison written as NaN). What is tested is

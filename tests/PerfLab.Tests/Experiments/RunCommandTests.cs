@@ -7,7 +7,8 @@ using PerfLab.Experiments.Running.Budget;
 namespace PerfLab.Tests.Experiments;
 
 /// <summary>`perflab run` end to end, as a child process against real PostgreSQL and real SUT processes.</summary>
-public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>, IClassFixture<CpuHeavy>
+[Collection(CpuHeavy.B)]
+public sealed class RunCommandTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>
 {
     private const string TinyExperiment = """
         name: tiny

@@ -12,7 +12,8 @@ namespace PerfLab.Tests.Experiments;
 /// have the load shape of one that is (their windows end the same way). A new experiment fails
 /// <see cref="Experiments_EveryShippedOne_IsSmokedOrShapedLikeOneThatIs"/> until it is placed.
 /// </summary>
-public sealed class ShippedSmokeTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>, IClassFixture<CpuHeavy>
+[Collection(CpuHeavy.B)]
+public sealed class ShippedSmokeTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>
 {
     /// <summary>
     /// Run here: those whose baseline blocks the thread pool, where a starved variant answers in bursts seconds apart

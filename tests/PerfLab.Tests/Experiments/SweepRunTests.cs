@@ -4,7 +4,8 @@ using PerfLab.Testing;
 namespace PerfLab.Tests.Experiments;
 
 /// <summary>`perflab run` of a sweep end to end: a child process, real PostgreSQL behind the latency proxy, real SUTs.</summary>
-public sealed class SweepRunTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>, IClassFixture<CpuHeavy>
+[Collection(CpuHeavy.B)]
+public sealed class SweepRunTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>
 {
     private const string TinySweep = """
         name: tinysweep

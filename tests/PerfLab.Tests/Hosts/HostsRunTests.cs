@@ -12,7 +12,8 @@ namespace PerfLab.Tests.Hosts;
 /// as the other hosts tests run: it asserts no time a busy machine could stretch past its bounds, and alone it added its
 /// 100-160 s to CI's wall time.
 /// </summary>
-public sealed class HostsRunTests : IClassFixture<CpuHeavy>
+[Collection(CpuHeavy.A)]
+public sealed class HostsRunTests
 {
     // The load asks a 20 ms endpoint, not a page of orders: on this busy 2-core machine a fresh SUT's first EF Core
     // query took over 4 s (no request completed in a 2 s warm-up and 2 s window; the JIT busy ~750 ms a second), and

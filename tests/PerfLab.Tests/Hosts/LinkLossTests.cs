@@ -10,7 +10,8 @@ namespace PerfLab.Tests.Hosts;
 /// ends): its role hears no heartbeat and ends itself and its load, and the controller's ssh, hearing nothing back,
 /// fails the run naming the host. Then, on the same namespaces, `perflab capacity --hosts` from the generator left.
 /// </summary>
-public sealed class LinkLossTests : IClassFixture<CpuHeavy>
+[Collection(CpuHeavy.A)]
+public sealed class LinkLossTests
 {
     [Fact]
     public async Task Load_GeneratorsLinkCutMidRun_ItsRoleEndsWithin15Seconds_ThenCapacityFromTheOtherIsGated()

@@ -10,7 +10,7 @@ namespace PerfLab.Tests.Hosts;
 /// content), each variant's process started there by the app role, checked, measured, its counters and trace read there
 /// and sent back. In the TinyShop collection, whose one build of the sample it shares (it asserts no latency).
 /// </summary>
-[Collection(TinyShopBuild.Collection)]
+[Collection(CpuHeavy.A)]
 public sealed partial class OwnAppHostsTests(TinyShopBuild tinyShop)
 {
     [Fact]

@@ -11,7 +11,8 @@ namespace PerfLab.Tests.Hosts;
 /// Beside the other parallel tests, as the other hosts tests run: how close two runs' latencies come is a timing
 /// (bench/hosts, docs/benchmarks/hosts.md); here the counts, the shares and the merge are checked.
 /// </summary>
-public sealed class RemoteLoadTests : IClassFixture<CpuHeavy>
+[Collection(CpuHeavy.A)]
+public sealed class RemoteLoadTests
 {
     private const int Port = 5000;
 

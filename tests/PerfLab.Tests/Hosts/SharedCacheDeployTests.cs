@@ -4,7 +4,8 @@ namespace PerfLab.Tests.Hosts;
 /// Hosts sharing one home (one PERFLAB_HOST_CACHE for every namespace, as an NFS home is) and a cold cache: three
 /// generators copying perflab at once into the same builds folder, then a copy altered there.
 /// </summary>
-public sealed class SharedCacheDeployTests : IClassFixture<CpuHeavy>
+[Collection(CpuHeavy.A)]
+public sealed class SharedCacheDeployTests
 {
     [Fact]
     public async Task Load_ThreeHostsCopyingAtOnceIntoOneCache_OneBuildServesAllAndAnAlteredOneIsCopiedAgain()

@@ -9,7 +9,8 @@ namespace PerfLab.Tests.Packaging;
 /// .ci/tool-check.sh (a person can run it too). It packs the build this test run already has (its configuration,
 /// --no-build): packing compiles nothing again, which a Release pack did (perflab and the SUT, about 80 CPU-seconds).
 /// </summary>
-public sealed class ToolPackageTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>, IClassFixture<CpuHeavy>
+[Collection(CpuHeavy.B)]
+public sealed class ToolPackageTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromMinutes(9);
 #if DEBUG
