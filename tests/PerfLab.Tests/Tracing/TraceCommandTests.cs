@@ -70,7 +70,14 @@ public sealed class TraceCommandTests
         Assert.True(collect.ExitCode == 0, collect.ToString());
         Assert.True(report.ExitCode == 0, report.ToString());
         Assert.Matches(@"\n  CulpritsApi\.\S+ +\d+ x +\d+\.\d ms blocked \(\d+\.\d{3} ms/request\)", report.Stdout);
-        Assert.Matches(@"\[strong\] lock taken in CulpritsApi\.", report.Stdout);
+        // The finding's strength rests on how often the lock collided, which a starved machine lowers (67-102 contentions
+        // alone, 38-53 beside three busy loops, in Release): its rule is TraceFindingsTests'; here it must agree.
+        var finding = System.Text.RegularExpressions.Regex.Match(report.Stdout,
+            @"\[(strong|weak)\] lock taken in CulpritsApi\.\S+\(\): (\d+) contentions, (\d+\.\d+) ms blocked per request");
+        Assert.True(finding.Success, report.Stdout);
+        var strongByCount = int.Parse(finding.Groups[2].Value, CultureInfo.InvariantCulture) >= 20
+            && double.Parse(finding.Groups[3].Value, CultureInfo.InvariantCulture) * 500 >= 10;
+        Assert.Equal(strongByCount ? "strong" : "weak", finding.Groups[1].Value);
         Assert.Matches(@"\n  App +\d+\.\d +\d+\.\d % +\d+\.\d{3}\n", report.Stdout);
         Assert.Matches(@"Heaviest CPU stacks \(5 of \d+\)", report.Stdout);
         Assert.Matches(@"\n +\d+ +\d+\.\d ms  \S.*CulpritsApi\.HoldLock", report.Stdout);
