@@ -80,7 +80,7 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
             return new SutStart(null, none, new RunFailure(FailureKind.Interrupted, $"interrupted before {what} was ready"));
         }
 
-        var (effect, failure) = await CheckAsync(app, ct);
+        var (effect, failure) = await CheckAsync(app, what, ct);
         if (failure is not null)
         {
             await app.DisposeAsync();
@@ -89,7 +89,8 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
         return new SutStart(app, effect!.Observed, null, effect);
     }
 
-    private static async Task<(VariantEffect? Effect, RunFailure? Failure)> CheckAsync(IRunningApp app, CancellationToken ct)
+    private static async Task<(VariantEffect? Effect, RunFailure? Failure)> CheckAsync(IRunningApp app, string what,
+        CancellationToken ct)
     {
         VariantEffect effect;
         try
@@ -102,13 +103,27 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
         }
         catch (PerfLabException ex)
         {
-            return (null, new RunFailure(FailureKind.SutDidNotAnswerInfo, ex.Message, app.TailOfLog()));
+            // An app that died between its readiness and the check is a crash, whatever the refused connection said.
+            return (null, await ExitedAsync(app)
+                ? new RunFailure(FailureKind.SutCrashed, $"{what} crashed before the variant was checked (exit code {app.ExitCode})",
+                    app.TailOfLog())
+                : new RunFailure(FailureKind.SutDidNotAnswerInfo, ex.Message, app.TailOfLog()));
         }
         return effect.NotInEffect.Count > 0
             ? (effect, new RunFailure(FailureKind.VariantNotInEffect,
                 "the variant did not take effect: " + string.Join("; ", effect.NotInEffect),
                 app.TailOfLog(), effect.Observed))
             : (effect, null);
+    }
+
+    // A killed process closes its sockets before its parent reaps it: a refused connection may come a moment first.
+    private static async Task<bool> ExitedAsync(IRunningApp app)
+    {
+        for (var i = 0; i < 10 && !app.HasExited; i++)
+        {
+            await Task.Delay(50);
+        }
+        return app.HasExited;
     }
 
     /// <summary>
