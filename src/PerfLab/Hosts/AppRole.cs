@@ -86,6 +86,11 @@ internal static class AppRole
         await counters.StopAsync();
         await trace.AbandonAsync();
         await jit.StopAsync();
+        if (first == served && served.Exception?.InnerException is PerfLabException failed)
+        {
+            lines.Write("failed", failed.Message);
+            return (int)failed.ExitCode;
+        }
         if (first != exited || !app.HasExited)
         {
             return (int)ExitCode.Success;

@@ -64,25 +64,45 @@ internal sealed class RoleLines(TextReader input, TextWriter output)
 
     /// <summary>
     /// Gives each line of the session's input to <paramref name="handle"/>, one after the other, until the input ends or
-    /// <paramref name="ct"/> fires.
+    /// <paramref name="ct"/> fires. A line <paramref name="handle"/> fails on ends it with a <see cref="PerfLabException"/>
+    /// naming the line's kind and the error, for the role to say: it once ended the role without a word.
     /// </summary>
-    public Task EachLineAsync(Func<string, Task> handle, CancellationToken ct)
+    public async Task EachLineAsync(Func<string, Task> handle, CancellationToken ct)
     {
         // Console.In reads synchronously even through ReadLineAsync: the reader gets a thread of its own.
         var end = Task.Run(async () =>
         {
-            try
+            while (await ReadLineAsync().ConfigureAwait(false) is { } line)
             {
-                while (await input.ReadLineAsync(CancellationToken.None).ConfigureAwait(false) is { } line)
+                try
                 {
                     await handle(line).ConfigureAwait(false);
                 }
-            }
-            catch (IOException)
-            {
+                catch (Exception ex) when (ex is not OperationCanceledException)
+                {
+                    throw new PerfLabException($"stopped on an error while handling '{line.Split(' ')[0]}': "
+                        + $"{ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" "), ExitCode.Failed, ex);
+                }
             }
         }, CancellationToken.None);
-        return Task.WhenAny(end, Task.Delay(Timeout.Infinite, ct));
+        if (await Task.WhenAny(end, Task.Delay(Timeout.Infinite, ct)).ConfigureAwait(false) == end
+            && end.Exception?.InnerException is PerfLabException failed)
+        {
+            throw failed;
+        }
+    }
+
+    // The input's end, or its failure (the session's pipe gone), ends the lines.
+    private async Task<string?> ReadLineAsync()
+    {
+        try
+        {
+            return await input.ReadLineAsync(CancellationToken.None).ConfigureAwait(false);
+        }
+        catch (IOException)
+        {
+            return null;
+        }
     }
 
     /// <summary>JSON for the lines between roles and the controller: one line each; a NaN counter value survives the trip.</summary>
