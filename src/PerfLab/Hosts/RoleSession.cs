@@ -83,7 +83,18 @@ internal sealed class RoleSession : IAsyncDisposable
     /// no heartbeat ..."), its session ending before it was closed here included; or null.
     /// </summary>
     public string? LostMidRun => Lost is { } lost ? $"{Host}: lost mid-run: {What} {lost}"
-        : _outputEnded && !_closing ? $"{Host}: lost mid-run: {What} (its role's session ended before the run closed it)" : null;
+        : _outputEnded && !_closing ? $"{Host}: lost mid-run: {What} (its role's session ended before the run closed it{LastWords()})"
+        : null;
+
+    // A session that ended on its own: what the role said last (its failed line, else stderr's last), else its exit.
+    private string LastWords()
+    {
+        var stderr = _stderr.IsCompletedSuccessfully
+            ? _stderr.Result.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault()
+            : null;
+        return (_failed ?? stderr) is { } said ? $": {said}"
+            : _process.HasExited ? string.Create(CultureInfo.InvariantCulture, $", exit code {_process.ExitCode}, saying nothing") : "";
+    }
 
     /// <summary>Starts <paramref name="command"/> on the host and sends it <paramref name="input"/> (one line) first.</summary>
     /// <param name="silence">How long a role may send no heartbeat: <see cref="Heartbeat.Lost"/> but in tests.</param>
@@ -99,7 +110,8 @@ internal sealed class RoleSession : IAsyncDisposable
     public async Task<string> WaitReadyAsync(TimeSpan timeout, CancellationToken ct)
     {
         var done = await Task.WhenAny(_ready.Task, _reading, Task.Delay(timeout, ct)).ConfigureAwait(false);
-        if (done == _ready.Task)
+        // Ready first, then ended: WhenAny may hear of the end first, since the ready task's news waits for a pool thread.
+        if (done == _ready.Task || _ready.Task.IsCompletedSuccessfully)
         {
             return await _ready.Task.ConfigureAwait(false);
         }
@@ -223,6 +235,8 @@ internal sealed class RoleSession : IAsyncDisposable
             {
                 // Its output closed and it runs on: the session is still over for its controller.
             }
+            // And its last words on stderr read, for LostMidRun (a process's exit closes it; something it left may not).
+            await Task.WhenAny(_stderr, Task.Delay(TimeSpan.FromSeconds(1))).ConfigureAwait(false);
             _outputEnded = true;
             await _ended.CancelAsync().ConfigureAwait(false);
         }
