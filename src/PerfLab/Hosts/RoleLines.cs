@@ -78,7 +78,7 @@ internal sealed class RoleLines(TextReader input, TextWriter output)
                 {
                     await handle(line).ConfigureAwait(false);
                 }
-                catch (Exception ex) when (ex is not OperationCanceledException)
+                catch (Exception ex) when (ex is not OperationCanceledException || !ct.IsCancellationRequested)
                 {
                     throw new PerfLabException($"stopped on an error while handling '{line.Split(' ')[0]}': "
                         + $"{ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" "), ExitCode.Failed, ex);

@@ -83,18 +83,18 @@ internal sealed class RoleSession : IAsyncDisposable
     /// no heartbeat ..."), its session ending before it was closed here included; or null.
     /// </summary>
     public string? LostMidRun => Lost is { } lost ? $"{Host}: lost mid-run: {What} {lost}"
-        : _outputEnded && !_closing ? $"{Host}: lost mid-run: {What} (its role's session ended before the run closed it{LastWords()})"
-        : null;
-
-    // A session that ended on its own: what the role said last (its failed line, else stderr's last), else its exit.
-    private string LastWords()
-    {
-        var stderr = _stderr.IsCompletedSuccessfully
-            ? _stderr.Result.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault()
+        : _outputEnded && !_closing
+            ? $"{Host}: lost mid-run: {What} (its role's session ended before the run closed it: "
+                + $"{LastWords(_stderr.IsCompletedSuccessfully ? _stderr.Result : "")})"
             : null;
-        return (_failed ?? stderr) is { } said ? $": {said}"
-            : _process.HasExited ? string.Create(CultureInfo.InvariantCulture, $", exit code {_process.ExitCode}, saying nothing") : "";
-    }
+
+    // A session that ended on its own, in words: what the role said last (its failed line, else stderr's last), else its exit.
+    private string LastWords(string stderr) =>
+        _failed ?? stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault()
+            ?? (_process.HasExited
+                ? string.Create(CultureInfo.InvariantCulture,
+                    $"no message (its session exited with code {_process.ExitCode}, nothing on stderr)")
+                : "no message");
 
     /// <summary>Starts <paramref name="command"/> on the host and sends it <paramref name="input"/> (one line) first.</summary>
     /// <param name="silence">How long a role may send no heartbeat: <see cref="Heartbeat.Lost"/> but in tests.</param>
@@ -204,11 +204,7 @@ internal sealed class RoleSession : IAsyncDisposable
             return SshClient.Failure(Host, new HostOutput(_process.ExitCode, "", stderr));
         }
         // A session that ended saying nothing is named by its exit: the role's own code, or a signal's (128 + N).
-        var why = _failed ?? Lost ?? stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries).LastOrDefault()?.Trim()
-            ?? (_process.HasExited
-                ? string.Create(CultureInfo.InvariantCulture,
-                    $"no message (its session exited with code {_process.ExitCode}, nothing on stderr)")
-                : "no message");
+        var why = _failed is null && Lost is { } lost ? lost : LastWords(stderr);
         var tail = TailOfLog(15);
         return new PerfLabException($"{Host}: {What} {what}: {why}{(tail.Length > 0 ? Environment.NewLine + tail : "")}",
             Common.ExitCode.Failed);

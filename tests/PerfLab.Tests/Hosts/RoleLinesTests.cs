@@ -28,6 +28,18 @@ public sealed class RoleLinesTests
     }
 
     [Fact]
+    public async Task EachLine_HandlerTimesOutUncancelled_EndsNamingTheTimeout()
+    {
+        // A request's own timeout (an HttpClient's) is an error of that request, not the role being stopped.
+        var lines = new RoleLines(new StringReader("check\n"), TextWriter.Null);
+
+        var ex = await Assert.ThrowsAsync<PerfLabException>(() =>
+            lines.EachLineAsync(_ => throw new TaskCanceledException("timed out after 10 s"), CancellationToken.None));
+
+        Assert.Equal("stopped on an error while handling 'check': TaskCanceledException: timed out after 10 s", ex.Message);
+    }
+
+    [Fact]
     public async Task EachLine_InputEnds_EveryLineHandledAndNoError()
     {
         var lines = new RoleLines(new StringReader("check\ntrace 5000\n"), TextWriter.Null);

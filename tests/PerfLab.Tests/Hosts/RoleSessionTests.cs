@@ -46,10 +46,10 @@ public sealed class RoleSessionTests
     [Theory]
     // CI twice saw the app role's session end mid-trace with no word of why: what the role said last is the reason.
     [InlineData("echo 'failed heard no heartbeat from the controller for 8 s: stopped what it started'; exit 0",
-        ": heard no heartbeat from the controller for 8 s: stopped what it started")]
+        "heard no heartbeat from the controller for 8 s: stopped what it started")]
     [InlineData("echo 'Unhandled exception. System.IO.IOException: Broken pipe' >&2; exit 134",
-        ": Unhandled exception. System.IO.IOException: Broken pipe")]
-    [InlineData("exit 137", ", exit code 137, saying nothing")]
+        "Unhandled exception. System.IO.IOException: Broken pipe")]
+    [InlineData("exit 137", "no message (its session exited with code 137, nothing on stderr)")]
     public async Task LostMidRun_RoleEndsAfterItWasReady_NamesWhatItSaidLast(string then, string named)
     {
         await using var session = LocalRole.Start("app", "the app", $"echo 'ready 1'; sleep 0.2; {then}");
@@ -57,7 +57,7 @@ public sealed class RoleSessionTests
 
         await session.Ended.WaitAsync(TimeSpan.FromSeconds(30));
 
-        Assert.Equal($"{LocalRole.Host("app")}: lost mid-run: the app (its role's session ended before the run closed it{named})",
+        Assert.Equal($"{LocalRole.Host("app")}: lost mid-run: the app (its role's session ended before the run closed it: {named})",
             session.LostMidRun);
     }
 }
