@@ -80,7 +80,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         };
     }
 
-    /// <summary>Every experiment's variants prepared before the first block, then the first variant primed.</summary>
+    /// <summary>Every experiment's variants prepared, then the first primed if its block runs in turn (see PrimeAsync).</summary>
     private async Task PrepareAsync(CancellationToken ct)
     {
         foreach (var experiment in _experiments)
@@ -88,7 +88,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             var variants = experiment.VariantsToRun(request.Aa).Select(ProfileOf(experiment).Apply).ToList();
             await _starts.Sessions.PrepareAsync(experiment, variants, ct);
         }
-        if (_experiments.Count > 0 && !ct.IsCancellationRequested)
+        if (_experiments.Count > 0 && !ct.IsCancellationRequested && !Alternates(_experiments[0]))
         {
             var first = _experiments[0];
             await _starts.Sessions.PrimeAsync(first, ProfileOf(first).Apply(RunPlan.Block(first.VariantsToRun(request.Aa), 1)[0]), ct);

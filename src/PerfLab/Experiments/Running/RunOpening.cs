@@ -81,7 +81,7 @@ public static class RunOpening
 
     /// <summary>
     /// The experiments with their profile fitted into what is left of <paramref name="budget"/> after
-    /// <paramref name="spent"/> (perflab's build, the database's start, the variants' builds, the priming run: the
+    /// <paramref name="spent"/> (perflab's build, the database's start, the variants' builds, a priming run: the
     /// budget counts from the invocation's start); unchanged without a budget or when the minimum fits. Throws a usage
     /// error, before anything is measured, when even the shortest timed minimum overruns the whole budget; when it
     /// overruns only what preparing left, the run goes on and says by how much it will end late (and
@@ -108,7 +108,7 @@ public static class RunOpening
         if (spent >= TimeSpan.FromSeconds(10) && (!fit.Fits || fit.Changes.Count > 0))
         {
             changes.Add($"{Said(spent)} of the {Said(total)} budget went to preparing (perflab's build, the database, the "
-                + $"variants' builds, priming); the minimum blocks are planned into the {Said(left)} left");
+                + $"variants' builds, any priming run); the minimum blocks are planned into the {Said(left)} left");
         }
         changes.AddRange(fit.Changes);
         if (!fit.Fits)

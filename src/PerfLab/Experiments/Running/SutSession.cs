@@ -129,7 +129,9 @@ public sealed class SutSession(RunRequest request, IRunObserver observer)
     /// <summary>
     /// One short, unmeasured run before the first measured one: the first SUT process of an invocation otherwise meets
     /// cold file, database and CPU caches that no later run meets (measured here: the first run of an A/A pair 40 %
-    /// slower), a bias against whichever variant runs first.
+    /// slower), a bias against whichever variant runs first. Only before a first block whose variants run in turn: a
+    /// block whose variants take turns in slots starts them all at once and warms them up together before it measures,
+    /// so none meets caches the others do not, and a priming run would only cost its seconds.
     /// </summary>
     public async Task PrimeAsync(ExperimentDefinition experiment, VariantDefinition variant, CancellationToken ct)
     {
