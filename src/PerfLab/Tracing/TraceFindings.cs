@@ -23,8 +23,8 @@ public sealed record TraceFinding(TraceFindingKind Kind, string Place, string Me
 public static class TraceFindings
 {
     // A contention site is strong from 20 contentions and 10 ms blocked: fewer is a lock that happened to collide.
-    private const long StrongContentions = 20;
-    private const double StrongBlockedMs = 10;
+    internal const long StrongContentions = 20;
+    internal const double StrongBlockedMs = 10;
     // Sites below 1 ms blocked in the whole trace are noise (a pool's own locks colliding once) and are not reported.
     public const double MinBlockedMs = 1;
     // Nor are sites that block a request for less than 10 µs on average: a lock that collided a few times in thousands.

@@ -65,7 +65,9 @@ public sealed class TraceCommandTests
             "-d", "3s", "--out", trace);
         await stop.CancelAsync();
         await Task.WhenAll(loops);
-        var report = await PerfLabProcess.RunAsync("trace", "report", trace, "--requests", "500", "--top", "5", "--out", folder);
+        const int requests = 500;
+        var report = await PerfLabProcess.RunAsync("trace", "report", trace, "--requests", requests.ToString(CultureInfo.InvariantCulture),
+            "--top", "5", "--out", folder);
 
         Assert.True(collect.ExitCode == 0, collect.ToString());
         Assert.True(report.ExitCode == 0, report.ToString());
@@ -75,8 +77,8 @@ public sealed class TraceCommandTests
         var finding = System.Text.RegularExpressions.Regex.Match(report.Stdout,
             @"\[(strong|weak)\] lock taken in CulpritsApi\.\S+\(\): (\d+) contentions, (\d+\.\d+) ms blocked per request");
         Assert.True(finding.Success, report.Stdout);
-        var strongByCount = int.Parse(finding.Groups[2].Value, CultureInfo.InvariantCulture) >= 20
-            && double.Parse(finding.Groups[3].Value, CultureInfo.InvariantCulture) * 500 >= 10;
+        var strongByCount = int.Parse(finding.Groups[2].Value, CultureInfo.InvariantCulture) >= TraceFindings.StrongContentions
+            && double.Parse(finding.Groups[3].Value, CultureInfo.InvariantCulture) * requests >= TraceFindings.StrongBlockedMs;
         Assert.Equal(strongByCount ? "strong" : "weak", finding.Groups[1].Value);
         Assert.Matches(@"\n  App +\d+\.\d +\d+\.\d % +\d+\.\d{3}\n", report.Stdout);
         Assert.Matches(@"Heaviest CPU stacks \(5 of \d+\)", report.Stdout);
