@@ -1,22 +1,12 @@
 using System.Net;
 using System.Text.Json;
-using PerfLab.Testing;
 
 namespace PerfLab.Sut.Tests;
 
-public sealed class BadInputTests(PostgresFixture postgres) : IClassFixture<PostgresFixture>, IAsyncLifetime
+/// <summary>Bad input answered as problem details. Every test only reads, so the class shares one SUT (see <see cref="SeededSut"/>).</summary>
+public sealed class BadInputTests(SeededSut shared) : IClassFixture<SeededSut>
 {
-    private SutHost? _sut;
-
-    public async Task InitializeAsync() => _sut = await SutHost.StartAsync(await postgres.CreateDatabaseAsync());
-
-    public async Task DisposeAsync()
-    {
-        if (_sut is not null)
-        {
-            await _sut.DisposeAsync();
-        }
-    }
+    private readonly SutHost _sut = shared.Sut;
 
     [Theory]
     [InlineData("/customer/orders?pageSize=0", "pageSize")]
@@ -41,7 +31,7 @@ public sealed class BadInputTests(PostgresFixture postgres) : IClassFixture<Post
     [InlineData("/diagnostics/contention?ms=0", "ms")]
     public async Task Get_BadParameter_Answers400ProblemDetailsNamingIt(string path, string parameter)
     {
-        using var response = await _sut!.Client.GetAsync(path);
+        using var response = await _sut.Client.GetAsync(path);
         Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
         Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
         var body = JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement;
@@ -52,7 +42,7 @@ public sealed class BadInputTests(PostgresFixture postgres) : IClassFixture<Post
     [Fact]
     public async Task Get_UnknownOrderId_Answers404ProblemDetails()
     {
-        using var response = await _sut!.Client.GetAsync("/customer/orders/99999");
+        using var response = await _sut.Client.GetAsync("/customer/orders/99999");
         Assert.Equal(HttpStatusCode.NotFound, response.StatusCode);
         var body = JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement;
         Assert.Equal(404, body.GetProperty("status").GetInt32());
@@ -62,7 +52,7 @@ public sealed class BadInputTests(PostgresFixture postgres) : IClassFixture<Post
     [Fact]
     public async Task Get_PageBeyondTheData_AnswersAnEmptyList()
     {
-        var page = await _sut!.GetJsonAsync($"/customer/orders?pageNumber={int.MaxValue}&pageSize=1000");
+        var page = await _sut.GetJsonAsync($"/customer/orders?pageNumber={int.MaxValue}&pageSize=1000");
         Assert.Equal(0, page.GetArrayLength());
     }
 }

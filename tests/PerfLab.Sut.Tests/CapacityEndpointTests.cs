@@ -4,12 +4,14 @@ using System.Text.Json;
 
 namespace PerfLab.Sut.Tests;
 
-public sealed class CapacityEndpointTests
+public sealed class CapacityEndpointTests(PlainSut shared) : IClassFixture<PlainSut>
 {
+    private readonly SutHost _shared = shared.Sut;
+
     [Fact]
     public async Task Capacity_SixRequestsOnTwoSlotsOf100ms_ServeInThreeWavesAndTheLastWaitsTwoHolds()
     {
-        await using var sut = await SutHost.StartAsync(null);
+        var sut = _shared;
         await sut.GetJsonAsync("/diagnostics/capacity?slots=2&ms=1");   // the route's first call (JIT) outside the timing
 
         var clock = Stopwatch.StartNew();
@@ -28,7 +30,7 @@ public sealed class CapacityEndpointTests
     [Fact]
     public async Task Capacity_HundredRequestsOnHundredSlots_AwaitsWithoutHoldingThreads()
     {
-        await using var sut = await SutHost.StartAsync(null);
+        var sut = _shared;
         using var client = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = 200 }) { BaseAddress = sut.Client.BaseAddress };
         await sut.GetJsonAsync("/diagnostics/capacity?slots=100&ms=1");
 
@@ -54,7 +56,7 @@ public sealed class CapacityEndpointTests
     [InlineData("/diagnostics/capacity?ms=20000", "ms")]
     public async Task Capacity_BadParameter_Answers400NamingIt(string path, string parameter)
     {
-        await using var sut = await SutHost.StartAsync(null);
+        var sut = _shared;
         using var response = await sut.Client.GetAsync(path);
         Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
         using var body = JsonDocument.Parse(await response.Content.ReadAsStringAsync());

@@ -2,12 +2,14 @@ using System.Text.Json;
 
 namespace PerfLab.Sut.Tests;
 
-public sealed class ContentionEndpointTests
+public sealed class ContentionEndpointTests(PlainSut shared) : IClassFixture<PlainSut>
 {
+    private readonly SutHost _shared = shared.Sut;
+
     [Fact]
     public async Task Contention_FourAtOnce_EachQueuesBehindTheOthersSerialShares()
     {
-        await using var sut = await SutHost.StartAsync(null);
+        var sut = _shared;
         await WarmAsync(sut, 4);
 
         var alone = await AloneAsync(sut);
@@ -28,7 +30,7 @@ public sealed class ContentionEndpointTests
     [Fact]
     public async Task Contention_Coherency_AddsKappaTimesTForEveryPairInFlight()
     {
-        await using var sut = await SutHost.StartAsync(null);
+        var sut = _shared;
         await WarmAsync(sut, 2);
         var two = await Task.WhenAll(Enumerable.Range(0, 2)
             .Select(_ => sut.GetJsonAsync("/diagnostics/contention?ms=50&sigma=0&kappa=0.5")));
