@@ -31,7 +31,11 @@ internal static class HostProbe
     /// <summary>The runtime perflab's framework-dependent build needs on a host.</summary>
     public const int RuntimeMajor = 10;
 
-    private const int ClockExchanges = 24;
+    internal const int ClockExchanges = 24;
+
+    // How far the wall clock may move from the monotonic one over an exchange before it counts as stepped: NTP's slew
+    // (at most 0.5 ms a second) stays far inside it over a round trip, a step of a few ms does not.
+    private const double StepToleranceMs = 1;
 
     // POSIX sh: the remote login shell runs it. One key=value per line; dotnet from PATH or the per-user install.
     private const string FactsScript =
@@ -83,23 +87,30 @@ internal static class HostProbe
         ClockAsync(host, ssh.StartInfo(host, ClockScript), AnswerWithin, ct);
 
     /// <summary>The clock probe over <paramref name="start"/> (ssh running <see cref="ClockScript"/>, or a stand-in in tests).</summary>
-    internal static async Task<ClockOffset> ClockAsync(HostRef host, ProcessStartInfo start, TimeSpan answerWithin, CancellationToken ct)
+    /// <param name="wallClock">This machine's wall clock tied to the monotonic one (<see cref="WallClockAnchor.Take()"/>; a
+    /// stepped clock in tests).</param>
+    internal static async Task<ClockOffset> ClockAsync(HostRef host, ProcessStartInfo start, TimeSpan answerWithin, CancellationToken ct,
+        Func<WallClockAnchor>? wallClock = null)
     {
+        wallClock ??= WallClockAnchor.Take;
         using var process = Process.Start(start)
             ?? throw new PerfLabException($"{host}: cannot start ssh.", ExitCode.Environment);
         var stderr = process.StandardError.ReadToEndAsync(ct);
         try
         {
-            var best = (Rtt: double.MaxValue, Offset: 0.0);
-            // One base for the local clock, then the monotonic one: no wall-clock step mid-probe.
-            var anchor = WallClockAnchor.Take();
+            var best = (Rtt: double.MaxValue, Offset: 0.0, UncertaintyMs: 0.0);
             for (var i = 0; i < ClockExchanges; i++)
             {
-                var sent = anchor.UnixMsAt(Stopwatch.GetTimestamp());
+                // The wall clock is read at both ends of each exchange, tied to the monotonic one there, not once for the
+                // probe: a wall clock set during the probe moves the host's clock and this one alike (namespace hosts share
+                // one kernel clock), and an anchor taken before it puts every later exchange off by the step (on CI a
+                // namespace host read 23 ms off with a 0.16 ms round trip, which nothing else explains). An exchange the
+                // step fell inside has ends that disagree with the monotonic clock, and is left out.
+                var sent = wallClock();
                 var line = await SendAsync(process, ct).ConfigureAwait(false)
                     ? await AnswerAsync(host, process, answerWithin, ct).ConfigureAwait(false)
                     : null;
-                var received = anchor.UnixMsAt(Stopwatch.GetTimestamp());
+                var received = wallClock();
                 if (line is null)
                 {
                     // ssh ended: its own exit and message say why (a refused key, a host that is down).
@@ -115,13 +126,24 @@ internal static class HostProbe
                         + $"'{(line.Length > 80 ? line[..80] + "..." : line)}', not a time: is bash 5 there, and does the login "
                         + "print nothing?", ExitCode.Environment);
                 }
-                // The first exchanges pay for connection set-up and a cold shell; the minimum discards them.
-                if (received - sent < best.Rtt)
+                var rtt = Stopwatch.GetElapsedTime(sent.Timestamp, received.Timestamp).TotalMilliseconds;
+                var readUncertainty = Math.Max(sent.UncertaintyMs, received.UncertaintyMs);
+                if (Math.Abs(received.UnixMs - sent.UnixMs - rtt) > (2 * readUncertainty) + StepToleranceMs)
                 {
-                    best = (received - sent, (remoteSeconds * 1000) - ((sent + received) / 2));
+                    continue;  // the wall clock stepped between the exchange's two ends
+                }
+                // The first exchanges pay for connection set-up and a cold shell; the minimum discards them.
+                if (rtt < best.Rtt)
+                {
+                    best = (rtt, (remoteSeconds * 1000) - ((sent.UnixMs + received.UnixMs) / 2), readUncertainty);
                 }
             }
-            return new ClockOffset(best.Offset, (best.Rtt / 2) + anchor.UncertaintyMs, best.Rtt);
+            if (best.Rtt == double.MaxValue)
+            {
+                throw new PerfLabException($"{host}: this machine's wall clock stepped during every exchange of the clock probe "
+                    + "(something is setting the time: NTP stepping, a VM's agent); try again once it has settled.", ExitCode.Environment);
+            }
+            return new ClockOffset(best.Offset, (best.Rtt / 2) + best.UncertaintyMs, best.Rtt);
         }
         finally
         {

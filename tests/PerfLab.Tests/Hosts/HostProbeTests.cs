@@ -24,6 +24,30 @@ public sealed class HostProbeTests
     }
 
     [Fact]
+    public async Task Clock_WallClockSteppedMidProbe_OffsetStillWithinItsUncertainty()
+    {
+        // The step of a clock both ends share, 23 ms (as on CI): the stand-in host adds it from its 10th answer on, this
+        // machine's wall clock from its 17th reading on, the end of the 9th exchange (the 8th's end, in index terms);
+        // so the 9th exchange straddles it, and the later ones, answered at once where the earlier waited 30 ms, see
+        // it at both ends. Read once before the probe, as the probe once did, the later exchanges would read 23 ms off.
+        const double stepMs = 23;
+        var readings = 0;
+        WallClockAnchor Stepped()
+        {
+            var now = WallClockAnchor.Take();
+            return ++readings > 17 ? now with { UnixMs = now.UnixMs + stepMs } : now;
+        }
+        const string host = "n=0; while read -r _; do n=$((n+1)); if [ $n -lt 10 ]; then sleep 0.03; echo $EPOCHREALTIME; "
+            + "else t=${EPOCHREALTIME/./}; t=$((t+23000)); echo ${t:0:-6}.${t: -6}; fi; done";
+
+        var clock = await HostProbe.ClockAsync(Host, Bash("LC_ALL=C exec bash -c '" + host + "'"), TimeSpan.FromSeconds(30),
+            CancellationToken.None, Stepped);
+
+        Assert.True(Math.Abs(clock.OffsetMs) <= clock.UncertaintyMs + 0.5, $"offset {clock.OffsetMs} ms ± {clock.UncertaintyMs}");
+        Assert.Equal(2 * HostProbe.ClockExchanges, readings);
+    }
+
+    [Fact]
     public async Task Clock_NoAnswerInTime_FailsSayingSo()
     {
         var failure = await Assert.ThrowsAsync<PerfLabException>(() => HostProbe.ClockAsync(Host, Bash("exec sleep 30"),
