@@ -3,7 +3,9 @@ using System.Text.Json;
 
 namespace PerfLab.Sut.Tests;
 
-/// <summary>Bad input answered as problem details. Every test only reads, so the class shares one SUT (see <see cref="SeededSut"/>).</summary>
+/// <summary>
+/// Bad input answered as problem details. Every test only reads, so the class shares one SUT (<see cref="SharedSut"/>).
+/// </summary>
 public sealed class BadInputTests(SeededSut shared) : IClassFixture<SeededSut>
 {
     private readonly SutHost _sut = shared.Sut;

@@ -101,31 +101,8 @@ internal static class HostProbe
             var best = (Rtt: double.MaxValue, Offset: 0.0, UncertaintyMs: 0.0);
             for (var i = 0; i < ClockExchanges; i++)
             {
-                // The wall clock is read at both ends of each exchange, tied to the monotonic one there, not once for the
-                // probe: a wall clock set during the probe moves the host's clock and this one alike (namespace hosts share
-                // one kernel clock), and an anchor taken before it puts every later exchange off by the step (on CI a
-                // namespace host read 23 ms off with a 0.16 ms round trip, which nothing else explains). An exchange the
-                // step fell inside has ends that disagree with the monotonic clock, and is left out.
-                var sent = wallClock();
-                var line = await SendAsync(process, ct).ConfigureAwait(false)
-                    ? await AnswerAsync(host, process, answerWithin, ct).ConfigureAwait(false)
-                    : null;
-                var received = wallClock();
-                if (line is null)
-                {
-                    // ssh ended: its own exit and message say why (a refused key, a host that is down).
-                    CloseInput(process);
-                    // Bounded: an ssh that closed its output and runs on is ended by the finally below, its exit taken as 255.
-                    var exited = process.WaitForExit(5000);
-                    throw SshClient.Failure(host, new HostOutput(exited ? process.ExitCode : SshClient.ConnectionFailed, "",
-                        exited ? await stderr.ConfigureAwait(false) : ""));
-                }
-                if (!double.TryParse(line, NumberStyles.Float, CultureInfo.InvariantCulture, out var remoteSeconds))
-                {
-                    throw new PerfLabException($"{host}: its clock probe (bash's EPOCHREALTIME, bash 5 or newer) answered "
-                        + $"'{(line.Length > 80 ? line[..80] + "..." : line)}', not a time: is bash 5 there, and does the login "
-                        + "print nothing?", ExitCode.Environment);
-                }
+                var (sent, received, remoteMs) = await ExchangeAsync(host, process, stderr, answerWithin, wallClock, ct)
+                    .ConfigureAwait(false);
                 var rtt = Stopwatch.GetElapsedTime(sent.Timestamp, received.Timestamp).TotalMilliseconds;
                 var readUncertainty = Math.Max(sent.UncertaintyMs, received.UncertaintyMs);
                 if (Math.Abs(received.UnixMs - sent.UnixMs - rtt) > (2 * readUncertainty) + StepToleranceMs)
@@ -135,7 +112,7 @@ internal static class HostProbe
                 // The first exchanges pay for connection set-up and a cold shell; the minimum discards them.
                 if (rtt < best.Rtt)
                 {
-                    best = (rtt, (remoteSeconds * 1000) - ((sent.UnixMs + received.UnixMs) / 2), readUncertainty);
+                    best = (rtt, remoteMs - ((sent.UnixMs + received.UnixMs) / 2), readUncertainty);
                 }
             }
             if (best.Rtt == double.MaxValue)
@@ -153,6 +130,41 @@ internal static class HostProbe
                 process.Kill(entireProcessTree: true);
             }
         }
+    }
+
+    /// <summary>
+    /// One exchange: this machine's wall clock at both ends, the host's time (Unix ms) in between; a failure naming the
+    /// host when ssh ended or something other than a time came back.
+    /// </summary>
+    private static async Task<(WallClockAnchor Sent, WallClockAnchor Received, double RemoteMs)> ExchangeAsync(HostRef host,
+        Process process, Task<string> stderr, TimeSpan answerWithin, Func<WallClockAnchor> wallClock, CancellationToken ct)
+    {
+        // The wall clock is read at both ends of each exchange, tied to the monotonic one there, not once for the
+        // probe: a wall clock set during the probe moves the host's clock and this one alike (namespace hosts share
+        // one kernel clock), and an anchor taken before it puts every later exchange off by the step (on CI a
+        // namespace host read 23 ms off with a 0.16 ms round trip, which nothing else explains). An exchange the
+        // step fell inside has ends that disagree with the monotonic clock, and is left out.
+        var sent = wallClock();
+        var line = await SendAsync(process, ct).ConfigureAwait(false)
+            ? await AnswerAsync(host, process, answerWithin, ct).ConfigureAwait(false)
+            : null;
+        var received = wallClock();
+        if (line is null)
+        {
+            // ssh ended: its own exit and message say why (a refused key, a host that is down).
+            CloseInput(process);
+            // Bounded: an ssh that closed its output and runs on is ended by ClockAsync's finally, its exit taken as 255.
+            var exited = process.WaitForExit(5000);
+            throw SshClient.Failure(host, new HostOutput(exited ? process.ExitCode : SshClient.ConnectionFailed, "",
+                exited ? await stderr.ConfigureAwait(false) : ""));
+        }
+        if (!double.TryParse(line, NumberStyles.Float, CultureInfo.InvariantCulture, out var remoteSeconds))
+        {
+            throw new PerfLabException($"{host}: its clock probe (bash's EPOCHREALTIME, bash 5 or newer) answered "
+                + $"'{(line.Length > 80 ? line[..80] + "..." : line)}', not a time: is bash 5 there, and does the login "
+                + "print nothing?", ExitCode.Environment);
+        }
+        return (sent, received, remoteSeconds * 1000);
     }
 
     /// <summary>Asks for the host's time; false when ssh has already ended (writing to it failed: its exit says why).</summary>
