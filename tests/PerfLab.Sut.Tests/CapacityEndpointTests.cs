@@ -6,12 +6,10 @@ namespace PerfLab.Sut.Tests;
 
 public sealed class CapacityEndpointTests(PlainSut shared) : IClassFixture<PlainSut>
 {
-    private readonly SutHost _shared = shared.Sut;
-
     [Fact]
     public async Task Capacity_SixRequestsOnTwoSlotsOf100ms_ServeInThreeWavesAndTheLastWaitsTwoHolds()
     {
-        var sut = _shared;
+        var sut = shared.Sut;
         await sut.GetJsonAsync("/diagnostics/capacity?slots=2&ms=1");   // the route's first call (JIT) outside the timing
 
         var clock = Stopwatch.StartNew();
@@ -30,7 +28,7 @@ public sealed class CapacityEndpointTests(PlainSut shared) : IClassFixture<Plain
     [Fact]
     public async Task Capacity_HundredRequestsOnHundredSlots_AwaitsWithoutHoldingThreads()
     {
-        var sut = _shared;
+        var sut = shared.Sut;
         using var client = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = 200 }) { BaseAddress = sut.Client.BaseAddress };
         await sut.GetJsonAsync("/diagnostics/capacity?slots=100&ms=1");
 
@@ -56,7 +54,7 @@ public sealed class CapacityEndpointTests(PlainSut shared) : IClassFixture<Plain
     [InlineData("/diagnostics/capacity?ms=20000", "ms")]
     public async Task Capacity_BadParameter_Answers400NamingIt(string path, string parameter)
     {
-        var sut = _shared;
+        var sut = shared.Sut;
         using var response = await sut.Client.GetAsync(path);
         Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
         using var body = JsonDocument.Parse(await response.Content.ReadAsStringAsync());

@@ -4,12 +4,10 @@ namespace PerfLab.Sut.Tests;
 
 public sealed class ContentionEndpointTests(PlainSut shared) : IClassFixture<PlainSut>
 {
-    private readonly SutHost _shared = shared.Sut;
-
     [Fact]
     public async Task Contention_FourAtOnce_EachQueuesBehindTheOthersSerialShares()
     {
-        var sut = _shared;
+        var sut = shared.Sut;
         await WarmAsync(sut, 4);
 
         var alone = await AloneAsync(sut);
@@ -30,7 +28,7 @@ public sealed class ContentionEndpointTests(PlainSut shared) : IClassFixture<Pla
     [Fact]
     public async Task Contention_Coherency_AddsKappaTimesTForEveryPairInFlight()
     {
-        var sut = _shared;
+        var sut = shared.Sut;
         await WarmAsync(sut, 2);
         var two = await Task.WhenAll(Enumerable.Range(0, 2)
             .Select(_ => sut.GetJsonAsync("/diagnostics/contention?ms=50&sigma=0&kappa=0.5")));

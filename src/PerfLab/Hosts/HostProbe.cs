@@ -33,9 +33,11 @@ internal static class HostProbe
 
     internal const int ClockExchanges = 24;
 
-    // How far the wall clock may move from the monotonic one over an exchange before it counts as stepped: NTP's slew
-    // (at most 0.5 ms a second) stays far inside it over a round trip, a step of a few ms does not.
+    // How far the wall clock may move from the monotonic one over an exchange before it counts as stepped: 1 ms, and
+    // 1 ms a second of the exchange beyond it, twice what NTP's slewing may move it (0.5 ms a second); a step of a few
+    // ms on a short exchange is far outside.
     private const double StepToleranceMs = 1;
+    private const double SlewPerMs = 0.001;
 
     // POSIX sh: the remote login shell runs it. One key=value per line; dotnet from PATH or the per-user install.
     private const string FactsScript =
@@ -105,7 +107,7 @@ internal static class HostProbe
                     .ConfigureAwait(false);
                 var rtt = Stopwatch.GetElapsedTime(sent.Timestamp, received.Timestamp).TotalMilliseconds;
                 var readUncertainty = Math.Max(sent.UncertaintyMs, received.UncertaintyMs);
-                if (Math.Abs(received.UnixMs - sent.UnixMs - rtt) > (2 * readUncertainty) + StepToleranceMs)
+                if (Math.Abs(received.UnixMs - sent.UnixMs - rtt) > (2 * readUncertainty) + StepToleranceMs + (rtt * SlewPerMs))
                 {
                     continue;  // the wall clock stepped between the exchange's two ends
                 }
