@@ -144,8 +144,8 @@ internal static class HostProbe
         // The wall clock is read at both ends of each exchange, tied to the monotonic one there, not once for the
         // probe: a wall clock set during the probe moves the host's clock and this one alike (namespace hosts share
         // one kernel clock), and an anchor taken before it puts every later exchange off by the step (on CI a
-        // namespace host read 23 ms off with a 0.16 ms round trip, which nothing else explains). An exchange the
-        // step fell inside has ends that disagree with the monotonic clock, and is left out.
+        // namespace host read 23 ms off with a 0.16 ms round trip, which no other cause we found explains). An
+        // exchange the step fell inside has ends that disagree with the monotonic clock, and is left out.
         var sent = wallClock();
         var line = await SendAsync(process, ct).ConfigureAwait(false)
             ? await AnswerAsync(host, process, answerWithin, ct).ConfigureAwait(false)

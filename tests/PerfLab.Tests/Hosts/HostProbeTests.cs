@@ -27,9 +27,9 @@ public sealed class HostProbeTests
     public async Task Clock_WallClockSteppedMidProbe_OffsetStillWithinItsUncertainty()
     {
         // The step of a clock both ends share, 23 ms (as on CI): the stand-in host adds it from its 10th answer on, this
-        // machine's wall clock from its 17th reading on, the end of the 9th exchange (the 8th's end, in index terms);
-        // so the 9th exchange straddles it, and the later ones, answered at once where the earlier waited 30 ms, see
-        // it at both ends. Read once before the probe, as the probe once did, the later exchanges would read 23 ms off.
+        // machine's wall clock from its 18th reading on (two an exchange: the 9th exchange's end); so the 9th exchange
+        // straddles it, and the later ones, answered at once where the earlier waited 30 ms, see it at both ends. Read
+        // once before the probe, as the probe once did, the later exchanges would read 23 ms off.
         const double stepMs = 23;
         var readings = 0;
         WallClockAnchor Stepped()
