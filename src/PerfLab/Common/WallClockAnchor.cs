@@ -3,8 +3,8 @@ using System.Diagnostics;
 namespace PerfLab.Common;
 
 /// <summary>
-/// The wall clock tied to the monotonic one at one instant, so that later times can be read on the monotonic clock
-/// (no wall-clock step in between) and still be told as Unix times. The wall clock's read is bracketed by two
+/// The wall clock tied to the monotonic one at one instant (the clock probe reads one at each end of an exchange, so
+/// their two Unix times can be checked against the monotonic time between them). The wall clock's read is bracketed by two
 /// monotonic reads and tied to their midpoint: a thread preempted between the reads would otherwise shift every later
 /// time by the preemption (seen on a busy CI machine: a host's clock offset 4.2 ms off, said to be within 0.1 ms).
 /// The tightest of a few brackets is kept, and half its width is the anchor's uncertainty.
@@ -35,7 +35,4 @@ public readonly record struct WallClockAnchor(double UnixMs, long Timestamp, dou
         }
         return best;
     }
-
-    /// <summary>The Unix time (ms) of a <see cref="Stopwatch.GetTimestamp"/> reading.</summary>
-    public double UnixMsAt(long timestamp) => UnixMs + Stopwatch.GetElapsedTime(Timestamp, timestamp).TotalMilliseconds;
 }

@@ -48,6 +48,25 @@ public sealed class HostProbeTests
     }
 
     [Fact]
+    public async Task Clock_WallClockSteppedInEveryExchange_FailsSayingSo()
+    {
+        // Each reading 23 ms later than the monotonic clock says: every exchange's two ends disagree, none is left.
+        var readings = 0;
+        WallClockAnchor Stepping()
+        {
+            var now = WallClockAnchor.Take();
+            return now with { UnixMs = now.UnixMs + (23 * ++readings) };
+        }
+
+        var failure = await Assert.ThrowsAsync<PerfLabException>(() => HostProbe.ClockAsync(Host, Bash(HostProbe.ClockScript),
+            TimeSpan.FromSeconds(30), CancellationToken.None, Stepping));
+
+        Assert.StartsWith("app host 'app-1': this machine's wall clock stepped during every exchange of the clock probe",
+            failure.Message, StringComparison.Ordinal);
+        Assert.Equal(ExitCode.Environment, failure.ExitCode);
+    }
+
+    [Fact]
     public async Task Clock_NoAnswerInTime_FailsSayingSo()
     {
         var failure = await Assert.ThrowsAsync<PerfLabException>(() => HostProbe.ClockAsync(Host, Bash("exec sleep 30"),
