@@ -20,7 +20,8 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 {
     private readonly ConditionedStarts _starts = new(request, observer);
     private readonly Measurements _measurements = new(request, observer);
-    private InProcessBlock InProcess => new(_starts, _measurements, observer);
+    private AlternatingBlocks? _alternatingBlocks;
+    private AlternatingBlocks Alternating => _alternatingBlocks ??= new(_starts, _measurements, observer, ProfileOf);
     private readonly DatabaseBeforeBlocks _database = new(request.ConnectionString, observer, request.DatabaseReset);
 
     // Runs started so far in this invocation: a run's place in it (blocks added later come after every minimum block).
@@ -109,7 +110,13 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     {
         try
         {
-            return await RunBlocksAsync(progress, state, ct);
+            var halt = await RunBlocksAsync(progress, state, ct);
+            if (halt is null)
+            {
+                // A block leaves its traces only to a next block of its experiment, so none should be left here.
+                await Alternating.FinishLeftAsync(ct);
+            }
+            return halt;
         }
         catch (OperationCanceledException) when (ct.IsCancellationRequested && progress.Any(p => p.Runs.Count > 0))
         {
@@ -122,6 +129,11 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             var halt = RunHalt.Fault(ex, request.LogFolder);
             observer.Report("error: " + halt.Reason);
             return halt;
+        }
+        finally
+        {
+            // Traces a cut-short run left untaken: their SUTs stopped.
+            await Alternating.DisposeAsync();
         }
     }
 
@@ -215,8 +227,11 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
         await _database.ResetAsync(ct);
         if (Alternates(block.Experiment))
         {
-            return await RunAlternatingBlockAsync(block, ct);
+            var first = _runsStarted + 1;
+            _runsStarted += block.Order.Count;
+            return await Alternating.RunAsync(block, first, ct);
         }
+        await Alternating.FinishLeftAsync(ct);
         foreach (var variant in block.Order)
         {
             if (ct.IsCancellationRequested)
@@ -246,92 +261,6 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     /// <summary>Whether the experiment's blocks take turns in slots (<see cref="AlternatingBlock"/>) under this profile.</summary>
     private bool Alternates(ExperimentDefinition experiment) =>
         experiment.Method.OneProcess || AlternatingBlock.Applies(experiment, ProfileOf(experiment));
-
-    /// <summary>
-    /// A block of <see cref="AlternatingBlock"/>: every variant's SUT started and confirmed, then measured taking turns;
-    /// a variant whose SUT did not start is recorded failed and the others go on. Block 1's variants are traced
-    /// afterwards, one after the other, as single runs are.
-    /// </summary>
-    private async Task<RunHalt?> RunAlternatingBlockAsync(BlockRun block, CancellationToken ct)
-    {
-        var clock = Stopwatch.StartNew();
-        var first = _runsStarted + 1;
-        _runsStarted += block.Order.Count;
-        var positions = block.Order.Select((v, i) => block.Position(v, first + i, first)).ToList();
-        var started = new StartedBlock(block.Order.Count);
-        try
-        {
-            var starting = block.Experiment.Method.OneProcess
-                ? InProcess.StartAsync(block, first, positions, started, ct)
-                : StartParticipantsAsync(block, first, positions, started, ct);
-            if (!await starting)
-            {
-                return RunHalt.Interrupted;
-            }
-            var profile = InProcessBlock.Profile(block.Experiment, ProfileOf(block.Experiment));
-            var alternating = new AlternatingBlock(block.Experiment, profile, observer);
-            var measured = started.Participants.Count > 0 ? await alternating.RunAsync(started.Participants, ct) : [];
-            started.Fill(measured);
-            await AlternatingBlock.TraceAsync(started.Participants, measured, ct);
-        }
-        finally
-        {
-            await started.DisposeAsync();
-        }
-        for (var i = 0; i < block.Order.Count; i++)
-        {
-            block.Plan.Observe(block.Experiment.Name, block.Number, clock.Elapsed.TotalSeconds / block.Order.Count);
-            block.Progress.Runs.Add(started.Records[i]!);
-            observer.RunFinished(positions[i], started.Records[i]!);
-        }
-        return ct.IsCancellationRequested
-            ? RunHalt.Interrupted
-            : started.Records.Select(r => RunHalt.After(r!)).FirstOrDefault(h => h is not null);
-    }
-
-    /// <summary>
-    /// Starts every variant of the block under its conditions; false when Ctrl+C came first. The database paths are opened
-    /// (and measured) one after the other on a quiet machine; then the SUTs start all at once, since nothing is measured
-    /// while they start and each spends a couple of seconds compiling its start-up code.
-    /// </summary>
-    private async Task<bool> StartParticipantsAsync(BlockRun block, int first, IReadOnlyList<RunPosition> positions, StartedBlock started,
-        CancellationToken ct)
-    {
-        var experiment = block.Experiment;
-        var conditioned = new List<ConditionedStarts.Conditioned>(block.Order.Count);
-        for (var i = 0; i < block.Order.Count; i++)
-        {
-            if (ct.IsCancellationRequested)
-            {
-                return false;
-            }
-            observer.RunStarting(positions[i]);
-            var id = new RunIdentity(block.Order[i].Name, block.Number, first + i, DateTimeOffset.UtcNow);
-            var one = await _starts.OpenConditionsAsync(experiment, block.Order[i], id, ct);
-            if (one.Path is not null)
-            {
-                started.Paths.Add(one.Path);
-            }
-            conditioned.Add(one);
-        }
-        var starts = await Task.WhenAll(conditioned.Select(c =>
-            c.Failed is null ? _starts.StartSutAsync(experiment, c, block.Number, ct) : Task.FromResult(c.AsStart())));
-        for (var i = 0; i < starts.Length; i++)
-        {
-            if (starts[i].Failed is { } failed)
-            {
-                started.Records[i] = failed;
-                continue;
-            }
-            var measurement = _measurements.ThroughLoadEngine(block, starts[i].Variant);
-            started.Participants.Add(new BlockParticipant(starts[i].Variant, conditioned[i].Id, starts[i].Sut!, starts[i].Info, measurement)
-            {
-                DatabasePath = starts[i].Path?.Stats,
-                Effect = starts[i].Effect,
-            });
-        }
-        return !ct.IsCancellationRequested;
-    }
 
     private async Task<RunRecord> RunOneAsync(BlockRun block, VariantDefinition variant, int order, CancellationToken ct)
     {

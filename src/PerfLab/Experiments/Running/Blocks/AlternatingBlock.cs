@@ -55,8 +55,12 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
 
     public TimeSpan SlotLength => profile.Duration / Slots;
 
-    /// <summary>Warms up and measures the participants; one record per participant, in their order.</summary>
-    public async Task<IReadOnlyList<RunRecord>> RunAsync(IReadOnlyList<BlockParticipant> participants, CancellationToken ct)
+    /// <summary>
+    /// Warms up and measures the participants; one record per participant, in their order. The slots wait for
+    /// <paramref name="measureAfter"/> (the previous block's traces, taken meanwhile: <see cref="LeftTraces"/>).
+    /// </summary>
+    public async Task<IReadOnlyList<RunRecord>> RunAsync(IReadOnlyList<BlockParticipant> participants, CancellationToken ct,
+        Task? measureAfter = null)
     {
         var watches = new List<TieringWatch>();
         foreach (var p in participants)
@@ -65,7 +69,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         }
         try
         {
-            return await RunWatchedAsync(participants, watches, ct);
+            return await RunWatchedAsync(participants, watches, measureAfter ?? Task.CompletedTask, ct);
         }
         finally
         {
@@ -77,7 +81,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
     }
 
     private async Task<IReadOnlyList<RunRecord>> RunWatchedAsync(IReadOnlyList<BlockParticipant> participants, List<TieringWatch> watches,
-        CancellationToken ct)
+        Task measureAfter, CancellationToken ct)
     {
         var slots = participants.Select(_ => new List<LoadResult>()).ToList();
         var costs = participants.Select(_ => new List<CpuWindow?>()).ToList();
@@ -89,6 +93,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             {
                 var plans = await PlansAsync(participants, ct);
                 await WarmUpAsync(participants, plans, watches, warmups, ct);
+                await WaitForAsync(measureAfter);
                 await MeasureAsync(participants, plans, slots, costs, ct);
             }
             catch (PerfLabException ex)
@@ -127,6 +132,18 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             });
         }
         return records;
+    }
+
+    /// <summary>The previous block's traces, when this block's warm-ups ended first: said, then waited for.</summary>
+    private async Task WaitForAsync(Task measureAfter)
+    {
+        if (!measureAfter.IsCompleted)
+        {
+            var waiting = System.Diagnostics.Stopwatch.StartNew();
+            await measureAfter;
+            progress.Report(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $"waited {waiting.Elapsed.TotalSeconds:0.0} s for the last block's traces before measuring"));
+        }
     }
 
     /// <summary>
