@@ -43,7 +43,7 @@ internal sealed class AlternatingBlocks(ConditionedStarts starts, Measurements m
             var alternating = new AlternatingBlock(block.Experiment, profile, observer);
             var measured = started.Participants.Count > 0 ? await alternating.RunAsync(started.Participants, ct, previous) : [];
             started.Fill(measured);
-            if (LeftTraces.Applies(block, started.Participants, ct))
+            if (LeftTraces.Applies(block, profile, started.Participants, ct))
             {
                 left = new LeftTraces(started, measured);
             }
@@ -151,11 +151,19 @@ internal sealed class LeftTraces(StartedBlock block, IReadOnlyList<RunRecord> me
     private int _disposed;
 
     /// <summary>
-    /// Whether the block's traces wait for the next block: some participant traces, and another block of the experiment
-    /// is sure to follow (below its minimum, the stopping rule always goes on).
+    /// Whether an experiment's first block leaves its traces to the second under this profile: its blocks alternate,
+    /// it has a second (below its minimum the stopping rule always goes on), and its variants warm up at once. A runtime
+    /// that tiers warms up in pulses whose pauses give its tier-1 worker the cores, which a trace's load would take.
     /// </summary>
-    public static bool Applies(BlockRun block, IReadOnlyList<BlockParticipant> participants, CancellationToken ct) =>
+    public static bool Expected(ExperimentDefinition experiment, ProfileDefinition profile, int minBlocks) =>
+        minBlocks > 1 && (experiment.Method.OneProcess || AlternatingBlock.Applies(experiment, profile))
+            && AlternatingBlock.WarmsUpAtOnce(profile, experiment.Variants);
+
+    /// <summary>Whether this block's traces wait for the next block: <see cref="Expected"/>, it is the first, and it traces.</summary>
+    public static bool Applies(BlockRun block, ProfileDefinition profile, IReadOnlyList<BlockParticipant> participants,
+        CancellationToken ct) =>
         !ct.IsCancellationRequested && block.Number < block.Progress.Rule.MinBlocks
+            && Expected(block.Experiment, profile, block.Progress.Rule.MinBlocks)
             && participants.Any(p => p.Measurement.Capture is not null);
 
     /// <summary>The traces taken (each as a block's own would be), then the block's SUTs and paths stopped.</summary>
