@@ -20,8 +20,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
 {
     private readonly ConditionedStarts _starts = new(request, observer);
     private readonly Measurements _measurements = new(request, observer);
-    private AlternatingBlocks? _alternatingBlocks;
-    private AlternatingBlocks Alternating => _alternatingBlocks ??= new(_starts, _measurements, observer, ProfileOf);
+    private AlternatingBlocks Alternating => new(_starts, _measurements, observer, ProfileOf);
     private readonly DatabaseBeforeBlocks _database = new(request.ConnectionString, observer, request.DatabaseReset);
 
     // Runs started so far in this invocation: a run's place in it (blocks added later come after every minimum block).
@@ -110,13 +109,7 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
     {
         try
         {
-            var halt = await RunBlocksAsync(progress, state, ct);
-            if (halt is null)
-            {
-                // A block leaves its traces only to a next block of its experiment, so none should be left here.
-                await Alternating.FinishLeftAsync(ct);
-            }
-            return halt;
+            return await RunBlocksAsync(progress, state, ct);
         }
         catch (OperationCanceledException) when (ct.IsCancellationRequested && progress.Any(p => p.Runs.Count > 0))
         {
@@ -129,11 +122,6 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             var halt = RunHalt.Fault(ex, request.LogFolder);
             observer.Report("error: " + halt.Reason);
             return halt;
-        }
-        finally
-        {
-            // Traces a cut-short run left untaken: their SUTs stopped.
-            await Alternating.DisposeAsync();
         }
     }
 
@@ -231,7 +219,6 @@ public sealed class ExperimentRunner(RunRequest request, IRunObserver observer)
             _runsStarted += block.Order.Count;
             return await Alternating.RunAsync(block, first, ct);
         }
-        await Alternating.FinishLeftAsync(ct);
         foreach (var variant in block.Order)
         {
             if (ct.IsCancellationRequested)

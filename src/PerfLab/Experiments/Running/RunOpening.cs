@@ -28,8 +28,7 @@ public static class RunOpening
     /// for one run of its own (1-3 s) or for its turn in a block of alternating slots (3.5 s a variant: gc's three SUTs
     /// started together, confirmed, their first requests and feeds, each slot's start and their stop took 10.5 s of a
     /// block, 2026-11-29; a block's warm-ups are counted apart); a variant's first run traced for 5 s and its trace
-    /// analysed (6-7 s; where the first block leaves them to the second, beside that block's starts); per experiment, its
-    /// analysis and the next one's first start.
+    /// analysed (6-7 s); per experiment, its analysis and the next one's first start.
     /// </summary>
     public const double SingleRunStartSeconds = 3;
     public const double AlternatingStartSeconds = 4;
@@ -137,10 +136,7 @@ public static class RunOpening
             : known ? profile.Duration.TotalSeconds
             : Math.Min(profile.Duration.TotalSeconds, CountedBatchSeconds * Math.Max(1, profile.Batches));
         var start = AlternatingBlock.Applies(e, profile) ? AlternatingStartSeconds : SingleRunStartSeconds;
-        var traces = traced && e.Traced ? variants * TraceSeconds : 0;
-        // Left to the second block (LeftTraces), the traces run beside its SUTs' starts: those seconds are paid once.
-        var once = ExperimentOverheadSeconds
-            + (LeftTraces.Expected(e, profile, blocks) ? Math.Max(0, traces - (variants * start)) : traces);
+        var once = ExperimentOverheadSeconds + (traced && e.Traced ? variants * TraceSeconds : 0);
         var floor = e.Variants.Any(v => TieredWarmup.Applies(profile, v))
             ? profile.Warmup.TotalSeconds
             : MinimumBlocks.ShortestWarmupSeconds;

@@ -1,7 +1,6 @@
 using PerfLab.Common;
 using PerfLab.Experiments.Definitions;
 using PerfLab.Experiments.Running;
-using PerfLab.Experiments.Running.Blocks;
 
 namespace PerfLab.Tests.Experiments.Running;
 
@@ -37,23 +36,6 @@ public sealed class BudgetPlanTests
     }
 
     [Fact]
-    public void Minimum_TracesLeftToTheSecondBlock_PlannedBesideItsStarts()
-    {
-        // gc's quick profile: alternating blocks of 3 variants warmed up at once (tiering off). Block 1's traces are
-        // taken while block 2's three SUTs start (LeftTraces), so only what those 3 × 4 s leave of 3 × 7 s is planned.
-        var gc = Named("gc");
-        var profile = gc.Profiles[ProfileName.Quick];
-        double TraceTime(int blocks) => RunOpening.Minimum(gc, profile, (blocks, 3), traced: true).Seconds
-            - RunOpening.Minimum(gc, profile, (blocks, 3), traced: false).Seconds;
-
-        Assert.True(LeftTraces.Expected(gc, profile, 3));
-        Assert.Equal((3 * RunOpening.TraceSeconds) - (3 * RunOpening.AlternatingStartSeconds), TraceTime(3), 6);
-        // One block has no second to leave them to: all its traces' time is its own.
-        Assert.False(LeftTraces.Expected(gc, profile, 1));
-        Assert.Equal(3 * RunOpening.TraceSeconds, TraceTime(1), 6);
-    }
-
-    [Fact]
     public void Minimum_SingleRuns_StartInAFewSeconds()
     {
         // db-wait runs one SUT at a time (no slots): 3 s to start, confirm and stop each.
@@ -67,13 +49,12 @@ public sealed class BudgetPlanTests
     }
 
     [Theory]
-    [InlineData(0, 15.0, false)]    // 162.5 s in a 3 min budget: unchanged
-    [InlineData(30, 10.0, false)]   // 150 s left: warm-up caps 15 s -> 10-11 s, "went to preparing" said
+    [InlineData(0, 15.0, false)]    // 174.5 s in a 3 min budget: unchanged
+    [InlineData(20, 10.0, false)]   // 160 s left: warm-up caps 15 s -> 10 s (159.5 s), "went to preparing" said
     [InlineData(90, 5.0, true)]     // 90 s left: shortest, said to overrun, not refused (the timed part fits 3 min)
     public void FitBudget_TimeSpentPreparing_PlansIntoWhatIsLeft(int spentSeconds, double warmup, bool overrun)
     {
-        // gc's quick minimum: 3 blocks × (15 + 3 × 3 × 2.5 + 3 × 4) + 5 + 3 × 7 − 3 × 4 = 162.5 s (its variants warm up at
-        // once; block 1's traces are taken beside block 2's starts).
+        // gc's quick minimum: 3 blocks × (15 + 3 × 3 × 2.5 + 3 × 4) + 5 + 3 × 7 = 174.5 s (its variants warm up at once).
         var gc = Named("gc");
         var changes = new List<string>();
 

@@ -55,12 +55,8 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
 
     public TimeSpan SlotLength => profile.Duration / Slots;
 
-    /// <summary>
-    /// Warms up and measures the participants; one record per participant, in their order. The slots wait for
-    /// <paramref name="measureAfter"/> (the previous block's traces, taken meanwhile: <see cref="LeftTraces"/>).
-    /// </summary>
-    public async Task<IReadOnlyList<RunRecord>> RunAsync(IReadOnlyList<BlockParticipant> participants, CancellationToken ct,
-        Task? measureAfter = null)
+    /// <summary>Warms up and measures the participants; one record per participant, in their order.</summary>
+    public async Task<IReadOnlyList<RunRecord>> RunAsync(IReadOnlyList<BlockParticipant> participants, CancellationToken ct)
     {
         var watches = new List<TieringWatch>();
         foreach (var p in participants)
@@ -69,7 +65,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
         }
         try
         {
-            return await RunWatchedAsync(participants, watches, measureAfter ?? Task.CompletedTask, ct);
+            return await RunWatchedAsync(participants, watches, ct);
         }
         finally
         {
@@ -81,7 +77,7 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
     }
 
     private async Task<IReadOnlyList<RunRecord>> RunWatchedAsync(IReadOnlyList<BlockParticipant> participants, List<TieringWatch> watches,
-        Task measureAfter, CancellationToken ct)
+        CancellationToken ct)
     {
         var slots = participants.Select(_ => new List<LoadResult>()).ToList();
         var costs = participants.Select(_ => new List<CpuWindow?>()).ToList();
@@ -93,7 +89,6 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             {
                 var plans = await PlansAsync(participants, ct);
                 await WarmUpAsync(participants, plans, watches, warmups, ct);
-                await WaitForAsync(measureAfter);
                 await MeasureAsync(participants, plans, slots, costs, ct);
             }
             catch (PerfLabException ex)
@@ -132,18 +127,6 @@ public sealed class AlternatingBlock(ExperimentDefinition experiment, ProfileDef
             });
         }
         return records;
-    }
-
-    /// <summary>The previous block's traces, when this block's warm-ups ended first: said, then waited for.</summary>
-    private async Task WaitForAsync(Task measureAfter)
-    {
-        if (!measureAfter.IsCompleted)
-        {
-            var waiting = System.Diagnostics.Stopwatch.StartNew();
-            await measureAfter;
-            progress.Report(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                $"waited {waiting.Elapsed.TotalSeconds:0.0} s for the last block's traces before measuring"));
-        }
     }
 
     /// <summary>

@@ -1,23 +1,18 @@
 using System.Diagnostics;
 using PerfLab.Experiments.Definitions;
-using PerfLab.Results;
 
 namespace PerfLab.Experiments.Running.Blocks;
 
 /// <summary>
 /// Runs a run's <see cref="AlternatingBlock"/>s: every variant's SUT started and confirmed (or one SUT for all, in
 /// process), then measured taking turns; a variant whose SUT did not start is recorded failed and the others go on.
-/// A traced block (the first) whose experiment is sure to run another leaves its traces to the next block, which takes
-/// them while its own SUTs start and warm up, and measures only once they are taken and their SUTs stopped
-/// (<see cref="LeftTraces"/>): nothing measured overlaps a trace either way.
+/// Block 1's variants are traced afterwards, one after the other, as single runs are (taken beside the next block's
+/// starts instead, the traces read up to twice the blocked time: docs/benchmarks/duty-cycle.md).
 /// </summary>
 internal sealed class AlternatingBlocks(ConditionedStarts starts, Measurements measurements, IRunObserver observer,
-    Func<ExperimentDefinition, ProfileDefinition> profileOf) : IAsyncDisposable
+    Func<ExperimentDefinition, ProfileDefinition> profileOf)
 {
     private InProcessBlock InProcess => new(starts, measurements, observer);
-
-    // The last block's traces and SUTs, when it left them to the next block.
-    private LeftTraces? _left;
 
     /// <summary>
     /// One block whose runs are numbered from <paramref name="first"/>; its records go to the block's experiment.
@@ -28,8 +23,6 @@ internal sealed class AlternatingBlocks(ConditionedStarts starts, Measurements m
         var clock = Stopwatch.StartNew();
         var positions = block.Order.Select((v, i) => block.Position(v, first + i, first)).ToList();
         var started = new StartedBlock(block.Order.Count);
-        var previous = TakeLeft()?.RunAsync(ct) ?? Task.CompletedTask;
-        LeftTraces? left = null;
         try
         {
             var starting = block.Experiment.Method.OneProcess
@@ -41,25 +34,13 @@ internal sealed class AlternatingBlocks(ConditionedStarts starts, Measurements m
             }
             var profile = InProcessBlock.Profile(block.Experiment, profileOf(block.Experiment));
             var alternating = new AlternatingBlock(block.Experiment, profile, observer);
-            var measured = started.Participants.Count > 0 ? await alternating.RunAsync(started.Participants, ct, previous) : [];
+            var measured = started.Participants.Count > 0 ? await alternating.RunAsync(started.Participants, ct) : [];
             started.Fill(measured);
-            if (LeftTraces.Applies(block, profile, started.Participants, ct))
-            {
-                left = new LeftTraces(started, measured);
-            }
-            else
-            {
-                await AlternatingBlock.TraceAsync(started.Participants, measured, ct);
-            }
+            await AlternatingBlock.TraceAsync(started.Participants, measured, ct);
         }
         finally
         {
-            await previous;
-            if (left is null)
-            {
-                await started.DisposeAsync();
-            }
-            _left = left;
+            await started.DisposeAsync();
         }
         for (var i = 0; i < block.Order.Count; i++)
         {
@@ -70,27 +51,6 @@ internal sealed class AlternatingBlocks(ConditionedStarts starts, Measurements m
         return ct.IsCancellationRequested
             ? RunHalt.Interrupted
             : started.Records.Select(r => RunHalt.After(r!)).FirstOrDefault(h => h is not null);
-    }
-
-    /// <summary>
-    /// The traces a block left, taken now with nothing beside them (before a block that does not take them, or at the end).
-    /// </summary>
-    public Task FinishLeftAsync(CancellationToken ct) => TakeLeft()?.RunAsync(ct) ?? Task.CompletedTask;
-
-    private LeftTraces? TakeLeft()
-    {
-        var left = _left;
-        _left = null;
-        return left;
-    }
-
-    /// <summary>Left traces not taken (a fault ended the run): their SUTs stopped.</summary>
-    public async ValueTask DisposeAsync()
-    {
-        if (TakeLeft() is { } left)
-        {
-            await left.DisposeAsync();
-        }
     }
 
     /// <summary>
@@ -136,54 +96,5 @@ internal sealed class AlternatingBlocks(ConditionedStarts starts, Measurements m
             });
         }
         return !ct.IsCancellationRequested;
-    }
-}
-
-/// <summary>
-/// A traced block's traces, left to the next block of its experiment with the SUTs they need. Tracing a block's
-/// variants one after the other took 22 s of gc's 137 s while nothing was measured (issue 46's duty cycle,
-/// docs/benchmarks/duty-cycle.md); beside the next block's starts and warm-ups, which measure nothing either, that time
-/// is shared. The traces then share the cores with those starts: their CPU breakdown is each process's own
-/// (kernel-charged), their per-request figures are read from their own requests.
-/// </summary>
-internal sealed class LeftTraces(StartedBlock block, IReadOnlyList<RunRecord> measured) : IAsyncDisposable
-{
-    private int _disposed;
-
-    /// <summary>
-    /// Whether an experiment's first block leaves its traces to the second under this profile: its blocks alternate,
-    /// it has a second (below its minimum the stopping rule always goes on), and its variants warm up at once. A runtime
-    /// that tiers warms up in pulses whose pauses give its tier-1 worker the cores, which a trace's load would take.
-    /// </summary>
-    public static bool Expected(ExperimentDefinition experiment, ProfileDefinition profile, int minBlocks) =>
-        minBlocks > 1 && (experiment.Method.OneProcess || AlternatingBlock.Applies(experiment, profile))
-            && AlternatingBlock.WarmsUpAtOnce(profile, experiment.Variants);
-
-    /// <summary>Whether this block's traces wait for the next block: <see cref="Expected"/>, it is the first, and it traces.</summary>
-    public static bool Applies(BlockRun block, ProfileDefinition profile, IReadOnlyList<BlockParticipant> participants,
-        CancellationToken ct) =>
-        !ct.IsCancellationRequested && block.Number < block.Progress.Rule.MinBlocks
-            && Expected(block.Experiment, profile, block.Progress.Rule.MinBlocks)
-            && participants.Any(p => p.Measurement.Capture is not null);
-
-    /// <summary>The traces taken (each as a block's own would be), then the block's SUTs and paths stopped.</summary>
-    public async Task RunAsync(CancellationToken ct)
-    {
-        try
-        {
-            await AlternatingBlock.TraceAsync(block.Participants, measured, ct);
-        }
-        finally
-        {
-            await DisposeAsync();
-        }
-    }
-
-    public async ValueTask DisposeAsync()
-    {
-        if (Interlocked.Exchange(ref _disposed, 1) == 0)
-        {
-            await block.DisposeAsync();
-        }
     }
 }

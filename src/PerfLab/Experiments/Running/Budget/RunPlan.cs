@@ -64,8 +64,7 @@ public sealed class RunPlan
     /// <summary>
     /// Expected seconds of one run of the experiment's next block: its own runs' time once it has some, those after its
     /// first block when there are any (block 1 also traces each variant, 5 s and its session: gc's traced block took
-    /// 62 s where the others took 40; where it leaves them to block 2, block 2 carries what its starts did not cover),
-    /// else its planned time plus the start/stop overhead seen so far.
+    /// 62 s where the others took 40), else its planned time plus the start/stop overhead seen so far.
     /// </summary>
     public double EstimateRunSeconds(string experiment) =>
         _observed.TryGetValue(experiment, out var seen) && seen.Count > 0
