@@ -1,7 +1,8 @@
 """The traces' own figures of several runs side by side (python3 trace_ab.py A/results.json B/results.json ...): per
 experiment and traced variant, the CPU ms per request the trace charged (all components), its lock-blocked and
-blocking-wait ms per request, and the findings it named. Used to see whether traces taken beside the next block's
-starts (LeftTraces) read what traces taken alone read (docs/benchmarks/duty-cycle.md)."""
+blocking-wait ms per request, and the findings it named; the findings that differ between the runs are listed after.
+Used to see whether traces taken beside the next block's starts read what traces taken alone read
+(docs/benchmarks/duty-cycle.md, "The first block's traces beside the second block's starts")."""
 import json
 import sys
 
