@@ -7,7 +7,7 @@ namespace PerfLab.Experiments.Running.Blocks;
 /// Runs a run's <see cref="AlternatingBlock"/>s: every variant's SUT started and confirmed (or one SUT for all, in
 /// process), then measured taking turns; a variant whose SUT did not start is recorded failed and the others go on.
 /// Block 1's variants are traced afterwards, one after the other, as single runs are (taken beside the next block's
-/// starts instead, the traces read up to twice the blocked time: docs/benchmarks/duty-cycle.md).
+/// starts instead, the traces read 1.4-3 times the blocked time: docs/benchmarks/duty-cycle.md).
 /// </summary>
 internal sealed class AlternatingBlocks(ConditionedStarts starts, Measurements measurements, IRunObserver observer,
     Func<ExperimentDefinition, ProfileDefinition> profileOf)
