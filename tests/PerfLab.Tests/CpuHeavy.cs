@@ -8,14 +8,18 @@ namespace PerfLab.Tests;
 /// run at a time on the three test threads (xunit.runner.json) and the third runs the lighter classes, which mostly
 /// wait on fixed windows and delays, from the start. Three heavy classes at once starved each other on CI, and a heavy
 /// class waiting for its turn would hold a thread. The chains are balanced by their classes' times on CI
-/// (docs/benchmarks/tests.md): about 980 s each on 2026-11-30.
+/// (docs/benchmarks/tests.md): about 1,015 s each from the spans of 2026-12-01 17:51, where A ran 1,056 s and B 973 s
+/// with the remote-load tests in A and the capacity search in B.
 /// </summary>
 public static class CpuHeavy
 {
-    /// <summary>TinyShop's runs (one build in one cache for the chain) and the hosts in network namespaces.</summary>
+    /// <summary>TinyShop's runs (one build in one cache for the chain), the hosts in network namespaces, the capacity search.</summary>
     public const string A = "CPU-heavy A (TinyShop, hosts)";
 
-    /// <summary>`perflab run` on the built-in SUT: end to end, the shipped smoke profiles, capacity, the tool package.</summary>
+    /// <summary>
+    /// `perflab run` on the built-in SUT: end to end, the shipped smoke profiles, capacity runs, the tool package; and the
+    /// load from generators on hosts.
+    /// </summary>
     public const string B = "CPU-heavy B (perflab run)";
 }
 

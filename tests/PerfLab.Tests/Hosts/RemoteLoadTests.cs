@@ -11,7 +11,7 @@ namespace PerfLab.Tests.Hosts;
 /// Beside the other parallel tests, as the other hosts tests run: how close two runs' latencies come is a timing
 /// (bench/hosts, docs/benchmarks/hosts.md); here the counts, the shares and the merge are checked.
 /// </summary>
-[Collection(CpuHeavy.A)]
+[Collection(CpuHeavy.B)]
 public sealed class RemoteLoadTests
 {
     private const int Port = 5000;

@@ -12,7 +12,7 @@ namespace PerfLab.Tests.Experiments.Capacity;
 /// loopback in a process of its own. Steps are short (1.5 s after 0.5 s of warm-up) to keep the class quick; the
 /// ranges allow for timer overshoot of Task.Delay on a busy machine.
 /// </summary>
-[Collection(CpuHeavy.B)]
+[Collection(CpuHeavy.A)]
 public sealed class CapacitySearchTests
 {
     private static readonly CapacityStepSettings ShortSteps = new(TimeSpan.FromSeconds(1.5), TimeSpan.FromSeconds(0.5));
