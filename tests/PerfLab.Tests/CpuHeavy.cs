@@ -8,8 +8,8 @@ namespace PerfLab.Tests;
 /// run at a time on the three test threads (xunit.runner.json) and the third runs the lighter classes, which mostly
 /// wait on fixed windows and delays, from the start. Three heavy classes at once starved each other on CI, and a heavy
 /// class waiting for its turn would hold a thread. The chains are balanced by their classes' times on CI
-/// (docs/benchmarks/tests.md): about 1,015 s each from the spans of 2026-12-01 17:51, where A ran 1,056 s and B 973 s
-/// with the remote-load tests in A and the capacity search in B.
+/// (docs/benchmarks/tests.md): A ended at 986 s and B at 1,012 s on CI of 2026-12-01 18:24, where with the remote-load
+/// tests in A and the capacity search in B they had ended at 1,055 s and 984 s.
 /// </summary>
 public static class CpuHeavy
 {
