@@ -4,19 +4,29 @@ as it was printed (HH:MM:SS, then the line):
   python3 bench/variance/block_time.py LOG
 A block lasts from its first "[n/N] experiment:" line to its "block k done" line: its SUTs' start, feeds and warm-ups
 (up to "warmed up"), its slots (up to "slots taken in", with the seconds measured in them), block 1's traces ("tracing"
-to the last "traced", plus that trace's own second) and what is left (stopping the SUTs). One-second resolution."""
+to the last "traced", plus that trace's own second) and what is left (stopping the SUTs). One-second resolution; a run
+that passes midnight counts on into the next day."""
 import re
 import sys
-from datetime import datetime
+from datetime import datetime, timedelta
 
 
-def stamp(text):
-    return datetime.strptime(text, "%H:%M:%S")
+def stamps():
+    """HH:MM:SS to a time that keeps growing past midnight (a stamp earlier than the one before is the next day's)."""
+    state = {"last": None, "days": 0}
+
+    def stamp(text):
+        at = datetime.strptime(text, "%H:%M:%S")
+        if state["last"] is not None and at < state["last"]:
+            state["days"] += 1
+        state["last"] = at
+        return at + timedelta(days=state["days"])
+    return stamp
 
 
 def blocks(path):
     """Each finished alternating block: (experiment, its marks)."""
-    current, last = {}, None
+    current, last, stamp = {}, None, stamps()
     for line in open(path, encoding="utf-8"):
         m = re.match(r"(\d\d:\d\d:\d\d) (.*)", line.rstrip("\n"))
         if not m:
