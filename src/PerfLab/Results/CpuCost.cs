@@ -67,11 +67,44 @@ public sealed record CpuCost(IReadOnlyList<CpuWindow> Windows)
 
     /// <summary>
     /// <see cref="MsPerRequest"/> at the cores' full speed: each window's CPU divided by its slowdown, so that a stretch
-    /// in which a shared host slowed the cores does not read as a dearer request. Null unless every window was sampled.
+    /// in which a shared host slowed the cores does not read as a dearer request, over the windows that are not spikes
+    /// (<see cref="IsSpike"/>). Null unless every window was sampled.
     /// </summary>
     public double? FullSpeedMsPerRequest => Windows.Count > 0 && Windows.All(w => w.Slowdown > 0)
-        ? PerRequest(Counted, w => w.CpuSeconds / w.Slowdown!.Value)
+        ? PerRequest([.. Counted.Where(w => !IsSpike(w))], w => w.CpuSeconds / w.Slowdown!.Value)
         : null;
+
+    /// <summary>
+    /// How many times its run's median window a window's full-speed cost per request must exceed to be a spike: 1.5, a
+    /// rule fixed before the windows it was checked against were measured (docs/cost.md, "Spikes"). On noisy stretches
+    /// a 2 s slot now and then cost 1.7-1.9 times its run's others, its requests halved and its backends' CPU per
+    /// request tripled, in one variant and not the slots beside it: what the machine did in those seconds, not the
+    /// variant. Within a run's own slots the quiet runs spread a few percent.
+    /// </summary>
+    public const double SpikeRatio = 1.5;
+
+    /// <summary>
+    /// Whether <paramref name="window"/> is a spike: one of three or more counted windows of a second or more, each
+    /// sampled for speed and each with requests, whose full-speed cost per request exceeds <see cref="SpikeRatio"/>
+    /// times their median. Left out of the full-speed figure and of its slot pairs; the plain <see cref="MsPerRequest"/>
+    /// keeps every window.
+    /// </summary>
+    public bool IsSpike(CpuWindow window)
+    {
+        var counted = Counted;
+        // Short windows (under a second, `window:`) have their own rule: pairs at a matching core speed (CostPairs).
+        if (counted.Count < 3 || counted.Any(w => w.FullSpeedMsPerRequest is null || w.Seconds < 1)
+            || window.FullSpeedMsPerRequest is not { } cost)
+        {
+            return false;
+        }
+        var sorted = counted.Select(w => w.FullSpeedMsPerRequest!.Value).Order().ToList();
+        var median = sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[sorted.Count / 2 - 1] + sorted[sorted.Count / 2]) / 2;
+        return counted.Contains(window) && cost > SpikeRatio * median;
+    }
+
+    /// <summary>The windows left out of the full-speed figure as spikes (<see cref="IsSpike"/>).</summary>
+    public int SpikedWindows => Windows.Count(IsSpike);
 
     /// <summary>The app's share alone, in milliseconds per request (over every window).</summary>
     public double? AppMsPerRequest => PerRequest(Windows, w => w.AppCpuSeconds);

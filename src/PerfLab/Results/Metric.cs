@@ -83,11 +83,11 @@ public sealed record Metric
     /// <summary>A figure of the whole run (batches, counters, efficiency); null for a scenario metric.</summary>
     public Func<RunRecord, double>? OfRun { get; init; }
     /// <summary>
-    /// The figure of one measured window of a run (<see cref="CpuWindow"/>: a slot, or a short window) for a metric the
-    /// windows carry, CPU per request; null for the others. Its spread inside the blocks bounds a comparison's
-    /// interval from below (<c>SlotSpread</c>).
+    /// The figure of one measured window of a run (<see cref="CpuWindow"/>: a slot, or a short window, read within its
+    /// run's <see cref="CpuCost"/>) for a metric the windows carry, CPU per request; null for the others, and for a window
+    /// the metric leaves out. Its spread inside the blocks bounds a comparison's interval from below (<c>SlotSpread</c>).
     /// </summary>
-    public Func<CpuWindow, double?>? OfWindow { get; init; }
+    public Func<CpuCost, CpuWindow, double?>? OfWindow { get; init; }
 
     /// <summary>The scenario name that stands for all scenarios of a run together.</summary>
     public const string AllScenarios = "all";

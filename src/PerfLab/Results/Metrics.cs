@@ -70,7 +70,7 @@ public static class Metrics
         Key = "cpu-per-request", Header = "CPU per request (ms)", Unit = "ms", Role = MetricRole.RunCompared, Decimals = 3,
         ThresholdNames = ["cpu-per-request"], ShortName = "CPU/req", DecideWord = "cost",
         MoreWords = "costs {0} more CPU per request than", LessWords = "costs {0} less CPU per request than",
-        OfRun = run => run.Cost?.MsPerRequest ?? double.NaN, OfWindow = w => w.MsPerRequest,
+        OfRun = run => run.Cost?.MsPerRequest ?? double.NaN, OfWindow = (_, w) => w.MsPerRequest,
     };
 
     /// <summary>
@@ -85,7 +85,8 @@ public static class Metrics
         Key = "cpu-per-request-full-speed", Header = "CPU per request at full speed (ms)", Unit = "ms", Role = MetricRole.RunCompared,
         Decimals = 3, ShortName = "full-speed CPU/req",
         MoreWords = "costs {0} more CPU per request at full speed than", LessWords = "costs {0} less CPU per request at full speed than",
-        OfRun = run => run.Cost?.FullSpeedMsPerRequest ?? double.NaN, OfWindow = w => w.FullSpeedMsPerRequest,
+        OfRun = run => run.Cost?.FullSpeedMsPerRequest ?? double.NaN,
+        OfWindow = (cost, w) => cost.IsSpike(w) ? null : w.FullSpeedMsPerRequest,
     };
 
     /// <summary>

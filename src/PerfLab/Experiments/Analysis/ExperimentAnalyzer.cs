@@ -120,6 +120,10 @@ public static class ExperimentAnalyzer
         {
             notes.Add(missed);
         }
+        if (SpikesLeftOut(runs) is { } spikes)
+        {
+            notes.Add(spikes);
+        }
         var measured = runs.Where(r => r.MeasuredRttMs is { } m && double.IsFinite(m)).Select(r => r.MeasuredRttMs!.Value).ToList();
         // A scenario sent through a latency proxy (uploads): the path as configured and as measured.
         if (experiment.Scenarios.Select(s => s.Model.PathRtt).FirstOrDefault(r => r is not null) is { } rtt)
@@ -148,6 +152,21 @@ public static class ExperimentAnalyzer
             : $"CPU per request: the database's backends were not read at the edges of {missed} of {costs.Sum(c => c.Windows.Count)} "
                 + "measured windows (the db role did not answer in time); those windows are left out of the figure, which counts "
                 + "the app and its database together over the windows read whole.";
+    }
+
+    /// <summary>
+    /// Slots left out of CPU per request at full speed as spikes (<see cref="CpuCost.IsSpike"/>), by variant; null when none.
+    /// </summary>
+    private static string? SpikesLeftOut(IReadOnlyList<RunRecord> runs)
+    {
+        var spiked = runs.Where(r => r.Status == RunStatus.Ok && r.Cost is { SpikedWindows: > 0 })
+            .GroupBy(r => r.Variant).Select(g => $"{g.Key} {g.Sum(r => r.Cost!.SpikedWindows)}").ToList();
+        var slots = runs.Where(r => r.Status == RunStatus.Ok).Sum(r => r.Cost?.Windows.Count ?? 0);
+        return spiked.Count == 0 ? null
+            : string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $"CPU per request at full speed: slots left out as spikes, each over {CpuCost.SpikeRatio:0.0} times its run's median ")
+                + $"slot ({string.Join(", ", spiked)} of {slots} slots): what the machine did in those seconds, not the variant "
+                + "(docs/cost.md, \"Spikes\").";
     }
 
     /// <summary>Per variant with a database RTT: configured, and measured through the proxy and directly (medians over runs).</summary>

@@ -46,7 +46,7 @@ public sealed record SlotSpread(double LogSd, int DegreesOfFreedom, double Stand
             var shortWindows = CostPairs.AllShort(a) && CostPairs.AllShort(b);
             var logs = a.Windows.Zip(b.Windows)
                 .Where(p => !shortWindows || CostPairs.Matched(p.First, p.Second))
-                .Select(p => (Baseline: ofWindow(p.First), Candidate: ofWindow(p.Second)))
+                .Select(p => (Baseline: ofWindow(a, p.First), Candidate: ofWindow(b, p.Second)))
                 .Where(p => p.Baseline is > 0 && p.Candidate is > 0)
                 .Select(p => Math.Log(p.Candidate!.Value / p.Baseline!.Value))
                 .Where(double.IsFinite)

@@ -137,7 +137,8 @@ public sealed class CostMetricTests
         Assert.Contains(Metrics.CpuPerRequest, Deciding.Beside(Metrics.CpuPerRequestAtFullSpeed));
     }
 
-    private static RunRecord Run(string variant, int block, params CpuWindow[] windows) => RunRecordBuilder.Failed(
+    /// <summary>A run of <paramref name="variant"/> in block <paramref name="block"/> that measured these windows.</summary>
+    internal static RunRecord Run(string variant, int block, params CpuWindow[] windows) => RunRecordBuilder.Failed(
         new RunIdentity(variant, block, block, DateTimeOffset.UnixEpoch), new RunFailure(FailureKind.LoadFailed, "")) with
     {
         Status = RunStatus.Ok,
