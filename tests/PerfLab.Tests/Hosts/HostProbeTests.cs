@@ -78,6 +78,22 @@ public sealed class HostProbeTests
     }
 
     [Fact]
+    public async Task Clock_FirstAnswerSlowerThanTheOthersMayBe_WaitedForItsOwnWindow()
+    {
+        // The first answer pays for the connection: 1.5 s here, past the 1 s the later ones get, within the first's 5 s.
+        var slowStart = "sleep 1.5; " + HostProbe.ClockScript;
+
+        var clock = await HostProbe.ClockAsync(Host, Bash(slowStart), TimeSpan.FromSeconds(1), CancellationToken.None,
+            firstAnswerWithin: TimeSpan.FromSeconds(5));
+        var failure = await Assert.ThrowsAsync<PerfLabException>(() => HostProbe.ClockAsync(Host, Bash(slowStart),
+            TimeSpan.FromSeconds(1), CancellationToken.None));
+
+        // This machine's own clock on both ends: no offset beyond what the probe says it cannot tell apart.
+        Assert.True(Math.Abs(clock.OffsetMs) <= clock.UncertaintyMs + 0.5, $"offset {clock.OffsetMs} ms ± {clock.UncertaintyMs}");
+        Assert.Contains("its clock probe had no answer within 1 s", failure.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Clock_LoginPrintsABanner_FailsNamingWhatCameBack()
     {
         var failure = await Assert.ThrowsAsync<PerfLabException>(() => HostProbe.ClockAsync(Host,

@@ -38,7 +38,7 @@ public sealed class CostSpikeTests
     }
 
     [Fact]
-    public void FullSpeed_TwoSlotsOrOneWindow_NoMedianToHoldAgainst_NothingLeftOut()
+    public void FullSpeed_TwoSlotsOrUnsampledCores_NothingLeftOut()
     {
         var two = new CpuCost([Slot(), Slot(500, 0.6, 1.2)]);
         var unsampled = new CpuCost([new CpuWindow(2, 1000, 1, 0.8), new CpuWindow(2, 500, 0.6, 1.2), new CpuWindow(2, 1000, 1, 0.8)]);
