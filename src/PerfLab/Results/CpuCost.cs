@@ -71,7 +71,7 @@ public sealed record CpuCost(IReadOnlyList<CpuWindow> Windows)
     /// (<see cref="IsSpike"/>). Null unless every window was sampled.
     /// </summary>
     public double? FullSpeedMsPerRequest => Windows.Count > 0 && Windows.All(w => w.Slowdown > 0)
-        ? PerRequest([.. Counted.Where(w => !IsSpike(w))], w => w.CpuSeconds / w.Slowdown!.Value)
+        ? PerRequest(WithoutSpikes(SpikeLimit()), w => w.CpuSeconds / w.Slowdown!.Value)
         : null;
 
     /// <summary>
@@ -89,22 +89,29 @@ public sealed record CpuCost(IReadOnlyList<CpuWindow> Windows)
     /// times their median. Left out of the full-speed figure and of its slot pairs; the plain <see cref="MsPerRequest"/>
     /// keeps every window.
     /// </summary>
-    public bool IsSpike(CpuWindow window)
+    public bool IsSpike(CpuWindow window) => Counted.Contains(window) && Above(SpikeLimit(), window);
+
+    /// <summary>
+    /// The full-speed cost per request above which a counted window is a spike: <see cref="SpikeRatio"/> times their
+    /// median; null where the rule does not apply (fewer than three, one unsampled or without requests, or short windows,
+    /// which have their own rule: pairs at a matching core speed, <c>CostPairs</c>).
+    /// </summary>
+    private double? SpikeLimit()
     {
         var counted = Counted;
-        // Short windows (under a second, `window:`) have their own rule: pairs at a matching core speed (CostPairs).
-        if (counted.Count < 3 || counted.Any(w => w.FullSpeedMsPerRequest is null || w.Seconds < 1)
-            || window.FullSpeedMsPerRequest is not { } cost)
+        if (counted.Count < 3 || counted.Any(w => w.FullSpeedMsPerRequest is null || w.Seconds < 1))
         {
-            return false;
+            return null;
         }
-        var sorted = counted.Select(w => w.FullSpeedMsPerRequest!.Value).Order().ToList();
-        var median = sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[sorted.Count / 2 - 1] + sorted[sorted.Count / 2]) / 2;
-        return counted.Contains(window) && cost > SpikeRatio * median;
+        return SpikeRatio * Statistics.Median([.. counted.Select(w => w.FullSpeedMsPerRequest!.Value)]);
     }
 
+    private static bool Above(double? limit, CpuWindow window) => limit is { } l && window.FullSpeedMsPerRequest > l;
+
+    private List<CpuWindow> WithoutSpikes(double? limit) => [.. Counted.Where(w => !Above(limit, w))];
+
     /// <summary>The windows left out of the full-speed figure as spikes (<see cref="IsSpike"/>).</summary>
-    public int SpikedWindows => Windows.Count(IsSpike);
+    public int SpikedWindows => Counted.Count - WithoutSpikes(SpikeLimit()).Count;
 
     /// <summary>The app's share alone, in milliseconds per request (over every window).</summary>
     public double? AppMsPerRequest => PerRequest(Windows, w => w.AppCpuSeconds);
