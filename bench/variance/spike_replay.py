@@ -5,7 +5,7 @@ perflab adds under an interval, so a figure here can be narrower than the report
   python3 bench/variance/spike_replay.py OUT/results.json...
 """
 import json,math,statistics as st,sys
-T={2:4.303,3:3.182,4:2.776,5:2.571,6:2.447,7:2.365}
+T={1:12.706,2:4.303,3:3.182,4:2.776,5:2.571,6:2.447,7:2.365,8:2.306,9:2.262,10:2.228}  # t at 95 %, by degrees of freedom
 def fs(w): return (w['appCpuSeconds']+(w['databaseCpuSeconds'] or 0))*1000/w['requests']/w['slowdown']
 def cost(ws,rule):
     if rule and len(ws)>=3:
@@ -29,7 +29,7 @@ for path in sys.argv[1:]:
       row=[]
       for rule in (False,True):
         xs=[math.log(cost(b[v],rule)/cost(b[base],rule)) for b in blocks.values() if v in b and base in b]
-        m=st.mean(xs); h=T[len(xs)-1]*st.stdev(xs)/math.sqrt(len(xs))
+        m=st.mean(xs); h=T.get(len(xs)-1,2.2)*st.stdev(xs)/math.sqrt(len(xs))
         row.append('%+.1f %% [%+.1f, %+.1f]'%(100*(math.exp(m)-1),100*(math.exp(m-h)-1),100*(math.exp(m+h)-1)))
       out.append('%s: %s -> %s'%(v[:14],row[0],row[1]))
     print('%-12s %-10s spikes %d of %d | %s'%(path.split('/')[-2],e['name'],spikes,n,' | '.join(out)))
