@@ -121,8 +121,11 @@ public sealed class LoadEngineTests
         // 200 of ~1200 requests were due during the stall, waiting 0..1 s: the top 1 % waited about 0.9 s or more.
         Assert.InRange(s.Latency.P99Ms, 800, 1300);
         Assert.InRange(s.Latency.MaxMs, 900, 1400);
-        // Only the 4 requests in flight when the stall began waited on the wire (0.3 %), so p99 of them is small.
-        Assert.InRange(s.UncorrectedLatency!.P99Ms, 0, 100);
+        // Only the 4 requests in flight when the stall began waited on the wire (0.3 %), so p99 of them stays far below
+        // the stall: the catch-up after it is sent as fast as 4 connections go, and a CI machine whose cores are full
+        // (both heavy chains, the build of the other test assembly) has held such requests 246 ms from send to answer
+        // (2026-12-02), so the bound is half the stall, not a fixed 100 ms; the corrected p99 above is at least 800.
+        Assert.InRange(s.UncorrectedLatency!.P99Ms, 0, server.StallFor.TotalMilliseconds / 2);
         Assert.InRange(s.UncorrectedLatency.MaxMs, 900, 1400);
         Assert.True(s.Open!.LateSends >= 150, $"late sends {s.Open.LateSends}");
     }
