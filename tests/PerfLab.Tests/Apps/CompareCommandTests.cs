@@ -74,8 +74,8 @@ public sealed class CompareCommandTests(TinyShopBuild tinyShop)
             await VersionedRepo.CommitAsync(repo, project, "return \"fast\";");
             // The next commit spins 10 ms per request: a known slowdown. At 2 ms the comparison read inconclusive once,
             // in the first minute of a CI run with both cores full (2026-12-02; not reproduced beside three busy loops,
-            // twice): with 2 users the fast commit's RPS depends on the cores it gets, the slow one's on the spin, so a
-            // larger spin keeps the change far past -50 % however starved the fast commit's blocks are.
+            // twice). Most likely the fast commit's blocks were starved: with 2 users its RPS follows the cores it gets,
+            // the slow one's the spin (wall time), so a longer spin keeps the change far past -50 % however starved.
             await VersionedRepo.CommitAsync(repo, project, "var until = System.Diagnostics.Stopwatch.GetTimestamp() + System.Diagnostics.Stopwatch.Frequency / 100; while (System.Diagnostics.Stopwatch.GetTimestamp() < until) { } return \"slow\";");
 
             // Built here first (in the CLI's cache), so the CLI run's time limit covers the runs, and shows the cache at work.
