@@ -3,10 +3,9 @@ request (`cpu-per-request`) and the same at the cores' full speed (`cpu-per-requ
 compares when the cores were sampled). Both are in every invocation's results.json, measured on the same slots; for
 each, in the order the invocations ran: its all-scenario interval, the floor perflab's rule gives from the A/A
 invocations before it on that metric (floor_verdicts.py), the verdict, and over the campaign the verdicts counted,
-the median half-width and the slot pairs' SD within blocks (pooled). Last, a rule (written down after the
-campaign's first two invocations had been read):
-each invocation decided on whichever of the two its own slot pairs spread less (pooled SD within blocks), judged on
-that metric's interval and floor. The adaptive stop read the full-speed metric, so the blocks are the ones it asked
+the median half-width and the slot pairs' SD within blocks (pooled). Last, a rule written down after the campaign's
+first two invocations had been read: each invocation decided on whichever of the two its own slot pairs spread less
+(pooled SD within blocks), judged on that metric's interval and floor. The adaptive stop read the full-speed metric, so the blocks are the ones it asked
 for; the kernel's figure rides along."""
 import glob
 import math
